@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Playfield",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "playfield", targets: ["playfield"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+  ],
+  targets: [
+    // C glue: system libraries found through pkg-config.
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .systemLibrary(
+      name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+    .target(name: "PNGShim", dependencies: ["CPNG"]),
+
+    // Pure layers: no sockets, no clock, no disk.
+    .target(name: "Deflate", dependencies: ["CZlib"]),
+    .target(name: "HTTP"),
+    .target(name: "WebSocket", dependencies: ["HTTP", "Deflate"]),
+    .target(name: "Simulation"),
+    .target(name: "Tiles", dependencies: ["PNGShim"]),
+
+    // I/O layers.
+    .target(name: "Storage", dependencies: ["CSQLite"]),
+    .target(
+      name: "Server",
+      dependencies: ["HTTP", "WebSocket", .product(name: "Logging", package: "swift-log")]),
+
+    // The app and its executable.
+    .target(
+      name: "Playfield",
+      dependencies: [
+        "HTTP", "WebSocket", "Server", "Simulation", "Tiles", "Storage", "Deflate",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Mustache", package: "swift-mustache"),
+      ]),
+    .executableTarget(
+      name: "playfield",
+      dependencies: [
+        "Playfield",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+
+    .testTarget(name: "DeflateTests", dependencies: ["Deflate"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Deflate"]),
+    .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+    .testTarget(name: "TilesTests", dependencies: ["Tiles"]),
+    .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "WebSocket"]),
+    .testTarget(name: "PlayfieldTests", dependencies: ["Playfield", "HTTP", "Server"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

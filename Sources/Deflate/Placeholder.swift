@@ -1,0 +1,2 @@
+// Placeholder: the Deflate target is being written.
+enum DeflatePlaceholder {}

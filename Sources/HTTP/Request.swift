@@ -1,0 +1,42 @@
+/// A parsed HTTP/1.x request: head and complete body.
+public struct Request: Sendable {
+  public var method: HTTPMethod
+  /// The request target exactly as sent, e.g. `/tiles/mandelbrot/0/0/0.png?iter=200`.
+  public var target: String
+  public var version: HTTPVersion
+  public var headers: HTTPHeaders
+  public var body: [UInt8]
+
+  public init(
+    method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+    headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+  ) {
+    self.method = method
+    self.target = target
+    self.version = version
+    self.headers = headers
+    self.body = body
+  }
+
+  /// The still percent-encoded path: the target up to `?` or `#`.
+  public var path: Substring {
+    let end = target.firstIndex { $0 == "?" || $0 == "#" } ?? target.endIndex
+    return target[..<end]
+  }
+
+  /// The raw query string after `?`, without a fragment, or nil when there is none.
+  public var query: Substring? {
+    guard let mark = target.firstIndex(of: "?") else { return nil }
+    let start = target.index(after: mark)
+    let end = target[start...].firstIndex(of: "#") ?? target.endIndex
+    return target[start..<end]
+  }
+
+  /// Whether the connection should stay open after this request (RFC 9112 §9.3).
+  public var keepAlive: Bool {
+    let tokens = headers.tokens("Connection")
+    if tokens.contains("close") { return false }
+    if version == .http1_0 { return tokens.contains("keep-alive") }
+    return version.major == 1 && version.minor >= 1
+  }
+}

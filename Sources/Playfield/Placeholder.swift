@@ -1,0 +1,2 @@
+// Placeholder: the Playfield target is being written.
+enum PlayfieldPlaceholder {}

@@ -1,0 +1,2 @@
+// Placeholder: the Server target is being written.
+enum ServerPlaceholder {}

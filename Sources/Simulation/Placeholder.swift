@@ -1,0 +1,2 @@
+// Placeholder: the Simulation target is being written.
+enum SimulationPlaceholder {}

@@ -1,0 +1,2 @@
+// Placeholder: the Storage target is being written.
+enum StoragePlaceholder {}

@@ -1,0 +1,2 @@
+// Placeholder: the Tiles target is being written.
+enum TilesPlaceholder {}

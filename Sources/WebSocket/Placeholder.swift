@@ -1,0 +1,2 @@
+// Placeholder: the WebSocket target is being written.
+enum WebSocketPlaceholder {}

@@ -1,0 +1,1 @@
+print("playfield: not built yet")

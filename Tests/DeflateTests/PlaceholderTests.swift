@@ -1,0 +1,5 @@
+import Testing
+
+@testable import Deflate
+
+@Test func deflateBuilds() {}

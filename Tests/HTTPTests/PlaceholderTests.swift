@@ -1,0 +1,5 @@
+import Testing
+
+@testable import HTTP
+
+@Test func httpBuilds() {}

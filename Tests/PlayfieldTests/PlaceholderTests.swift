@@ -1,0 +1,5 @@
+import Testing
+
+@testable import Playfield
+
+@Test func playfieldBuilds() {}

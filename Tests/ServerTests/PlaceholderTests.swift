@@ -1,0 +1,5 @@
+import Testing
+
+@testable import Server
+
+@Test func serverBuilds() {}

@@ -1,0 +1,5 @@
+import Testing
+
+@testable import Simulation
+
+@Test func simulationBuilds() {}

@@ -1,0 +1,5 @@
+import Testing
+
+@testable import Tiles
+
+@Test func tilesBuilds() {}

@@ -1,0 +1,5 @@
+import Testing
+
+@testable import WebSocket
+
+@Test func websocketBuilds() {}
