@@ -27,7 +27,8 @@ let package = Package(
     .target(name: "Deflate", dependencies: ["CZlib"]),
     .target(name: "HTTP"),
     .target(name: "WebSocket", dependencies: ["HTTP", "Deflate"]),
-    .target(name: "Simulation"),
+    .target(name: "JSON"),
+    .target(name: "Simulation", dependencies: ["JSON"]),
     .target(name: "Tiles", dependencies: ["PNGShim"]),
 
     // I/O layers.
@@ -40,7 +41,7 @@ let package = Package(
     .target(
       name: "Playfield",
       dependencies: [
-        "HTTP", "WebSocket", "Server", "Simulation", "Tiles", "Storage", "Deflate",
+        "HTTP", "WebSocket", "Server", "JSON", "Simulation", "Tiles", "Storage", "Deflate",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Mustache", package: "swift-mustache"),
       ]),
@@ -55,7 +56,8 @@ let package = Package(
     .testTarget(name: "DeflateTests", dependencies: ["Deflate"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
     .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Deflate"]),
-    .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "WebSocket"]),

@@ -1,0 +1,2 @@
+// Placeholder: the JSON target is being written.
+enum JSONPlaceholder {}

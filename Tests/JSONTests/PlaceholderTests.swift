@@ -1,0 +1,5 @@
+import Testing
+
+@testable import JSON
+
+@Test func jsonBuilds() {}
