@@ -22,6 +22,7 @@ let package = Package(
     .systemLibrary(
       name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     .target(name: "PNGShim", dependencies: ["CPNG"]),
+    .target(name: "CPosix"),
 
     // Pure layers: no sockets, no clock, no disk.
     .target(name: "Deflate", dependencies: ["CZlib"]),
@@ -35,7 +36,9 @@ let package = Package(
     .target(name: "Storage", dependencies: ["CSQLite"]),
     .target(
       name: "Server",
-      dependencies: ["HTTP", "WebSocket", .product(name: "Logging", package: "swift-log")]),
+      dependencies: [
+        "CPosix", "HTTP", "WebSocket", .product(name: "Logging", package: "swift-log"),
+      ]),
 
     // The app and its executable.
     .target(

@@ -1,0 +1,38 @@
+#define _GNU_SOURCE
+#include "CPosix.h"
+#include <fcntl.h>
+
+#if defined(__linux__)
+int cposix_epoll_ctl(int epfd, int op, int fd, uint32_t events) {
+  struct epoll_event event = {0};
+  event.events = events;
+  event.data.fd = fd;
+  return epoll_ctl(epfd, op, fd, &event);
+}
+
+int cposix_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_ms) {
+  struct epoll_event ready[256];
+  if (max > 256) max = 256;
+  int n = epoll_wait(epfd, ready, max, timeout_ms);
+  for (int i = 0; i < n; i++) {
+    fds[i] = ready[i].data.fd;
+    events[i] = ready[i].events;
+  }
+  return n;
+}
+#endif
+
+int cposix_accept(int fd) {
+#if defined(__linux__)
+  return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+#else
+  int client = accept(fd, NULL, NULL);
+  if (client >= 0) {
+    fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK);
+    fcntl(client, F_SETFD, FD_CLOEXEC);
+    int one = 1;
+    setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+  }
+  return client;
+#endif
+}

@@ -1,0 +1,24 @@
+/// An error that knows how to become a response: a status and a plain message.
+public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var status: HTTPStatus
+  public var message: String
+  /// Extra headers for the error response, e.g. `Allow` for 405.
+  public var headers: HTTPHeaders
+
+  public init(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = HTTPHeaders()) {
+    self.status = status
+    self.message = message
+    self.headers = headers
+  }
+
+  public var description: String { "\(status.code) \(message)" }
+
+  /// A plain-text response stating the status and the message.
+  public var response: Response {
+    var response = Response(
+      status: status, contentType: "text/plain; charset=utf-8",
+      body: "\(status.code) \(status.reason): \(message)\n")
+    for field in headers { response.headers.set(field.name, field.value) }
+    return response
+  }
+}
