@@ -1,1 +1,1 @@
-print("playfield: not built yet")
+PlayfieldCommand.main()

@@ -1,0 +1,83 @@
+import HTTP
+import Logging
+import Mustache
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Server-rendered pages: Mustache templates from `Templates/`, wrapped in HTML headers.
+final class Pages: Sendable {
+  let library: MustacheLibrary
+
+  /// Loads every `.mustache` file under `directory`, named by its path without the extension.
+  init(directory: String) throws {
+    var library = MustacheLibrary()
+    for name in try Self.templateNames(in: directory) {
+      let path = directory + "/" + name + ".mustache"
+      guard let text = StaticFiles.read(path, size: Self.fileSize(path)) else {
+        throw PagesError(message: "cannot read template \(path)")
+      }
+      do {
+        try library.register(String(decoding: text, as: UTF8.self), named: name)
+      } catch {
+        throw PagesError(message: "template \(path) does not parse: \(error)")
+      }
+    }
+    self.library = library
+  }
+
+  /// Whether a template of this name exists.
+  func has(_ template: String) -> Bool { library.getTemplate(named: template) != nil }
+
+  /// Renders `template` with `context` into an HTML response with the security headers.
+  func render(
+    _ template: String, _ context: [String: Any], status: HTTPStatus = .ok,
+    framing: SecurityHeaders.Framing = .sameOrigin
+  ) -> Response {
+    guard let html = library.render(context, withTemplate: template) else {
+      return HTTPError(.internalServerError, "the page template \(template) is missing").response
+    }
+    var headers: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache"]
+    SecurityHeaders.add(to: &headers, framing: framing)
+    return Response(status: status, headers: headers, body: Array(html.utf8))
+  }
+
+  private static func templateNames(in directory: String) throws -> [String] {
+    var names: [String] = []
+    var stack = [""]
+    while let folder = stack.popLast() {
+      guard let handle = opendir(directory + "/" + folder) else {
+        if folder.isEmpty { throw PagesError(message: "cannot open the templates folder \(directory)") }
+        continue
+      }
+      defer { closedir(handle) }
+      while let entry = readdir(handle) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        guard !name.hasPrefix(".") else { continue }
+        let key = folder.isEmpty ? name : folder + "/" + name
+        if entry.pointee.d_type == UInt8(DT_DIR) {
+          stack.append(key)
+        } else if name.hasSuffix(".mustache") {
+          names.append(String(key.dropLast(".mustache".count)))
+        }
+      }
+    }
+    return names.sorted()
+  }
+
+  private static func fileSize(_ path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
+  }
+}
+
+/// A template folder that cannot be loaded.
+struct PagesError: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
+}

@@ -1,0 +1,25 @@
+import HTTP
+
+/// Headers every HTML response carries: no sniffing, a strict content policy, and who may
+/// frame the page.
+enum SecurityHeaders {
+  /// Who may put the page in a frame.
+  enum Framing {
+    /// Site pages: only Playfield itself.
+    case sameOrigin
+    /// Embed pages: any site.
+    case anyone
+  }
+
+  static func add(to headers: inout HTTPHeaders, framing: Framing) {
+    let ancestors = framing == .sameOrigin ? "'self'" : "*"
+    headers.set("X-Content-Type-Options", "nosniff")
+    headers.set(
+      "Content-Security-Policy",
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+        + "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+        + "frame-ancestors \(ancestors)")
+    headers.set("Referrer-Policy", "strict-origin-when-cross-origin")
+    if framing == .sameOrigin { headers.set("X-Frame-Options", "SAMEORIGIN") }
+  }
+}

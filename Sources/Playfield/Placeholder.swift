@@ -1,2 +1,0 @@
-// Placeholder: the Playfield target is being written.
-enum PlayfieldPlaceholder {}

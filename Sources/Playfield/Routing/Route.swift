@@ -1,0 +1,26 @@
+import HTTP
+
+/// Every URL the app answers, parsed once from the decoded path segments.
+enum Route: Equatable {
+  case gallery
+  case health
+  case demo(String)
+  case embed(String)
+  /// Anything else is looked up under `Public/`.
+  case file([String])
+
+  init(segments: [String]) {
+    switch segments.count {
+    case 0:
+      self = .gallery
+    case 1 where segments[0] == "healthz":
+      self = .health
+    case 2 where segments[0] == "demos":
+      self = .demo(segments[1])
+    case 2 where segments[0] == "embed":
+      self = .embed(segments[1])
+    default:
+      self = .file(segments)
+    }
+  }
+}

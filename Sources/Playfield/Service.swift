@@ -1,0 +1,55 @@
+import Dispatch
+import HTTP
+import Logging
+import Server
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs Playfield until SIGINT or SIGTERM: binds, announces the address, and shuts down
+/// gracefully.
+public enum Service {
+  /// Where to listen and with what limits.
+  public struct Options: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var server = HTTPServer.Configuration()
+
+    public init() {}
+  }
+
+  /// Serves until a signal arrives. Prints `Playfield listening on http://HOST:PORT` once ready.
+  public static func run(environment: Environment, options: Options) throws {
+    let logger = environment.logger
+    let application = try Application(environment: environment)
+    var configuration = options.server
+    configuration.host = options.host
+    configuration.port = options.port
+    let server = try HTTPServer(configuration: configuration, handler: application, logger: logger)
+
+    let stop = DispatchSemaphore(value: 0)
+    var sources: [DispatchSourceSignal] = []
+    for number in [SIGINT, SIGTERM] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { stop.signal() }
+      source.resume()
+      sources.append(source)
+    }
+
+    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    print("Playfield listening on http://\(shownHost):\(server.port)")
+    fflush(nil)
+    logger.info("serving \(environment.publicDirectory) and \(environment.templatesDirectory)")
+
+    stop.wait()
+    logger.info("shutting down")
+    server.stop()
+    application.shutdown()
+    logger.info("stopped")
+    _ = sources
+  }
+}

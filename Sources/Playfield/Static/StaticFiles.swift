@@ -1,0 +1,206 @@
+import HTTP
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The files under `Public/`, served at the root path.
+///
+/// Small files live in memory with their gzip forms; each is compared with the disk at most
+/// once a second. A request can never reach outside the root: paths arrive as decoded segments
+/// without `..`, hidden names are refused, and symbolic links must resolve inside the root.
+final class StaticFiles: Sendable {
+  /// The root, with symbolic links resolved.
+  let root: String
+  let gzip: @Sendable ([UInt8]) -> [UInt8]?
+  private let cache = Mutex<[String: StaticFile]>([:])
+  /// Largest file served; bigger ones are not found.
+  static let maxFileSize = 64 << 20
+  /// How long a cached file is trusted before the disk is checked again, in seconds.
+  static let revalidateAfter = 1.0
+
+  init(root: String, gzip: @escaping @Sendable ([UInt8]) -> [UInt8]?) {
+    self.root = Self.resolve(root) ?? root
+    self.gzip = gzip
+    preload()
+  }
+
+  /// The response for a file, or nil when there is no file at that path.
+  func response(for segments: [String], request: Request) -> Response? {
+    guard !segments.isEmpty, !segments.contains(where: { $0.hasPrefix(".") }) else { return nil }
+    guard let file = file(at: segments.joined(separator: "/")) else { return nil }
+    guard request.method == .get || request.method == .head else {
+      return HTTPError(.methodNotAllowed, "a file accepts GET and HEAD", headers: ["Allow": "GET, HEAD"])
+        .response
+    }
+    return Self.respond(file, to: request)
+  }
+
+  /// Conditional requests, ranges and content coding for one cached file.
+  static func respond(_ file: StaticFile, to request: Request) -> Response {
+    let useGzip = file.gzipped != nil && acceptsGzip(request.headers["Accept-Encoding"])
+    let etag = useGzip ? String(file.etag.dropLast()) + "-gzip\"" : file.etag
+    var headers = file.headers
+    headers.add("ETag", etag)
+
+    // RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since.
+    if let tags = request.headers["If-None-Match"] {
+      if etagMatches(tags, current: etag) {
+        return Response(status: .notModified, headers: headers)
+      }
+    } else if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse),
+      file.lastModified <= since
+    {
+      return Response(status: .notModified, headers: headers)
+    }
+
+    if useGzip, let gzipped = file.gzipped {
+      headers.add("Content-Encoding", "gzip")
+      return Response(status: .ok, headers: headers, body: gzipped)
+    }
+
+    var range = ByteRange(request.headers["Range"], size: file.body.count)
+    if let ifRange = request.headers["If-Range"], !ifRangeHolds(ifRange, file: file) {
+      range = .whole
+    }
+    switch range {
+    case .whole:
+      return Response(status: .ok, headers: headers, body: file.body)
+    case .part(let bytes):
+      headers.add("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.body.count)")
+      return Response(status: .partialContent, headers: headers, body: Array(file.body[bytes]))
+    case .unsatisfiable:
+      var response = HTTPError(.rangeNotSatisfiable, "the range lies outside the file").response
+      response.headers.add("Content-Range", "bytes */\(file.body.count)")
+      return response
+    }
+  }
+
+  // MARK: Negotiation
+
+  /// Whether `Accept-Encoding` allows gzip (RFC 9110 §12.5.3).
+  static func acceptsGzip(_ header: String?) -> Bool {
+    guard let header else { return false }
+    var gzip: Double?
+    var star: Double?
+    for element in header.split(separator: ",") {
+      let parts = element.split(separator: ";")
+      guard let coding = parts.first?.trimmingSpaces().lowercased() else { continue }
+      var quality = 1.0
+      for parameter in parts.dropFirst() {
+        let pair = parameter.trimmingSpaces().lowercased()
+        if pair.hasPrefix("q="), let value = Double(pair.dropFirst(2)) { quality = value }
+      }
+      if coding == "gzip" || coding == "x-gzip" { gzip = quality }
+      if coding == "*" { star = quality }
+    }
+    return (gzip ?? star ?? 0) > 0
+  }
+
+  /// Weak comparison of an `If-None-Match` list against the current tag (RFC 9110 §13.1.2).
+  static func etagMatches(_ list: String, current: String) -> Bool {
+    let trimmed = list.trimmingSpaces()
+    if trimmed == "*" { return true }
+    let opaque = { (tag: String) in tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag }
+    return trimmed.split(separator: ",").contains { opaque($0.trimmingSpaces()) == current }
+  }
+
+  /// `If-Range` holds when it is the strong ETag, or exactly the Last-Modified date.
+  static func ifRangeHolds(_ value: String, file: StaticFile) -> Bool {
+    let value = value.trimmingSpaces()
+    if value.hasPrefix("\"") { return value == file.etag }
+    return HTTPDate.parse(value) == file.lastModified
+  }
+
+  // MARK: Disk
+
+  private func file(at key: String) -> StaticFile? {
+    let now = Self.monotonicSeconds()
+    if let cached = cache.withLock({ $0[key] }), now - cached.checkedAt < Self.revalidateAfter {
+      return cached
+    }
+    let previous = cache.withLock { $0[key] }
+    guard let (path, stamp) = locate(key) else {
+      cache.withLock { $0[key] = nil }
+      return nil
+    }
+    if var previous, previous.stamp == stamp {
+      previous.checkedAt = now
+      cache.withLock { $0[key] = previous }
+      return previous
+    }
+    guard let bytes = Self.read(path, size: stamp.size) else { return nil }
+    let file = StaticFile(name: key, body: bytes, stamp: stamp, checkedAt: now, gzip: gzip)
+    cache.withLock { $0[key] = file }
+    return file
+  }
+
+  /// The real path and stamp of a regular file inside the root, or nil.
+  private func locate(_ key: String) -> (String, FileStamp)? {
+    guard let real = Self.resolve(root + "/" + key), real.hasPrefix(root + "/") else { return nil }
+    var info = stat()
+    guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      Int(info.st_size) <= Self.maxFileSize
+    else { return nil }
+    #if canImport(Glibc)
+      let modified = Int64(info.st_mtim.tv_sec)
+    #else
+      let modified = Int64(info.st_mtimespec.tv_sec)
+    #endif
+    return (real, FileStamp(size: Int(info.st_size), modified: modified))
+  }
+
+  private func preload() {
+    var stack = [""]
+    while let folder = stack.popLast() {
+      guard let directory = opendir(root + "/" + folder) else { continue }
+      defer { closedir(directory) }
+      while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        guard !name.hasPrefix(".") else { continue }
+        let key = folder.isEmpty ? name : folder + "/" + name
+        if entry.pointee.d_type == UInt8(DT_DIR) {
+          stack.append(key)
+        } else {
+          _ = file(at: key)
+        }
+      }
+    }
+  }
+
+  static func resolve(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
+  }
+
+  static func read(_ path: String, size: Int) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: size)
+    var done = 0
+    while done < size {
+      let count = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + done, size - done) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return nil }
+      done += count
+    }
+    return bytes
+  }
+
+  static func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+}
+
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(fd, buffer, count)
+}

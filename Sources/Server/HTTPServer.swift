@@ -1,0 +1,136 @@
+import Foundation
+import HTTP
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An HTTP/1.1 server on POSIX sockets: one listening socket, a few event-loop threads, and
+/// the application's `HTTPHandler`.
+public final class HTTPServer: Sendable {
+  public struct Configuration: Sendable {
+    /// Address to bind, e.g. `127.0.0.1` or `::`.
+    public var host = "127.0.0.1"
+    /// Port to bind; 0 picks a free one.
+    public var port = 8080
+    /// Event-loop threads; by default one per core.
+    public var eventLoops = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Most open connections (HTTP and WebSocket); beyond it, new ones get 503.
+    public var maxConnections = 4096
+    /// Pending connections the kernel may queue.
+    public var backlog: Int32 = 1024
+    /// Per-connection limits and timeouts.
+    public var http = HTTPConnectionStateMachine.Configuration()
+    /// How long `stop` waits for connections to finish.
+    public var shutdownGrace: Duration = .seconds(5)
+
+    public init() {}
+  }
+
+  private let core: ServerCore
+  private let loops: [EventLoop]
+  private let listenFD: Int32
+  private let finished = DispatchGroup()
+  /// The port the server listens on.
+  public let port: Int
+  public let host: String
+
+  /// Binds the socket and starts the event loops.
+  public init(configuration: Configuration, handler: any HTTPHandler, logger: Logger) throws {
+    signal(SIGPIPE, SIG_IGN)
+    Self.raiseDescriptorLimit()
+    let (fd, port) = try Socket.listen(
+      host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+    self.listenFD = fd
+    self.port = port
+    self.host = configuration.host
+    let display = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    self.core = ServerCore(
+      configuration: configuration, handler: handler, logger: logger,
+      address: "\(display):\(port)")
+    self.loops = try (0..<configuration.eventLoops).map { try EventLoop(index: $0) }
+    for loop in loops {
+      let listener = ListenerChannel(fd: fd, loop: loop, server: core)
+      loop.register(listener, events: [.readable, .exclusive])
+      finished.enter()
+      let thread = Thread { [finished] in
+        loop.run()
+        finished.leave()
+      }
+      thread.name = "playfield-loop-\(loop.index)"
+      thread.start()
+    }
+  }
+
+  /// Open connections right now.
+  public var connectionCount: Int { core.connections.load(ordering: .relaxed) }
+
+  /// Stops accepting, lets in-flight requests finish (up to the grace period), closes the rest,
+  /// and stops the loops. Blocks until done.
+  public func stop() {
+    guard !core.stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    let drained = DispatchSemaphore(value: 0)
+    for loop in loops {
+      loop.execute {
+        loop.beginShutdown()
+        drained.signal()
+      }
+    }
+    for _ in loops { drained.wait() }
+    close(listenFD)
+    let deadline = ContinuousClock.now + core.configuration.shutdownGrace
+    while connectionCount > 0 && ContinuousClock.now < deadline {
+      usleep(10_000)
+    }
+    for loop in loops { loop.execute { loop.stop() } }
+    finished.wait()
+  }
+
+  private static func raiseDescriptorLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+  }
+}
+
+/// What every channel of one server shares.
+final class ServerCore: Sendable {
+  let configuration: HTTPServer.Configuration
+  let handler: any HTTPHandler
+  let logger: Logger
+  /// `host:port`, for request contexts.
+  let address: String
+  let connections = Atomic<Int>(0)
+  let stopping = Atomic<Bool>(false)
+
+  init(
+    configuration: HTTPServer.Configuration, handler: any HTTPHandler, logger: Logger,
+    address: String
+  ) {
+    self.configuration = configuration
+    self.handler = handler
+    self.logger = logger
+    self.address = address
+  }
+
+  var isStopping: Bool { stopping.load(ordering: .relaxed) }
+
+  /// Counts a new connection; false when the server is full.
+  func connectionOpened() -> Bool {
+    let after = connections.wrappingAdd(1, ordering: .relaxed).newValue
+    guard after <= configuration.maxConnections else {
+      connections.wrappingSubtract(1, ordering: .relaxed)
+      return false
+    }
+    return true
+  }
+
+  func connectionClosed() {
+    connections.wrappingSubtract(1, ordering: .relaxed)
+  }
+}

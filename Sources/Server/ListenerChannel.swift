@@ -1,0 +1,66 @@
+import CPosix
+import HTTP
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The listening socket as seen by one event loop: accepts connections into that loop.
+final class ListenerChannel: Channel, @unchecked Sendable {
+  let fd: Int32
+  let loop: EventLoop
+  let server: ServerCore
+  private var pausedUntil: MonotonicTime?
+
+  /// Sent, then the socket closed, when the server is at its connection limit.
+  static let busyResponse = Array(
+    ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      + "Content-Length: 45\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
+      + "503 Service Unavailable: too many connections").utf8)
+
+  init(fd: Int32, loop: EventLoop, server: ServerCore) {
+    self.fd = fd
+    self.loop = loop
+    self.server = server
+  }
+
+  func ready(_ events: PollEvents) {
+    for _ in 0..<64 {
+      let client = cposix_accept(fd)
+      guard client >= 0 else {
+        let error = errno
+        if error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM {
+          // Out of descriptors: stop accepting for a moment instead of spinning.
+          server.logger.error("accept failed: \(SocketError("accept", code: error))")
+          loop.modify(self, events: [])
+          pausedUntil = MonotonicTime.now() + .milliseconds(200)
+        }
+        return
+      }
+      guard server.connectionOpened() else {
+        _ = Self.busyResponse.withUnsafeBytes {
+          send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        }
+        close(client)
+        continue
+      }
+      var one: Int32 = 1
+      setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      let channel = HTTPChannel(fd: client, loop: loop, server: server, now: MonotonicTime.now())
+      loop.register(channel, events: .readable)
+    }
+  }
+
+  func checkTimers(now: MonotonicTime) {
+    if let until = pausedUntil, now >= until {
+      pausedUntil = nil
+      loop.modify(self, events: [.readable, .exclusive])
+    }
+  }
+
+  func beginShutdown() {
+    loop.deregister(self)
+  }
+}

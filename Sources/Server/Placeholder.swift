@@ -1,2 +1,0 @@
-// Placeholder: the Server target is being written.
-enum ServerPlaceholder {}

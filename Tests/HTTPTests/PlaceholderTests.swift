@@ -1,5 +1,0 @@
-import Testing
-
-@testable import HTTP
-
-@Test func httpBuilds() {}

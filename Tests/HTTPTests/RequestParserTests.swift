@@ -1,0 +1,280 @@
+import Testing
+
+@testable import HTTP
+
+/// Parses `text` as one whole input and returns the step.
+private func parse(_ text: String, limits: HTTPLimits = .default) -> RequestParser.Step {
+  var parser = RequestParser(limits: limits)
+  return parser.parse(Array(text.utf8)).0
+}
+
+private func request(_ text: String) throws -> Request {
+  guard case .request(let request) = parse(text) else {
+    Issue.record("expected a request from \(text.debugDescription), got \(parse(text))")
+    throw CancellationError()
+  }
+  return request
+}
+
+private func status(_ text: String, limits: HTTPLimits = .default) -> Int? {
+  switch parse(text, limits: limits) {
+  case .failure(let error): error.status.code
+  case .request: 200
+  case .needMore, .expectContinue: nil
+  }
+}
+
+@Suite struct RequestParserTests {
+  @Test func simpleGet() throws {
+    let r = try request("GET /a/b?x=1 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n")
+    #expect(r.method == .get)
+    #expect(r.target == "/a/b?x=1")
+    #expect(r.path == "/a/b")
+    #expect(r.query == "x=1")
+    #expect(r.version == .http1_1)
+    #expect(r.headers["host"] == "example.com")
+    #expect(r.body.isEmpty)
+    #expect(r.keepAlive)
+  }
+
+  @Test func bareLineFeedsAreAccepted() throws {
+    let r = try request("GET / HTTP/1.1\nHost: a\n\n")
+    #expect(r.headers["Host"] == "a")
+  }
+
+  @Test func leadingEmptyLinesAreIgnored() throws {
+    let r = try request("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")
+    #expect(r.path == "/")
+  }
+
+  @Test func fieldValuesAreTrimmed() throws {
+    let r = try request("GET / HTTP/1.1\r\nHost: a\r\nX-Thing: \t spaced out \t\r\n\r\n")
+    #expect(r.headers["x-thing"] == "spaced out")
+  }
+
+  @Test func contentLengthBody() throws {
+    let r = try request("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello")
+    #expect(r.body == Array("hello".utf8))
+  }
+
+  @Test func identicalDuplicateContentLengthsAreAccepted() throws {
+    let r = try request("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc")
+    #expect(r.body == Array("abc".utf8))
+    let listed = try request("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 3, 3\r\n\r\nabc")
+    #expect(listed.body == Array("abc".utf8))
+  }
+
+  @Test func chunkedBodyWithExtensionsAndTrailers() throws {
+    let r = try request(
+      "POST /p HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + "5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: yes\r\n\r\n")
+    #expect(r.body == Array("hello world".utf8))
+  }
+
+  @Test func absoluteFormBecomesOriginFormWithItsHost() throws {
+    let r = try request("GET http://example.org:8080/x?y HTTP/1.1\r\nHost: other\r\n\r\n")
+    #expect(r.target == "/x?y")
+    #expect(r.headers["Host"] == "example.org:8080")
+  }
+
+  @Test func http10WithoutHostIsFineAndClosesByDefault() throws {
+    let r = try request("GET / HTTP/1.0\r\n\r\n")
+    #expect(!r.keepAlive)
+    let kept = try request("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+    #expect(kept.keepAlive)
+  }
+
+  @Test func connectionCloseEndsKeepAlive() throws {
+    let r = try request("GET / HTTP/1.1\r\nHost: a\r\nConnection: Keep-Alive, close\r\n\r\n")
+    #expect(!r.keepAlive)
+  }
+
+  @Test(arguments: [
+    ("GET / HTTP/1.1\r\n\r\n", 400),  // no Host in HTTP/1.1
+    ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+    ("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400),
+    ("GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", 400),
+    ("GET / HTTP/1.1\r\nHost: \r\n\r\n", 400),
+    ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),  // space before colon
+    ("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", 400),  // obs-fold
+    ("GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", 400),
+    ("GET / HTTP/1.1\r\nHost: a\r\nBad\u{1}Name: x\r\n\r\n", 400),
+    ("GET / HTTP/1.1\r\nHost: a\r\nX: a\u{0}b\r\n\r\n", 400),
+    ("GET / HTTP/1.1\r\nHost: a\r\nX: a\rb\r\n\r\n", 400),  // bare CR
+    ("GET / HTTP/1.1\rHost: a\r\n\r\n", 400),
+    ("GET /\u{7f} HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET\t/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET / HTTP/1.1 extra\r\nHost: a\r\n\r\n", 400),
+    ("GET /\r\nHost: a\r\n\r\n", 400),  // HTTP/0.9 style
+    ("GET / http/1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET / HTTP/1\r\nHost: a\r\n\r\n", 400),
+    ("GET / HTTP/1.1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
+    ("GET / HTTP/0.9\r\nHost: a\r\n\r\n", 505),
+    ("GET / HTTP/3.0\r\nHost: a\r\n\r\n", 505),
+    ("G(T / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    ("FOO / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    ("TRACE / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    ("CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    ("GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET relative HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET http://u@h/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\n\r\n", 411),
+    ("PUT / HTTP/1.1\r\nHost: a\r\n\r\n", 411),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1, 2\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +1\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0x10\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1 2\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413),
+    ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n", 413),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: identity\r\n\r\n", 400),
+    ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n 5\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcdef\r\n", 400),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n", 413),
+    ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n100001\r\n", 413),
+    ("GET / HTTP/1.1\r\nHost: a\r\nExpect: something\r\n\r\n", 417),
+  ])
+  func rejects(_ input: String, expected: Int) {
+    #expect(status(input) == expected, "\(input.debugDescription)")
+  }
+
+  @Test func longRequestLineIs414() {
+    let target = "/" + String(repeating: "a", count: 9000)
+    #expect(status("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n") == 414)
+    // Without a line end yet, the length alone is enough to answer.
+    #expect(status("GET \(target)") == 414)
+  }
+
+  @Test func largeHeadIs431() {
+    let field = "X-Big: " + String(repeating: "b", count: 8000) + "\r\n"
+    #expect(status("GET / HTTP/1.1\r\nHost: a\r\n" + field + field + field + "\r\n") == 431)
+    #expect(status("GET / HTTP/1.1\r\nHost: a\r\n" + field + field + field) == 431)
+  }
+
+  @Test func tooManyFieldsIs431() {
+    let fields = (0..<101).map { "X-\($0): v\r\n" }.joined()
+    #expect(status("GET / HTTP/1.1\r\nHost: a\r\n" + fields + "\r\n") == 431)
+  }
+
+  @Test func junkIsRejectedBeforeALineEnds() {
+    // A TLS ClientHello or other binary junk is answered without waiting for a newline.
+    #expect(status("\u{16}\u{3}\u{1}\u{0}") == 400)
+    #expect(status("GE") == nil)
+  }
+
+  @Test func expectContinueAsksForAnInterimResponse() {
+    var parser = RequestParser()
+    let head = Array("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n".utf8)
+    let (first, used) = parser.parse(head)
+    guard case .expectContinue = first else {
+      Issue.record("expected expectContinue, got \(first)")
+      return
+    }
+    #expect(used == head.count)
+    let (second, _) = parser.parse(Array("hi".utf8))
+    guard case .request(let request) = second else {
+      Issue.record("expected the request, got \(second)")
+      return
+    }
+    #expect(request.body == Array("hi".utf8))
+  }
+
+  @Test func pipelinedRequestsComeOneAtATime() {
+    let input = Array(
+      "GET /1 HTTP/1.1\r\nHost: a\r\n\r\nPOST /2 HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n\r\nxGET /3 HTTP/1.1\r\nHost: a\r\n\r\n"
+        .utf8)
+    var parser = RequestParser()
+    var offset = 0
+    var paths: [String] = []
+    while offset < input.count {
+      let (step, used) = parser.parse(Array(input[offset...]))
+      offset += used
+      guard case .request(let request) = step else {
+        Issue.record("unexpected \(step)")
+        return
+      }
+      paths.append(request.target)
+    }
+    #expect(paths == ["/1", "/2", "/3"])
+  }
+
+  /// Property: the same bytes split anywhere give the same requests.
+  @Test func anySplitGivesTheSameResult() {
+    let input = Array(
+      ("POST /upload?x=1 HTTP/1.1\r\nHost: example\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + "4\r\nWiki\r\n5;e=1\r\npedia\r\n0\r\nT: 1\r\n\r\n"
+        + "GET /next HTTP/1.1\r\nHost: example\r\nContent-Length: 3\r\n\r\nabc").utf8)
+    var generator = SplitMix64(seed: 42)
+    for _ in 0..<500 {
+      var cuts = Set<Int>()
+      for _ in 0..<Int(generator.next() % 12) { cuts.insert(Int(generator.next() % UInt64(input.count))) }
+      let bounds = ([0] + cuts.sorted() + [input.count])
+      var parser = RequestParser()
+      var pending: [UInt8] = []
+      var results: [String] = []
+      for (start, end) in zip(bounds, bounds.dropFirst()) where start < end {
+        pending += input[start..<end]
+        while !pending.isEmpty {
+          let (step, used) = parser.parse(pending)
+          pending.removeFirst(used)
+          if case .request(let request) = step {
+            results.append("\(request.target) \(String(decoding: request.body, as: UTF8.self))")
+          } else if case .failure(let error) = step {
+            results.append("error \(error)")
+          } else if used == 0 {
+            break
+          }
+        }
+      }
+      #expect(results == ["/upload?x=1 Wikipedia", "/next abc"])
+    }
+  }
+
+  /// Property: random bytes never crash the parser and always end in a defined step.
+  @Test func randomBytesNeverCrash() {
+    var generator = SplitMix64(seed: 7)
+    let alphabet = Array("GET POST / HTTP/1.1\r\n:Host a0123456789abcdefContent-Length Transfer-Encoding chunked;\t".utf8)
+    for _ in 0..<3000 {
+      let length = Int(generator.next() % 300)
+      let bytes = (0..<length).map { _ -> UInt8 in
+        generator.next() % 4 == 0 ? UInt8(truncatingIfNeeded: generator.next()) : alphabet[Int(generator.next() % UInt64(alphabet.count))]
+      }
+      var parser = RequestParser()
+      var rest = bytes[...]
+      var rounds = 0
+      while !rest.isEmpty && rounds < 100 {
+        rounds += 1
+        let (step, used) = parser.parse(Array(rest))
+        #expect(used <= rest.count)
+        rest = rest.dropFirst(used)
+        if case .failure = step { break }
+        if case .needMore = step, used == 0 { break }
+      }
+    }
+  }
+}
+
+/// A small seeded generator for property tests.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
