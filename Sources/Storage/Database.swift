@@ -28,7 +28,8 @@ public final class Database {
   /// Opens (creating if needed) the file at `path` and sets WAL, NORMAL sync and foreign keys.
   public init(path: String, options: Options = Options()) throws(SQLiteError) {
     var handle: OpaquePointer?
-    let access = options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    let access =
+      options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
     let code = sqlite3_open_v2(path, &handle, access | SQLITE_OPEN_NOMUTEX, nil)
     guard let handle else {
       throw SQLiteError(code: code, sqliteMessage: "cannot allocate a connection for \(path)")

@@ -16,8 +16,11 @@ public enum NameValidator {
     guard !name.isEmpty else {
       throw .invalidName("name is empty")
     }
-    guard name.count <= maxCharacters, name.utf8.count <= maxBytes else {
+    guard name.count <= maxCharacters else {
       throw .invalidName("name is longer than \(maxCharacters) characters")
+    }
+    guard name.utf8.count <= maxBytes else {
+      throw .invalidName("name is too long (more than \(maxBytes) bytes of UTF-8)")
     }
     for scalar in name.unicodeScalars where isForbidden(scalar) {
       let code = String(format: "U+%04X", scalar.value)

@@ -32,10 +32,14 @@ extension SQLiteSessionStore {
     let count = Int64(min(max(0, limit), limits.maxHighScores))
     return try withReader { database in
       try database.query(
-        "SELECT name, score, level, created_at FROM high_scores ORDER BY \(Self.highScoreOrder) LIMIT ?",
+        """
+        SELECT name, score, level, created_at FROM high_scores
+        ORDER BY \(Self.highScoreOrder) LIMIT ?
+        """,
         [.integer(count)]
       ) {
-        HighScore(name: $0.string(0), score: $0.int64(1), level: $0.int64(2), createdAt: $0.double(3))
+        HighScore(
+          name: $0.string(0), score: $0.int64(1), level: $0.int64(2), createdAt: $0.double(3))
       }
     }
   }

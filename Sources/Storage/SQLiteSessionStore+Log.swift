@@ -71,7 +71,8 @@ extension SQLiteSessionStore {
         WHERE session_id = ? AND tick > ? AND tick <= ? ORDER BY tick, seq
         """, [.text(sessionID), .integer(afterTick), .integer(throughTick)]
       ) {
-        LoggedInput(sessionID: $0.string(0), tick: $0.int64(1), seq: $0.int64(2), input: $0.string(3))
+        LoggedInput(
+          sessionID: $0.string(0), tick: $0.int64(1), seq: $0.int64(2), input: $0.string(3))
       }
     }
   }

@@ -22,7 +22,8 @@ extension SQLiteSessionStore {
           ON CONFLICT (name) DO UPDATE SET cells = excluded.cells, updated_at = excluded.updated_at
           """, [.text(name), .text(cells), .real(time)])
         let saved = try database.query(
-          "SELECT \(Self.mazeColumns) FROM mazes WHERE name = ?", [.text(name)], row: Self.savedMaze)
+          "SELECT \(Self.mazeColumns) FROM mazes WHERE name = ?", [.text(name)], row: Self.savedMaze
+        )
         return saved[0]
       }
     }

@@ -137,6 +137,14 @@ public final class SQLiteSessionStore: SessionStore {
     }
   }
 
+  /// Copies the WAL into the database file and empties it (e.g. at shutdown, after the writer
+  /// is closed), so the file alone holds everything.
+  public func checkpoint() throws {
+    try withWriter { database in
+      _ = try database.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(0) }
+    }
+  }
+
   private static let sessionColumns =
     "id, kind, config, seed, status, created_at, updated_at, tick, token_hash"
 

@@ -16,6 +16,8 @@ public final class SessionWriter: @unchecked Sendable {
   private let now: @Sendable () -> Double
   private let condition = NSCondition()
   private var pending: PendingWrites
+  /// The batch being written now, counted with the pending rows until it commits.
+  private var inFlight = WriteBatch()
   private var schedule: FlushSchedule
   /// Writes accepted so far, and how many of them are committed.
   private var enqueued: UInt64 = 0
@@ -49,7 +51,7 @@ public final class SessionWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     guard !stopping else { return false }
-    guard pending.inputs.count < configuration.maxPendingInputs else {
+    guard pending.inputs.count + inFlight.inputs.count < configuration.maxPendingInputs else {
       rejectedInputs += 1
       return false
     }
@@ -82,6 +84,8 @@ public final class SessionWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     let target = enqueued
+    // NB: writes dropped by `forget` count as enqueued but will never be written.
+    if pending.isEmpty && inFlight.isEmpty { durable = target }
     flushRequested = true
     condition.broadcast()
     while durable < target {
@@ -115,12 +119,13 @@ public final class SessionWriter: @unchecked Sendable {
   public var status: WriterStatus {
     condition.lock()
     defer { condition.unlock() }
+    let inputs = pending.inputs.count + inFlight.inputs.count
     return WriterStatus(
-      pendingInputs: pending.inputs.count, pendingSnapshots: pending.snapshotCount,
-      pendingProgress: pending.progress.count, rejectedInputs: rejectedInputs,
-      consecutiveFailures: schedule.failures, lastError: lastError.map(Self.describe),
-      lastErrorKind: (lastError as? SQLiteError)?.kind,
-      isBacklogFull: pending.inputs.count >= configuration.maxPendingInputs)
+      pendingInputs: inputs, pendingSnapshots: pending.snapshotCount + inFlight.snapshots.count,
+      pendingProgress: pending.progress.count + inFlight.progress.count,
+      rejectedInputs: rejectedInputs, consecutiveFailures: schedule.failures,
+      lastError: lastError.map(Self.describe), lastErrorKind: (lastError as? SQLiteError)?.kind,
+      isBacklogFull: inputs >= configuration.maxPendingInputs)
   }
 
   private func enqueue(_ change: (inout PendingWrites) -> Void) {
@@ -149,9 +154,11 @@ public final class SessionWriter: @unchecked Sendable {
         flushRequested = false
         let batch = pending.take()
         let through = enqueued
+        inFlight = batch
         condition.unlock()
         let result = Result { try store.write(batch) }
         condition.lock()
+        inFlight = WriteBatch()
         switch result {
         case .success:
           durable = through
