@@ -5,58 +5,45 @@ extension SQLiteSessionStore {
     let keep = Int64(max(1, limits.snapshotsPerSession))
     return try withWriter { database in
       try database.transaction {
-        var stored: [String: Bool] = [:]
-        func isStored(_ id: String) throws -> Bool {
-          if let known = stored[id] { return known }
-          let rows = try database.query("SELECT 1 FROM sessions WHERE id = ?", [.text(id)]) {
-            _ in true
-          }
-          stored[id] = !rows.isEmpty
-          return !rows.isEmpty
+        // Rows of sessions deleted since they were queued are dropped here, on purpose.
+        var ids = Set(batch.progress.map(\.sessionID))
+        ids.formUnion(batch.inputs.map(\.sessionID))
+        ids.formUnion(batch.snapshots.map(\.sessionID))
+        let stored = try ids.filter { id in
+          try !database.query("SELECT 1 FROM sessions WHERE id = ?", [.text(id)]) { _ in true }
+            .isEmpty
         }
+        let progress = batch.progress.filter { stored.contains($0.sessionID) }
+        let inputs = batch.inputs.filter { stored.contains($0.sessionID) }
+        let snapshots = batch.snapshots.filter { stored.contains($0.sessionID) }
 
-        var skipped = 0
-        for progress in batch.progress {
-          guard try isStored(progress.sessionID) else {
-            skipped += 1
-            continue
-          }
+        for update in progress {
           try database.execute(
             "UPDATE sessions SET status = ?, tick = ?, updated_at = ? WHERE id = ?",
             [
-              .text(progress.status.rawValue), .integer(progress.tick), .real(progress.updatedAt),
-              .text(progress.sessionID),
+              .text(update.status.rawValue), .integer(update.tick), .real(update.updatedAt),
+              .text(update.sessionID),
             ])
         }
         // NB: OR REPLACE makes a batch idempotent, so retrying one that did commit is harmless.
-        for input in batch.inputs {
-          guard try isStored(input.sessionID) else {
-            skipped += 1
-            continue
-          }
+        for input in inputs {
           try database.execute(
             "INSERT OR REPLACE INTO inputs (session_id, tick, seq, input) VALUES (?, ?, ?, ?)",
             [.text(input.sessionID), .integer(input.tick), .integer(input.seq), .text(input.input)])
         }
-        var snapshotted: [String] = []
-        for snapshot in batch.snapshots {
-          guard try isStored(snapshot.sessionID) else {
-            skipped += 1
-            continue
-          }
+        for snapshot in snapshots {
           try database.execute(
             "INSERT OR REPLACE INTO snapshots (session_id, tick, state) VALUES (?, ?, ?)",
             [.text(snapshot.sessionID), .integer(snapshot.tick), .blob(snapshot.state)])
-          if !snapshotted.contains(snapshot.sessionID) { snapshotted.append(snapshot.sessionID) }
         }
-        for id in snapshotted {
+        for id in Set(snapshots.map(\.sessionID)) {
           try database.execute(
             """
             DELETE FROM snapshots WHERE session_id = ?1 AND tick NOT IN
               (SELECT tick FROM snapshots WHERE session_id = ?1 ORDER BY tick DESC LIMIT ?2)
             """, [.text(id), .integer(keep)])
         }
-        return skipped
+        return batch.count - progress.count - inputs.count - snapshots.count
       }
     }
   }
