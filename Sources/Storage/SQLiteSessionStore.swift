@@ -137,6 +137,15 @@ public final class SQLiteSessionStore: SessionStore {
     }
   }
 
+  public func statistics() throws -> StoreStatistics {
+    try withReader { database in
+      let sessions = try database.query("SELECT COUNT(*) FROM sessions") { Int($0.int64(0)) }
+      let pages = try database.query("PRAGMA page_count") { $0.int64(0) }
+      let pageSize = try database.query("PRAGMA page_size") { $0.int64(0) }
+      return StoreStatistics(sessions: sessions[0], bytes: pages[0] * pageSize[0])
+    }
+  }
+
   /// Copies the WAL into the database file and empties it (e.g. at shutdown, after the writer
   /// is closed), so the file alone holds everything.
   public func checkpoint() throws {

@@ -42,4 +42,7 @@ public protocol SessionStore: Sendable {
   /// Deletes the maze saved under `name`; false when there was none.
   @discardableResult
   func deleteMaze(named name: String) throws -> Bool
+
+  /// The number of sessions and the size of the database.
+  func statistics() throws -> StoreStatistics
 }

@@ -102,7 +102,10 @@ import Testing
       try store.appendInputs(StoreFixture.inputs(id, count: 2))
       try store.saveSnapshot(Snapshot(sessionID: id, tick: 2, state: [9]))
     }
+    let before = try store.statistics()
+    #expect(before.sessions == 3 && before.bytes > 0)
     #expect(try store.deleteSessions(updatedBefore: 25) == ["a", "b"])
+    #expect(try store.statistics().sessions == 1)
     #expect(try store.listSessions().map(\.id) == ["c"])
     let orphans = try store.withReader { database in
       try database.query(
@@ -111,6 +114,20 @@ import Testing
       ) { $0.int64(0) }
     }
     #expect(orphans == [0])
+  }
+
+  @Test func deletingOldSessionsGivesTheSpaceBack() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    try store.createSession(StoreFixture.session("big", now: 1))
+    let payload = String(repeating: "p", count: 200)
+    try store.appendInputs(
+      (1...5000).map { LoggedInput(sessionID: "big", tick: Int64($0), seq: 0, input: payload) })
+    let full = try store.statistics().bytes
+    #expect(full > 1_000_000)
+    try store.deleteSessions(updatedBefore: 2)
+    #expect(try store.statistics().bytes < full / 10)
   }
 
   @Test func readsInputsInTickAndSeqOrderWithinARange() throws {
