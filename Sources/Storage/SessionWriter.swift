@@ -161,7 +161,8 @@ public final class SessionWriter: @unchecked Sendable {
         inFlight = WriteBatch()
         switch result {
         case .success:
-          durable = through
+          // With nothing left, writes queued during the flush were all dropped by `forget`.
+          durable = pending.isEmpty ? enqueued : through
           lastError = nil
           schedule.succeeded(at: now())
         case .failure(let error):

@@ -56,6 +56,10 @@ struct StorageBenchmarks {
     }
     let snapshotTick = try #require(point.snapshot?.tick)
     #expect(Int64(point.inputs.count) == Int64(flushes * 15 - 20) - snapshotTick)
+    let bytes = try store.statistics().bytes
+    print(
+      "database after \(flushes * 750) inputs: \(bytes) bytes, \(bytes / Int64(flushes * 750)) per input"
+    )
     print("read all \(flushes * 15) inputs of a session: \(replay); resume point: \(resume)")
 
     var configuration = WriterConfiguration()
