@@ -1,2 +1,0 @@
-// Placeholder: the Storage target is being written.
-enum StoragePlaceholder {}

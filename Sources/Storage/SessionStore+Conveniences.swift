@@ -1,0 +1,52 @@
+extension SessionStore {
+  /// All sessions, most recently updated first.
+  public func listSessions() throws -> [StoredSession] {
+    try listSessions(status: nil)
+  }
+
+  /// Sets a session's status, tick and updated time now (not through the write-behind queue).
+  public func updateSession(_ progress: SessionProgress) throws {
+    try write(WriteBatch(progress: [progress]))
+  }
+
+  /// Appends inputs now (not through the write-behind queue).
+  public func appendInputs(_ inputs: [LoggedInput]) throws {
+    try write(WriteBatch(inputs: inputs))
+  }
+
+  /// Saves a snapshot now (not through the write-behind queue); old ones beyond the limit go.
+  public func saveSnapshot(_ snapshot: Snapshot) throws {
+    try write(WriteBatch(snapshots: [snapshot]))
+  }
+
+  /// Every input of a session, from its first tick (for replay).
+  public func inputs(sessionID: String) throws -> [LoggedInput] {
+    try inputs(sessionID: sessionID, afterTick: .min, throughTick: .max)
+  }
+
+  /// The inputs of a session after `tick` (for resuming from a snapshot at `tick`).
+  public func inputs(sessionID: String, afterTick tick: Int64) throws -> [LoggedInput] {
+    try inputs(sessionID: sessionID, afterTick: tick, throughTick: .max)
+  }
+
+  /// The newest snapshot of a session.
+  public func latestSnapshot(sessionID: String) throws -> Snapshot? {
+    try snapshot(sessionID: sessionID, atOrBefore: .max)
+  }
+
+  /// What it takes to rebuild a session at `tick` (default: its latest state).
+  ///
+  /// Start from the snapshot (or, without one, from the seed and config at tick 0) and apply the
+  /// returned inputs; they are those after the snapshot's tick and up to `tick`.
+  public func resumePoint(sessionID: String, atOrBefore tick: Int64 = .max) throws -> ResumePoint {
+    let snapshot = try snapshot(sessionID: sessionID, atOrBefore: tick)
+    let inputs = try inputs(
+      sessionID: sessionID, afterTick: snapshot?.tick ?? .min, throughTick: tick)
+    return ResumePoint(snapshot: snapshot, inputs: inputs)
+  }
+
+  /// The ten best high scores.
+  public func topHighScores() throws -> [HighScore] {
+    try topHighScores(limit: 10)
+  }
+}

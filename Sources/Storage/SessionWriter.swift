@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+
+/// A write-behind queue between the 60 Hz game loop and the store.
+///
+/// Enqueuing takes a lock for a moment and never waits for I/O. A thread of its own writes what
+/// is queued every `flushInterval` in ONE transaction. A failed flush (busy, full, read-only,
+/// I/O) puts its rows back and is retried with backoff; rows are never dropped silently: only
+/// when the backlog reaches `maxPendingInputs` are new inputs refused, and counted in `status`.
+/// Each flush commits a prefix of what was enqueued, so a kill -9 loses at most the writes of
+/// the last interval (plus any backlog that could not be written). Call `close` before exit.
+public final class SessionWriter: @unchecked Sendable {
+  // NB: @unchecked because every `var` below is guarded by `condition`, which is the lock.
+  private let store: any SessionStore
+  private let configuration: WriterConfiguration
+  private let now: @Sendable () -> Double
+  private let condition = NSCondition()
+  private var pending: PendingWrites
+  /// The batch being written now, counted with the pending rows until it commits.
+  private var inFlight = WriteBatch()
+  private var schedule: FlushSchedule
+  /// Writes accepted so far, and how many of them are committed.
+  private var enqueued: UInt64 = 0
+  private var durable: UInt64 = 0
+  private var flushRequested = false
+  private var stopping = false
+  private var abandoned = false
+  private var finished = false
+  private var rejectedInputs = 0
+  private var lastError: (any Error)?
+
+  /// Starts the flush thread. `now` is a steady clock in seconds, used only for pacing.
+  public init(
+    store: any SessionStore, configuration: WriterConfiguration = WriterConfiguration(),
+    now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+  ) {
+    self.store = store
+    self.configuration = configuration
+    self.now = now
+    self.pending = PendingWrites(snapshotsPerSession: configuration.snapshotsPerSession)
+    self.schedule = FlushSchedule(
+      interval: configuration.flushInterval, maxBackoff: configuration.maxBackoff, now: now())
+    let thread = Thread { [self] in run() }
+    thread.name = "playfield.session-writer"
+    thread.start()
+  }
+
+  /// Queues an input; false when it was refused (backlog full or writer closed).
+  @discardableResult
+  public func append(_ input: LoggedInput) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !stopping else { return false }
+    guard pending.inputs.count + inFlight.inputs.count < configuration.maxPendingInputs else {
+      rejectedInputs += 1
+      return false
+    }
+    pending.append(input)
+    enqueued += 1
+    return true
+  }
+
+  /// Queues a snapshot; only the newest few per session are kept while they wait.
+  public func save(_ snapshot: Snapshot) {
+    enqueue { $0.add(snapshot) }
+  }
+
+  /// Queues a status and tick update; only the latest per session is kept while it waits.
+  public func update(_ progress: SessionProgress) {
+    enqueue { $0.record(progress) }
+  }
+
+  /// Drops what is queued for a session, e.g. because it was deleted.
+  public func forget(sessionID: String) {
+    condition.lock()
+    defer { condition.unlock() }
+    pending.discard(sessionID: sessionID)
+  }
+
+  /// Blocks until everything queued before the call is committed; false after `timeout` seconds.
+  @discardableResult
+  public func flush(timeout: Double = 10) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    let target = enqueued
+    // NB: writes dropped by `forget` count as enqueued but will never be written.
+    if pending.isEmpty && inFlight.isEmpty { durable = target }
+    flushRequested = true
+    condition.broadcast()
+    while durable < target {
+      guard !finished, condition.wait(until: deadline) else { return durable >= target }
+    }
+    return true
+  }
+
+  /// Flushes what is queued and stops the thread; false when writes were still failing after
+  /// `timeout` seconds (they are then lost, and `status` says how many).
+  @discardableResult
+  public func close(timeout: Double = 10) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    stopping = true
+    flushRequested = true
+    condition.broadcast()
+    while !finished {
+      guard condition.wait(until: deadline) else {
+        abandoned = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        break
+      }
+    }
+    return pending.isEmpty
+  }
+
+  /// The queue's health now.
+  public var status: WriterStatus {
+    condition.lock()
+    defer { condition.unlock() }
+    let inputs = pending.inputs.count + inFlight.inputs.count
+    return WriterStatus(
+      pendingInputs: inputs, pendingSnapshots: pending.snapshotCount + inFlight.snapshots.count,
+      pendingProgress: pending.progress.count + inFlight.progress.count,
+      rejectedInputs: rejectedInputs, consecutiveFailures: schedule.failures,
+      lastError: lastError.map(Self.describe), lastErrorKind: (lastError as? SQLiteError)?.kind,
+      isBacklogFull: inputs >= configuration.maxPendingInputs)
+  }
+
+  private func enqueue(_ change: (inout PendingWrites) -> Void) {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !stopping else { return }
+    change(&pending)
+    enqueued += 1
+  }
+
+  private func run() {
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      let action = schedule.action(
+        at: now(), hasPending: !pending.isEmpty, flushRequested: flushRequested,
+        stopping: stopping, abandoned: abandoned)
+      switch action {
+      case .exit:
+        finished = true
+        condition.broadcast()
+        return
+      case .wait(let seconds):
+        _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+      case .flush:
+        flushRequested = false
+        let batch = pending.take()
+        let through = enqueued
+        inFlight = batch
+        condition.unlock()
+        let result = Result { try store.write(batch) }
+        condition.lock()
+        inFlight = WriteBatch()
+        switch result {
+        case .success:
+          // With nothing left, writes queued during the flush were all dropped by `forget`.
+          durable = pending.isEmpty ? enqueued : through
+          lastError = nil
+          schedule.succeeded(at: now())
+        case .failure(let error):
+          pending.restore(batch)
+          lastError = error
+          schedule.failed(at: now())
+        }
+        condition.broadcast()
+      }
+    }
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    (error as? SQLiteError)?.message ?? String(describing: error)
+  }
+}

@@ -1,0 +1,28 @@
+/// A request the store refuses: bad values or a full table. Faults of SQLite are `SQLiteError`.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A name failed validation; the text says why.
+  case invalidName(String)
+  /// A field's value is out of bounds.
+  case invalidValue(field: String, reason: String)
+  /// A session with this id exists already.
+  case sessionExists(id: String)
+  /// Every stored session is running, so none can make room for another.
+  case tooManySessions(limit: Int)
+  /// The maze table is full.
+  case tooManyMazes(limit: Int)
+
+  public var description: String {
+    switch self {
+    case .invalidName(let reason):
+      reason
+    case .invalidValue(let field, let reason):
+      "\(field) \(reason)"
+    case .sessionExists(let id):
+      "session \(id) exists already"
+    case .tooManySessions(let limit):
+      "too many sessions: all \(limit) stored sessions are running"
+    case .tooManyMazes(let limit):
+      "too many saved mazes (the limit is \(limit)); delete one first"
+    }
+  }
+}

@@ -1,0 +1,18 @@
+/// The bounds that keep the database's size in check.
+public struct StoreLimits: Sendable, Equatable {
+  /// Sessions kept; creating one more evicts the least recently updated non-running ones.
+  public var maxSessions = 1000
+  /// Snapshots kept per session, the newest ones.
+  public var snapshotsPerSession = 3
+  /// High scores kept, the best ones.
+  public var maxHighScores = 100
+  /// Saved mazes kept; saving a new name beyond it fails.
+  public var maxMazes = 500
+  /// Largest maze encoding (UTF-8 bytes).
+  public var maxMazeBytes = 16_384
+  /// Largest session config (UTF-8 bytes of JSON).
+  public var maxConfigBytes = 65_536
+
+  /// Makes limits; every default suits a single-user local server.
+  public init() {}
+}

@@ -1,0 +1,44 @@
+/// A session as stored: everything needed to rebuild it is its kind, config, seed and inputs.
+public struct StoredSession: Sendable, Equatable {
+  /// The session's unguessable id.
+  public var id: String
+  /// The simulation's name, e.g. "bouncing-balls".
+  public var kind: String
+  /// The simulation's config as JSON text.
+  public var config: String
+  /// The random seed (stored as the same 64 bits in a signed INTEGER column).
+  public var seed: UInt64
+  /// Running, paused or ended.
+  public var status: SessionStatus
+  /// When it was created (unix seconds).
+  public var createdAt: Double
+  /// When its status or tick last changed (unix seconds).
+  public var updatedAt: Double
+  /// The last tick written for it.
+  public var tick: Int64
+  /// `TokenHash.hash(token:)` of its control token; the token itself is never stored.
+  public var tokenHash: String
+
+  /// Makes a stored session.
+  public init(
+    id: String, kind: String, config: String, seed: UInt64, status: SessionStatus,
+    createdAt: Double, updatedAt: Double, tick: Int64, tokenHash: String
+  ) {
+    self.id = id
+    self.kind = kind
+    self.config = config
+    self.seed = seed
+    self.status = status
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt
+    self.tick = tick
+    self.tokenHash = tokenHash
+  }
+
+  /// A new running session at tick 0, storing the hash of `token`.
+  public init(id: String, kind: String, config: String, seed: UInt64, token: String, now: Double) {
+    self.init(
+      id: id, kind: kind, config: config, seed: seed, status: .running, createdAt: now,
+      updatedAt: now, tick: 0, tokenHash: TokenHash.hash(token: token))
+  }
+}

@@ -1,0 +1,14 @@
+/// How the `SessionWriter` paces and bounds its work.
+public struct WriterConfiguration: Sendable, Equatable {
+  /// Seconds between flushes; a kill -9 loses at most about this much.
+  public var flushInterval = 0.25
+  /// The longest wait between retries of a failing flush (seconds).
+  public var maxBackoff = 5.0
+  /// Inputs held while the database cannot be written; beyond it new inputs are refused.
+  public var maxPendingInputs = 100_000
+  /// Snapshots held per session; match `StoreLimits.snapshotsPerSession`.
+  public var snapshotsPerSession = 3
+
+  /// Makes a configuration; the defaults suit the 60 Hz game loop.
+  public init() {}
+}

@@ -1,0 +1,38 @@
+/// The write-behind queue's health, for logs, `/healthz` and API errors.
+public struct WriterStatus: Sendable, Equatable {
+  /// Inputs waiting to be written.
+  public var pendingInputs: Int
+  /// Snapshots waiting to be written.
+  public var pendingSnapshots: Int
+  /// Sessions with a status or tick update waiting.
+  public var pendingProgress: Int
+  /// Inputs refused since start because the backlog was full (they are not stored).
+  public var rejectedInputs: Int
+  /// Failed flushes in a row; 0 after a success.
+  public var consecutiveFailures: Int
+  /// What went wrong in the last failed flush, while failures go on.
+  public var lastError: String?
+  /// The SQLite fault of the last failed flush, if it was one.
+  public var lastErrorKind: SQLiteError.Kind?
+  /// True when the backlog has reached its cap and new inputs are refused.
+  public var isBacklogFull: Bool
+
+  /// True when flushes succeed and inputs are accepted.
+  public var isHealthy: Bool {
+    consecutiveFailures == 0 && !isBacklogFull
+  }
+
+  /// One line that says what is wrong, or that all is well.
+  public var summary: String {
+    var parts: [String] = []
+    if let lastError, consecutiveFailures > 0 {
+      parts.append(
+        "storage cannot write (\(consecutiveFailures) failed flushes, retrying): \(lastError)")
+    }
+    let pending = pendingInputs + pendingSnapshots + pendingProgress
+    if pending > 0 { parts.append("\(pending) writes pending") }
+    if isBacklogFull { parts.append("backlog full: new inputs are refused") }
+    if rejectedInputs > 0 { parts.append("\(rejectedInputs) inputs were refused and not stored") }
+    return parts.isEmpty ? "storage ok" : parts.joined(separator: "; ")
+  }
+}

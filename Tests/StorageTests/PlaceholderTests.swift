@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Storage
-
-@Test func storageBuilds() {}

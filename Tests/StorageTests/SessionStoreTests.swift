@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+
+@testable import Storage
+
+@Suite struct SessionStoreTests {
+  @Test func createsReadsListsAndDeletesSessions() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    let first = StoreFixture.session("a", now: 100)
+    var second = StoreFixture.session("b", now: 200)
+    second.seed = .max
+    try store.createSession(first)
+    try store.createSession(second)
+
+    #expect(try store.session(id: "a") == first)
+    #expect(try store.session(id: "b")?.seed == .max)
+    #expect(try store.session(id: "missing") == nil)
+    #expect(try store.listSessions().map(\.id) == ["b", "a"])
+
+    try store.updateSession(
+      SessionProgress(sessionID: "a", status: .paused, tick: 600, updatedAt: 300))
+    let updated = try #require(try store.session(id: "a"))
+    #expect(updated.status == .paused && updated.tick == 600 && updated.updatedAt == 300)
+    #expect(updated.createdAt == 100)
+    #expect(try store.listSessions().map(\.id) == ["a", "b"])
+    #expect(try store.listSessions(status: .running).map(\.id) == ["b"])
+    #expect(try store.listSessions(status: .paused).map(\.id) == ["a"])
+
+    #expect(try store.deleteSession(id: "a"))
+    #expect(try !store.deleteSession(id: "a"))
+    #expect(try store.listSessions().map(\.id) == ["b"])
+  }
+
+  @Test func refusesADuplicateIdAndOversizedConfig() throws {
+    var limits = StoreLimits()
+    limits.maxConfigBytes = 16
+    let fixture = try StoreFixture(limits: limits)
+    defer { fixture.directory.remove() }
+    try fixture.store.createSession(StoreFixture.session("a"))
+    #expect(throws: StoreError.sessionExists(id: "a")) {
+      try fixture.store.createSession(StoreFixture.session("a"))
+    }
+    var big = StoreFixture.session("b")
+    big.config = String(repeating: "x", count: 17)
+    #expect(throws: StoreError.self) { try fixture.store.createSession(big) }
+    #expect(try fixture.store.listSessions().count == 1)
+  }
+
+  @Test func storesTheTokenHashNeverTheToken() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let token = "Zq8rV1token-that-must-not-hit-the-disk"
+    let session = StoredSession(
+      id: "s", kind: "holes", config: "{}", seed: 1, token: token, now: 1)
+    try fixture.store.createSession(session)
+    let stored = try #require(try fixture.store.session(id: "s"))
+    #expect(TokenHash.matches(token: token, storedHash: stored.tokenHash))
+
+    var bytes: [UInt8] = []
+    for suffix in ["", "-wal"] {
+      if let data = FileManager.default.contents(atPath: fixture.path + suffix) {
+        bytes += [UInt8](data)
+      }
+    }
+    #expect(bytes.count > 0)
+    #expect(!contains(bytes, Array(token.utf8)))
+    #expect(contains(bytes, Array(stored.tokenHash.utf8)))
+  }
+
+  @Test func evictsTheStalestStoppedSessionsAtTheLimit() throws {
+    var limits = StoreLimits()
+    limits.maxSessions = 3
+    let fixture = try StoreFixture(limits: limits)
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    for (id, time) in [("old", 1.0), ("older", 0.5), ("running", 0.1)] {
+      try store.createSession(StoreFixture.session(id, now: time))
+    }
+    try store.updateSession(
+      SessionProgress(sessionID: "old", status: .paused, tick: 1, updatedAt: 1))
+    try store.updateSession(
+      SessionProgress(sessionID: "older", status: .ended, tick: 1, updatedAt: 0.5))
+    try store.appendInputs(StoreFixture.inputs("older", count: 3))
+
+    #expect(try store.createSession(StoreFixture.session("new1", now: 5)) == ["older"])
+    #expect(try store.inputs(sessionID: "older") == [])
+    #expect(try store.createSession(StoreFixture.session("new2", now: 6)) == ["old"])
+    #expect(throws: StoreError.tooManySessions(limit: 3)) {
+      try store.createSession(StoreFixture.session("new3", now: 7))
+    }
+    #expect(Set(try store.listSessions().map(\.id)) == ["running", "new1", "new2"])
+  }
+
+  @Test func deletesSessionsOlderThanACutoffWithTheirLogs() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    for (id, time) in [("a", 10.0), ("b", 20.0), ("c", 30.0)] {
+      try store.createSession(StoreFixture.session(id, now: time))
+      try store.appendInputs(StoreFixture.inputs(id, count: 2))
+      try store.saveSnapshot(Snapshot(sessionID: id, tick: 2, state: [9]))
+    }
+    let before = try store.statistics()
+    #expect(before.sessions == 3 && before.bytes > 0)
+    #expect(try store.deleteSessions(updatedBefore: 25) == ["a", "b"])
+    #expect(try store.statistics().sessions == 1)
+    #expect(try store.listSessions().map(\.id) == ["c"])
+    let orphans = try store.withReader { database in
+      try database.query(
+        "SELECT (SELECT COUNT(*) FROM inputs WHERE session_id != 'c')"
+          + " + (SELECT COUNT(*) FROM snapshots WHERE session_id != 'c')"
+      ) { $0.int64(0) }
+    }
+    #expect(orphans == [0])
+  }
+
+  @Test func deletingOldSessionsGivesTheSpaceBack() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    try store.createSession(StoreFixture.session("big", now: 1))
+    let payload = String(repeating: "p", count: 200)
+    try store.appendInputs(
+      (1...5000).map { LoggedInput(sessionID: "big", tick: Int64($0), seq: 0, input: payload) })
+    let full = try store.statistics().bytes
+    #expect(full > 1_000_000)
+    try store.deleteSessions(updatedBefore: 2)
+    #expect(try store.statistics().bytes < full / 10)
+  }
+
+  @Test func readsInputsInTickAndSeqOrderWithinARange() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    try store.createSession(StoreFixture.session("s"))
+    let inputs = [
+      LoggedInput(sessionID: "s", tick: 5, seq: 1, input: "b"),
+      LoggedInput(sessionID: "s", tick: 9, seq: 0, input: "c"),
+      LoggedInput(sessionID: "s", tick: 5, seq: 0, input: "a"),
+      LoggedInput(sessionID: "s", tick: 12, seq: 0, input: "d"),
+    ]
+    try store.appendInputs(inputs)
+    #expect(try store.inputs(sessionID: "s").map(\.input) == ["a", "b", "c", "d"])
+    #expect(try store.inputs(sessionID: "s", afterTick: 5).map(\.input) == ["c", "d"])
+    #expect(
+      try store.inputs(sessionID: "s", afterTick: 4, throughTick: 9).map(\.input) == [
+        "a", "b", "c",
+      ])
+  }
+
+  @Test func writingABatchTwiceStoresItOnce() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    try store.createSession(StoreFixture.session("s"))
+    let batch = WriteBatch(
+      inputs: StoreFixture.inputs("s", count: 5),
+      snapshots: [Snapshot(sessionID: "s", tick: 5, state: [1])],
+      progress: [SessionProgress(sessionID: "s", status: .running, tick: 5, updatedAt: 101)])
+    #expect(try store.write(batch) == 0)
+    #expect(try store.write(batch) == 0)
+    #expect(try store.inputs(sessionID: "s") == batch.inputs)
+    #expect(try store.session(id: "s")?.tick == 5)
+  }
+
+  @Test func skipsRowsOfSessionsThatAreGone() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    try store.createSession(StoreFixture.session("kept"))
+    let batch = WriteBatch(
+      inputs: StoreFixture.inputs("kept", count: 2) + StoreFixture.inputs("gone", count: 3),
+      snapshots: [Snapshot(sessionID: "gone", tick: 1, state: [])],
+      progress: [SessionProgress(sessionID: "gone", status: .paused, tick: 3, updatedAt: 1)])
+    #expect(try store.write(batch) == 5)
+    #expect(try store.inputs(sessionID: "kept").count == 2)
+    #expect(try store.inputs(sessionID: "gone") == [])
+  }
+
+  @Test func keepsOnlyTheNewestSnapshotsAndFindsOneAtOrBeforeATick() throws {
+    var limits = StoreLimits()
+    limits.snapshotsPerSession = 2
+    let fixture = try StoreFixture(limits: limits)
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    try store.createSession(StoreFixture.session("s"))
+    try store.createSession(StoreFixture.session("t"))
+    try store.saveSnapshot(Snapshot(sessionID: "t", tick: 1, state: [0]))
+    for tick in [60, 120, 180, 240] as [Int64] {
+      try store.saveSnapshot(Snapshot(sessionID: "s", tick: tick, state: [UInt8(tick / 60)]))
+    }
+    #expect(try store.latestSnapshot(sessionID: "s")?.tick == 240)
+    #expect(try store.snapshot(sessionID: "s", atOrBefore: 239)?.tick == 180)
+    #expect(try store.snapshot(sessionID: "s", atOrBefore: 179) == nil)  // pruned
+    #expect(try store.latestSnapshot(sessionID: "t")?.state == [0])  // other sessions untouched
+  }
+
+  @Test func resumePointIsTheSnapshotPlusTheInputsAfterIt() throws {
+    let fixture = try StoreFixture()
+    defer { fixture.directory.remove() }
+    let store = fixture.store
+    try store.createSession(StoreFixture.session("s"))
+    try store.appendInputs(StoreFixture.inputs("s", from: 1, count: 100))
+    try store.saveSnapshot(Snapshot(sessionID: "s", tick: 60, state: [6]))
+
+    let resume = try store.resumePoint(sessionID: "s")
+    #expect(resume.snapshot?.tick == 60)
+    #expect(resume.inputs.map(\.tick) == Array(61...100))
+
+    let seek = try store.resumePoint(sessionID: "s", atOrBefore: 30)
+    #expect(seek.snapshot == nil)
+    #expect(seek.inputs.map(\.tick) == Array(1...30))
+  }
+
+  private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard needle.count <= haystack.count else { return false }
+    return (0...(haystack.count - needle.count)).contains { start in
+      haystack[start..<(start + needle.count)].elementsEqual(needle)
+    }
+  }
+}
