@@ -1,0 +1,77 @@
+"""Shared fixtures for the Python tests: the real `playfield` binary on a free port."""
+import os
+import pathlib
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BINARY = pathlib.Path(os.environ.get("PLAYFIELD_BIN", ROOT / ".build" / "release" / "playfield"))
+
+
+class Playfield:
+    """A running `playfield serve` process and where it listens."""
+
+    def __init__(self, *extra, database=None, env=None):
+        if not BINARY.exists():
+            raise RuntimeError(f"{BINARY} is missing: run `swift build -c release` first")
+        self.directory = tempfile.mkdtemp(prefix="playfield-test-")
+        self.database = database or os.path.join(self.directory, "playfield.db")
+        self.log_path = os.path.join(self.directory, "server.log")
+        self.log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [str(BINARY), "serve", "--port", "0", "--database", self.database, *extra],
+            stdout=subprocess.PIPE, stderr=self.log, env={**os.environ, **(env or {})})
+        line = self.process.stdout.readline().decode().strip()
+        if not line.startswith("Playfield listening on http://"):
+            self.process.kill()
+            raise RuntimeError(f"unexpected first line {line!r}; log: {self.read_log()}")
+        self.url = line.split(" on ", 1)[1]
+        self.host, port = self.url[len("http://"):].rsplit(":", 1)
+        self.port = int(port)
+        self.ws_url = "ws://" + self.url[len("http://"):]
+
+    def read_log(self):
+        self.log.flush()
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def stop(self, sig=signal.SIGTERM, timeout=15):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        return self.process.returncode
+
+
+@pytest.fixture(scope="session")
+def playfield():
+    server = Playfield()
+    yield server
+    assert server.alive(), "the server died during the tests:\n" + server.read_log()
+    server.stop()
+
+
+@pytest.fixture
+def start_playfield():
+    """Starts extra servers (for restarts and kills); stops them after the test."""
+    started = []
+
+    def start(*extra, **kwargs):
+        server = Playfield(*extra, **kwargs)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop(signal.SIGKILL)

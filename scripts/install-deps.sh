@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what Playfield needs and is missing: system libraries to build and run, and with
+# --test also Chromium and the Python test tools. Installs through apt when run as root;
+# otherwise says what to install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+packages=(pkg-config libsqlite3-dev libpng-dev zlib1g-dev)
+if [ "$want_test" = 1 ]; then
+  packages+=(chromium nginx wrk)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "install-deps: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq || true
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "install-deps: please install: ${missing[*]}" >&2
+    echo "  e.g. sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "install-deps: Swift 6 is needed: https://www.swift.org/install/linux/" >&2
+  exit 1
+fi
+
+if [ "$want_test" = 1 ]; then
+  if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+  fi
+  .venv/bin/pip install -q --disable-pip-version-check -r Tests/requirements.txt
+fi
