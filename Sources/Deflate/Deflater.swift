@@ -34,6 +34,13 @@ public final class Deflater {
   public func compressMessage(
     _ input: UnsafeRawBufferPointer, into output: inout [UInt8]
   ) throws {
+    // NB: zlib writes nothing for a sync flush without input right after another sync flush
+    // (Z_BUF_ERROR), so an empty message is written by hand: one empty stored-block header,
+    // which is what RFC 7692 §7.2.3.6 shows and leaves both windows as they were.
+    guard !input.isEmpty else {
+      output.append(0x00)
+      return
+    }
     let start = output.count
     try stream.pump(input, into: &output, flush: Z_SYNC_FLUSH)
     // RFC 7692 §7.2.1: a sync flush ends in an empty stored block, 00 00 FF FF; drop it.

@@ -3,8 +3,9 @@ import CZlib
 extension ZStream {
   /// Feeds all of `input` through deflate or inflate, appending what comes out to `output`.
   ///
-  /// Output grows in bounded steps and is checked against `limit` after every step, so a
-  /// decompression bomb is stopped after at most one step past the limit, never inflated whole.
+  /// zlib writes into `outputBuffer` in steps of at most its size, and each step is copied out
+  /// and checked against `limit`, so a decompression bomb stops one byte past the limit, never
+  /// inflated whole; small inputs (a byte at a time from a slow sender) cost little.
   /// Returns true when deflate finished the stream (`Z_FINISH`) or inflate reached its end;
   /// input after the end is left unread.
   @discardableResult
@@ -22,19 +23,15 @@ extension ZStream {
       stream.pointee.next_out = nil
       stream.pointee.avail_out = 0
     }
-    let step = Self.step(inputCount: input.count)
+    let buffer = outputBuffer
     while true {
       guard output.count <= limit else { throw DeflateError.outputLimitExceeded(limit: limit) }
-      let room = limit == .max ? step : min(step, limit - output.count + 1)
-      let start = output.count
-      output.append(contentsOf: repeatElement(0, count: room))
-      let code = output.withUnsafeMutableBufferPointer { buffer in
-        stream.pointee.next_out = buffer.baseAddress! + start
-        stream.pointee.avail_out = uInt(room)
-        return kind == .deflate ? deflate(stream, flush) : inflate(stream, flush)
-      }
+      let room = min(buffer.count, limit == .max ? .max : limit - output.count + 1)
+      stream.pointee.next_out = buffer.baseAddress
+      stream.pointee.avail_out = uInt(room)
+      let code = kind == .deflate ? deflate(stream, flush) : inflate(stream, flush)
       let unused = Int(stream.pointee.avail_out)
-      output.removeLast(unused)
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<(room - unused)]))
       guard output.count <= limit else { throw DeflateError.outputLimitExceeded(limit: limit) }
       let drained = stream.pointee.avail_in == 0 && unused > 0
       switch code {
@@ -50,10 +47,5 @@ extension ZStream {
         try DeflateError.check(code, stream)
       }
     }
-  }
-
-  /// The output step: enough for typical ratios in one call, bounded to keep memory in check.
-  private static func step(inputCount: Int) -> Int {
-    min(max(inputCount.multipliedReportingOverflow(by: 4).partialValue, 4096), 1 << 20)
   }
 }

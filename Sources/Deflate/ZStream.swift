@@ -12,6 +12,8 @@ final class ZStream {
 
   let pointer: UnsafeMutablePointer<z_stream>
   let kind: Kind
+  /// Where zlib writes before the output is appended to the caller's array.
+  let outputBuffer: UnsafeMutableBufferPointer<UInt8>
 
   /// Initialises a stream; `windowBits` follows zlib: negative raw, 8...15 zlib, +16 gzip.
   init(deflateLevel level: Int, windowBits: Int32, memoryLevel: Int) throws {
@@ -21,6 +23,7 @@ final class ZStream {
         stream, Int32(level), Z_DEFLATED, windowBits, Int32(memoryLevel), Z_DEFAULT_STRATEGY,
         zlibVersion(), Int32(MemoryLayout<z_stream>.size))
     }
+    outputBuffer = .allocate(capacity: Self.outputBufferSize)
   }
 
   init(inflateWindowBits windowBits: Int32) throws {
@@ -28,7 +31,11 @@ final class ZStream {
     pointer = try Self.make { stream in
       inflateInit2_(stream, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
     }
+    outputBuffer = .allocate(capacity: Self.outputBufferSize)
   }
+
+  /// Bytes zlib may write per call (16 KiB).
+  static let outputBufferSize = 16 << 10
 
   /// Allocates and initialises a stream, freeing it again if zlib refuses, so that a failed
   /// init never leaves a half-built object whose deinit would end a stream zlib never began.
@@ -61,5 +68,6 @@ final class ZStream {
     }
     pointer.deinitialize(count: 1)
     pointer.deallocate()
+    outputBuffer.deallocate()
   }
 }

@@ -42,7 +42,9 @@ public struct SHA1: Sendable {
       block.removeAll(keepingCapacity: true)
     }
     block += repeatElement(0, count: 56 - block.count)
-    for shift in stride(from: 56, through: 0, by: -8) { block.append(UInt8(truncatingIfNeeded: bits >> shift)) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      block.append(UInt8(truncatingIfNeeded: bits >> shift))
+    }
     compress()
     block.removeAll(keepingCapacity: true)
     var digest: [UInt8] = []

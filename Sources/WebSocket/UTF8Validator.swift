@@ -56,7 +56,8 @@ public struct UTF8Validator: Sendable {
 
   /// Validates the next bytes of an array (see `validate(_:)` for raw buffers).
   public mutating func validate(_ bytes: some Collection<UInt8>) -> Bool {
-    if let result = bytes.withContiguousStorageIfAvailable({ validate(UnsafeRawBufferPointer($0)) }) {
+    if let result = bytes.withContiguousStorageIfAvailable({ validate(UnsafeRawBufferPointer($0)) })
+    {
       return result
     }
     return Array(bytes).withUnsafeBytes { validate($0) }

@@ -14,7 +14,9 @@ public enum WebSocketFrame {
     let start = bytes.count
     bytes.append(contentsOf: payload)
     if let mask {
-      bytes.withUnsafeMutableBytes { mask.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+      bytes.withUnsafeMutableBytes {
+        mask.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+      }
     }
     return bytes
   }

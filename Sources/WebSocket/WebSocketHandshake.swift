@@ -99,7 +99,8 @@ public enum WebSocketHandshake {
         deflate = PerMessageDeflateParameters.negotiate(offers: offers, options: policy)
       }
     }
-    let subprotocol = select(options.subprotocols, offered: headers.tokensKeepingCase("Sec-WebSocket-Protocol"))
+    let subprotocol = select(
+      options.subprotocols, offered: headers.tokensKeepingCase("Sec-WebSocket-Protocol"))
 
     var response = Response(status: .switchingProtocols)
     response.headers.add("Upgrade", "websocket")

@@ -213,7 +213,9 @@ extension WebSocketStateMachine {
   /// Validates the text added to `message` since `start`, failing fast (Autobahn 6.4).
   private func validateText(from start: Int) throws {
     guard messageOpcode == .text, start < message.count else { return }
-    let valid = message.withUnsafeBytes { utf8.validate(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+    let valid = message.withUnsafeBytes {
+      utf8.validate(UnsafeRawBufferPointer(rebasing: $0[start...]))
+    }
     guard valid else { throw invalidText() }
   }
 

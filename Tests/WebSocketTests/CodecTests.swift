@@ -37,13 +37,14 @@ import Testing
   }
 
   /// Autobahn 6.3 and 6.6-6.21 style cases.
-  @Test(arguments: [
-    [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF],
-    [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF], [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
-    [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFE], [0xFF], [0x80], [0xBF],
-    [0xCE, 0xBA, 0xE1, 0xBD, 0xB9, 0xCF, 0x83, 0xCE, 0xBC, 0xCE, 0xB5, 0xED, 0xA0, 0x80, 0x65],
-    [0xC2, 0x41], [0xE1, 0x80, 0x41],
-  ] as [[UInt8]])
+  @Test(
+    arguments: [
+      [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF],
+      [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF], [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
+      [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFE], [0xFF], [0x80], [0xBF],
+      [0xCE, 0xBA, 0xE1, 0xBD, 0xB9, 0xCF, 0x83, 0xCE, 0xBC, 0xCE, 0xB5, 0xED, 0xA0, 0x80, 0x65],
+      [0xC2, 0x41], [0xE1, 0x80, 0x41],
+    ] as [[UInt8]])
   func rejectsInvalidSequences(bytes: [UInt8]) {
     #expect(!valid(bytes))
   }
@@ -141,7 +142,8 @@ import Testing
       while offset < pieces.count {
         let end = min(pieces.count, offset + Int.random(in: 1...40, using: &random))
         pieces.withUnsafeMutableBytes {
-          testMask.apply(to: UnsafeMutableRawBufferPointer(rebasing: $0[offset..<end]), offset: offset)
+          testMask.apply(
+            to: UnsafeMutableRawBufferPointer(rebasing: $0[offset..<end]), offset: offset)
         }
         offset = end
       }
@@ -150,7 +152,9 @@ import Testing
   }
 
   @Test func incompleteAndOversizedHeaders() {
-    func parse(_ bytes: [UInt8]) -> FrameHeader.Parse { bytes.withUnsafeBytes { FrameHeader.parse($0) } }
+    func parse(_ bytes: [UInt8]) -> FrameHeader.Parse {
+      bytes.withUnsafeBytes { FrameHeader.parse($0) }
+    }
     #expect(parse([0x81]) == .needMore(2))
     #expect(parse([0x81, 0xFE, 0x01]) == .needMore(8))
     #expect(parse([0x82, 0x7F, 0, 0, 0]) == .needMore(10))
@@ -158,7 +162,8 @@ import Testing
   }
 
   @Test func closePayloadKeepsTheReasonWithin125BytesOnACharacterBoundary() {
-    let payload = WebSocketFrame.closePayload(code: .goingAway, reason: String(repeating: "€", count: 50))
+    let payload = WebSocketFrame.closePayload(
+      code: .goingAway, reason: String(repeating: "€", count: 50))
     #expect(payload.count == 2 + 123)
     #expect(payload.prefix(2) == [0x03, 0xE9])
     var validator = UTF8Validator()
@@ -167,7 +172,10 @@ import Testing
   }
 
   @Test func closeCodeValidity() {
-    let valid: [UInt16] = [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999, 4000, 4999]
+    let valid: [UInt16] = [
+      1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999, 4000,
+      4999,
+    ]
     let invalid: [UInt16] = [0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535]
     #expect(valid.allSatisfy { WebSocketCloseCode($0).isValidOnWire })
     #expect(invalid.allSatisfy { !WebSocketCloseCode($0).isValidOnWire })

@@ -109,7 +109,10 @@ import Testing
 
   @Test func deflateIsNegotiatedAndCanBeTurnedOff() throws {
     let request = upgrade([
-      ("Sec-WebSocket-Extensions", "x-webkit-deflate-frame, permessage-deflate; client_max_window_bits")
+      (
+        "Sec-WebSocket-Extensions",
+        "x-webkit-deflate-frame, permessage-deflate; client_max_window_bits"
+      )
     ])
     let on = try accepted(request)
     #expect(on.response.headers["Sec-WebSocket-Extensions"] == "permessage-deflate")
@@ -120,7 +123,9 @@ import Testing
   }
 
   @Test func machineGetsTheNegotiatedSettings() throws {
-    let request = upgrade([("Sec-WebSocket-Extensions", "permessage-deflate; server_max_window_bits=10")])
+    let request = upgrade([
+      ("Sec-WebSocket-Extensions", "permessage-deflate; server_max_window_bits=10")
+    ])
     var configuration = WebSocketConfiguration()
     configuration.maxMessageSize = 1234
     let accepted = try accepted(request, .init(configuration: configuration))

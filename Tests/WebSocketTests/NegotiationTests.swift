@@ -51,17 +51,24 @@ import Testing
       "permessage-deflate; client_no_context_takeover",
       "permessage-deflate; client_no_context_takeover"
     ),
-    ("permessage-deflate; server_max_window_bits=8", "permessage-deflate; server_max_window_bits=8"),
+    (
+      "permessage-deflate; server_max_window_bits=8", "permessage-deflate; server_max_window_bits=8"
+    ),
     (
       "permessage-deflate; server_max_window_bits=\"12\"",
       "permessage-deflate; server_max_window_bits=12"
     ),
-    ("permessage-deflate; client_max_window_bits=9", "permessage-deflate; client_max_window_bits=9"),
+    (
+      "permessage-deflate; client_max_window_bits=9", "permessage-deflate; client_max_window_bits=9"
+    ),
     (
       "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=15; client_max_window_bits=15",
       "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=15; client_max_window_bits=15"
     ),
-    ("PerMessage-Deflate; Server_No_Context_Takeover", "permessage-deflate; server_no_context_takeover"),
+    (
+      "PerMessage-Deflate; Server_No_Context_Takeover",
+      "permessage-deflate; server_no_context_takeover"
+    ),
   ])
   func acceptedOffers(offer: String, response: String) throws {
     let parameters = try #require(negotiate(offer))
@@ -76,7 +83,8 @@ import Testing
     "permessage-deflate; client_no_context_takeover=true",
     "permessage-deflate; server_no_context_takeover; server_no_context_takeover",
     "permessage-deflate; client_max_window_bits; client_max_window_bits=10",
-    "permessage-deflate; unknown", "permessage-deflate; mux=1", "deflate-frame", "x-webkit-deflate-frame",
+    "permessage-deflate; unknown", "permessage-deflate; mux=1", "deflate-frame",
+    "x-webkit-deflate-frame",
   ])
   func declinedOffers(offer: String) {
     #expect(negotiate(offer) == nil)

@@ -4,8 +4,10 @@ import Testing
 
 @Suite struct SHA1Tests {
   func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-      .joined()
+    bytes.map {
+      String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
+    }
+    .joined()
   }
 
   /// FIPS 180-2 Appendix A and the NIST example vectors.

@@ -88,7 +88,9 @@ enum Step: Equatable, CustomStringConvertible {
     }
   }
 
-  static func pong(_ payload: [UInt8]) -> Step { .frame(ServerFrame(opcode: 0xA, payload: payload)) }
+  static func pong(_ payload: [UInt8]) -> Step {
+    .frame(ServerFrame(opcode: 0xA, payload: payload))
+  }
 
   static func closeFrame(_ code: UInt16) -> Step {
     .frame(ServerFrame(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)]))
