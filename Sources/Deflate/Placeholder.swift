@@ -1,2 +1,0 @@
-// Placeholder: the Deflate target is being written.
-enum DeflatePlaceholder {}

@@ -1,2 +1,0 @@
-// Placeholder: the WebSocket target is being written.
-enum WebSocketPlaceholder {}

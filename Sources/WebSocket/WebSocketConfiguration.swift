@@ -1,0 +1,28 @@
+/// Limits and timers of one WebSocket connection, with defaults fit for the Playfield server.
+public struct WebSocketConfiguration: Sendable, Equatable {
+  /// Largest message accepted, in bytes, counted after inflating; larger fails with 1009.
+  public var maxMessageSize = 1 << 20
+  /// Largest frame payload accepted, in bytes as sent on the wire; larger fails with 1009.
+  public var maxFrameSize = 1 << 20
+  /// Idle time without any received byte after which the server sends a ping.
+  public var pingInterval: Duration = .seconds(20)
+  /// Time a ping may stay unanswered before the peer counts as dead (fails with 1011).
+  public var pongTimeout: Duration = .seconds(20)
+  /// Time to wait for the peer's close frame after sending ours, before closing TCP anyway.
+  public var closeTimeout: Duration = .seconds(5)
+  /// Messages shorter than this many bytes are sent uncompressed even with permessage-deflate.
+  public var compressionThreshold = 0
+
+  public init(
+    maxMessageSize: Int = 1 << 20, maxFrameSize: Int = 1 << 20,
+    pingInterval: Duration = .seconds(20), pongTimeout: Duration = .seconds(20),
+    closeTimeout: Duration = .seconds(5), compressionThreshold: Int = 0
+  ) {
+    self.maxMessageSize = maxMessageSize
+    self.maxFrameSize = maxFrameSize
+    self.pingInterval = pingInterval
+    self.pongTimeout = pongTimeout
+    self.closeTimeout = closeTimeout
+    self.compressionThreshold = compressionThreshold
+  }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Deflate
-
-@Test func deflateBuilds() {}

@@ -1,5 +1,0 @@
-import Testing
-
-@testable import WebSocket
-
-@Test func websocketBuilds() {}
