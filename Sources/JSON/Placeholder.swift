@@ -1,2 +1,0 @@
-// Placeholder: the JSON target is being written.
-enum JSONPlaceholder {}

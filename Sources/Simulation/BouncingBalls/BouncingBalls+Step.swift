@@ -1,0 +1,233 @@
+import JSON
+
+extension BouncingBalls {
+  /// Most `collision` events one tick reports (the frame carries the full count).
+  static let collisionEventLimit = 8
+  /// Sessions with more balls report collisions only as the frame's count.
+  static let collisionEventBallLimit = 20
+
+  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+    // Events are cleared at the top: each step reports only its own.
+    var events: [SimulationEvent] = []
+
+    // Inputs: apply the validated inputs in arrival order.
+    for message in inputs {
+      do {
+        guard let input = try Input(message: message) else { continue }
+        apply(input, events: &events)
+      } catch {
+        events.append(
+          SimulationEvent(name: "input-rejected", fields: ["reason": .string("\(error)")]))
+      }
+    }
+
+    // Substeps: no ball may move more than half the smallest radius in one substep, so two
+    // balls close by at most one radius and cannot pass through each other unseen.
+    let smallest = state.balls.reduce(Double.infinity) { min($0, $1.radius) }
+    let largest = state.balls.reduce(0) { max($0, $1.radius) }
+    let travel = smallest / 2
+    var remaining = Self.tickDuration
+    var fastest = state.balls.reduce(0) { max($0, ($1.vx * $1.vx + $1.vy * $1.vy).squareRoot()) }
+    state.collisions = 0
+    while remaining > 0 {
+      let duration = fastest * remaining <= travel ? remaining : travel / fastest
+      remaining = duration < remaining ? remaining - duration : 0
+      moveAndBounceOffWalls(duration)
+      grid.rebuild(
+        state.balls, width: settings.width, height: settings.height, minimumCell: 2 * largest)
+      resolveContacts(events: &events)
+      fastest = capSpeedsAndKeepInside()
+    }
+    tick += 1
+    return events
+  }
+
+  private mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
+    switch input {
+    case .addBall(let x, let y, let vx, let vy, let radius, let mass):
+      guard state.balls.count < settings.maxBalls else {
+        events.append(
+          SimulationEvent(
+            name: "input-rejected",
+            fields: [
+              "reason": .string(
+                "add-ball: the session holds its maximum of \(settings.maxBalls) balls")
+            ]))
+        return
+      }
+      let range = settings.radiusMin...settings.radiusMax
+      let size =
+        radius.map { min(max($0, range.lowerBound), range.upperBound) }
+        ?? state.random.next(in: range)
+      let velocity = capped(Vector2(x: vx, y: vy))
+      let ball = Ball(
+        x: min(max(x, size), settings.width - size), y: min(max(y, size), settings.height - size),
+        vx: velocity.x, vy: velocity.y, radius: size, mass: mass ?? settings.mass(radius: size),
+        color: state.balls.count % Self.palette.count)
+      state.balls.append(ball)
+      events.append(
+        SimulationEvent(
+          name: "ball-added",
+          fields: [
+            "index": .number(state.balls.count - 1), "radius": .number(ball.radius),
+            "mass": .number(ball.mass), "color": .number(ball.color),
+          ]))
+    case .throwBall(let index, let vx, let vy):
+      guard state.balls.indices.contains(index) else {
+        events.append(
+          SimulationEvent(
+            name: "input-rejected",
+            fields: ["reason": .string("throw: index: there is no ball \(index)")]))
+        return
+      }
+      let velocity = capped(Vector2(x: vx, y: vy))
+      state.balls[index].vx = velocity.x
+      state.balls[index].vy = velocity.y
+    case .reset:
+      state = State(config: settings, seed: seed)
+      var writer = JSONWriter()
+      writer.beginObject()
+      writeHello(into: &writer)
+      writer.endObject()
+      let hello = (try? JSONValue.parse(writer.bytes)) ?? .null
+      events.append(SimulationEvent(name: "reset", fields: ["hello": hello]))
+    }
+  }
+
+  /// `velocity` scaled down to `maxSpeed` if it is faster.
+  private func capped(_ velocity: Vector2) -> Vector2 {
+    let speed = velocity.length
+    return speed > settings.maxSpeed ? velocity * (settings.maxSpeed / speed) : velocity
+  }
+
+  /// Moves every ball in a straight line; in a box, reflects those that crossed a wall.
+  private mutating func moveAndBounceOffWalls(_ duration: Double) {
+    let width = settings.width
+    let height = settings.height
+    let restitution = settings.restitution
+    let periodic = settings.isPeriodic
+    for index in state.balls.indices {
+      var ball = state.balls[index]
+      ball.x += ball.vx * duration
+      ball.y += ball.vy * duration
+      if periodic {
+        ball.x = Self.wrap(ball.x, period: width)
+        ball.y = Self.wrap(ball.y, period: height)
+      } else {
+        // Mirror the overshoot (scaled by restitution) as if the ball bounced mid-substep.
+        let r = ball.radius
+        if ball.x < r {
+          ball.x = r + (r - ball.x) * restitution
+          if ball.vx < 0 { ball.vx = -ball.vx * restitution }
+        } else if ball.x > width - r {
+          ball.x = width - r - (ball.x - (width - r)) * restitution
+          if ball.vx > 0 { ball.vx = -ball.vx * restitution }
+        }
+        if ball.y < r {
+          ball.y = r + (r - ball.y) * restitution
+          if ball.vy < 0 { ball.vy = -ball.vy * restitution }
+        } else if ball.y > height - r {
+          ball.y = height - r - (ball.y - (height - r)) * restitution
+          if ball.vy > 0 { ball.vy = -ball.vy * restitution }
+        }
+      }
+      state.balls[index] = ball
+    }
+  }
+
+  /// Finds touching pairs through the grid and resolves each once: an impulse along the line
+  /// of centres if they approach, then a push apart that removes the overlap.
+  private mutating func resolveContacts(events: inout [SimulationEvent]) {
+    let contact = Contact(
+      restitution: settings.restitution, periodic: settings.isPeriodic, width: settings.width,
+      height: settings.height)
+    let columns = grid.columns
+    let rows = grid.rows
+    let cellStart = grid.cellStart
+    let entries = grid.entries
+    let cellOfBall = grid.cellOfBall
+    var reportable =
+      state.balls.count <= Self.collisionEventBallLimit ? Self.collisionEventLimit : 0
+    var collisions = 0
+    // NB: work on a local array so that writes do not copy the state's storage.
+    var balls = state.balls
+    state.balls = []
+    for first in balls.indices {
+      let cell = cellOfBall[first]
+      let column = cell % columns
+      let row = cell / columns
+      for neighbourRow in SpatialGrid.neighbours(of: row, count: rows, periodic: contact.periodic) {
+        let rowStart = (neighbourRow + rows) % rows * columns
+        for neighbourColumn in SpatialGrid.neighbours(
+          of: column, count: columns, periodic: contact.periodic)
+        {
+          let other = rowStart + (neighbourColumn + columns) % columns
+          for entry in cellStart[other]..<cellStart[other + 1] {
+            let second = entries[entry]
+            guard second > first, let impact = contact.resolve(first, second, in: &balls),
+              impact > 0
+            else { continue }
+            collisions += 1
+            if reportable > 0 {
+              reportable -= 1
+              events.append(
+                SimulationEvent(
+                  name: "collision",
+                  fields: [
+                    "a": .number(first), "b": .number(second),
+                    "speed": .number((impact * 100).rounded() / 100),
+                  ]))
+            }
+          }
+        }
+      }
+    }
+    state.balls = balls
+    state.collisions += collisions
+  }
+
+  /// Caps speeds, puts pushed balls back inside the box (or wraps them), and returns the
+  /// fastest speed left.
+  private mutating func capSpeedsAndKeepInside() -> Double {
+    let maxSpeedSquared = settings.maxSpeed * settings.maxSpeed
+    let periodic = settings.isPeriodic
+    let width = settings.width
+    let height = settings.height
+    var fastestSquared = 0.0
+    for index in state.balls.indices {
+      var ball = state.balls[index]
+      let speedSquared = ball.vx * ball.vx + ball.vy * ball.vy
+      if speedSquared > maxSpeedSquared {
+        let scale = settings.maxSpeed / speedSquared.squareRoot()
+        ball.vx *= scale
+        ball.vy *= scale
+      }
+      fastestSquared = max(fastestSquared, ball.vx * ball.vx + ball.vy * ball.vy)
+      if periodic {
+        ball.x = Self.wrap(ball.x, period: width)
+        ball.y = Self.wrap(ball.y, period: height)
+      } else {
+        ball.x = min(max(ball.x, ball.radius), width - ball.radius)
+        ball.y = min(max(ball.y, ball.radius), height - ball.radius)
+      }
+      state.balls[index] = ball
+    }
+    return fastestSquared.squareRoot()
+  }
+
+  /// `value` brought into [0, period).
+  static func wrap(_ value: Double, period: Double) -> Double {
+    var wrapped = value
+    if wrapped < 0 { wrapped += period }
+    if wrapped >= period { wrapped -= period }
+    // NB: -1e-17 + period rounds to period itself; that point is 0 on the torus.
+    return wrapped < period && wrapped >= 0 ? wrapped : 0
+  }
+
+  /// The shortest signed offset equivalent to `delta` on a circle of length `period`.
+  static func nearestImage(_ delta: Double, period: Double) -> Double {
+    if delta > period / 2 { return delta - period }
+    if delta < -period / 2 { return delta + period }
+    return delta
+  }
+}

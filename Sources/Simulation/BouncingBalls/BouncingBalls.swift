@@ -1,0 +1,46 @@
+import JSON
+
+/// Balls in a box (seed "SpaceBalls"): oblique collisions with mass and restitution, from two
+/// balls to ten thousand, with a spatial hash and substeps so that nothing tunnels.
+public struct BouncingBalls: SnapshotModel {
+  public static let kind = "bouncing-balls"
+  public static let title = "Bouncing balls"
+  public static let summary =
+    "Balls in a box with oblique collisions, mass and restitution; add and throw them."
+
+  let settings: Config
+  let seed: UInt64
+  public internal(set) var tick: UInt64 = 0
+  var state: State
+  /// Broad-phase scratch space, rebuilt every substep; not part of the state.
+  var grid = SpatialGrid()
+
+  private enum CodingKeys: String, CodingKey {
+    case settings, seed, tick, state
+  }
+
+  public init(config: JSONValue, seed: UInt64) throws(SimulationError) {
+    settings = try Config(json: config)
+    self.seed = seed
+    state = State(config: settings, seed: seed)
+  }
+
+  public var config: JSONValue { settings.json }
+
+  public static func input(from message: JSONValue) throws(SimulationError) -> JSONValue? {
+    try Input(message: message)?.json
+  }
+
+  func validateRestored() throws(SimulationError) {
+    guard try Config(json: settings.json) == settings else {
+      throw SimulationError(field: "snapshot", message: "holds an invalid config")
+    }
+    let valid = state.balls.allSatisfy { ball in
+      [ball.x, ball.y, ball.vx, ball.vy, ball.radius, ball.mass].allSatisfy(\.isFinite)
+        && ball.radius > 0 && ball.mass > 0 && Self.palette.indices.contains(ball.color)
+    }
+    guard valid, state.balls.count <= settings.maxBalls else {
+      throw SimulationError(field: "snapshot", message: "holds an invalid ball")
+    }
+  }
+}

@@ -1,2 +1,0 @@
-// Placeholder: the Simulation target is being written.
-enum SimulationPlaceholder {}

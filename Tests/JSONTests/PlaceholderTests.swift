@@ -1,5 +1,0 @@
-import Testing
-
-@testable import JSON
-
-@Test func jsonBuilds() {}

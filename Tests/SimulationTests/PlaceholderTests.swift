@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Simulation
-
-@Test func simulationBuilds() {}
