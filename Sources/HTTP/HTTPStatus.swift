@@ -22,6 +22,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
   public static let found = HTTPStatus(302)
   public static let notModified = HTTPStatus(304)
   public static let badRequest = HTTPStatus(400)
+  public static let unauthorized = HTTPStatus(401)
   public static let forbidden = HTTPStatus(403)
   public static let notFound = HTTPStatus(404)
   public static let methodNotAllowed = HTTPStatus(405)

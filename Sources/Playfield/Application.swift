@@ -1,6 +1,11 @@
+import Deflate
 import HTTP
+import JSON
 import Logging
 import Server
+import Simulation
+import Storage
+import WebSocket
 
 /// The Playfield web app: every route, wired to the pieces in `Environment`.
 public final class Application: HTTPHandler {
@@ -8,12 +13,47 @@ public final class Application: HTTPHandler {
   let files: StaticFiles
   let pages: Pages
   let demos: [Demo]
+  let registry: SessionRegistry
+  let sessionAPI: SessionAPI
+  let gameLoop: GameLoop
+  let journal: StorageJournal?
+  let origins: OriginPolicy
 
   public init(environment: Environment) throws {
     self.environment = environment
-    self.files = StaticFiles(root: environment.publicDirectory, gzip: { _ in nil })
+    let logger = environment.logger
+    self.files = StaticFiles(root: environment.publicDirectory, gzip: { try? Gzip.compress($0) })
     self.pages = try Pages(directory: environment.templatesDirectory)
-    self.demos = []
+    self.demos = Demo.all
+    self.origins = OriginPolicy(allowedOrigins: environment.allowedOrigins)
+
+    // Storage: without a database the app still serves, with sessions in memory only.
+    var journal: StorageJournal?
+    if let path = environment.databasePath {
+      do {
+        journal = StorageJournal(store: try SQLiteSessionStore(path: path), logger: logger)
+      } catch {
+        logger.error("cannot open the database \(path): \(error); sessions will not be stored")
+      }
+    }
+    self.journal = journal
+    let limits = SessionLimits(
+      maxLive: environment.maxSessions, idlePause: environment.idlePause,
+      maxAge: environment.sessionMaxAge)
+    let registry = SessionRegistry(
+      journal: journal, limits: limits, random: environment.random,
+      wallClock: environment.wallClock, logger: logger)
+    self.registry = registry
+    self.sessionAPI = SessionAPI(registry: registry)
+    if let journal {
+      let count = SessionRestorer.restore(
+        from: journal.store, into: registry, journal: journal, logger: logger)
+      if count > 0 { logger.info("restored \(count) stored sessions") }
+    }
+    self.gameLoop = GameLoop(idlePause: limits.idlePause, wallClock: environment.wallClock) {
+      registry.all
+    }
+    gameLoop.start()
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
@@ -31,11 +71,13 @@ public final class Application: HTTPHandler {
     case .gallery:
       return page(request) { gallery() }
     case .health:
-      return readOnly(request) {
-        Response(
-          contentType: "application/json",
-          body: "{\"status\":\"ok\",\"connections\":0}")
-      }
+      return readOnly(request) { health() }
+    case .sessionsAPI:
+      return .response(sessionAPI.collection(request))
+    case .sessionAPI(let id):
+      return .response(sessionAPI.member(request, id: id))
+    case .sessionSocket(let id):
+      return sessionSocket(request, id: id)
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
@@ -46,6 +88,13 @@ public final class Application: HTTPHandler {
           "demos/\(demo.name)", demoContext(demo, embedded: embedded),
           framing: embedded ? .anyone : .sameOrigin)
       }
+    case .echoSocket:
+      switch WebSocketHandshake.evaluate(request, options: Self.echoOptions) {
+      case .accept(let accepted):
+        return .webSocket(accepted, EchoHandler())
+      case .reject(let response):
+        return .response(response)
+      }
     case .file(let segments):
       if let response = files.response(for: segments, request: request) {
         return .response(response)
@@ -54,8 +103,61 @@ public final class Application: HTTPHandler {
     }
   }
 
-  /// Finishes background work (storage writes, sessions) before the process exits.
-  public func shutdown() {}
+  /// Stops the game loop and writes everything to storage before the process exits.
+  public func shutdown() {
+    gameLoop.stop()
+    for session in registry.all { session.snapshotNow() }
+    journal?.close()
+  }
+
+  private func health() -> Response {
+    let stats = gameLoop.statistics
+    var body: [String: JSONValue] = [
+      "status": "ok",
+      "sessions": .number(Double(registry.count)),
+      "ticks": .number(Double(stats.ticks)),
+      "droppedTicks": .number(Double(stats.droppedTicks)),
+      "tickLatenessMs": .object([
+        "p50": .number(stats.latenessP50), "p99": .number(stats.latenessP99),
+        "max": .number(stats.latenessMax),
+      ]),
+      "tickWorkMs": .number(stats.workMean),
+    ]
+    if let journal {
+      let status = journal.writer.status
+      body["storage"] = .string(status.summary)
+      if !status.isHealthy { body["status"] = "degraded" }
+    } else {
+      body["storage"] = "off"
+    }
+    return .json(.object(body))
+  }
+
+  private func sessionSocket(_ request: Request, id: String) -> Reply {
+    if let refusal = origins.check(request) { return .response(refusal) }
+    guard let session = registry.session(id) else {
+      return .response(APIError(.notFound, "no session \(id)").response)
+    }
+    var role = SessionRole.spectator
+    if let token = SessionAPI.token(in: request) {
+      guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
+        return .response(APIError(.forbidden, "the token does not control this session").response)
+      }
+      role = .controller
+    }
+    switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
+    case .accept(let accepted):
+      return .webSocket(accepted, SessionSocketHandler(session: session, role: role))
+    case .reject(let response):
+      return .response(response)
+    }
+  }
+
+  /// Session channels compress when the client asks.
+  static let sessionOptions = WebSocketHandshake.Options()
+
+  /// `/ws/echo` picks the first subprotocol offered and compresses when asked.
+  static let echoOptions = WebSocketHandshake.Options(subprotocols: .firstOffered)
 
   static let allMethods = "GET, HEAD, POST, DELETE, OPTIONS"
 

@@ -1,3 +1,5 @@
+import Simulation
+
 /// One demo of the gallery: its URL name, title, and one line about it.
 struct Demo: Sendable, Equatable {
   /// The name in `/demos/NAME`.
@@ -6,4 +8,15 @@ struct Demo: Sendable, Equatable {
   var summary: String
   /// Its seed app, for the gallery card.
   var seed: String
+
+  /// Every demo this build serves, in gallery order: the simulations, then the explorers.
+  static let all: [Demo] =
+    Simulations.all.map { type in
+      Demo(name: type.kind, title: type.title, summary: type.summary, seed: seeds[type.kind] ?? type.title)
+    }
+
+  static let seeds = [
+    "bouncing-balls": "SpaceBalls", "maze": "Maze", "holes": "Return to HOLES",
+    "tag-cloud": "3D Tag Cloud", "mandelbrot": "iOS – Mandelbrot",
+  ]
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// Everything the app depends on, in one value that tests replace piece by piece.
@@ -6,14 +7,27 @@ public struct Environment: Sendable {
   public var publicDirectory: String
   /// Folder of `.mustache` page templates.
   public var templatesDirectory: String
-  /// SQLite database file.
-  public var databasePath: String
+  /// SQLite database file; nil keeps sessions in memory only.
+  public var databasePath: String?
   /// Extra origins allowed to open session WebSockets, e.g. `https://example.com`.
   public var allowedOrigins: [String] = []
   public var logger: Logger
+  /// Random bytes for ids, tokens and seeds.
+  public var random: @Sendable (Int) -> [UInt8] = { count in
+    var generator = SystemRandomNumberGenerator()
+    return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+  }
+  /// Seconds since 1970.
+  public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+  /// Seconds without clients before a running session pauses.
+  public var idlePause: Double = 600
+  /// Seconds without updates before a session is deleted.
+  public var sessionMaxAge: Double = 7 * 24 * 3600
+  /// Most live sessions.
+  public var maxSessions = 256
 
   public init(
-    publicDirectory: String, templatesDirectory: String, databasePath: String, logger: Logger
+    publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger
   ) {
     self.publicDirectory = publicDirectory
     self.templatesDirectory = templatesDirectory

@@ -1,6 +1,7 @@
 import CPosix
 import HTTP
 import Logging
+import WebSocket
 
 #if canImport(Glibc)
   import Glibc
@@ -23,6 +24,8 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   private var closed = false
   /// Set once the connection has become another protocol.
   private var upgraded: Channel?
+  /// The WebSocket waiting for its 101 to go out.
+  private var pendingUpgrade: (WebSocketHandshake.Accepted, any WebSocketHandler, Request)?
 
   init(fd: Int32, loop: EventLoop, server: ServerCore, now: MonotonicTime) {
     self.fd = fd
@@ -128,6 +131,9 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       pending.whenDone { [loop] response in
         loop.execute { self.respond(response) }
       }
+    case .webSocket(let accepted, let handler):
+      pendingUpgrade = (accepted, handler, request)
+      respond(accepted.response)
     }
   }
 
@@ -156,7 +162,18 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   private func upgrade(leftover: [UInt8]) {
-    close()
+    guard let (accepted, handler, request) = pendingUpgrade else {
+      close()
+      return
+    }
+    pendingUpgrade = nil
+    let channel = WebSocketChannel(
+      from: self, accepted: accepted, handler: handler, request: request, output: output,
+      now: MonotonicTime.now())
+    output = OutputQueue()
+    upgraded = channel
+    loop.replace(self, with: channel)
+    channel.start(leftover: leftover)
   }
 
   // MARK: Writing

@@ -1,4 +1,5 @@
 import HTTP
+import WebSocket
 
 /// A handler's answer to a request.
 public enum Reply: Sendable {
@@ -6,4 +7,7 @@ public enum Reply: Sendable {
   case response(Response)
   /// A response another thread will finish.
   case later(PendingResponse)
+  /// Switch the connection to WebSocket: send the handshake's 101, then hand the connection
+  /// to the handler.
+  case webSocket(WebSocketHandshake.Accepted, any WebSocketHandler)
 }

@@ -6,6 +6,10 @@ enum Route: Equatable {
   case health
   case demo(String)
   case embed(String)
+  case echoSocket
+  case sessionSocket(String)
+  case sessionsAPI
+  case sessionAPI(String)
   /// Anything else is looked up under `Public/`.
   case file([String])
 
@@ -19,6 +23,14 @@ enum Route: Equatable {
       self = .demo(segments[1])
     case 2 where segments[0] == "embed":
       self = .embed(segments[1])
+    case 2 where segments == ["ws", "echo"]:
+      self = .echoSocket
+    case 2 where segments == ["api", "sessions"]:
+      self = .sessionsAPI
+    case 3 where segments[0] == "api" && segments[1] == "sessions":
+      self = .sessionAPI(segments[2])
+    case 3 where segments[0] == "ws" && segments[1] == "sessions":
+      self = .sessionSocket(segments[2])
     default:
       self = .file(segments)
     }

@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import HTTP
+import Server
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The one scheduler that drives every session at a fixed 60 Hz: a thread sleeping until the
+/// next tick is due on the monotonic clock, stepping all sessions (spread over the cores), and
+/// measuring how late each tick starts.
+final class GameLoop: @unchecked Sendable {
+  /// Lateness and throughput, for `/healthz` and benchmarks.
+  struct Statistics: Sendable {
+    var ticks: UInt64 = 0
+    var droppedTicks: UInt64 = 0
+    var sessions = 0
+    var latenessP50: Double = 0
+    var latenessP99: Double = 0
+    var latenessMax: Double = 0
+    /// Mean milliseconds spent stepping all sessions in a tick.
+    var workMean: Double = 0
+  }
+
+  private let sessions: @Sendable () -> [LiveSession]
+  private let wallClock: @Sendable () -> Double
+  /// Seconds without clients before a running session pauses.
+  private let idlePause: Double
+  private let stopped = Atomic<Bool>(false)
+  private let finished = DispatchSemaphore(value: 0)
+  private let published = Mutex(Statistics())
+  private var lateness = LatencyHistogram()
+  private var workTotal: Duration = .zero
+  private var workCount: UInt64 = 0
+  private let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+  init(
+    idlePause: Double, wallClock: @escaping @Sendable () -> Double,
+    sessions: @escaping @Sendable () -> [LiveSession]
+  ) {
+    self.idlePause = idlePause
+    self.wallClock = wallClock
+    self.sessions = sessions
+  }
+
+  func start() {
+    let thread = Thread { [self] in
+      run()
+      finished.signal()
+    }
+    thread.name = "playfield-game-loop"
+    thread.qualityOfService = .userInteractive
+    thread.start()
+  }
+
+  /// Stops after the current tick; blocks until the loop has ended.
+  func stop() {
+    guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    finished.wait()
+  }
+
+  var statistics: Statistics { published.withLock { $0 } }
+
+  private func run() {
+    var schedule = TickSchedule(start: MonotonicTime.now())
+    while !stopped.load(ordering: .relaxed) {
+      let now = MonotonicTime.now()
+      let due = schedule.ticksDue(at: now)
+      for _ in 0..<due {
+        lateness.record(MonotonicTime.now() - schedule.nextDue)
+        tick()
+        schedule.ran()
+      }
+      if due > 0 { publish(schedule) }
+      sleep(until: schedule.nextDue)
+    }
+  }
+
+  /// Advances every session once, on all cores when there are several.
+  private func tick() {
+    let started = MonotonicTime.now()
+    let all = sessions()
+    let now = wallClock()
+    if all.count < 2 {
+      for session in all { session.advance(now: now, idlePause: idlePause) }
+    } else {
+      let chunks = min(workers, all.count)
+      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        var index = chunk
+        while index < all.count {
+          all[index].advance(now: now, idlePause: idlePause)
+          index += chunks
+        }
+      }
+    }
+    workTotal += MonotonicTime.now() - started
+    workCount += 1
+  }
+
+  private func publish(_ schedule: TickSchedule) {
+    let count = sessions().count
+    let mean =
+      workCount == 0
+      ? 0 : Double(workTotal.components.attoseconds / 1_000_000_000_000) / 1000 / Double(workCount)
+        + Double(workTotal.components.seconds) * 1000 / Double(workCount)
+    let snapshot = Statistics(
+      ticks: schedule.ticks, droppedTicks: schedule.dropped, sessions: count,
+      latenessP50: lateness.percentile(0.5), latenessP99: lateness.percentile(0.99),
+      latenessMax: lateness.maximumMilliseconds, workMean: mean)
+    published.withLock { $0 = snapshot }
+  }
+
+  private func sleep(until time: MonotonicTime) {
+    var deadline = timespec(
+      tv_sec: Int(time.nanoseconds / 1_000_000_000), tv_nsec: Int(time.nanoseconds % 1_000_000_000))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+  }
+}

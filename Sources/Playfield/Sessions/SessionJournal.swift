@@ -1,0 +1,17 @@
+import JSON
+
+/// Where sessions are made durable. The game loop reports to it and never waits on it.
+protocol SessionJournal: Sendable {
+  /// A new session, before its first tick.
+  func created(
+    sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
+  ) throws
+  /// Inputs applied in the step that produced `tick`, in order.
+  func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue])
+  /// The session's tick and whether it runs.
+  func progress(sessionID: String, running: Bool, tick: UInt64, now: Double)
+  /// The exact model state at `tick`.
+  func snapshot(sessionID: String, tick: UInt64, state: [UInt8])
+  /// The session is gone for good.
+  func deleted(sessionID: String)
+}

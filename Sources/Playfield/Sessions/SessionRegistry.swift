@@ -1,0 +1,138 @@
+import JSON
+import Logging
+import Simulation
+import Storage
+import Synchronization
+import WebSocket
+
+/// Every live session, by id: creation (with validation and limits), lookup, deletion, and the
+/// restore of stored sessions at start.
+final class SessionRegistry: Sendable {
+  private let live = Mutex<[String: LiveSession]>([:])
+  let journal: SessionJournal?
+  let limits: SessionLimits
+  let random: @Sendable (Int) -> [UInt8]
+  let wallClock: @Sendable () -> Double
+  let logger: Logger
+
+  init(
+    journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
+    wallClock: @escaping @Sendable () -> Double, logger: Logger
+  ) {
+    self.journal = journal
+    self.limits = limits
+    self.random = random
+    self.wallClock = wallClock
+    self.logger = logger
+  }
+
+  /// Every live session, oldest first.
+  var all: [LiveSession] {
+    live.withLock { Array($0.values) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+  }
+
+  /// How many sessions are live.
+  var count: Int { live.withLock { $0.count } }
+
+  func session(_ id: String) -> LiveSession? {
+    live.withLock { $0[id] }
+  }
+
+  /// Creates a session of `kind` with `config`; returns it and its control token.
+  func create(kind: String, config: JSONValue) throws(APIError) -> (LiveSession, token: String) {
+    guard let type = Simulations.named(kind) else {
+      // NB: `map(\.kind)` (a key path to a static member through an existential metatype)
+      // crashes the Swift 6.3 compiler; a closure does not.
+      let kinds = Simulations.all.map { $0.kind }.joined(separator: ", ")
+      throw APIError(.badRequest, "kind must be one of: \(kinds)", field: "kind")
+    }
+    let seed = random(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    let model: any Simulation
+    do {
+      model = try type.init(config: config, seed: seed)
+    } catch {
+      throw APIError(
+        .badRequest, error.description, field: error.field.map { "config.\($0)" } ?? "config")
+    }
+    let id = Self.identifier(random(16))
+    let token = Self.identifier(random(16))
+    let now = wallClock()
+    guard count < limits.maxLive else {
+      throw APIError(
+        .serviceUnavailable,
+        "too many live sessions (the limit is \(limits.maxLive)); delete one first")
+    }
+    if let failure = record(id: id, model: model, seed: seed, token: token, now: now) {
+      throw failure
+    }
+    let session = LiveSession(
+      id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
+      running: true, journal: journal)
+    adopt(session)
+    logger.info("session \(id) created (\(kind))")
+    return (session, token)
+  }
+
+  /// Stores a new session; the error to answer with when storage fails.
+  private func record(id: String, model: any Simulation, seed: UInt64, token: String, now: Double)
+    -> APIError?
+  {
+    guard let journal else { return nil }
+    do {
+      try journal.created(
+        sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
+        config: model.config, seed: seed, token: token, now: now)
+      return nil
+    } catch {
+      logger.error("cannot store new session \(id): \(error)")
+      return APIError(.serviceUnavailable, "the session cannot be stored: \(error)")
+    }
+  }
+
+  /// Deletes a session when `token` controls it.
+  func delete(_ id: String, token: String?) throws(APIError) {
+    guard let session = session(id) else { throw APIError(.notFound, "no session \(id)") }
+    guard let token else {
+      var error = APIError(.unauthorized, "deleting a session needs its token")
+      error.headers.set("WWW-Authenticate", "Bearer")
+      throw error
+    }
+    guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
+      throw APIError(.forbidden, "the token does not control this session")
+    }
+    remove(session, reason: "the session was deleted")
+  }
+
+  /// Removes sessions nobody has touched for `limits.maxAge`.
+  func removeExpired() {
+    let now = wallClock()
+    for session in all where now - session.summary.updatedAt > limits.maxAge {
+      remove(session, reason: "the session expired")
+    }
+  }
+
+  private func remove(_ session: LiveSession, reason: String) {
+    live.withLock { $0[session.id] = nil }
+    session.disconnectAll(.goingAway, reason: reason)
+    journal?.deleted(sessionID: session.id)
+    logger.info("session \(session.id) removed: \(reason)")
+  }
+
+  /// Adds a session brought back from storage.
+  func adopt(_ session: LiveSession) {
+    live.withLock { $0[session.id] = session }
+  }
+
+  /// 128 random bits as URL-safe base64 without padding (22 characters).
+  static func identifier(_ bytes: [UInt8]) -> String {
+    String(
+      Base64.encode(bytes).compactMap { character -> Character? in
+        switch character {
+        case "+": "-"
+        case "/": "_"
+        case "=": nil
+        default: character
+        }
+      })
+  }
+}

@@ -1,0 +1,45 @@
+import JSON
+
+/// What listings show about a session, published by the game loop after each tick.
+struct SessionSummary: Sendable {
+  var id: String
+  var kind: String
+  var running: Bool
+  var tick: UInt64
+  var spectators: Int
+  var controllers: Int
+  /// Seconds since 1970.
+  var createdAt: Double
+  var updatedAt: Double
+  var config: JSONValue
+
+  /// The session's public URLs (the control URL needs the token, so it is added at creation).
+  var urls: [String: JSONValue] {
+    [
+      "watch": .string("/demos/\(kind)?session=\(id)"),
+      "embed": .string("/embed/\(kind)?session=\(id)"),
+      "socket": .string("/ws/sessions/\(id)"),
+      "replay": .string("/sessions/\(id)/replay"),
+      "api": .string("/api/sessions/\(id)"),
+    ]
+  }
+
+  /// The JSON shown by `GET /api/sessions/ID`.
+  func json(now: Double) -> JSONValue {
+    .object([
+      "id": .string(id),
+      "kind": .string(kind),
+      "status": .string(running ? "running" : "stopped"),
+      "running": .bool(running),
+      "tick": .number(Double(tick)),
+      "seconds": .number((Double(tick) / 60 * 100).rounded() / 100),
+      "spectators": .number(Double(spectators)),
+      "controllers": .number(Double(controllers)),
+      "createdAt": .number(createdAt.rounded()),
+      "updatedAt": .number(updatedAt.rounded()),
+      "ageSeconds": .number(max(0, (now - createdAt).rounded())),
+      "config": config,
+      "urls": .object(urls),
+    ])
+  }
+}

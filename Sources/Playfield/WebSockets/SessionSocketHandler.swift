@@ -1,0 +1,118 @@
+import JSON
+import Server
+import Simulation
+import WebSocket
+
+/// `/ws/sessions/ID`: joins the session, checks every client message as it arrives, and
+/// answers anything wrong with an `error` message while the stream goes on.
+struct SessionSocketHandler: WebSocketHandler {
+  let session: LiveSession
+  let role: SessionRole
+
+  /// Most steps one `step` message may ask for.
+  static let maxStepCount = 600
+
+  func opened(_ socket: WebSocket) {
+    session.send(.join(socket, role))
+  }
+
+  func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+    session.send(.leave(socket))
+  }
+
+  func received(_ message: WebSocketMessage, on socket: WebSocket) {
+    switch handle(message) {
+    case .success(let reply?):
+      socket.send(.text(reply.jsonString))
+    case .success(nil):
+      break
+    case .failure(let error):
+      socket.send(.text(error.message.jsonString))
+    }
+  }
+
+  /// Checks one message and queues its command; returns an immediate reply, if any.
+  func handle(_ message: WebSocketMessage) -> Result<JSONValue?, ClientError> {
+    guard case .text(let text) = message else {
+      return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
+    }
+    let parsed: JSONValue
+    do {
+      parsed = try JSONValue.parse(text, maxDepth: 16)
+    } catch {
+      return .failure(ClientError("bad-json", "the message is not valid JSON: \(error)"))
+    }
+    guard case .object = parsed else {
+      return .failure(ClientError("not-an-object", "a message must be a JSON object with a type"))
+    }
+    guard let typeValue = parsed["type"] else {
+      return .failure(ClientError("missing-type", "a message needs a \"type\" field", field: "type"))
+    }
+    guard let type = typeValue.stringValue else {
+      return .failure(ClientError("bad-field", "type must be a string", field: "type"))
+    }
+
+    // Messages anyone may send.
+    if type == "ping" {
+      var pong: [String: JSONValue] = ["type": "pong"]
+      if let id = parsed["id"] { pong["id"] = id }
+      if let t = parsed["t"] { pong["t"] = t }
+      return .success(.object(pong))
+    }
+
+    // Session commands and model inputs: only the controller.
+    let command: SessionCommand
+    switch type {
+    case "start":
+      command = .start
+    case "stop":
+      command = .stop
+    case "step":
+      var count = 1
+      if let value = parsed["count"] {
+        guard let n = value.intValue, (1...Self.maxStepCount).contains(n) else {
+          return .failure(
+            ClientError(
+              "bad-field", "count must be an integer from 1 to \(Self.maxStepCount)",
+              field: "count"))
+        }
+        count = n
+      }
+      command = .step(count)
+    default:
+      let input: JSONValue?
+      do {
+        input = try session.type.input(from: parsed)
+      } catch {
+        return .failure(ClientError("bad-field", error.description, field: error.field))
+      }
+      guard let input else {
+        return .failure(
+          ClientError("unknown-type", "unknown message type \"\(type)\" for \(session.kind)", field: "type"))
+      }
+      command = .input(input)
+    }
+    guard role == .controller else {
+      return .failure(
+        ClientError(
+          "not-controller", "spectators cannot send \(type); connect with the session's token"))
+    }
+    guard session.send(command) else {
+      return .failure(ClientError("too-many", "too many messages waiting; slow down"))
+    }
+    return .success(nil)
+  }
+}
+
+/// What was wrong with a client message, sent back as `{"type": "error", ...}`.
+struct ClientError: Error {
+  var message: JSONValue
+
+  init(_ code: String, _ text: String, field: String? = nil) {
+    var object: [String: JSONValue] = [
+      "type": "error", "error": .string(code), "message": .string(text),
+    ]
+    if let field { object["field"] = .string(field) }
+    message = .object(object)
+  }
+}

@@ -1,0 +1,78 @@
+import HTTP
+import Synchronization
+import WebSocket
+
+/// A handle on one open WebSocket connection, safe to use from any thread.
+///
+/// Sends made off the connection's loop are handed to the loop. A `latestOnly` send never
+/// queues behind an unsent one: a client that reads slowly gets the newest message and skips
+/// the ones in between, so its backlog stays bounded.
+public final class WebSocket: @unchecked Sendable {
+  /// Unique among this process's connections.
+  public let id: UInt64
+  /// The upgrade request (its path and query name what the client asked for).
+  public let request: Request
+  public let remoteAddress: String
+  /// The negotiated subprotocol, if any.
+  public let subprotocol: String?
+  /// The window (bits) of fresh-context compressed frames this connection takes, or nil when
+  /// it did not negotiate permessage-deflate.
+  public let compressionWindowBits: Int?
+
+  let loop: EventLoop
+  /// The connection; touched only on `loop`.
+  weak var channel: WebSocketChannel?
+
+  private static let nextID = Atomic<UInt64>(1)
+
+  init(
+    request: Request, remoteAddress: String, subprotocol: String?, compressionWindowBits: Int?,
+    loop: EventLoop
+  ) {
+    self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    self.request = request
+    self.remoteAddress = remoteAddress
+    self.subprotocol = subprotocol
+    self.compressionWindowBits = compressionWindowBits
+    self.loop = loop
+  }
+
+  /// Sends one message, encoded (and compressed) for this connection.
+  public func send(_ message: WebSocketMessage) {
+    onLoop { $0.send(message) }
+  }
+
+  /// Sends a message encoded once for many connections.
+  public func send(_ encoded: EncodedMessage, latestOnly: Bool = false) {
+    onLoop { $0.send(encoded, latestOnly: latestOnly) }
+  }
+
+  /// Starts the closing handshake.
+  public func close(_ code: WebSocketCloseCode = .normal, reason: String = "") {
+    onLoop { $0.close(code, reason: reason) }
+  }
+
+  /// Sends `encoded` to every socket, with one hand-over per event loop rather than per socket.
+  public static func broadcast(_ encoded: EncodedMessage, to sockets: [WebSocket], latestOnly: Bool)
+  {
+    var byLoop: [ObjectIdentifier: (EventLoop, [WebSocket])] = [:]
+    for socket in sockets {
+      byLoop[ObjectIdentifier(socket.loop), default: (socket.loop, [])].1.append(socket)
+    }
+    for (loop, group) in byLoop.values {
+      loop.execute {
+        for socket in group { socket.channel?.send(encoded, latestOnly: latestOnly) }
+      }
+    }
+  }
+
+  private func onLoop(_ body: @escaping @Sendable (WebSocketChannel) -> Void) {
+    if loop.inLoop {
+      if let channel { body(channel) }
+    } else {
+      loop.execute { [self] in
+        if let channel { body(channel) }
+      }
+    }
+  }
+}

@@ -1,0 +1,208 @@
+import CPosix
+import HTTP
+import WebSocket
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A connection after its upgrade: the socket side of `WebSocketStateMachine`. Confined to its
+/// event loop's thread.
+final class WebSocketChannel: Channel, @unchecked Sendable {
+  let fd: Int32
+  let loop: EventLoop
+  let server: ServerCore
+  let machine: WebSocketStateMachine
+  let handler: any WebSocketHandler
+  let socket: WebSocket
+  private var output: OutputQueue
+  /// The newest `latestOnly` frame, waiting for the queue to drain.
+  private var latest: [UInt8]?
+  private var interest: PollEvents = .readable
+  /// The state machine asked for the TCP close; it happens once the queue drains.
+  private var closeRequested = false
+  /// Writing is shut down; reads are drained until EOF or this time.
+  private var lingerUntil: MonotonicTime?
+  private var closed = false
+
+  /// Stop reading from a peer while this much is queued for it (it is not reading).
+  static let pauseReadingAbove = 256 * 1024
+  /// Fail a peer that lets this much pile up despite the pause (it sends, but never reads).
+  static let maxQueued = 4 << 20
+  /// How long to drain input after the close handshake before closing anyway.
+  static let lingerTime: Duration = .seconds(2)
+
+  init(
+    from http: HTTPChannel, accepted: WebSocketHandshake.Accepted, handler: any WebSocketHandler,
+    request: Request, output: OutputQueue, now: MonotonicTime
+  ) {
+    self.fd = http.fd
+    self.loop = http.loop
+    self.server = http.server
+    self.machine = accepted.makeStateMachine(now: now)
+    self.handler = handler
+    self.output = output
+    self.socket = WebSocket(
+      request: request, remoteAddress: http.context.remoteAddress,
+      subprotocol: accepted.subprotocol, compressionWindowBits: machine.fanOutWindowBits,
+      loop: http.loop)
+    socket.channel = self
+  }
+
+  /// Opens the connection for the handler and reads what arrived with the upgrade.
+  func start(leftover: [UInt8]) {
+    handler.opened(socket)
+    if !leftover.isEmpty && !closed {
+      perform(machine.receive(leftover, now: MonotonicTime.now()))
+    }
+    flush()
+  }
+
+  // MARK: Commands from the handle
+
+  func send(_ message: WebSocketMessage) {
+    perform(machine.send(message))
+    flush()
+  }
+
+  func send(_ encoded: EncodedMessage, latestOnly: Bool) {
+    guard latestOnly, !output.isEmpty else {
+      perform(machine.send(encoded))
+      flush()
+      return
+    }
+    for case .write(let bytes) in machine.send(encoded) { latest = bytes }
+  }
+
+  func close(_ code: WebSocketCloseCode, reason: String) {
+    guard code.isValidOnWire else { return }
+    perform(machine.close(code: code, reason: reason, now: MonotonicTime.now()))
+    flush()
+  }
+
+  // MARK: Channel
+
+  func ready(_ events: PollEvents) {
+    if events.contains(.writable) { flush() }
+    if events.contains(.readable) || events.contains(.hangup) { readAvailable() }
+  }
+
+  func checkTimers(now: MonotonicTime) {
+    guard !closed else { return }
+    if let lingerUntil {
+      if now >= lingerUntil { finalClose() }
+      return
+    }
+    if let deadline = machine.nextDeadline, now >= deadline {
+      perform(machine.tick(now: now))
+      flush()
+    }
+  }
+
+  func beginShutdown() {
+    close(.goingAway, reason: "the server is shutting down")
+  }
+
+  private func readAvailable() {
+    var rounds = 0
+    while !closed && rounds < 4 {
+      rounds += 1
+      let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+      if count > 0 {
+        if lingerUntil != nil { continue }
+        let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count])
+        perform(machine.receive(bytes, now: MonotonicTime.now()))
+        if count < loop.readBuffer.count { break }
+      } else if count == 0 {
+        if lingerUntil != nil {
+          finalClose()
+        } else {
+          perform(machine.peerClosedConnection())
+        }
+        break
+      } else {
+        let error = errno
+        if error == EINTR { continue }
+        if error != EAGAIN && error != EWOULDBLOCK {
+          _ = machine.peerClosedConnection()
+          finalClose()
+        }
+        break
+      }
+    }
+    flush()
+  }
+
+  private func perform(_ actions: [WebSocketAction]) {
+    for action in actions {
+      guard !closed else { return }
+      switch action {
+      case .write(let bytes):
+        output.append(bytes)
+      case .deliver(let message):
+        handler.received(message, on: socket)
+      case .closeConnection:
+        closeRequested = true
+      }
+    }
+    if output.byteCount > Self.maxQueued && machine.isOpen {
+      perform(
+        machine.close(code: .policyViolation, reason: "not reading", now: MonotonicTime.now()))
+    }
+  }
+
+  // MARK: Writing and closing
+
+  private func flush() {
+    guard !closed, lingerUntil == nil else { return }
+    while true {
+      switch output.write(to: fd) {
+      case .failed:
+        _ = machine.peerClosedConnection()
+        finalClose()
+        return
+      case .wouldBlock:
+        setInterest(
+          output.byteCount > Self.pauseReadingAbove ? [.writable] : [.readable, .writable])
+        return
+      case .done:
+        if let frame = latest, !closeRequested {
+          latest = nil
+          output.append(frame)
+          continue
+        }
+        setInterest(.readable)
+        if closeRequested { startLinger() }
+        return
+      }
+    }
+  }
+
+  private func setInterest(_ events: PollEvents) {
+    guard !closed, events != interest else { return }
+    interest = events
+    loop.modify(self, events: events)
+  }
+
+  /// RFC 6455 §7.1.1: the server closes TCP first; shutting down writing and draining what
+  /// the peer still sends keeps its close frame from being lost to a reset.
+  private func startLinger() {
+    shutdown(fd, Int32(SHUT_WR))
+    lingerUntil = MonotonicTime.now() + Self.lingerTime
+  }
+
+  private func finalClose() {
+    guard !closed else { return }
+    closed = true
+    loop.deregister(self)
+    _ = systemClose(fd)
+    server.connectionClosed()
+    handler.closed(socket, code: machine.closeCode, reason: machine.closeReason)
+  }
+}
+
+private func systemClose(_ fd: Int32) -> Int32 {
+  close(fd)
+}
