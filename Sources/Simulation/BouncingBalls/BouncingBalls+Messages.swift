@@ -1,7 +1,8 @@
 import JSON
 
 extension BouncingBalls {
-  /// Hello: the world, the palette, and each ball's radius and colour (static per ball).
+  /// Hello: the world, the palette, each ball's radius and colour (static per ball), and the
+  /// current frame.
   public func writeHello(into writer: inout JSONWriter) {
     writer.key("world")
     writer.beginObject()
@@ -29,6 +30,7 @@ extension BouncingBalls {
     writer.beginArray()
     for ball in state.balls { writer.number(ball.color) }
     writer.endArray()
+    writeFrame(into: &writer)
   }
 
   /// Frame: positions as a flat [x0, y0, x1, y1, ...] array to 0.01 px, and the readouts.

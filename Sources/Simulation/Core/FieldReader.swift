@@ -124,17 +124,28 @@ struct FieldReader {
   mutating func text(
     _ name: String, maxLength: Int, default fallback: String? = nil
   ) throws(SimulationError) -> String {
-    let problem = "must be a string of 1 to \(maxLength) characters without control characters"
     guard let member = raw(name) else {
       guard let fallback else {
-        throw SimulationError(field: path(name), message: "is required; \(problem)")
+        throw SimulationError(
+          field: path(name), message: "is required; " + Self.textProblem(maxLength))
       }
       return fallback
     }
-    guard let text = member.stringValue, !text.isEmpty, text.unicodeScalars.count <= maxLength,
+    return try Self.text(member, field: path(name), maxLength: maxLength)
+  }
+
+  /// `value` as a string of 1 to `maxLength` Unicode scalars without control characters.
+  static func text(_ value: JSONValue, field: String, maxLength: Int) throws(SimulationError)
+    -> String
+  {
+    guard let text = value.stringValue, !text.isEmpty, text.unicodeScalars.count <= maxLength,
       !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
-    else { throw SimulationError(field: path(name), message: problem) }
+    else { throw SimulationError(field: field, message: textProblem(maxLength)) }
     return text
+  }
+
+  private static func textProblem(_ maxLength: Int) -> String {
+    "must be a string of 1 to \(maxLength) characters without control characters"
   }
 
   /// Throws if the object has a member that was never read.

@@ -1,0 +1,33 @@
+import JSON
+
+extension Holes {
+  /// A controller's input, validated without looking at the state.
+  enum Input: Equatable {
+    /// Tilt in g, each component from -2 to 2: x > 0 rolls right, y > 0 rolls up.
+    case tilt(x: Double, y: Double)
+    /// A new game (the seed's RESTART); `reset` does the same.
+    case restart
+
+    /// Parses a message; nil if its type is not one of this model's inputs.
+    init?(message: JSONValue) throws(SimulationError) {
+      var (type, fields) = try FieldReader.message(message)
+      switch type {
+      case "tilt":
+        self = .tilt(x: try fields.number("x", in: -2...2), y: try fields.number("y", in: -2...2))
+      case "restart", "reset":
+        self = .restart
+      default:
+        return nil
+      }
+      try fields.finish()
+    }
+
+    /// The normalized message, as logged and replayed.
+    var json: JSONValue {
+      switch self {
+      case .tilt(let x, let y): ["type": "tilt", "x": .number(x), "y": .number(y)]
+      case .restart: ["type": "restart"]
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import JSON
+
+extension MazeBall {
+  /// Hello: the world, the grid, the ball radius, the cells, the colours, and the current frame.
+  public func writeHello(into writer: inout JSONWriter) {
+    writer.key("world")
+    writer.beginObject()
+    writer.field("width", settings.width)
+    writer.field("height", settings.height)
+    writer.endObject()
+    writer.field("rows", settings.rows)
+    writer.field("columns", settings.columns)
+    writer.field("cellWidth", settings.cellWidth)
+    writer.field("cellHeight", settings.cellHeight)
+    writer.field("radius", settings.radius)
+    writer.field("cells", state.maze.json)
+    writer.field(
+      "colors", ["background": "#000000", "block": "#d3d3d3", "ball": "#ffd400"] as JSONValue)
+    writeFrame(into: &writer)
+  }
+
+  /// Frame: the ball's centre to 0.01 px, the tilt in g, and the maze revision.
+  public func writeFrame(into writer: inout JSONWriter) {
+    writer.key("ball")
+    writer.beginArray()
+    writer.number(state.position.x, decimals: 2)
+    writer.number(state.position.y, decimals: 2)
+    writer.endArray()
+    writer.key("tilt")
+    writer.beginArray()
+    writer.number(state.tilt.x, decimals: 3)
+    writer.number(state.tilt.y, decimals: 3)
+    writer.endArray()
+    writer.field("revision", state.revision)
+  }
+}

@@ -1,0 +1,43 @@
+import JSON
+
+/// A ball rolled through a maze by tilt (seed "Maze"): tap cells to build walls; the ball
+/// bounces off blocks and the box with proper circle–box contacts, so it neither sticks in
+/// corners nor passes through blocks.
+public struct MazeBall: SnapshotModel {
+  public static let kind = "maze"
+  public static let title = "Maze ball"
+  public static let summary = "Tap cells to build a maze, then tilt to roll the ball through it."
+
+  /// Most substeps one tick may need.
+  static let substepLimit = 64.0
+  /// Fewest substeps a tick: the seed stepped at 120 Hz.
+  static let substepMinimum = 2
+
+  let settings: Config
+  let seed: UInt64
+  public internal(set) var tick: UInt64 = 0
+  var state: State
+
+  public init(config: JSONValue, seed: UInt64) throws(SimulationError) {
+    settings = try Config(json: config)
+    self.seed = seed
+    state = State(config: settings)
+    placeBallClear()
+  }
+
+  public var config: JSONValue { settings.json }
+
+  public static func input(from message: JSONValue) throws(SimulationError) -> JSONValue? {
+    try Input(message: message)?.json
+  }
+
+  func validateRestored() throws(SimulationError) {
+    guard try Config(json: settings.json) == settings else {
+      throw SimulationError(field: "snapshot", message: "holds an invalid config")
+    }
+    let numbers = [state.position.x, state.position.y, state.velocity.x, state.velocity.y]
+    guard state.maze.rows == settings.rows, state.maze.columns == settings.columns,
+      numbers.allSatisfy(\.isFinite), deepestContact(at: state.position) == nil
+    else { throw SimulationError(field: "snapshot", message: "holds an invalid maze or ball") }
+  }
+}
