@@ -83,11 +83,7 @@ public final class Application: HTTPHandler {
         return .response(notFound(request))
       }
       let embedded = route == .embed(name)
-      return page(request) {
-        pages.render(
-          "demos/\(demo.name)", demoContext(demo, embedded: embedded),
-          framing: embedded ? .anyone : .sameOrigin)
-      }
+      return page(request) { demoPage(demo, embedded: embedded) }
     case .echoSocket:
       switch WebSocketHandshake.evaluate(request, options: Self.echoOptions) {
       case .accept(let accepted):
@@ -173,8 +169,18 @@ public final class Application: HTTPHandler {
       ])
   }
 
-  private func demoContext(_ demo: Demo, embedded: Bool) -> [String: Any] {
-    ["title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded]
+  /// A demo's body (`Templates/demos/NAME.mustache`) inside the site layout or, embedded, the
+  /// bare layout that any site may frame.
+  private func demoPage(_ demo: Demo, embedded: Bool) -> Response {
+    var context: [String: Any] = [
+      "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
+    ]
+    guard let body = pages.fragment("demos/\(demo.name)", context) else {
+      return HTTPError(.internalServerError, "the template demos/\(demo.name) is missing").response
+    }
+    context["content"] = body
+    return pages.render(
+      embedded ? "embed" : "demo", context, framing: embedded ? .anyone : .sameOrigin)
   }
 
   private func notFound(_ request: Request) -> Response {

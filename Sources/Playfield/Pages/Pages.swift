@@ -32,6 +32,11 @@ final class Pages: Sendable {
   /// Whether a template of this name exists.
   func has(_ template: String) -> Bool { library.getTemplate(named: template) != nil }
 
+  /// Renders `template` to HTML text, for use inside another page.
+  func fragment(_ template: String, _ context: [String: Any]) -> String? {
+    library.render(context, withTemplate: template)
+  }
+
   /// Renders `template` with `context` into an HTML response with the security headers.
   func render(
     _ template: String, _ context: [String: Any], status: HTTPStatus = .ok,
