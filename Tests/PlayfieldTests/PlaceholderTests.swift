@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Playfield
-
-@Test func playfieldBuilds() {}
