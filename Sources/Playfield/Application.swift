@@ -18,6 +18,9 @@ public final class Application: HTTPHandler {
   let gameLoop: GameLoop
   let journal: StorageJournal?
   let origins: OriginPolicy
+  let replays: ReplayRegistry
+  let highScores: HighScoreAPI
+  let mazes: MazeAPI
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -45,14 +48,18 @@ public final class Application: HTTPHandler {
       wallClock: environment.wallClock, logger: logger)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
+    self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
+    self.mazes = MazeAPI(store: journal?.store, wallClock: environment.wallClock)
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
       if count > 0 { logger.info("restored \(count) stored sessions") }
     }
-    self.gameLoop = GameLoop(idlePause: limits.idlePause, wallClock: environment.wallClock) {
-      registry.all
-    }
+    let replays = ReplayRegistry()
+    self.replays = replays
+    self.gameLoop = GameLoop(
+      idlePause: limits.idlePause, wallClock: environment.wallClock, sessions: { registry.all },
+      replays: { replays.all }, maintenance: { registry.removeExpired() })
     gameLoop.start()
   }
 
@@ -78,6 +85,18 @@ public final class Application: HTTPHandler {
       return .response(sessionAPI.member(request, id: id))
     case .sessionSocket(let id):
       return sessionSocket(request, id: id)
+    case .sessionState(let id):
+      return sessionAPI.state(request, id: id)
+    case .sessionReplayState(let id):
+      return sessionAPI.replayState(request, id: id)
+    case .replaySocket(let id):
+      return replaySocket(request, id: id)
+    case .highScores:
+      return .response(highScores.handle(request))
+    case .mazes:
+      return .response(mazes.collection(request))
+    case .maze(let name):
+      return .response(mazes.member(request, name: name))
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
@@ -144,6 +163,20 @@ public final class Application: HTTPHandler {
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
       return .webSocket(accepted, SessionSocketHandler(session: session, role: role))
+    case .reject(let response):
+      return .response(response)
+    }
+  }
+
+  private func replaySocket(_ request: Request, id: String) -> Reply {
+    if let refusal = origins.check(request) { return .response(refusal) }
+    guard let journal else {
+      return .response(APIError(.serviceUnavailable, "replays need the database").response)
+    }
+    switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
+    case .accept(let accepted):
+      return .webSocket(
+        accepted, ReplaySocketHandler(sessionID: id, journal: journal, replays: replays))
     case .reject(let response):
       return .response(response)
     }

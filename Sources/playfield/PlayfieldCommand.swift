@@ -38,9 +38,39 @@ struct Serve: ParsableCommand {
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
+  @Option(name: .customLong("allow-origin"), help: "Another origin allowed to open session WebSockets (repeatable), e.g. https://example.com.")
+  var allowedOrigins: [String] = []
+
+  @Option(help: "Most live sessions.")
+  var maxSessions = 256
+
+  @Option(help: "Seconds without clients before a running session pauses.")
+  var idlePause: Double = 600
+
+  @Option(help: "Seconds without updates before a session is deleted.")
+  var sessionMaxAge: Double = 7 * 24 * 3600
+
+  @Option(help: "Most open connections; beyond it new ones get 503.")
+  var maxConnections = 4096
+
   func validate() throws {
     guard (0...65535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port)")
+    }
+    guard (1...100_000).contains(maxSessions) else {
+      throw ValidationError("--max-sessions must be from 1 to 100000, not \(maxSessions)")
+    }
+    guard (1...1_000_000).contains(maxConnections) else {
+      throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections)")
+    }
+    guard idlePause > 0, idlePause.isFinite else {
+      throw ValidationError("--idle-pause must be a positive number of seconds")
+    }
+    guard sessionMaxAge > 0, sessionMaxAge.isFinite else {
+      throw ValidationError("--session-max-age must be a positive number of seconds")
+    }
+    for origin in allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+      throw ValidationError("--allow-origin must look like https://example.com, not \(origin)")
     }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -66,12 +96,17 @@ struct Serve: ParsableCommand {
       return handler
     }
     let logger = Logger(label: "playfield")
-    let environment = Environment(
+    var environment = Environment(
       publicDirectory: publicFolder, templatesDirectory: templatesFolder, databasePath: database,
       logger: logger)
+    environment.allowedOrigins = allowedOrigins
+    environment.maxSessions = maxSessions
+    environment.idlePause = idlePause
+    environment.sessionMaxAge = sessionMaxAge
     var options = Service.Options()
     options.host = host
     options.port = port
+    options.server.maxConnections = maxConnections
     do {
       try Service.run(environment: environment, options: options)
     } catch {

@@ -78,13 +78,15 @@ struct SessionAPI: Sendable {
     guard case .object = config else {
       throw APIError(.badRequest, "config must be an object", field: "config")
     }
-    let (session, token) = try registry.create(kind: kind, config: config)
+    let (session, token, warning) = try registry.create(kind: kind, config: config)
     var json = session.summary.json(now: registry.wallClock())
     if case .object(var object) = json {
       object["token"] = .string(token)
       var urls = session.summary.urls
       urls["control"] = .string("/demos/\(kind)?session=\(session.id)&token=\(token)")
       object["urls"] = .object(urls)
+      object["durable"] = .bool(warning == nil)
+      if let warning { object["warning"] = .string(warning) }
       json = .object(object)
     }
     var response = Response.json(json, status: .created)
@@ -101,7 +103,7 @@ struct SessionAPI: Sendable {
     return (try? QueryParameters(request.query))?["token"]
   }
 
-  private func methodNotAllowed(_ allowed: String) -> Response {
+  func methodNotAllowed(_ allowed: String) -> Response {
     var error = APIError(.methodNotAllowed, "use \(allowed)")
     error.headers.set("Allow", allowed)
     return error.response

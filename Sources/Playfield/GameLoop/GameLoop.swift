@@ -27,6 +27,10 @@ final class GameLoop: @unchecked Sendable {
   }
 
   private let sessions: @Sendable () -> [LiveSession]
+  private let replays: @Sendable () -> [ReplaySession]
+  /// Housekeeping (removing expired sessions), run once a minute of ticks.
+  private let maintenance: @Sendable () -> Void
+  static let maintenanceInterval: UInt64 = 3600
   private let wallClock: @Sendable () -> Double
   /// Seconds without clients before a running session pauses.
   private let idlePause: Double
@@ -40,11 +44,15 @@ final class GameLoop: @unchecked Sendable {
 
   init(
     idlePause: Double, wallClock: @escaping @Sendable () -> Double,
-    sessions: @escaping @Sendable () -> [LiveSession]
+    sessions: @escaping @Sendable () -> [LiveSession],
+    replays: @escaping @Sendable () -> [ReplaySession],
+    maintenance: @escaping @Sendable () -> Void
   ) {
+    self.maintenance = maintenance
     self.idlePause = idlePause
     self.wallClock = wallClock
     self.sessions = sessions
+    self.replays = replays
   }
 
   func start() {
@@ -74,6 +82,7 @@ final class GameLoop: @unchecked Sendable {
         lateness.record(MonotonicTime.now() - schedule.nextDue)
         tick()
         schedule.ran()
+        if schedule.ticks % Self.maintenanceInterval == 0 { maintenance() }
       }
       if due > 0 { publish(schedule) }
       sleep(until: schedule.nextDue)
@@ -97,6 +106,7 @@ final class GameLoop: @unchecked Sendable {
         }
       }
     }
+    for replay in replays() { replay.advance() }
     workTotal += MonotonicTime.now() - started
     workCount += 1
   }

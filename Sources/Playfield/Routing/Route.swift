@@ -10,6 +10,12 @@ enum Route: Equatable {
   case sessionSocket(String)
   case sessionsAPI
   case sessionAPI(String)
+  case sessionState(String)
+  case sessionReplayState(String)
+  case replaySocket(String)
+  case highScores
+  case mazes
+  case maze(String)
   /// Anything else is looked up under `Public/`.
   case file([String])
 
@@ -27,10 +33,22 @@ enum Route: Equatable {
       self = .echoSocket
     case 2 where segments == ["api", "sessions"]:
       self = .sessionsAPI
+    case 2 where segments == ["api", "highscores"]:
+      self = .highScores
+    case 2 where segments == ["api", "mazes"]:
+      self = .mazes
+    case 3 where segments[0] == "api" && segments[1] == "mazes":
+      self = .maze(segments[2])
     case 3 where segments[0] == "api" && segments[1] == "sessions":
       self = .sessionAPI(segments[2])
     case 3 where segments[0] == "ws" && segments[1] == "sessions":
       self = .sessionSocket(segments[2])
+    case 3 where segments[0] == "ws" && segments[1] == "replays":
+      self = .replaySocket(segments[2])
+    case 4 where segments[0] == "api" && segments[1] == "sessions" && segments[3] == "state":
+      self = .sessionState(segments[2])
+    case 4 where segments[0] == "api" && segments[1] == "sessions" && segments[3] == "replay":
+      self = .sessionReplayState(segments[2])
     default:
       self = .file(segments)
     }

@@ -39,6 +39,7 @@ final class LiveSession: @unchecked Sendable {
   private var frameWriter = JSONWriter(capacity: 1024)
   private var lastSnapshotTick: UInt64
   private var idleSince: Double?
+  private var inspections: [@Sendable (SessionState) -> Void] = []
 
   var kind: String { type.kind }
 
@@ -113,6 +114,8 @@ final class LiveSession: @unchecked Sendable {
         if !running { waitingSteps += count }
       case .input(let input):
         waitingInputs.append(input)
+      case .inspect(let reply):
+        inspections.append(reply)
       }
     }
 
@@ -142,6 +145,11 @@ final class LiveSession: @unchecked Sendable {
     if changed || stepped {
       publish(now: now)
     }
+    if !inspections.isEmpty {
+      let state = SessionState(tick: model.tick, stateHash: model.stateHash, running: running)
+      for reply in inspections { reply(state) }
+      inspections.removeAll()
+    }
   }
 
   /// The state the journal saves to end a session for good.
@@ -168,6 +176,12 @@ final class LiveSession: @unchecked Sendable {
     waitingInputs.removeAll(keepingCapacity: true)
     let events = model.step(inputs: inputs)
     let tick = model.tick
+    if let over = events.last(where: { $0.name == "game-over" }) {
+      let result = GameResult(
+        tick: tick, score: over.fields["score"]?.intValue ?? 0,
+        level: over.fields["level"]?.intValue ?? 1)
+      published.withLock { $0.lastGame = result }
+    }
     if !inputs.isEmpty {
       journal?.inputs(sessionID: id, tick: tick, inputs: inputs)
     }

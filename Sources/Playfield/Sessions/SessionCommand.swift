@@ -12,6 +12,8 @@ enum SessionCommand: Sendable {
   case step(Int)
   /// A model input, already validated, applied at the next step.
   case input(JSONValue)
+  /// Reads the exact state after this tick's work.
+  case inspect(@Sendable (SessionState) -> Void)
 
   /// Joins and leaves are never refused, however full the inbox.
   var isMembership: Bool {
@@ -28,4 +30,11 @@ enum SessionRole: String, Sendable {
   case controller
   /// Watches only.
   case spectator
+}
+
+/// A session's exact state at one tick, for checks that replays and restores are bit-exact.
+struct SessionState: Sendable {
+  var tick: UInt64
+  var stateHash: UInt64
+  var running: Bool
 }

@@ -38,8 +38,11 @@ final class SessionRegistry: Sendable {
     live.withLock { $0[id] }
   }
 
-  /// Creates a session of `kind` with `config`; returns it and its control token.
-  func create(kind: String, config: JSONValue) throws(APIError) -> (LiveSession, token: String) {
+  /// Creates a session of `kind` with `config`; returns it, its control token, and a warning
+  /// when it could not be stored (it then runs in memory only).
+  func create(kind: String, config: JSONValue) throws(APIError) -> (
+    LiveSession, token: String, warning: String?
+  ) {
     guard let type = Simulations.named(kind) else {
       // NB: `map(\.kind)` (a key path to a static member through an existential metatype)
       // crashes the Swift 6.3 compiler; a closure does not.
@@ -62,30 +65,28 @@ final class SessionRegistry: Sendable {
         .serviceUnavailable,
         "too many live sessions (the limit is \(limits.maxLive)); delete one first")
     }
-    if let failure = record(id: id, model: model, seed: seed, token: token, now: now) {
-      throw failure
-    }
+    let warning = record(id: id, model: model, seed: seed, token: token, now: now)
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
-      running: true, journal: journal)
+      running: true, journal: warning == nil ? journal : nil)
     adopt(session)
     logger.info("session \(id) created (\(kind))")
-    return (session, token)
+    return (session, token, warning)
   }
 
-  /// Stores a new session; the error to answer with when storage fails.
+  /// Stores a new session; says why when storage fails.
   private func record(id: String, model: any Simulation, seed: UInt64, token: String, now: Double)
-    -> APIError?
+    -> String?
   {
-    guard let journal else { return nil }
+    guard let journal else { return "the database is not open, so this session will not survive a restart" }
     do {
       try journal.created(
         sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
         config: model.config, seed: seed, token: token, now: now)
       return nil
     } catch {
-      logger.error("cannot store new session \(id): \(error)")
-      return APIError(.serviceUnavailable, "the session cannot be stored: \(error)")
+      logger.error("cannot store new session \(id), it runs in memory only: \(error)")
+      return "the session could not be stored (\(error)); it runs but will not survive a restart"
     }
   }
 

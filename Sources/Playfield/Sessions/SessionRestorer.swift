@@ -53,6 +53,20 @@ enum SessionRestorer {
     return model
   }
 
+  /// A fresh model from the session's config and seed, stepped with its logged inputs to
+  /// `tick`: an uninterrupted run, for checking replays and restores.
+  static func replayFromStart(_ session: StoredSession, through tick: UInt64, store: some SessionStore)
+    throws -> any Simulation
+  {
+    guard let type = Simulations.named(session.kind) else {
+      throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
+    }
+    var model = try type.init(config: try JSONValue.parse(session.config), seed: session.seed)
+    let inputs = try store.inputs(sessionID: session.id, afterTick: 0, throughTick: Int64(tick))
+    try replay(&model, inputs: inputs, through: tick)
+    return model
+  }
+
   /// Steps `model` to tick `target`, applying each logged input in the step that produced its
   /// tick, in order.
   static func replay(_ model: inout any Simulation, inputs: [LoggedInput], through target: UInt64)

@@ -12,6 +12,8 @@ struct SessionSummary: Sendable {
   var createdAt: Double
   var updatedAt: Double
   var config: JSONValue
+  /// How the last game ended (holes), for the high-score table.
+  var lastGame: GameResult?
 
   /// The session's public URLs (the control URL needs the token, so it is added at creation).
   var urls: [String: JSONValue] {
@@ -40,6 +42,14 @@ struct SessionSummary: Sendable {
       "ageSeconds": .number(max(0, (now - createdAt).rounded())),
       "config": config,
       "urls": .object(urls),
+      "lastGame": lastGame.map { .object(["tick": .number(Double($0.tick)), "score": .number(Double($0.score)), "level": .number(Double($0.level))]) } ?? .null,
     ])
   }
+}
+
+/// The end of one game: when, and its score and level.
+struct GameResult: Sendable, Equatable {
+  var tick: UInt64
+  var score: Int
+  var level: Int
 }

@@ -1,0 +1,82 @@
+import HTTP
+import JSON
+import Storage
+import Synchronization
+
+/// `/api/highscores`: the Holes table, top 10 by level then score. A score is entered by the
+/// session's controller after a game over; the score and level come from the session itself.
+final class HighScoreAPI: Sendable {
+  let registry: SessionRegistry
+  let store: SQLiteSessionStore?
+  /// Games already entered, by session and tick, so each counts once.
+  private let entered = Mutex<Set<String>>([])
+
+  init(registry: SessionRegistry, store: SQLiteSessionStore?) {
+    self.registry = registry
+    self.store = store
+  }
+
+  func handle(_ request: Request) -> Response {
+    guard let store else { return APIError.noDatabase.response }
+    do {
+      switch request.method {
+      case .get, .head:
+        return .json(.object(["scores": .array(try table(store))]))
+      case .post:
+        return try enter(request, store: store)
+      default:
+        var error = APIError(.methodNotAllowed, "use GET or POST")
+        error.headers.set("Allow", "GET, HEAD, POST")
+        return error.response
+      }
+    } catch let error as APIError {
+      return error.response
+    } catch {
+      return APIError(storage: error).response
+    }
+  }
+
+  private func table(_ store: SQLiteSessionStore) throws -> [JSONValue] {
+    try store.topHighScores().enumerated().map { index, score in
+      .object([
+        "rank": .number(Double(index + 1)), "name": .string(score.name),
+        "score": .number(Double(score.score)), "level": .number(Double(score.level)),
+        "date": .number(score.createdAt.rounded()),
+      ])
+    }
+  }
+
+  private func enter(_ request: Request, store: SQLiteSessionStore) throws -> Response {
+    let body = try JSONBody(request)
+    let sessionID = try body.string("session")
+    let token = try body.string("token")
+    let name = try body.string("name")
+    guard let session = registry.session(sessionID) else {
+      throw APIError(.notFound, "no session \(sessionID)", field: "session")
+    }
+    guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
+      throw APIError(.forbidden, "the token does not control this session", field: "token")
+    }
+    guard session.kind == "holes", let game = session.summary.lastGame else {
+      throw APIError(.conflict, "this session has no finished game to enter", field: "session")
+    }
+    let key = "\(sessionID)@\(game.tick)"
+    guard entered.withLock({ $0.insert(key).inserted }) else {
+      throw APIError(.conflict, "this game is already in the table", field: "session")
+    }
+    do {
+      let rank = try store.addHighScore(
+        HighScore(
+          name: name, score: Int64(game.score), level: Int64(game.level),
+          createdAt: registry.wallClock()))
+      return .json(
+        .object([
+          "rank": rank.map { .number(Double($0)) } ?? .null, "score": .number(Double(game.score)),
+          "level": .number(Double(game.level)), "scores": .array(try table(store)),
+        ]), status: .created)
+    } catch {
+      _ = entered.withLock { $0.remove(key) }
+      throw error
+    }
+  }
+}

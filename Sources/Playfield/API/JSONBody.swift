@@ -1,0 +1,39 @@
+import HTTP
+import JSON
+
+/// A request's JSON object body, with field readers that name what is wrong.
+struct JSONBody {
+  let fields: [String: JSONValue]
+
+  init(_ request: Request, maxBytes: Int = 64 * 1024) throws(APIError) {
+    if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json") {
+      throw APIError(.unsupportedMediaType, "send application/json")
+    }
+    guard request.body.count <= maxBytes else {
+      throw APIError(.contentTooLarge, "the body is larger than \(maxBytes) bytes")
+    }
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(request.body, maxDepth: 32)
+    } catch {
+      throw APIError(.badRequest, "the body is not valid JSON: \(error)")
+    }
+    guard case .object(let fields) = value else {
+      throw APIError(.badRequest, "the body must be a JSON object")
+    }
+    self.fields = fields
+  }
+
+  func string(_ name: String) throws(APIError) -> String {
+    guard let value = fields[name] else { throw APIError(.badRequest, "\(name) is required", field: name) }
+    guard let text = value.stringValue else {
+      throw APIError(.badRequest, "\(name) must be a string", field: name)
+    }
+    return text
+  }
+
+  func value(_ name: String) throws(APIError) -> JSONValue {
+    guard let value = fields[name] else { throw APIError(.badRequest, "\(name) is required", field: name) }
+    return value
+  }
+}

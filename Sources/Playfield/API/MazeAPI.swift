@@ -1,0 +1,81 @@
+import HTTP
+import JSON
+import Simulation
+import Storage
+
+/// `/api/mazes` and `/api/mazes/NAME`: save, list, load and delete named mazes.
+struct MazeAPI: Sendable {
+  let store: SQLiteSessionStore?
+  let wallClock: @Sendable () -> Double
+
+  func collection(_ request: Request) -> Response {
+    guard let store else { return APIError.noDatabase.response }
+    guard request.method == .get || request.method == .head else {
+      var error = APIError(.methodNotAllowed, "use GET, or PUT /api/mazes/NAME to save")
+      error.headers.set("Allow", "GET, HEAD")
+      return error.response
+    }
+    do {
+      let mazes = try store.listMazes().map { maze -> JSONValue in
+        .object(["name": .string(maze.name), "updatedAt": .number(maze.updatedAt.rounded())])
+      }
+      return .json(.object(["mazes": .array(mazes)]))
+    } catch {
+      return APIError(storage: error).response
+    }
+  }
+
+  func member(_ request: Request, name: String) -> Response {
+    guard let store else { return APIError.noDatabase.response }
+    do {
+      switch request.method {
+      case .get, .head:
+        guard let maze = try store.maze(named: name) else {
+          throw APIError(.notFound, "no maze named \(name)")
+        }
+        return .json(json(maze))
+      case .put:
+        let cells = try Self.normalizedCells(try JSONBody(request).value("cells"))
+        let saved = try store.saveMaze(name: name, cells: cells.jsonString, at: wallClock())
+        return .json(json(saved))
+      case .delete:
+        guard try store.deleteMaze(named: name) else {
+          throw APIError(.notFound, "no maze named \(name)")
+        }
+        return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
+      default:
+        var error = APIError(.methodNotAllowed, "use GET, PUT or DELETE")
+        error.headers.set("Allow", "GET, HEAD, PUT, DELETE")
+        return error.response
+      }
+    } catch let error as APIError {
+      return error.response
+    } catch {
+      return APIError(storage: error).response
+    }
+  }
+
+  private func json(_ maze: SavedMaze) -> JSONValue {
+    .object([
+      "name": .string(maze.name),
+      "cells": (try? JSONValue.parse(maze.cells)) ?? .array([]),
+      "createdAt": .number(maze.createdAt.rounded()),
+      "updatedAt": .number(maze.updatedAt.rounded()),
+    ])
+  }
+
+  /// The cells as the maze model reads them (rows of `#` and `.`), or a 400 naming the problem.
+  static func normalizedCells(_ cells: JSONValue) throws(APIError) -> JSONValue {
+    let message: JSONValue = .object(["type": "load", "cells": cells])
+    let input: JSONValue?
+    do {
+      input = try MazeBall.input(from: message)
+    } catch {
+      throw APIError(.badRequest, error.description, field: error.field ?? "cells")
+    }
+    guard let normalized = input?["cells"] else {
+      throw APIError(.badRequest, "cells cannot be read", field: "cells")
+    }
+    return normalized
+  }
+}

@@ -1,0 +1,25 @@
+import HTTP
+import Storage
+
+extension APIError {
+  /// The API answer for a storage failure: 400 for a bad value, 409 for a conflict, 503 when
+  /// the database cannot do the work (locked, read-only, full, corrupt), always saying which.
+  init(storage error: any Error) {
+    switch error {
+    case let store as StoreError:
+      switch store {
+      case .invalidName: self.init(.badRequest, store.description, field: "name")
+      case .invalidValue(let field, _): self.init(.badRequest, store.description, field: field)
+      case .sessionExists: self.init(.conflict, store.description)
+      case .tooManySessions, .tooManyMazes: self.init(.conflict, store.description)
+      }
+    case let sqlite as SQLiteError:
+      self.init(.serviceUnavailable, "the database cannot do this now: \(sqlite.message)")
+    default:
+      self.init(.serviceUnavailable, "the database failed: \(error)")
+    }
+  }
+
+  static let noDatabase = APIError(
+    .serviceUnavailable, "this needs the database, which could not be opened (see the server log)")
+}

@@ -1,0 +1,92 @@
+import Dispatch
+import JSON
+import Server
+import Storage
+import Synchronization
+import WebSocket
+
+/// `/ws/replays/ID`: plays a stored session from its first tick for one viewer, who sends
+/// `play`, `pause`, `speed {value}` and `seek {tick}`.
+final class ReplaySocketHandler: WebSocketHandler {
+  let sessionID: String
+  let journal: StorageJournal
+  let replays: ReplayRegistry
+  private let replay = Mutex<ReplaySession?>(nil)
+
+  init(sessionID: String, journal: StorageJournal, replays: ReplayRegistry) {
+    self.sessionID = sessionID
+    self.journal = journal
+    self.replays = replays
+  }
+
+  func opened(_ socket: WebSocket) {
+    // Reading the log may take a while: not on the event loop.
+    DispatchQueue.global().async { [self] in
+      do {
+        _ = journal.writer.flush(timeout: 5)
+        guard let stored = try journal.store.session(id: sessionID) else {
+          return fail(socket, "no stored session \(sessionID)")
+        }
+        let inputs = try journal.store.inputs(sessionID: sessionID)
+        let session = try ReplaySession(stored: stored, inputs: inputs, socket: socket)
+        guard replays.add(session) else {
+          return fail(socket, "too many replays are playing; try again later")
+        }
+        replay.withLock { $0 = session }
+      } catch {
+        fail(socket, "the replay cannot start: \(error)")
+      }
+    }
+  }
+
+  func received(_ message: WebSocketMessage, on socket: WebSocket) {
+    switch command(message) {
+    case .success(let command):
+      guard let session = replay.withLock({ $0 }) else {
+        socket.send(.text(ClientError("not-ready", "the replay is still loading").message.jsonString))
+        return
+      }
+      session.send(command)
+    case .failure(let error):
+      socket.send(.text(error.message.jsonString))
+    }
+  }
+
+  func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+    replay.withLock { $0 }?.send(.close)
+  }
+
+  func command(_ message: WebSocketMessage) -> Result<ReplaySession.Command, ClientError> {
+    guard case .text(let text) = message else {
+      return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
+    }
+    guard let parsed = try? JSONValue.parse(text, maxDepth: 8), case .object = parsed else {
+      return .failure(ClientError("bad-json", "a message must be a JSON object with a type"))
+    }
+    switch parsed["type"]?.stringValue {
+    case "play":
+      return .success(.play)
+    case "pause":
+      return .success(.pause)
+    case "speed":
+      guard let value = parsed["value"]?.doubleValue, ReplaySession.speeds.contains(value) else {
+        return .failure(ClientError("bad-field", "value must be a number from 0.25 to 8", field: "value"))
+      }
+      return .success(.speed(value))
+    case "seek":
+      guard let tick = parsed["tick"]?.intValue, tick >= 0 else {
+        return .failure(ClientError("bad-field", "tick must be a whole number of ticks, 0 or more", field: "tick"))
+      }
+      return .success(.seek(UInt64(tick)))
+    case let other?:
+      return .failure(ClientError("unknown-type", "unknown message type \"\(other)\"; send play, pause, speed or seek", field: "type"))
+    case nil:
+      return .failure(ClientError("missing-type", "a message needs a \"type\" string", field: "type"))
+    }
+  }
+
+  private func fail(_ socket: WebSocket, _ text: String) {
+    socket.send(.text(ClientError("replay-unavailable", text).message.jsonString))
+    socket.close(.normal, reason: "replay unavailable")
+  }
+}
