@@ -89,6 +89,8 @@ public final class Application: HTTPHandler {
       return sessionAPI.state(request, id: id)
     case .sessionReplayState(let id):
       return sessionAPI.replayState(request, id: id)
+    case .sessionInputs(let id):
+      return sessionAPI.inputs(request, id: id)
     case .replaySocket(let id):
       return replaySocket(request, id: id)
     case .highScores:

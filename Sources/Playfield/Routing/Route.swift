@@ -12,6 +12,7 @@ enum Route: Equatable {
   case sessionAPI(String)
   case sessionState(String)
   case sessionReplayState(String)
+  case sessionInputs(String)
   case replaySocket(String)
   case highScores
   case mazes
@@ -49,6 +50,8 @@ enum Route: Equatable {
       self = .sessionState(segments[2])
     case 4 where segments[0] == "api" && segments[1] == "sessions" && segments[3] == "replay":
       self = .sessionReplayState(segments[2])
+    case 4 where segments[0] == "api" && segments[1] == "sessions" && segments[3] == "inputs":
+      self = .sessionInputs(segments[2])
     default:
       self = .file(segments)
     }

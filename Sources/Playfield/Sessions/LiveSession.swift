@@ -1,3 +1,4 @@
+import HTTP
 import JSON
 import Server
 import Simulation
@@ -22,6 +23,8 @@ final class LiveSession: @unchecked Sendable {
   static let maxPendingCommands = 512
   /// Most events sent in one tick; the rest are counted in a `dropped` event.
   static let maxEventsPerTick = 32
+  /// Most time spent on asked-for steps in one tick.
+  static let stepBudget: Duration = .milliseconds(4)
   /// Ticks between snapshots (every five seconds).
   static let snapshotInterval: UInt64 = 300
 
@@ -134,9 +137,16 @@ final class LiveSession: @unchecked Sendable {
     for (socket, role) in joined { greet(socket, role: role) }
 
     var stepped = false
-    if running || waitingSteps > 0 {
-      if !running { waitingSteps -= 1 }
+    if running {
       step(now: now)
+      stepped = true
+    } else if waitingSteps > 0 {
+      // Asked-for steps run as fast as the time budget allows, not one per tick.
+      let started = MonotonicTime.now()
+      repeat {
+        waitingSteps -= 1
+        step(now: now)
+      } while waitingSteps > 0 && MonotonicTime.now() - started < Self.stepBudget
       stepped = true
     }
     if changed || !waitingInputs.isEmpty && !stepped {

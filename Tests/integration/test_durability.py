@@ -1,0 +1,228 @@
+"""Sessions in SQLite: kill -9, SIGTERM, exact replays, high scores, saved mazes, faults."""
+import asyncio
+import json
+import os
+import random
+import signal
+import sqlite3
+import time
+
+from websockets.asyncio.client import connect
+
+from helpers import create_session, request
+
+KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud"]
+
+
+def inputs_for(kind, rng):
+    """A few valid inputs for a kind."""
+    if kind == "bouncing-balls":
+        return [{"type": "add-ball", "x": rng.uniform(50, 250), "y": rng.uniform(50, 250),
+                 "vx": rng.uniform(-3, 3), "vy": rng.uniform(-3, 3)}]
+    if kind == "maze":
+        return [{"type": "toggle", "row": rng.randrange(12), "col": rng.randrange(12)},
+                {"type": "tilt", "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1)}]
+    if kind == "holes":
+        return [{"type": "tilt", "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1)}]
+    return [{"type": "drag", "dx": rng.uniform(-30, 30), "dy": rng.uniform(-30, 30)}, {"type": "release"}]
+
+
+async def drain(ws, seconds):
+    end = time.monotonic() + seconds
+    messages = []
+    while (left := end - time.monotonic()) > 0:
+        try:
+            messages.append(json.loads(await asyncio.wait_for(ws.recv(), left)))
+        except asyncio.TimeoutError:
+            break
+    return messages
+
+
+async def drive(server, sessions, seconds, rng):
+    """Sends inputs to every session for a while; returns how many each got."""
+    sent = {s["id"]: 0 for s in sessions}
+    sockets = [await connect(f"{server.ws_url}/ws/sessions/{s['id']}?token={s['token']}", max_queue=None)
+               for s in sessions]
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for session, ws in zip(sessions, sockets):
+            for message in inputs_for(session["kind"], rng):
+                await ws.send(json.dumps(message))
+                sent[session["id"]] += 1
+        await asyncio.sleep(0.1)
+    for ws in sockets:
+        errors = [m for m in await drain(ws, 0.05) if m["type"] == "error"]
+        assert not errors, errors
+        await ws.close()
+    return sent
+
+
+async def exact_state(server, session):
+    """Stops the session and returns (tick, live hash, hash of a replay from tick 0)."""
+    async with connect(f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}") as ws:
+        await ws.send(json.dumps({"type": "stop"}))
+        await drain(ws, 0.1)
+    status, _, live = request(f"{server.url}/api/sessions/{session['id']}/state")
+    assert status == 200 and live["running"] is False
+    status, _, replayed = request(f"{server.url}/api/sessions/{session['id']}/replay?tick={live['tick']}")
+    assert status == 200, replayed
+    assert replayed["tick"] == live["tick"]
+    return live["tick"], live["stateHash"], replayed["stateHash"]
+
+
+def test_fifty_sessions_survive_kill_9(start_playfield):
+    rng = random.Random(5)
+    server = start_playfield()
+    sessions = [create_session(server, KINDS[i % 4]) for i in range(50)]
+    sent = asyncio.run(drive(server, sessions, 2.0, rng))
+    time.sleep(1.2)  # more than the one second a crash may lose
+    before = {s["id"]: s["tick"] for s in request(server.url + "/api/sessions")[2]["sessions"]}
+    server.stop(signal.SIGKILL)
+
+    again = start_playfield(database=server.database)
+    listed = {s["id"]: s for s in request(again.url + "/api/sessions")[2]["sessions"]}
+    assert set(before) <= set(listed), "every session is listed after the restart"
+    for session in sessions:
+        resumed = listed[session["id"]]
+        assert resumed["tick"] >= before[session["id"]] - 60, (session["kind"], resumed["tick"], before[session["id"]])
+        logged = request(f"{again.url}/api/sessions/{session['id']}/inputs")[2]["inputs"]
+        assert len(logged) == sent[session["id"]], "inputs older than a second are all kept"
+
+    async def check_all():
+        for session in sessions:
+            tick, live, replayed = await exact_state(again, session)
+            assert live == replayed, f"{session['kind']} at tick {tick}: resumed {live} != uninterrupted {replayed}"
+    asyncio.run(check_all())
+
+
+def test_sigterm_flushes_everything(start_playfield):
+    rng = random.Random(8)
+    server = start_playfield()
+    sessions = [create_session(server, kind) for kind in KINDS]
+    sent = asyncio.run(drive(server, sessions, 0.5, rng))
+    assert server.stop(signal.SIGTERM) == 0
+    again = start_playfield(database=server.database)
+    for session in sessions:
+        logged = request(f"{again.url}/api/sessions/{session['id']}/inputs")[2]["inputs"]
+        assert len(logged) == sent[session["id"]]
+
+
+def test_replay_is_bit_exact_while_live(playfield):
+    rng = random.Random(3)
+    for kind in KINDS:
+        session = create_session(playfield, kind)
+        asyncio.run(drive(playfield, [session], 1.0, rng))
+        tick, live, replayed = asyncio.run(exact_state(playfield, session))
+        assert tick > 30
+        assert live == replayed, kind
+
+
+def test_replay_channel_plays_seeks_and_reports(playfield):
+    session = create_session(playfield, "maze")
+    asyncio.run(drive(playfield, [session], 1.0, random.Random(4)))
+    tick, live, _ = asyncio.run(exact_state(playfield, session))
+
+    async def run():
+        async with connect(f"{playfield.ws_url}/ws/replays/{session['id']}") as ws:
+            hello = json.loads(await ws.recv())
+            assert hello["type"] == "hello" and hello["mode"] == "replay" and hello["end"] >= tick
+            await ws.send(json.dumps({"type": "speed", "value": 8}))
+            await ws.send(json.dumps({"type": "speed", "value": 9}))
+            await ws.send(json.dumps({"type": "seek", "tick": 10}))
+            messages = await drain(ws, 1.0)
+            errors = [m for m in messages if m["type"] == "error"]
+            assert [e["field"] for e in errors] == ["value"]
+            frames = [m for m in messages if m["type"] == "frame"]
+            assert frames and frames[-1]["tick"] > 10
+            statuses = [m for m in messages if m["type"] == "status"]
+            assert statuses[-1]["speed"] == 8
+            await ws.send(json.dumps({"type": "pause"}))
+            await ws.send(json.dumps({"type": "seek", "tick": 5}))
+            paused = [m for m in await drain(ws, 0.5) if m["type"] == "frame"]
+            assert paused[-1]["tick"] == 5
+    asyncio.run(run())
+
+
+def steer_into_holes(server, session):
+    """Plays holes fast (stopped, stepping) by tilting at the nearest hole until game over."""
+    async def run():
+        async with connect(f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}") as ws:
+            await ws.send(json.dumps({"type": "stop"}))
+            frame = None
+            for _ in range(400):
+                for m in await drain(ws, 0.05):
+                    if m["type"] == "frame":
+                        frame = m
+                    if m["type"] == "event" and m["name"] == "game-over":
+                        return m
+                if frame and frame["ball"]:
+                    bx, by = frame["ball"]
+                    holes = list(zip(frame["holes"][::2], frame["holes"][1::2]))
+                    hx, hy = min(holes, key=lambda h: (h[0] - bx) ** 2 + (h[1] - by) ** 2)
+                    tilt = {"type": "tilt", "x": max(-1, min(1, (hx - bx) / 20)), "y": max(-1, min(1, (by - hy) / 20))}
+                    await ws.send(json.dumps(tilt))
+                await ws.send(json.dumps({"type": "step", "count": 20}))
+            raise AssertionError("no game over")
+    return asyncio.run(run())
+
+
+def test_high_scores_and_mazes_survive_a_restart(start_playfield):
+    server = start_playfield()
+    session = create_session(server, "holes")
+    over = steer_into_holes(server, session)
+    entry = {"session": session["id"], "token": session["token"], "name": "Ada <b>&"}
+    status, _, answer = request(server.url + "/api/highscores", "POST", entry)
+    assert status == 201, answer
+    assert answer["score"] == over["score"] and answer["level"] == over["level"]
+    assert request(server.url + "/api/highscores", "POST", entry)[0] == 409, "a game counts once"
+    bad = dict(entry, token="wrong")
+    assert request(server.url + "/api/highscores", "POST", bad)[0] == 403
+    assert request(server.url + "/api/highscores", "POST", dict(entry, name=""))[0] in (400, 409)
+
+    cells = ["#..........#"] + ["............"] * 10 + ["#..........#"]
+    assert request(server.url + "/api/mazes/corners", "PUT", {"cells": cells})[0] == 200
+    assert request(server.url + "/api/mazes/bad", "PUT", {"cells": ["#?"]})[0] == 400
+    assert request(server.url + "/api/mazes/%00", "PUT", {"cells": cells})[0] == 400
+    server.stop(signal.SIGKILL)
+
+    again = start_playfield(database=server.database)
+    scores = request(again.url + "/api/highscores")[2]["scores"]
+    assert [s["name"] for s in scores] == ["Ada <b>&"]
+    status, _, maze = request(again.url + "/api/mazes/corners")
+    assert status == 200 and maze["cells"] == cells
+    assert [m["name"] for m in request(again.url + "/api/mazes")[2]["mazes"]] == ["corners"]
+
+
+def test_a_corrupt_database_is_reported_and_survived(start_playfield, tmp_path):
+    path = tmp_path / "corrupt.db"
+    path.write_bytes(b"this is not a database" * 100)
+    server = start_playfield(database=str(path))
+    status, _, health = request(server.url + "/healthz")
+    assert status == 200 and health["storage"] == "off"
+    session = create_session(server, "maze")
+    assert session["durable"] is False and "restart" in session["warning"]
+    status, _, answer = request(server.url + "/api/highscores")
+    assert status == 503 and "database" in answer["error"]
+    assert "cannot open the database" in server.read_log()
+
+
+def test_a_locked_database_is_retried(start_playfield, tmp_path):
+    server = start_playfield()
+    session = create_session(server, "tag-cloud")
+    lock = sqlite3.connect(server.database, timeout=0)
+    lock.execute("BEGIN EXCLUSIVE")
+    try:
+        sent = asyncio.run(drive(server, [session], 0.5, random.Random(1)))
+        time.sleep(2)
+        health = request(server.url + "/healthz")[2]
+        assert health["status"] == "degraded" and "cannot write" in health["storage"], health
+        blocked = create_session(server, "maze")
+        assert blocked["durable"] is False
+    finally:
+        lock.rollback()
+        lock.close()
+    time.sleep(6)  # the writer backs off for up to 5 s
+    health = request(server.url + "/healthz")[2]
+    assert health["status"] == "ok", health
+    logged = request(f"{server.url}/api/sessions/{session['id']}/inputs")[2]["inputs"]
+    assert len(logged) == sent[session["id"]], "inputs that could not be written were retried, not dropped"
