@@ -33,7 +33,10 @@ let package = Package(
     // it; Swift never fuses multiply-adds, so the counts stay those of the scalar loop.
     .target(
       name: "Tiles", dependencies: ["PNGShim"],
-      swiftSettings: [.unsafeFlags(["-Xcc", "-march=native"], .when(platforms: [.linux]))]),
+      swiftSettings: [
+        .unsafeFlags(["-Xcc", "-march=native"], .when(platforms: [.linux])),
+        .unsafeFlags(["-O"], .when(configuration: .debug)),
+      ]),
 
     // I/O layers.
     .target(name: "Storage", dependencies: ["CSQLite"]),
