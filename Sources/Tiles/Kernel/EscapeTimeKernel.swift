@@ -21,11 +21,13 @@ public enum EscapeTimeKernel: String, Sendable, CaseIterable {
     pf_compiled_for_avx512() != 0 ? .simd8 : .simd4
   }
 
-  /// Updates a first-phase orbit may do before it is handed to the periodicity-checking phase.
-  nonisolated(unsafe) static var firstPhaseLimit = 64
+  /// Updates the group pass does before handing a pixel on to the lane blocks.
+  static let groupLimit = 16
+  /// Updates the plain lane blocks do before handing an orbit on to the periodicity check.
+  static let laneLimit = 64
   /// Iterations between the points the periodic phase saves and compares against: cycles of up
   /// to this length are caught within two periods of the orbit settling on them.
-  nonisolated(unsafe) static var savePeriod = 64
+  static let savePeriod = 64
 
   /// Computes the escape count of every pixel of `viewport`, capped at `maxIterations`, using up
   /// to `threads` threads, and with `smooth` also what smooth colouring needs.

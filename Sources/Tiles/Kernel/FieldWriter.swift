@@ -13,6 +13,23 @@ struct FieldWriter: @unchecked Sendable {
     counts[pixel] = UInt32(maxIterations)
   }
 
+  /// Records a pixel that escaped after `count` updates when its z is no longer at hand: the
+  /// orbit is replayed (with the scalar loop's operations) only if a smooth count is wanted.
+  @inline(__always)
+  func escaped(_ pixel: Int, count: Int, cx: Double, cy: Double) {
+    guard smoothCounts != nil else {
+      counts[pixel] = UInt32(count)
+      return
+    }
+    var x = 0.0
+    var y = 0.0
+    for _ in 0..<count {
+      let xy = x * y
+      (x, y) = (x * x - y * y + cx, xy + xy + cy)
+    }
+    escaped(pixel, count: count, x: x, y: y, cx: cx, cy: cy)
+  }
+
   /// Records a pixel that escaped after `count` updates with z = (x, y), and its smooth count
   /// when the render wants one.
   @inline(__always)

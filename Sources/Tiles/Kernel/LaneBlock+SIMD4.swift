@@ -1,6 +1,6 @@
 extension LaneBlock {
   /// Iterates the 16 lanes as four SIMD4<Double> until a lane escapes or the counter reaches
-  /// `deadline`; returns the counter.
+  /// `deadline`; returns the counter and a bit per lane that escaped.
   @inline(never)
   static func iterateFour(
     _ values: UnsafeMutablePointer<Double>, from iteration: Int, until deadline: Int
@@ -10,8 +10,8 @@ extension LaneBlock {
       values, periodic: false, from: iteration, until: deadline, nextSave: &unused, savePeriod: 0)
   }
 
-  /// `iterateFour` that also stops when a lane repeats its saved point, and saves every lane's
-  /// z each time the counter reaches `nextSave`.
+  /// `iterateFour` that also stops when a lane's x equals its saved x (the caller checks y),
+  /// and saves every lane's z each time the counter reaches `nextSave`.
   @inline(never)
   static func iterateFourPeriodic(
     _ values: UnsafeMutablePointer<Double>, from iteration: Int, until deadline: Int,
@@ -21,21 +21,25 @@ extension LaneBlock {
       values, periodic: true, from: iteration, until: deadline, nextSave: &nextSave,
       savePeriod: savePeriod)
   }
-
   // NB: written against the concrete SIMD4<Double>, four vectors interleaved to hide the
   // nine-cycle dependency chain of one update; generic SIMD code was measured 3 to 6 times slower.
+  // The periodic loop compares x alone and keeps the saved y in memory: fewer live registers.
   @inline(__always)
   private static func advanceFour(
     _ values: UnsafeMutablePointer<Double>, periodic: Bool, from start: Int, until deadline: Int,
     nextSave: inout Int, savePeriod: Int
   ) -> (iteration: Int, stopped: Int) {
     typealias Vector = SIMD4<Double>
+    typealias Mask = SIMD4<Int64>
     func load(_ row: Row, _ index: Int) -> Vector {
       UnsafeRawPointer(values + row.offset + 4 * index).loadUnaligned(as: Vector.self)
     }
     func store(_ vector: Vector, _ row: Row, _ index: Int) {
       UnsafeMutableRawPointer(values + row.offset + 4 * index).storeBytes(
         of: vector, as: Vector.self)
+    }
+    func bits(_ stop: SIMDMask<Mask>, _ index: Int) -> Int {
+      Int((stop._storage & Mask(1, 2, 4, 8)).wrappedSum()) << (4 * index)
     }
     var x0 = load(.x, 0)
     var x1 = load(.x, 1)
@@ -57,15 +61,7 @@ extension LaneBlock {
     var sx1 = load(.savedX, 1)
     var sx2 = load(.savedX, 2)
     var sx3 = load(.savedX, 3)
-    var sy0 = load(.savedY, 0)
-    var sy1 = load(.savedY, 1)
-    var sy2 = load(.savedY, 2)
-    var sy3 = load(.savedY, 3)
     let four = Vector(repeating: 4)
-    typealias Mask = SIMD4<Int64>
-    func bits(_ stop: SIMDMask<Mask>, _ index: Int) -> Int {
-      Int((stop._storage & Mask(1, 2, 4, 8)).wrappedSum()) << (4 * index)
-    }
     var iteration = start
     while true {
       let xx0 = x0 * x0
@@ -81,15 +77,18 @@ extension LaneBlock {
       var stop2 = xx2 + yy2 .> four
       var stop3 = xx3 + yy3 .> four
       if periodic {
-        stop0 .|= (x0 .== sx0) .& (y0 .== sy0)
-        stop1 .|= (x1 .== sx1) .& (y1 .== sy1)
-        stop2 .|= (x2 .== sx2) .& (y2 .== sy2)
-        stop3 .|= (x3 .== sx3) .& (y3 .== sy3)
+        stop0 .|= x0 .== sx0
+        stop1 .|= x1 .== sx1
+        stop2 .|= x2 .== sx2
+        stop3 .|= x3 .== sx3
       }
       if any((stop0 .| stop1) .| (stop2 .| stop3)) || iteration == deadline { break }
       if periodic && iteration == nextSave {
         (sx0, sx1, sx2, sx3) = (x0, x1, x2, x3)
-        (sy0, sy1, sy2, sy3) = (y0, y1, y2, y3)
+        store(y0, .savedY, 0)
+        store(y1, .savedY, 1)
+        store(y2, .savedY, 2)
+        store(y3, .savedY, 3)
         nextSave += savePeriod
       }
       let xy0 = x0 * y0
@@ -115,25 +114,19 @@ extension LaneBlock {
     store(y1, .y, 1)
     store(y2, .y, 2)
     store(y3, .y, 3)
-    if periodic {
-      store(sx0, .savedX, 0)
-      store(sx1, .savedX, 1)
-      store(sx2, .savedX, 2)
-      store(sx3, .savedX, 3)
-      store(sy0, .savedY, 0)
-      store(sy1, .savedY, 1)
-      store(sy2, .savedY, 2)
-      store(sy3, .savedY, 3)
-    }
+    store(sx0, .savedX, 0)
+    store(sx1, .savedX, 1)
+    store(sx2, .savedX, 2)
+    store(sx3, .savedX, 3)
     // NB: recomputed here rather than kept from the loop, which then stays free of mask moves.
     var stop0 = x0 * x0 + y0 * y0 .> four
-    if periodic { stop0 .|= (x0 .== sx0) .& (y0 .== sy0) }
+    if periodic { stop0 .|= x0 .== sx0 }
     var stop1 = x1 * x1 + y1 * y1 .> four
-    if periodic { stop1 .|= (x1 .== sx1) .& (y1 .== sy1) }
+    if periodic { stop1 .|= x1 .== sx1 }
     var stop2 = x2 * x2 + y2 * y2 .> four
-    if periodic { stop2 .|= (x2 .== sx2) .& (y2 .== sy2) }
+    if periodic { stop2 .|= x2 .== sx2 }
     var stop3 = x3 * x3 + y3 * y3 .> four
-    if periodic { stop3 .|= (x3 .== sx3) .& (y3 .== sy3) }
+    if periodic { stop3 .|= x3 .== sx3 }
     return (iteration, bits(stop0, 0) | bits(stop1, 1) | bits(stop2, 2) | bits(stop3, 3))
   }
 }

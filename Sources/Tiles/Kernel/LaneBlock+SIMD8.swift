@@ -1,6 +1,6 @@
 extension LaneBlock {
   /// Iterates the 16 lanes as two SIMD8<Double> until a lane escapes or the counter reaches
-  /// `deadline`; returns the counter.
+  /// `deadline`; returns the counter and a bit per lane that escaped.
   @inline(never)
   static func iterateEight(
     _ values: UnsafeMutablePointer<Double>, from iteration: Int, until deadline: Int
@@ -10,8 +10,8 @@ extension LaneBlock {
       values, periodic: false, from: iteration, until: deadline, nextSave: &unused, savePeriod: 0)
   }
 
-  /// `iterateEight` that also stops when a lane repeats its saved point, and saves every lane's
-  /// z each time the counter reaches `nextSave`.
+  /// `iterateEight` that also stops when a lane's x equals its saved x (the caller checks y),
+  /// and saves every lane's z each time the counter reaches `nextSave`.
   @inline(never)
   static func iterateEightPeriodic(
     _ values: UnsafeMutablePointer<Double>, from iteration: Int, until deadline: Int,
@@ -21,7 +21,6 @@ extension LaneBlock {
       values, periodic: true, from: iteration, until: deadline, nextSave: &nextSave,
       savePeriod: savePeriod)
   }
-
   // NB: the AVX-512 shape of `advanceFour`: two SIMD8<Double> vectors interleaved.
   @inline(__always)
   private static func advanceEight(
@@ -29,12 +28,16 @@ extension LaneBlock {
     nextSave: inout Int, savePeriod: Int
   ) -> (iteration: Int, stopped: Int) {
     typealias Vector = SIMD8<Double>
+    typealias Mask = SIMD8<Int64>
     func load(_ row: Row, _ index: Int) -> Vector {
       UnsafeRawPointer(values + row.offset + 8 * index).loadUnaligned(as: Vector.self)
     }
     func store(_ vector: Vector, _ row: Row, _ index: Int) {
       UnsafeMutableRawPointer(values + row.offset + 8 * index).storeBytes(
         of: vector, as: Vector.self)
+    }
+    func bits(_ stop: SIMDMask<Mask>, _ index: Int) -> Int {
+      Int((stop._storage & Mask(1, 2, 4, 8, 16, 32, 64, 128)).wrappedSum()) << (8 * index)
     }
     var x0 = load(.x, 0)
     var x1 = load(.x, 1)
@@ -46,13 +49,7 @@ extension LaneBlock {
     let cy1 = load(.cy, 1)
     var sx0 = load(.savedX, 0)
     var sx1 = load(.savedX, 1)
-    var sy0 = load(.savedY, 0)
-    var sy1 = load(.savedY, 1)
     let four = Vector(repeating: 4)
-    typealias Mask = SIMD8<Int64>
-    func bits(_ stop: SIMDMask<Mask>, _ index: Int) -> Int {
-      Int((stop._storage & Mask(1, 2, 4, 8, 16, 32, 64, 128)).wrappedSum()) << (8 * index)
-    }
     var iteration = start
     while true {
       let xx0 = x0 * x0
@@ -62,12 +59,14 @@ extension LaneBlock {
       var stop0 = xx0 + yy0 .> four
       var stop1 = xx1 + yy1 .> four
       if periodic {
-        stop0 .|= (x0 .== sx0) .& (y0 .== sy0)
-        stop1 .|= (x1 .== sx1) .& (y1 .== sy1)
+        stop0 .|= x0 .== sx0
+        stop1 .|= x1 .== sx1
       }
       if any(stop0 .| stop1) || iteration == deadline { break }
       if periodic && iteration == nextSave {
-        (sx0, sx1, sy0, sy1) = (x0, x1, y0, y1)
+        (sx0, sx1) = (x0, x1)
+        store(y0, .savedY, 0)
+        store(y1, .savedY, 1)
         nextSave += savePeriod
       }
       let xy0 = x0 * y0
@@ -82,17 +81,13 @@ extension LaneBlock {
     store(x1, .x, 1)
     store(y0, .y, 0)
     store(y1, .y, 1)
-    if periodic {
-      store(sx0, .savedX, 0)
-      store(sx1, .savedX, 1)
-      store(sy0, .savedY, 0)
-      store(sy1, .savedY, 1)
-    }
+    store(sx0, .savedX, 0)
+    store(sx1, .savedX, 1)
     // NB: recomputed here rather than kept from the loop, which then stays free of mask moves.
     var stop0 = x0 * x0 + y0 * y0 .> four
-    if periodic { stop0 .|= (x0 .== sx0) .& (y0 .== sy0) }
+    if periodic { stop0 .|= x0 .== sx0 }
     var stop1 = x1 * x1 + y1 * y1 .> four
-    if periodic { stop1 .|= (x1 .== sx1) .& (y1 .== sy1) }
+    if periodic { stop1 .|= x1 .== sx1 }
     return (iteration, bits(stop0, 0) | bits(stop1, 1))
   }
 }

@@ -85,8 +85,8 @@ struct LaneBlock: ~Copyable {
   /// phase; at `limit == maxIterations` they are inside. With `periodic`, lanes also compare z
   /// with a point saved every `savePeriod` iterations: an orbit that repeats a value bit for bit
   /// repeats forever and never escapes, so its count is exactly the maximum.
-  mutating func run<Source: OrbitSource>(
-    _ source: inout Source, shape: VectorShape, limit: Int, periodic: Bool, savePeriod: Int,
+  mutating func run(
+    _ source: inout SurvivorSource, shape: VectorShape, limit: Int, periodic: Bool, savePeriod: Int,
     writer: FieldWriter, survivors: inout [Orbit]
   ) {
     var iteration = 0
@@ -114,7 +114,7 @@ struct LaneBlock: ~Copyable {
       while stopped != 0 {
         let lane = stopped.trailingZeroBitCount
         stopped &= stopped - 1
-        finish(lane, at: iteration, limit: limit, writer, &survivors)
+        guard finish(lane, at: iteration, limit: limit, writer, &survivors) else { continue }
         if let orbit = source.next() {
           load(orbit, into: lane, at: iteration)
         } else {
@@ -125,11 +125,14 @@ struct LaneBlock: ~Copyable {
     }
   }
 
-  /// Writes out the pixel of `lane`, whose orbit has escaped, repeated, or reached `limit`.
+  /// Writes out the pixel of `lane` if its orbit has escaped, repeated its saved point, or
+  /// reached `limit`, and says whether it did. The periodic loop stops on x alone, so a lane
+  /// whose y differs from the saved y is not finished: it forgets its saved point (until the
+  /// next save) so that the loop can go on.
   @inline(__always)
   private func finish(
     _ lane: Int, at iteration: Int, limit: Int, _ writer: FieldWriter, _ survivors: inout [Orbit]
-  ) {
+  ) -> Bool {
     let pixel = pixels[lane]
     let count = iteration - starts[lane]
     let x = value(.x, lane)
@@ -145,9 +148,13 @@ struct LaneBlock: ~Copyable {
       }
     } else if x * x + y * y > 4 {
       writer.escaped(pixel, count: count, x: x, y: y, cx: cx, cy: cy)
-    } else {
+    } else if y == value(.savedY, lane) {
       writer.inside(pixel)
+    } else {
+      set(.savedX, lane, .nan)
+      return false
     }
+    return true
   }
 
   /// The smallest start of a live lane; idle lanes start at `Int.max / 2`.

@@ -1,46 +1,65 @@
 import Dispatch
 import Synchronization
 
-/// Runs `LaneBlock`s over a viewport on several threads, in two phases.
+/// Runs the SIMD kernel over a viewport on several threads, in three phases, each handing out
+/// work on demand so that the threads stay balanced.
 ///
-/// Phase one takes rows as they come and iterates every orbit up to
-/// `EscapeTimeKernel.firstPhaseLimit` updates with the cheapest loop. Most pixels finish there.
-/// Phase two pools the survivors of every thread and iterates them to the cap with the
-/// periodicity check, which costs about a third more per update but ends most inside orbits
-/// early. Both phases balance the threads by handing out work on demand.
+/// 1. `GroupPass` takes rows as they come, answers the main cardioid and period-2 bulb in
+///    closed form, and iterates the rest sixteen neighbours at a time up to
+///    `EscapeTimeKernel.groupLimit` updates. Most pixels of most tiles end here.
+/// 2. `LaneBlock`s take the survivors of every thread up to `EscapeTimeKernel.laneLimit`,
+///    refilling each lane as its pixel finishes, so slow neighbours no longer hold fast ones.
+/// 3. The survivors of that go on to the cap in lane blocks that also check for exactly
+///    repeating orbits, which costs about a third more per update but ends most inside orbits
+///    long before the cap.
 enum LaneRender {
   static func fill(_ viewport: Viewport, writer: FieldWriter, shape: VectorShape, threads: Int) {
     let maxIterations = writer.maxIterations
-    let limit = min(maxIterations, EscapeTimeKernel.firstPhaseLimit)
+    let groupLimit = min(maxIterations, EscapeTimeKernel.groupLimit)
     let dispenser = RowDispenser(rows: viewport.height)
-    let survivors = Mutex<[Orbit]>([])
-    perform(threads) { _ in
-      var source = RowSource(viewport: viewport, dispenser: dispenser, writer: writer)
-      var lanes = LaneBlock()
-      var mine: [Orbit] = []
-      lanes.run(
-        &source, shape: shape, limit: limit, periodic: false,
-        savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &mine)
-      survivors.withLock { $0.append(contentsOf: mine) }
+    var survivors = collect(threads) { survivors in
+      var pass = GroupPass()
+      pass.run(
+        viewport, rows: dispenser, shape: shape, limit: groupLimit, writer: writer,
+        survivors: &survivors)
     }
-    guard limit < maxIterations else { return }
-    let pool = SurvivorPool(orbits: survivors.withLock { $0 })
-    guard !pool.orbits.isEmpty else { return }
-    perform(threads) { _ in
+    let laneLimit = min(maxIterations, max(groupLimit, EscapeTimeKernel.laneLimit))
+    if laneLimit > groupLimit && !survivors.isEmpty {
+      let pool = SurvivorPool(orbits: survivors)
+      survivors = collect(threads) { survivors in
+        var source = SurvivorSource(pool: pool)
+        var lanes = LaneBlock()
+        lanes.run(
+          &source, shape: shape, limit: laneLimit, periodic: false,
+          savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &survivors)
+      }
+    }
+    guard laneLimit < maxIterations && !survivors.isEmpty else { return }
+    let pool = SurvivorPool(orbits: survivors)
+    _ = collect(threads) { survivors in
       var source = SurvivorSource(pool: pool)
       var lanes = LaneBlock()
-      var none: [Orbit] = []
       lanes.run(
         &source, shape: shape, limit: maxIterations, periodic: true,
-        savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &none)
+        savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &survivors)
     }
   }
 
-  private static func perform(_ threads: Int, _ body: @Sendable (Int) -> Void) {
+  /// Runs `body` on `threads` threads and gathers the survivors each appends.
+  private static func collect(
+    _ threads: Int, _ body: @Sendable (inout [Orbit]) -> Void
+  ) -> [Orbit] {
     if threads == 1 {
-      body(0)
-    } else {
-      DispatchQueue.concurrentPerform(iterations: threads, execute: body)
+      var survivors: [Orbit] = []
+      body(&survivors)
+      return survivors
     }
+    let gathered = Mutex<[Orbit]>([])
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+      var survivors: [Orbit] = []
+      body(&survivors)
+      gathered.withLock { $0.append(contentsOf: survivors) }
+    }
+    return gathered.withLock { $0 }
   }
 }

@@ -7,8 +7,3 @@ struct Orbit {
   var y = 0.0
   var count = 0
 }
-
-/// Hands out orbits to lanes until it runs dry.
-protocol OrbitSource {
-  mutating func next() -> Orbit?
-}

@@ -20,7 +20,7 @@ final class SurvivorPool: Sendable {
 }
 
 /// Feeds a worker's lanes with survivors from the shared pool.
-struct SurvivorSource: OrbitSource {
+struct SurvivorSource {
   let pool: SurvivorPool
   private var range = 0..<0
 
@@ -28,6 +28,7 @@ struct SurvivorSource: OrbitSource {
     self.pool = pool
   }
 
+  /// The next survivor nobody has taken, or nil when the pool is dry.
   mutating func next() -> Orbit? {
     if range.isEmpty {
       guard let taken = pool.take() else { return nil }
