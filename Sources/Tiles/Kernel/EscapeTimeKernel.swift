@@ -1,0 +1,64 @@
+import Dispatch
+import PNGShim
+
+/// A way of computing escape counts. Every kernel gives counts identical, bit for bit, to the
+/// plain scalar loop of `shared/bench/mandel_tile.h`; they differ only in speed.
+///
+/// A perturbation kernel for zoom past doubles will be another case, with its own viewport.
+public enum EscapeTimeKernel: String, Sendable, CaseIterable {
+  /// The plain loop, one pixel at a time: the reference the others are tested against.
+  case scalar
+  /// Sixteen lanes as four SIMD4<Double> vectors (AVX2), with the shortcuts of `simd8`.
+  case simd4
+  /// Sixteen lanes as two SIMD8<Double> vectors (AVX-512). Lanes are refilled as pixels finish;
+  /// the main cardioid and period-2 bulb are answered without iterating; orbits that outlive a
+  /// first phase are checked for exact periodicity.
+  case simd8
+
+  /// The fastest kernel for the CPU this module was compiled for: `simd8` when the build
+  /// targets AVX-512 (`-march=native` on such a CPU), else `simd4`.
+  public static var preferred: EscapeTimeKernel {
+    pf_compiled_for_avx512() != 0 ? .simd8 : .simd4
+  }
+
+  /// Updates the group pass does before handing a pixel on to the lane blocks.
+  static let groupLimit = 16
+  /// Updates the plain lane blocks do before handing an orbit on to the periodicity check.
+  static let laneLimit = 64
+  /// Iterations between the points the periodic phase saves and compares against: cycles of up
+  /// to this length are caught within two periods of the orbit settling on them.
+  static let savePeriod = 64
+
+  /// Computes the escape count of every pixel of `viewport`, capped at `maxIterations`, using up
+  /// to `threads` threads, and with `smooth` also what smooth colouring needs.
+  public func render(
+    _ viewport: Viewport, maxIterations: Int, smooth: Bool = false, threads: Int = 1
+  ) -> EscapeField {
+    precondition(maxIterations > 0 && maxIterations <= Int(UInt32.max), "bad maxIterations")
+    let pixels = viewport.width * viewport.height
+    var counts = [UInt32](repeating: 0, count: pixels)
+    var smoothCounts = [Float](repeating: 0, count: smooth ? pixels : 0)
+    counts.withUnsafeMutableBufferPointer { counts in
+      smoothCounts.withUnsafeMutableBufferPointer { smoothCounts in
+        let writer = FieldWriter(
+          counts: counts.baseAddress!, smoothCounts: smooth ? smoothCounts.baseAddress! : nil,
+          maxIterations: maxIterations)
+        fill(viewport, writer: writer, threads: threads)
+      }
+    }
+    return EscapeField(
+      width: viewport.width, height: viewport.height, maxIterations: maxIterations,
+      counts: counts, smoothCounts: smooth ? smoothCounts : nil)
+  }
+
+  private func fill(_ viewport: Viewport, writer: FieldWriter, threads: Int) {
+    switch self {
+    case .scalar:
+      ScalarLoop.fill(viewport, writer: writer)
+    case .simd4:
+      LaneRender.fill(viewport, writer: writer, shape: .four, threads: max(1, threads))
+    case .simd8:
+      LaneRender.fill(viewport, writer: writer, shape: .eight, threads: max(1, threads))
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import Dispatch
+import Synchronization
+
+/// Runs the SIMD kernel over a viewport on several threads, in three phases, each handing out
+/// work on demand so that the threads stay balanced.
+///
+/// 1. `GroupPass` takes rows as they come, answers the main cardioid and period-2 bulb in
+///    closed form, and iterates the rest sixteen neighbours at a time up to
+///    `EscapeTimeKernel.groupLimit` updates. Most pixels of most tiles end here.
+/// 2. `LaneBlock`s take the survivors of every thread up to `EscapeTimeKernel.laneLimit`,
+///    refilling each lane as its pixel finishes, so slow neighbours no longer hold fast ones.
+/// 3. The survivors of that go on to the cap in lane blocks that also check for exactly
+///    repeating orbits, which costs about a third more per update but ends most inside orbits
+///    long before the cap.
+enum LaneRender {
+  static func fill(_ viewport: Viewport, writer: FieldWriter, shape: VectorShape, threads: Int) {
+    let maxIterations = writer.maxIterations
+    let groupLimit = min(maxIterations, EscapeTimeKernel.groupLimit)
+    let dispenser = RowDispenser(rows: viewport.height)
+    var survivors = collect(threads) { survivors in
+      var pass = GroupPass()
+      pass.run(
+        viewport, rows: dispenser, shape: shape, limit: groupLimit, writer: writer,
+        survivors: &survivors)
+    }
+    let laneLimit = min(maxIterations, max(groupLimit, EscapeTimeKernel.laneLimit))
+    if laneLimit > groupLimit && !survivors.isEmpty {
+      let pool = SurvivorPool(orbits: survivors)
+      survivors = collect(threads) { survivors in
+        var source = SurvivorSource(pool: pool)
+        var lanes = LaneBlock()
+        lanes.run(
+          &source, shape: shape, limit: laneLimit, periodic: false,
+          savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &survivors)
+      }
+    }
+    guard laneLimit < maxIterations && !survivors.isEmpty else { return }
+    let pool = SurvivorPool(orbits: survivors)
+    _ = collect(threads) { survivors in
+      var source = SurvivorSource(pool: pool)
+      var lanes = LaneBlock()
+      lanes.run(
+        &source, shape: shape, limit: maxIterations, periodic: true,
+        savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &survivors)
+    }
+  }
+
+  /// Runs `body` on `threads` threads and gathers the survivors each appends.
+  private static func collect(
+    _ threads: Int, _ body: @Sendable (inout [Orbit]) -> Void
+  ) -> [Orbit] {
+    if threads == 1 {
+      var survivors: [Orbit] = []
+      body(&survivors)
+      return survivors
+    }
+    let gathered = Mutex<[Orbit]>([])
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+      var survivors: [Orbit] = []
+      body(&survivors)
+      gathered.withLock { $0.append(contentsOf: survivors) }
+    }
+    return gathered.withLock { $0 }
+  }
+}

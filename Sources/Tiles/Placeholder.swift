@@ -1,2 +1,0 @@
-// Placeholder: the Tiles target is being written.
-enum TilesPlaceholder {}

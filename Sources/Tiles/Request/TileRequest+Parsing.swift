@@ -1,0 +1,116 @@
+extension TileRequest {
+  /// Parses the part of a tile URL after `/tiles/mandelbrot/`: `Z/X/Y.png`, and the raw query
+  /// string (without `?`), or nil when there is none.
+  public static func parse(
+    path: Substring, query: Substring?
+  ) throws(TileRequestError) -> TileRequest {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[2].hasSuffix(".png") else {
+      throw TileRequestError(
+        .notFound, "a tile path is Z/X/Y.png, not \(TileRequestError.quote(path))")
+    }
+    return try parse(zoom: parts[0], x: parts[1], y: parts[2].dropLast(4), query: query)
+  }
+
+  /// Parses the three path segments (without `.png`) and the raw query string.
+  public static func parse(
+    zoom: Substring, x: Substring, y: Substring, query: Substring?
+  ) throws(TileRequestError) -> TileRequest {
+    let z = try pathNumber(zoom, name: "zoom")
+    guard z <= TileCoordinate.maxZoom else {
+      throw TileRequestError(
+        .notFound,
+        "zoom \(z) is deeper than level \(TileCoordinate.maxZoom), where doubles stop resolving pixels"
+      )
+    }
+    let column = try pathNumber(x, name: "x")
+    let row = try pathNumber(y, name: "y")
+    let count = 1 << z
+    for (name, value) in [("x", column), ("y", row)] where value >= count {
+      throw TileRequestError(
+        .notFound, "\(name) \(value) is outside 0...\(count - 1) at zoom \(z)")
+    }
+    var request = TileRequest(tile: TileCoordinate(zoom: z, x: column, y: row)!)
+    try request.apply(query: query)
+    return request
+  }
+
+  /// Sets `iterations` and `palette` from `query`: `&`-separated `name=value` pairs, each name
+  /// at most once; empty pairs are ignored.
+  private mutating func apply(query: Substring?) throws(TileRequestError) {
+    guard let query else { return }
+    var seen: Set<Substring> = []
+    for pair in query.split(separator: "&") {
+      guard let equals = pair.firstIndex(of: "=") else {
+        throw TileRequestError(
+          .badRequest, "query parameter \(TileRequestError.quote(pair)) has no value")
+      }
+      let name = pair[..<equals]
+      let value = pair[pair.index(after: equals)...]
+      guard seen.insert(name).inserted else {
+        throw TileRequestError(
+          .badRequest, "query parameter \(TileRequestError.quote(name)) is given twice")
+      }
+      switch name {
+      case "iter":
+        iterations = try Self.iterations(value)
+      case "palette":
+        guard let named = Palette(rawValue: String(value)) else {
+          throw TileRequestError(
+            .badRequest,
+            "unknown palette \(TileRequestError.quote(value)); known: \(Palette.names.joined(separator: ", "))"
+          )
+        }
+        palette = named
+      default:
+        throw TileRequestError(
+          .badRequest,
+          "unknown query parameter \(TileRequestError.quote(name)); known: iter, palette")
+      }
+    }
+  }
+
+  private static func iterations(_ text: Substring) throws(TileRequestError) -> Int {
+    let range = "\(iterationRange.lowerBound) to \(iterationRange.upperBound)"
+    guard let value = decimal(text), iterationRange.contains(value) else {
+      throw TileRequestError(
+        .badRequest,
+        "iter must be a whole number from \(range), not \(TileRequestError.quote(text))")
+    }
+    return value
+  }
+
+  private static func pathNumber(_ text: Substring, name: String) throws(TileRequestError) -> Int {
+    if let value = decimal(text) { return value }
+    let digits = text.drop { $0 == "-" || $0 == "+" }
+    let reason: String
+    if text.isEmpty {
+      reason = "is empty"
+    } else if !digits.isEmpty && digits.count == text.count - 1 && digits.allSatisfy(\.isDigit) {
+      reason = text.first == "-" ? "is negative" : "has a sign"
+    } else if !text.allSatisfy(\.isDigit) {
+      reason = "is not a number"
+    } else if text.first == "0" {
+      reason = "has a leading zero"
+    } else {
+      reason = "is far too large"
+    }
+    throw TileRequestError(
+      .notFound,
+      "\(name) \(TileRequestError.quote(text)) \(reason); it must be a whole number without sign or leading zeros"
+    )
+  }
+
+  /// The value of a canonical decimal: ASCII digits only, no sign, no leading zero (except
+  /// "0" itself), at most 15 digits; nil otherwise.
+  static func decimal(_ text: Substring) -> Int? {
+    guard !text.isEmpty, text.count <= 15, text.allSatisfy(\.isDigit) else { return nil }
+    guard text.first != "0" || text.count == 1 else { return nil }
+    return text.reduce(0) { $0 * 10 + Int($1.asciiValue! - 48) }
+  }
+}
+
+extension Character {
+  /// Whether this is one of the ASCII digits 0-9.
+  fileprivate var isDigit: Bool { ("0"..."9").contains(self) }
+}

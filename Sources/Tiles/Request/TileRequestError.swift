@@ -1,0 +1,46 @@
+/// Why a tile URL was refused, and the HTTP status it should get.
+///
+/// Problems in the path (`Z/X/Y.png`: not a number, negative, a sign, leading zeros, out of
+/// range, deeper than `TileCoordinate.maxZoom`) are `notFound`: no such tile exists. Problems
+/// in the query (`iter`, `palette`, unknown or repeated parameters) are `badRequest`: the tile
+/// exists but the options make no sense.
+public struct TileRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Which status the error maps to.
+  public enum Kind: Sendable, Equatable {
+    /// 404 Not Found (RFC 9110 §15.5.5).
+    case notFound
+    /// 400 Bad Request (RFC 9110 §15.5.1).
+    case badRequest
+  }
+
+  /// Which status the error maps to.
+  public let kind: Kind
+  /// A sentence for the response body, naming the bad part.
+  public let message: String
+
+  /// An error of `kind` with `message`.
+  public init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  /// 404 or 400.
+  public var status: Int {
+    switch kind {
+    case .notFound: 404
+    case .badRequest: 400
+    }
+  }
+
+  /// The message.
+  public var description: String { message }
+
+  /// `text` made safe to quote in a message: printable ASCII only, at most 32 characters.
+  static func quote(_ text: Substring) -> String {
+    let printable = text.unicodeScalars.map {
+      $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? Character($0) : "?"
+    }
+    let shown = String(printable.prefix(32))
+    return "'" + shown + (printable.count > 32 ? "…'" : "'")
+  }
+}

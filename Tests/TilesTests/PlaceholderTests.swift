@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Tiles
-
-@Test func tilesBuilds() {}
