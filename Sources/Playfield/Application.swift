@@ -21,6 +21,7 @@ public final class Application: HTTPHandler {
   let replays: ReplayRegistry
   let highScores: HighScoreAPI
   let mazes: MazeAPI
+  let tiles: TileService
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -50,6 +51,7 @@ public final class Application: HTTPHandler {
     self.sessionAPI = SessionAPI(registry: registry)
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
     self.mazes = MazeAPI(store: journal?.store, wallClock: environment.wallClock)
+    self.tiles = TileService(cacheBytes: environment.tileCacheBytes)
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
@@ -93,6 +95,8 @@ public final class Application: HTTPHandler {
       return sessionAPI.inputs(request, id: id)
     case .replaySocket(let id):
       return replaySocket(request, id: id)
+    case .tile(let zoom, let x, let file):
+      return tiles.handle(request, zoom: zoom, x: x, file: file)
     case .highScores:
       return .response(highScores.handle(request))
     case .mazes:

@@ -25,6 +25,8 @@ public struct Environment: Sendable {
   public var sessionMaxAge: Double = 7 * 24 * 3600
   /// Most live sessions.
   public var maxSessions = 256
+  /// Most bytes of rendered tiles kept in memory.
+  public var tileCacheBytes = 64 << 20
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger

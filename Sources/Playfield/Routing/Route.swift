@@ -15,6 +15,7 @@ enum Route: Equatable {
   case sessionInputs(String)
   case replaySocket(String)
   case highScores
+  case tile(zoom: String, x: String, file: String)
   case mazes
   case maze(String)
   /// Anything else is looked up under `Public/`.
@@ -34,6 +35,8 @@ enum Route: Equatable {
       self = .echoSocket
     case 2 where segments == ["api", "sessions"]:
       self = .sessionsAPI
+    case 5 where segments[0] == "tiles" && segments[1] == "mandelbrot":
+      self = .tile(zoom: segments[2], x: segments[3], file: segments[4])
     case 2 where segments == ["api", "highscores"]:
       self = .highScores
     case 2 where segments == ["api", "mazes"]:
