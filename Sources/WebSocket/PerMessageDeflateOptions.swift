@@ -1,4 +1,5 @@
 /// The server's permessage-deflate policy (RFC 7692 §7.1): what it asks of every client.
+/// Compression level and memory are in `WebSocketConfiguration`.
 public struct PerMessageDeflateOptions: Sendable, Equatable {
   /// Always answer `server_no_context_takeover`: compress each message on its own.
   public var serverNoContextTakeover = false
@@ -8,15 +9,10 @@ public struct PerMessageDeflateOptions: Sendable, Equatable {
   public var serverMaxWindowBits: Int?
   /// Cap on the client's window, 8...15 bits, sent when the client allows it (nil: none).
   public var clientMaxWindowBits: Int?
-  /// zlib compression level for outgoing messages, 0 (store) ... 9 (smallest).
-  public var compressionLevel = 6
-  /// zlib memLevel for outgoing messages, 1...9: compressor state size (8 is zlib's default).
-  public var memoryLevel = 8
 
   public init(
     serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
-    serverMaxWindowBits: Int? = nil, clientMaxWindowBits: Int? = nil,
-    compressionLevel: Int = 6, memoryLevel: Int = 8
+    serverMaxWindowBits: Int? = nil, clientMaxWindowBits: Int? = nil
   ) {
     precondition(serverMaxWindowBits.map { (9...15).contains($0) } ?? true)
     precondition(clientMaxWindowBits.map { (8...15).contains($0) } ?? true)
@@ -24,7 +20,5 @@ public struct PerMessageDeflateOptions: Sendable, Equatable {
     self.clientNoContextTakeover = clientNoContextTakeover
     self.serverMaxWindowBits = serverMaxWindowBits
     self.clientMaxWindowBits = clientMaxWindowBits
-    self.compressionLevel = compressionLevel
-    self.memoryLevel = memoryLevel
   }
 }

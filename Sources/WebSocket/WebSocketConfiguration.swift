@@ -12,11 +12,17 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   public var closeTimeout: Duration = .seconds(5)
   /// Messages shorter than this many bytes are sent uncompressed even with permessage-deflate.
   public var compressionThreshold = 0
+  /// zlib level for outgoing messages, 0 (store) ... 9 (smallest); 6 is zlib's default.
+  public var compressionLevel = 6
+  /// zlib memLevel for outgoing messages, 1...9: compressor state of about 2^(memLevel+9)
+  /// bytes (8, zlib's default, is about 128 KiB plus the window).
+  public var compressionMemoryLevel = 8
 
   public init(
     maxMessageSize: Int = 1 << 20, maxFrameSize: Int = 1 << 20,
     pingInterval: Duration = .seconds(20), pongTimeout: Duration = .seconds(20),
-    closeTimeout: Duration = .seconds(5), compressionThreshold: Int = 0
+    closeTimeout: Duration = .seconds(5), compressionThreshold: Int = 0,
+    compressionLevel: Int = 6, compressionMemoryLevel: Int = 8
   ) {
     self.maxMessageSize = maxMessageSize
     self.maxFrameSize = maxFrameSize
@@ -24,5 +30,7 @@ public struct WebSocketConfiguration: Sendable, Equatable {
     self.pongTimeout = pongTimeout
     self.closeTimeout = closeTimeout
     self.compressionThreshold = compressionThreshold
+    self.compressionLevel = compressionLevel
+    self.compressionMemoryLevel = compressionMemoryLevel
   }
 }

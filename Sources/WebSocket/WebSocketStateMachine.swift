@@ -205,8 +205,8 @@ public final class WebSocketStateMachine {
   private func compressor(_ deflate: PerMessageDeflateParameters) -> Deflater? {
     if let deflater { return deflater }
     deflater = try? Deflater(
-      windowBits: deflate.serverMaxWindowBits, level: deflate.compressionLevel,
-      memoryLevel: deflate.memoryLevel)
+      windowBits: deflate.serverMaxWindowBits, level: configuration.compressionLevel,
+      memoryLevel: configuration.compressionMemoryLevel)
     return deflater
   }
 }

@@ -497,6 +497,20 @@ def opened(s, **kwargs):
     return Client(s).open(**kwargs)
 
 
+def opened_deflate(s, offer="permessage-deflate"):
+    c = opened(s, extensions=offer)
+    if c.deflate is None:
+        raise CaseFailure(f"permessage-deflate not negotiated for the offer {offer!r}")
+    return c
+
+
+def frame_fails(s, opcode, payload, rsv=0, fin=True, deflate=False, codes=(1002,)):
+    """One bad frame must fail the connection."""
+    c = opened_deflate(s) if deflate else opened(s)
+    c.send_frame(opcode, payload, fin=fin, rsv=rsv)
+    expect_failure(c, codes)
+
+
 # Section 0: the opening handshake (RFC 6455 §4).
 
 
@@ -648,11 +662,7 @@ add("2.3", "ping with a binary payload gets the same pong", lambda s: ping_echo(
 add("2.4", "ping with 125 bytes gets a pong", lambda s: ping_echo(s, b"\xfe" * 125))
 
 
-@case("2.5", "ping with 126 bytes fails the connection with 1002")
-def ping_too_long(s):
-    c = opened(s)
-    c.send_frame(PING, b"\xfe" * 126)
-    expect_failure(c, (1002,))
+add("2.5", "ping with 126 bytes fails the connection with 1002", lambda s: frame_fails(s, PING, b"\xfe" * 126))
 
 
 add("2.6", "ping with 125 bytes sent byte by byte gets a pong", lambda s: ping_echo(s, b"\xfe" * 125, chop=1))
@@ -697,11 +707,7 @@ add("2.11", "10 pings sent byte by byte get 10 pongs in order", lambda s: ten_pi
 # Section 3: reserved bits (no extension negotiated).
 
 
-@case("3.1", "text with RSV1 (no extension) fails with 1002")
-def rsv1(s):
-    c = opened(s)
-    c.send_frame(TEXT, b"Hello, world!", rsv=4)
-    expect_failure(c, (1002,))
+add("3.1", "text with RSV1 (no extension) fails with 1002", lambda s: frame_fails(s, TEXT, b"Hello, world!", rsv=4))
 
 
 def rsv_after_echo(s, rsv, chop=None):
@@ -718,25 +724,9 @@ add("3.3", "same with RSV3 (RSV1|RSV2)", lambda s: rsv_after_echo(s, 3))
 add("3.4", "same with RSV4, sent byte by byte", lambda s: rsv_after_echo(s, 1, chop=1))
 
 
-@case("3.5", "binary with RSV1|RSV3 fails with 1002")
-def rsv5(s):
-    c = opened(s)
-    c.send_frame(BINARY, bytes(range(8)), rsv=5)
-    expect_failure(c, (1002,))
-
-
-@case("3.6", "ping with RSV1|RSV2 fails with 1002")
-def rsv6(s):
-    c = opened(s)
-    c.send_frame(PING, b"Hello, world!", rsv=6)
-    expect_failure(c, (1002,))
-
-
-@case("3.7", "close with all RSV bits fails with 1002")
-def rsv7(s):
-    c = opened(s)
-    c.send_frame(CLOSE, struct.pack("!H", 1000), rsv=7)
-    expect_failure(c, (1002,))
+add("3.5", "binary with RSV1|RSV3 fails with 1002", lambda s: frame_fails(s, BINARY, bytes(range(8)), rsv=5))
+add("3.6", "ping with RSV1|RSV2 fails with 1002", lambda s: frame_fails(s, PING, b"Hello, world!", rsv=6))
+add("3.7", "close with all RSV bits fails with 1002", lambda s: frame_fails(s, CLOSE, struct.pack("!H", 1000), rsv=7))
 
 
 # Section 4: reserved opcodes.
@@ -876,9 +866,7 @@ def utf8_case(s, payload, fragment=None):
     if fragment is None:
         c.send_frame(TEXT, payload)
     else:
-        pieces = [payload[i : i + fragment] for i in range(0, len(payload), fragment)] or [b""]
-        for index, piece in enumerate(pieces):
-            c.send_frame(TEXT if index == 0 else CONT, piece, fin=index == len(pieces) - 1)
+        send_fragments(c, TEXT, [payload[i : i + fragment] for i in range(0, len(payload), fragment)])
     if valid:
         expect_events(c, [("message", TEXT, payload)])
         close_normally(c)
@@ -891,24 +879,22 @@ def utf8_empty(s):
     expect_echo(opened(s), TEXT, b"")
 
 
-@case("6.1.2", "three empty fragments make an empty message")
-def utf8_empty_fragments(s):
+def send_fragments(c, opcode, pieces):
+    """One message as frames with these payloads (an empty list sends one empty frame)."""
+    pieces = pieces or [b""]
+    for index, piece in enumerate(pieces):
+        c.send_frame(opcode if index == 0 else CONT, piece, fin=index == len(pieces) - 1)
+
+
+def fragments_echo(s, pieces):
     c = opened(s)
-    c.send_frame(TEXT, b"", fin=False)
-    c.send_frame(CONT, b"", fin=False)
-    c.send_frame(CONT, b"")
-    expect_events(c, [("message", TEXT, b"")])
+    send_fragments(c, TEXT, pieces)
+    expect_events(c, [("message", TEXT, b"".join(pieces))])
     close_normally(c)
 
 
-@case("6.1.3", "empty, non-empty, empty fragments")
-def utf8_mixed_fragments(s):
-    c = opened(s)
-    c.send_frame(TEXT, b"", fin=False)
-    c.send_frame(CONT, b"middle frame payload", fin=False)
-    c.send_frame(CONT, b"")
-    expect_events(c, [("message", TEXT, b"middle frame payload")])
-    close_normally(c)
+add("6.1.2", "three empty fragments make an empty message", lambda s: fragments_echo(s, [b"", b"", b""]))
+add("6.1.3", "empty, non-empty, empty fragments", lambda s: fragments_echo(s, [b"", b"middle frame payload", b""]))
 
 
 HELLO = "Hello-µ@ßöäüàá-UTF-8!!".encode()
@@ -1147,9 +1133,7 @@ limit_cases(1 << 20)
 
 
 def over_limit(s, opcode, fragment=None, compress=False):
-    c = opened(s, extensions="permessage-deflate" if compress else None)
-    if compress and c.deflate is None:
-        raise CaseFailure("permessage-deflate was not negotiated")
+    c = opened_deflate(s) if compress else opened(s)
     payload = sized(s.max_size + 1, opcode)
     c.send_raw(c.message_frames(opcode, payload, fragment=fragment, compress=compress))
     expect_failure(c, (1009,), timeout=s.timeout * 4)
@@ -1163,9 +1147,7 @@ add("9.9.4", "compressed message inflating past the limit fails with 1009", lamb
 
 @case("9.9.5", "decompression bomb (64 MiB of zeros) fails with 1009")
 def bomb(s):
-    c = opened(s, extensions="permessage-deflate")
-    if c.deflate is None:
-        raise CaseFailure("permessage-deflate was not negotiated")
+    c = opened_deflate(s)
     encoder = zlib.compressobj(9, zlib.DEFLATED, -15)
     body = encoder.compress(bytes(64 << 20)) + encoder.flush(zlib.Z_SYNC_FLUSH)
     c.send_frame(BINARY, body[:-4], rsv=4)
@@ -1219,9 +1201,7 @@ def deflate_run(s, offer, data_name, length, fragment, count=None):
         data, binary = dataset(data_name)
         _data_cache[data_name] = (data, data + data, binary)
     data, doubled, binary = _data_cache[data_name]
-    c = opened(s, extensions=offer)
-    if c.deflate is None:
-        raise CaseFailure(f"permessage-deflate not negotiated for the offer {offer!r}")
+    c = opened_deflate(s, offer)
     check_response(c, parse_extensions(offer))
     opcode = BINARY if binary else TEXT
     pointer = 0
@@ -1268,9 +1248,7 @@ for offer_index, offer in enumerate(OFFERS, start=1):
 
 @case("13.8.1", "an uncompressed message on a deflate connection is still echoed")
 def uncompressed_on_deflate(s):
-    c = opened(s, extensions="permessage-deflate")
-    if c.deflate is None:
-        raise CaseFailure("permessage-deflate not negotiated")
+    c = opened_deflate(s)
     c.send_raw(c.message_frames(TEXT, b"plain text", compress=False))
     expect_events(c, [("message", TEXT, b"plain text")])
     close_normally(c)
@@ -1278,29 +1256,19 @@ def uncompressed_on_deflate(s):
 
 @case("13.8.2", "RSV1 on a continuation frame fails with 1002")
 def rsv1_on_continuation(s):
-    c = opened(s, extensions="permessage-deflate")
-    if c.deflate is None:
-        raise CaseFailure("permessage-deflate not negotiated")
+    c = opened_deflate(s)
     body = c.deflate.compress(b"Hello, compressed world!")
     c.send_frame(TEXT, body[:5], fin=False, rsv=4)
     c.send_frame(CONT, body[5:], rsv=4)
     expect_failure(c, (1002,))
 
 
-@case("13.8.3", "RSV1 on a ping fails with 1002")
-def rsv1_on_ping(s):
-    c = opened(s, extensions="permessage-deflate")
-    if c.deflate is None:
-        raise CaseFailure("permessage-deflate not negotiated")
-    c.send_frame(PING, b"", rsv=4)
-    expect_failure(c, (1002,))
+add("13.8.3", "RSV1 on a ping fails with 1002", lambda s: frame_fails(s, PING, b"", rsv=4, deflate=True))
 
 
 @case("13.8.4", "compressed text with invalid UTF-8 fails with 1007")
 def compressed_bad_text(s):
-    c = opened(s, extensions="permessage-deflate")
-    if c.deflate is None:
-        raise CaseFailure("permessage-deflate not negotiated")
+    c = opened_deflate(s)
     c.send_raw(c.message_frames(TEXT, BAD))
     expect_failure(c, (1007,))
 
