@@ -54,7 +54,7 @@ public final class WebSocketStateMachine {
   /// The message so far, unmasked and inflated.
   var message: [UInt8] = []
   var utf8 = UTF8Validator()
-  /// A compressed payload piece, unmasked before inflating.
+  /// A compressed payload piece (at most `scratchSize` bytes), unmasked before inflating.
   var scratch: [UInt8] = []
   var inflater: Inflater?
 
