@@ -10,6 +10,7 @@ public struct PerMessageDeflateOptions: Sendable, Equatable {
   /// Cap on the client's window, 8...15 bits, sent when the client allows it (nil: none).
   public var clientMaxWindowBits: Int?
 
+  /// A policy; the defaults accept whatever a client offers within RFC 7692.
   public init(
     serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
     serverMaxWindowBits: Int? = nil, clientMaxWindowBits: Int? = nil

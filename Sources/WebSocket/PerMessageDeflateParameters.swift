@@ -11,6 +11,7 @@ public struct PerMessageDeflateParameters: Sendable, Equatable {
   /// The `Sec-WebSocket-Extensions` response value that states these settings.
   public var responseHeader: String
 
+  /// Settings as agreed; `negotiate(offers:options:)` builds them from a request.
   public init(
     serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
     serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15,

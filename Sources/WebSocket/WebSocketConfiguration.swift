@@ -18,6 +18,7 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   /// bytes (8, zlib's default, is about 128 KiB plus the window).
   public var compressionMemoryLevel = 8
 
+  /// A configuration; every argument defaults to the value documented on its property.
   public init(
     maxMessageSize: Int = 1 << 20, maxFrameSize: Int = 1 << 20,
     pingInterval: Duration = .seconds(20), pongTimeout: Duration = .seconds(20),

@@ -2,18 +2,24 @@
 public struct WebSocketExtensionOffer: Sendable, Equatable {
   /// One `name[=value]` parameter; quoted values are unquoted.
   public struct Parameter: Sendable, Equatable {
+    /// The parameter name as sent.
     public var name: String
+    /// The value, unquoted, or nil for a parameter without one.
     public var value: String?
 
+    /// Describes one parameter.
     public init(name: String, value: String? = nil) {
       self.name = name
       self.value = value
     }
   }
 
+  /// The extension name, such as `permessage-deflate`.
   public var name: String
+  /// The parameters in the order sent.
   public var parameters: [Parameter]
 
+  /// Describes one offer.
   public init(name: String, parameters: [Parameter] = []) {
     self.name = name
     self.parameters = parameters

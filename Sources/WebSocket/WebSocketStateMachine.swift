@@ -27,9 +27,11 @@ public final class WebSocketStateMachine {
     var reason: String
   }
 
+  /// Limits and timers.
   public let configuration: WebSocketConfiguration
   /// The agreed permessage-deflate settings, or nil without compression.
   public let deflate: PerMessageDeflateParameters?
+  /// Open, closing or closed.
   public internal(set) var phase: Phase = .open
   /// How the connection ended: the peer's close code, ours when we failed it, 1005 for a
   /// close frame without a code, 1006 when TCP ended first; nil while open.
