@@ -15,15 +15,16 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   /// zlib level for outgoing messages, 0 (store) ... 9 (smallest); 6 is zlib's default.
   public var compressionLevel = 6
   /// zlib memLevel for outgoing messages, 1...9: compressor state of about 2^(memLevel+9)
-  /// bytes (8, zlib's default, is about 128 KiB plus the window).
-  public var compressionMemoryLevel = 8
+  /// bytes plus twice the window (5, as `websockets` uses, is 16 KiB; zlib's default 8 is
+  /// 128 KiB).
+  public var compressionMemoryLevel = 5
 
   /// A configuration; every argument defaults to the value documented on its property.
   public init(
     maxMessageSize: Int = 1 << 20, maxFrameSize: Int = 1 << 20,
     pingInterval: Duration = .seconds(20), pongTimeout: Duration = .seconds(20),
     closeTimeout: Duration = .seconds(5), compressionThreshold: Int = 0,
-    compressionLevel: Int = 6, compressionMemoryLevel: Int = 8
+    compressionLevel: Int = 6, compressionMemoryLevel: Int = 5
   ) {
     self.maxMessageSize = maxMessageSize
     self.maxFrameSize = maxFrameSize

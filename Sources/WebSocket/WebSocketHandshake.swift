@@ -22,10 +22,10 @@ public enum WebSocketHandshake {
     /// Limits and timers for the connection once it is open.
     public var configuration: WebSocketConfiguration
 
-    /// Options with permessage-deflate on, no subprotocol, and default limits.
+    /// Options with permessage-deflate on (`.recommended`), no subprotocol, default limits.
     public init(
       subprotocols: SubprotocolSelection = .none,
-      deflate: PerMessageDeflateOptions? = PerMessageDeflateOptions(),
+      deflate: PerMessageDeflateOptions? = .recommended,
       configuration: WebSocketConfiguration = WebSocketConfiguration()
     ) {
       self.subprotocols = subprotocols
