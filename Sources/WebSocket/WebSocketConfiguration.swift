@@ -3,7 +3,10 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   /// Largest message accepted, in bytes, counted after inflating; larger fails with 1009.
   public var maxMessageSize = 1 << 20
   /// Largest frame payload accepted, in bytes as sent on the wire; larger fails with 1009.
-  public var maxFrameSize = 1 << 20
+  /// nil: `maxMessageSize` plus 1/16, because a compressed frame of incompressible data is a
+  /// little larger than the message it carries (uncompressed frames are held to
+  /// `maxMessageSize` anyway).
+  public var maxFrameSize: Int?
   /// Idle time without any received byte after which the server sends a ping.
   public var pingInterval: Duration = .seconds(20)
   /// Time a ping may stay unanswered before the peer counts as dead (fails with 1011).
@@ -19,9 +22,12 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   /// 128 KiB).
   public var compressionMemoryLevel = 5
 
+  /// The frame size limit in force (see `maxFrameSize`).
+  public var frameSizeLimit: Int { maxFrameSize ?? maxMessageSize + maxMessageSize / 16 }
+
   /// A configuration; every argument defaults to the value documented on its property.
   public init(
-    maxMessageSize: Int = 1 << 20, maxFrameSize: Int = 1 << 20,
+    maxMessageSize: Int = 1 << 20, maxFrameSize: Int? = nil,
     pingInterval: Duration = .seconds(20), pongTimeout: Duration = .seconds(20),
     closeTimeout: Duration = .seconds(5), compressionThreshold: Int = 0,
     compressionLevel: Int = 6, compressionMemoryLevel: Int = 5

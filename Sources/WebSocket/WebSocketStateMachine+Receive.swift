@@ -93,7 +93,7 @@ extension WebSocketStateMachine {
       } else {
         guard messageOpcode == nil else { throw protocolError("new message before the last ended") }
       }
-      guard header.payloadLength <= UInt64(configuration.maxFrameSize) else {
+      guard header.payloadLength <= UInt64(configuration.frameSizeLimit) else {
         throw Failure(code: .messageTooBig, reason: "frame too big")
       }
       if opcode != .continuation {

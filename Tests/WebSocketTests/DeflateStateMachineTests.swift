@@ -53,6 +53,17 @@ import Testing
     #expect(steps(actions) == [.message(.binary(noise))])
   }
 
+  /// Incompressible data grows a little when deflated; a message at the limit still fits.
+  @Test func incompressibleMessageAtTheLimitIsAccepted() throws {
+    var random = SeededGenerator(state: 9)
+    let noise = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let body = try compressed(noise)
+    #expect(body.count > noise.count)
+    let ws = machine(deflate: settings)
+    #expect(
+      steps(ws.receive(clientFrame(0x2, body, rsv1: true), now: t0)) == [.message(.binary(noise))])
+  }
+
   @Test func uncompressedMessagesStillWork() {
     let ws = machine(deflate: settings)
     #expect(steps(ws.receive(clientFrame(.text, "plain"), now: t0)) == [.text("plain")])

@@ -52,6 +52,7 @@ REFERENCE_DEVIATIONS = {
     "7.1.5": "websockets fails a close inside a fragmented message with 1002; Autobahn wants 1000",
     "9.3.1": "websockets refuses a message split into thousands of 64-byte fragments (1009)",
     "9.4.1": "websockets refuses a message split into thousands of 64-byte fragments (1009)",
+    "9.9.6": "websockets holds compressed frames to max_size before inflating them",
     "13.3": "websockets declines server_max_window_bits=8 (zlib cannot deflate with 8 bits)",
     "13.5": "websockets declines server_max_window_bits=8 (zlib cannot deflate with 8 bits)",
     "13.7": "websockets skips the window-8 offer and takes the next one",
@@ -1143,6 +1144,17 @@ add("9.9.1", "text message one byte over the limit fails with 1009", lambda s: o
 add("9.9.2", "binary message one byte over the limit fails with 1009", lambda s: over_limit(s, BINARY))
 add("9.9.3", "over-limit message in 64 KiB fragments fails with 1009", lambda s: over_limit(s, BINARY, fragment=64 << 10))
 add("9.9.4", "compressed message inflating past the limit fails with 1009", lambda s: over_limit(s, BINARY, compress=True))
+
+
+@case("9.9.6", "incompressible message at the limit, compressed (frame a bit larger), is echoed")
+def incompressible_at_limit(s):
+    c = opened_deflate(s)
+    payload = random.Random(96).randbytes(s.max_size)
+    c.send_message(BINARY, payload)
+    events, stop = collect(c, 1, timeout=s.timeout * 6)
+    if events != [("message", BINARY, payload)]:
+        raise CaseFailure(f"no echo ({', '.join(map(describe, events)) or describe(stop)})")
+    close_normally(c)
 
 
 @case("9.9.5", "decompression bomb (64 MiB of zeros) fails with 1009")
