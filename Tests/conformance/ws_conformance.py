@@ -55,7 +55,6 @@ REFERENCE_DEVIATIONS = {
     "9.9.6": "websockets holds compressed frames to max_size before inflating them",
     "13.3": "websockets declines server_max_window_bits=8 (zlib cannot deflate with 8 bits)",
     "13.5": "websockets declines server_max_window_bits=8 (zlib cannot deflate with 8 bits)",
-    "13.7": "websockets skips the window-8 offer and takes the next one",
 }
 
 
