@@ -6,7 +6,9 @@
 public struct EncodedMessage: Sendable {
   /// A compressed frame and the window (bits) it was made with.
   public struct CompressedFrame: Sendable {
+    /// The deflate window (8...15 bits) the frame fits.
     public var windowBits: Int
+    /// The whole frame, RSV1 set.
     public var frame: [UInt8]
   }
 

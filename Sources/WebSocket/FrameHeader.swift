@@ -1,14 +1,20 @@
 /// The fixed part of a frame (RFC 6455 §5.2), as read from the wire.
 public struct FrameHeader: Sendable, Equatable {
+  /// The last frame of a message.
   public var fin: Bool
+  /// RSV1: the first frame of a compressed message under permessage-deflate (RFC 7692 §6).
   public var rsv1: Bool
+  /// RSV2 and RSV3: no extension here defines them.
   public var rsv2: Bool
   public var rsv3: Bool
   /// The raw 4-bit opcode; reserved values are kept so the caller can reject them.
   public var opcodeValue: UInt8
+  /// The masking key; client frames must have one, server frames never do (§5.1).
   public var mask: WebSocketMask?
+  /// The payload length in bytes.
   public var payloadLength: UInt64
 
+  /// Describes a frame; `encoded` gives its wire bytes.
   public init(
     fin: Bool = true, rsv1: Bool = false, rsv2: Bool = false, rsv3: Bool = false,
     opcodeValue: UInt8, mask: WebSocketMask? = nil, payloadLength: UInt64

@@ -10,6 +10,7 @@ public struct OriginPolicy: Sendable, Equatable {
   /// dropped.
   public var allowedOrigins: [String]
 
+  /// A policy allowing same-origin requests, requests without Origin, and `allowedOrigins`.
   public init(allowedOrigins: [String] = []) {
     self.allowedOrigins = allowedOrigins
   }

@@ -55,7 +55,6 @@ extension PerMessageDeflateParameters {
       serverNoContextTakeover: serverNoContextTakeover,
       clientNoContextTakeover: clientNoContextTakeover,
       serverMaxWindowBits: serverBits ?? 15, clientMaxWindowBits: clientBits ?? 15,
-      compressionLevel: options.compressionLevel, memoryLevel: options.memoryLevel,
       responseHeader: response)
   }
 

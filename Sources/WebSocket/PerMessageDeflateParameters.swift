@@ -8,24 +8,19 @@ public struct PerMessageDeflateParameters: Sendable, Equatable {
   public var serverMaxWindowBits: Int
   /// The client's LZ77 window, 8...15 bits (15 when not negotiated).
   public var clientMaxWindowBits: Int
-  /// zlib compression level for outgoing messages, 0...9.
-  public var compressionLevel: Int
-  /// zlib memLevel for outgoing messages, 1...9.
-  public var memoryLevel: Int
   /// The `Sec-WebSocket-Extensions` response value that states these settings.
   public var responseHeader: String
 
+  /// Settings as agreed; `negotiate(offers:options:)` builds them from a request.
   public init(
     serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
-    serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15, compressionLevel: Int = 6,
-    memoryLevel: Int = 8, responseHeader: String = "permessage-deflate"
+    serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15,
+    responseHeader: String = "permessage-deflate"
   ) {
     self.serverNoContextTakeover = serverNoContextTakeover
     self.clientNoContextTakeover = clientNoContextTakeover
     self.serverMaxWindowBits = serverMaxWindowBits
     self.clientMaxWindowBits = clientMaxWindowBits
-    self.compressionLevel = compressionLevel
-    self.memoryLevel = memoryLevel
     self.responseHeader = responseHeader
   }
 }

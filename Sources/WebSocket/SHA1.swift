@@ -9,6 +9,7 @@ public struct SHA1: Sendable {
   private var block: [UInt8] = []
   private var length: UInt64 = 0
 
+  /// An empty message; feed it with `update`.
   public init() {
     block.reserveCapacity(64)
   }

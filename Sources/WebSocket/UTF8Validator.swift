@@ -12,6 +12,7 @@ public struct UTF8Validator: Sendable {
   private var upper: UInt8 = 0xBF
   private var failed = false
 
+  /// A validator at the start of a text.
   public init() {}
 
   /// Whether all input so far ends on a character boundary (and nothing was invalid).

@@ -3,7 +3,10 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   /// Largest message accepted, in bytes, counted after inflating; larger fails with 1009.
   public var maxMessageSize = 1 << 20
   /// Largest frame payload accepted, in bytes as sent on the wire; larger fails with 1009.
-  public var maxFrameSize = 1 << 20
+  /// nil: `maxMessageSize` plus 1/16, because a compressed frame of incompressible data is a
+  /// little larger than the message it carries (uncompressed frames are held to
+  /// `maxMessageSize` anyway).
+  public var maxFrameSize: Int?
   /// Idle time without any received byte after which the server sends a ping.
   public var pingInterval: Duration = .seconds(20)
   /// Time a ping may stay unanswered before the peer counts as dead (fails with 1011).
@@ -12,11 +15,22 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   public var closeTimeout: Duration = .seconds(5)
   /// Messages shorter than this many bytes are sent uncompressed even with permessage-deflate.
   public var compressionThreshold = 0
+  /// zlib level for outgoing messages, 0 (store) ... 9 (smallest); 6 is zlib's default.
+  public var compressionLevel = 6
+  /// zlib memLevel for outgoing messages, 1...9: compressor state of about 2^(memLevel+9)
+  /// bytes plus twice the window (5, as `websockets` uses, is 16 KiB; zlib's default 8 is
+  /// 128 KiB).
+  public var compressionMemoryLevel = 5
 
+  /// The frame size limit in force (see `maxFrameSize`).
+  public var frameSizeLimit: Int { maxFrameSize ?? maxMessageSize + maxMessageSize / 16 }
+
+  /// A configuration; every argument defaults to the value documented on its property.
   public init(
-    maxMessageSize: Int = 1 << 20, maxFrameSize: Int = 1 << 20,
+    maxMessageSize: Int = 1 << 20, maxFrameSize: Int? = nil,
     pingInterval: Duration = .seconds(20), pongTimeout: Duration = .seconds(20),
-    closeTimeout: Duration = .seconds(5), compressionThreshold: Int = 0
+    closeTimeout: Duration = .seconds(5), compressionThreshold: Int = 0,
+    compressionLevel: Int = 6, compressionMemoryLevel: Int = 5
   ) {
     self.maxMessageSize = maxMessageSize
     self.maxFrameSize = maxFrameSize
@@ -24,5 +38,7 @@ public struct WebSocketConfiguration: Sendable, Equatable {
     self.pongTimeout = pongTimeout
     self.closeTimeout = closeTimeout
     self.compressionThreshold = compressionThreshold
+    self.compressionLevel = compressionLevel
+    self.compressionMemoryLevel = compressionMemoryLevel
   }
 }

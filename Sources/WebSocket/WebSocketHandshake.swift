@@ -15,15 +15,17 @@ public enum WebSocketHandshake {
 
   /// What the server supports.
   public struct Options: Sendable, Equatable {
+    /// How to pick a `Sec-WebSocket-Protocol`.
     public var subprotocols: SubprotocolSelection
     /// permessage-deflate policy; nil turns the extension off.
     public var deflate: PerMessageDeflateOptions?
     /// Limits and timers for the connection once it is open.
     public var configuration: WebSocketConfiguration
 
+    /// Options with permessage-deflate on (`.recommended`), no subprotocol, default limits.
     public init(
       subprotocols: SubprotocolSelection = .none,
-      deflate: PerMessageDeflateOptions? = PerMessageDeflateOptions(),
+      deflate: PerMessageDeflateOptions? = .recommended,
       configuration: WebSocketConfiguration = WebSocketConfiguration()
     ) {
       self.subprotocols = subprotocols
@@ -36,9 +38,11 @@ public enum WebSocketHandshake {
   public struct Accepted: Sendable {
     /// The complete `101 Switching Protocols` response.
     public var response: Response
+    /// The selected subprotocol, also in the response.
     public var subprotocol: String?
     /// The agreed permessage-deflate settings, or nil when not in use.
     public var deflate: PerMessageDeflateParameters?
+    /// Limits and timers for the connection (from `Options`).
     public var configuration: WebSocketConfiguration
 
     /// A state machine for the connection that this response opens.
@@ -47,6 +51,7 @@ public enum WebSocketHandshake {
     }
   }
 
+  /// The verdict on an upgrade request.
   public enum Outcome: Sendable {
     case accept(Accepted)
     /// 400, or 426 for an unsupported version; send it and keep HTTP going.

@@ -3,6 +3,7 @@ public struct WebSocketMask: Sendable, Equatable {
   /// The four key bytes in wire order.
   public var bytes: (UInt8, UInt8, UInt8, UInt8)
 
+  /// A key from its four bytes in wire order.
   public init(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
     bytes = (b0, b1, b2, b3)
   }

@@ -93,7 +93,7 @@ extension WebSocketStateMachine {
       } else {
         guard messageOpcode == nil else { throw protocolError("new message before the last ended") }
       }
-      guard header.payloadLength <= UInt64(configuration.maxFrameSize) else {
+      guard header.payloadLength <= UInt64(configuration.frameSizeLimit) else {
         throw Failure(code: .messageTooBig, reason: "frame too big")
       }
       if opcode != .continuation {
@@ -120,16 +120,29 @@ extension WebSocketStateMachine {
       Self.appendUnmasked(bytes, to: &control, mask: mask, offset: phase)
       return
     }
-    let start = message.count
-    if messageCompressed {
-      scratch.removeAll(keepingCapacity: true)
-      Self.appendUnmasked(bytes, to: &scratch, mask: mask, offset: phase)
-      try inflate { inflater, limit in try inflater.inflate(scratch, into: &message, limit: limit) }
-    } else {
+    guard messageCompressed else {
+      let start = message.count
       Self.appendUnmasked(bytes, to: &message, mask: mask, offset: phase)
+      try validateText(from: start)
+      return
     }
-    try validateText(from: start)
+    // Unmask through a small scratch buffer so that no connection keeps a frame-sized one.
+    var offset = 0
+    while offset < bytes.count {
+      let end = min(bytes.count, offset + Self.scratchSize)
+      scratch.removeAll(keepingCapacity: true)
+      Self.appendUnmasked(
+        UnsafeBufferPointer(rebasing: bytes[offset..<end]), to: &scratch, mask: mask,
+        offset: phase + offset)
+      let start = message.count
+      try inflate { inflater, limit in try inflater.inflate(scratch, into: &message, limit: limit) }
+      try validateText(from: start)
+      offset = end
+    }
   }
+
+  /// The most compressed bytes unmasked at once (16 KiB).
+  static let scratchSize = 16 << 10
 
   /// Acts on a frame whose payload is complete.
   private func endFrame(_ header: FrameHeader, _ actions: inout [WebSocketAction]) throws {

@@ -27,9 +27,11 @@ public final class WebSocketStateMachine {
     var reason: String
   }
 
+  /// Limits and timers.
   public let configuration: WebSocketConfiguration
   /// The agreed permessage-deflate settings, or nil without compression.
   public let deflate: PerMessageDeflateParameters?
+  /// Open, closing or closed.
   public internal(set) var phase: Phase = .open
   /// How the connection ended: the peer's close code, ours when we failed it, 1005 for a
   /// close frame without a code, 1006 when TCP ended first; nil while open.
@@ -54,7 +56,7 @@ public final class WebSocketStateMachine {
   /// The message so far, unmasked and inflated.
   var message: [UInt8] = []
   var utf8 = UTF8Validator()
-  /// A compressed payload piece, unmasked before inflating.
+  /// A compressed payload piece (at most `scratchSize` bytes), unmasked before inflating.
   var scratch: [UInt8] = []
   var inflater: Inflater?
 
@@ -205,8 +207,8 @@ public final class WebSocketStateMachine {
   private func compressor(_ deflate: PerMessageDeflateParameters) -> Deflater? {
     if let deflater { return deflater }
     deflater = try? Deflater(
-      windowBits: deflate.serverMaxWindowBits, level: deflate.compressionLevel,
-      memoryLevel: deflate.memoryLevel)
+      windowBits: deflate.serverMaxWindowBits, level: configuration.compressionLevel,
+      memoryLevel: configuration.compressionMemoryLevel)
     return deflater
   }
 }

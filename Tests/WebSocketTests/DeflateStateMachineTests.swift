@@ -35,6 +35,35 @@ import Testing
     #expect(steps(ws.receive(frame, now: t0)) == [.text(text)])
   }
 
+  /// Compressed frames larger than the unmasking scratch buffer, whole and in odd pieces.
+  @Test func largeCompressedFramesInPieces() throws {
+    var random = SeededGenerator(state: 5)
+    let noise = (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let frame = clientFrame(0x2, try compressed(noise), rsv1: true)
+    #expect(frame.count > 3 * WebSocketStateMachine.scratchSize)
+    #expect(steps(machine(deflate: settings).receive(frame, now: t0)) == [.message(.binary(noise))])
+    let ws = machine(deflate: settings)
+    var actions: [WebSocketAction] = []
+    var offset = 0
+    while offset < frame.count {
+      let end = min(frame.count, offset + Int.random(in: 1...40_000, using: &random))
+      actions += ws.receive(frame[offset..<end], now: t0)
+      offset = end
+    }
+    #expect(steps(actions) == [.message(.binary(noise))])
+  }
+
+  /// Incompressible data grows a little when deflated; a message at the limit still fits.
+  @Test func incompressibleMessageAtTheLimitIsAccepted() throws {
+    var random = SeededGenerator(state: 9)
+    let noise = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let body = try compressed(noise)
+    #expect(body.count > noise.count)
+    let ws = machine(deflate: settings)
+    #expect(
+      steps(ws.receive(clientFrame(0x2, body, rsv1: true), now: t0)) == [.message(.binary(noise))])
+  }
+
   @Test func uncompressedMessagesStillWork() {
     let ws = machine(deflate: settings)
     #expect(steps(ws.receive(clientFrame(.text, "plain"), now: t0)) == [.text("plain")])

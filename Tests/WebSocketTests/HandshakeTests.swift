@@ -115,8 +115,14 @@ import Testing
       )
     ])
     let on = try accepted(request)
-    #expect(on.response.headers["Sec-WebSocket-Extensions"] == "permessage-deflate")
-    #expect(on.deflate?.serverMaxWindowBits == 15)
+    #expect(
+      on.response.headers["Sec-WebSocket-Extensions"]
+        == "permessage-deflate; server_max_window_bits=12; client_max_window_bits=12")
+    #expect(on.deflate?.serverMaxWindowBits == 12)
+    #expect(on.deflate?.clientMaxWindowBits == 12)
+    let uncapped = try accepted(request, .init(deflate: PerMessageDeflateOptions()))
+    #expect(uncapped.response.headers["Sec-WebSocket-Extensions"] == "permessage-deflate")
+    #expect(uncapped.deflate?.serverMaxWindowBits == 15)
     let off = try accepted(request, .init(deflate: nil))
     #expect(off.deflate == nil)
     #expect(off.response.headers["Sec-WebSocket-Extensions"] == nil)
