@@ -63,17 +63,31 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
   // MARK: Commands from the handle
 
   func send(_ message: WebSocketMessage) {
+    releaseLatest()
     perform(machine.send(message))
     flush()
   }
 
   func send(_ encoded: EncodedMessage, latestOnly: Bool) {
     guard latestOnly, !output.isEmpty else {
+      releaseLatest()
       perform(machine.send(encoded))
       flush()
       return
     }
     for case .write(let bytes) in machine.send(encoded) { latest = bytes }
+  }
+
+  /// Queues the parked latest-only frame before anything sent after it.
+  ///
+  /// NB: the wire order must be the state machine's order. A compressed message sent with
+  /// context takeover assumes the peer's inflater saw exactly what the machine sent before it;
+  /// a parked frame written later would slip into that history and corrupt what follows.
+  private func releaseLatest() {
+    if let frame = latest {
+      latest = nil
+      output.append(frame)
+    }
   }
 
   func close(_ code: WebSocketCloseCode, reason: String) {
