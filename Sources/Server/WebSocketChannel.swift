@@ -31,6 +31,8 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
   static let pauseReadingAbove = 256 * 1024
   /// Fail a peer that lets this much pile up despite the pause (it sends, but never reads).
   static let maxQueued = 4 << 20
+  /// The kernel's send buffer for a WebSocket, in bytes (Linux doubles it for bookkeeping).
+  static let kernelSendBuffer: Int32 = 256 * 1024
   /// How long to drain input after the close handshake before closing anyway.
   static let lingerTime: Duration = .seconds(2)
 
@@ -49,6 +51,11 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
       subprotocol: accepted.subprotocol, compressionWindowBits: machine.fanOutWindowBits,
       loop: http.loop)
     socket.channel = self
+    // NB: left alone, the kernel grows the send buffer to megabytes, which a stalled reader
+    // fills with seconds of old frames before `latestOnly` ever sees a full queue. A bounded
+    // buffer keeps a slow client's backlog to a few frames.
+    var size = Self.kernelSendBuffer
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
   }
 
   /// Opens the connection for the handler and reads what arrived with the upgrade.

@@ -14,7 +14,7 @@ def test_a_stalled_compressing_reader_skips_frames_and_decodes_cleanly(playfield
 
     async def run():
         url = f"{playfield.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
-        async with connect(url, compression="deflate", max_size=None, max_queue=1) as ws:
+        async with connect(url, compression="deflate", max_size=None, max_queue=1, close_timeout=0.5) as ws:
             assert json.loads(await ws.recv())["type"] == "hello"
             await ws.send(json.dumps({"type": "start"}))
             # Stop reading for two seconds (120 ticks) while asking for replies.
@@ -42,7 +42,7 @@ def test_a_slow_spectator_does_not_slow_the_others(playfield):
     async def run():
         url = f"{playfield.ws_url}/ws/sessions/{session['id']}"
         control = f"{url}?token={session['token']}"
-        async with connect(control) as ctrl, connect(url, max_queue=1) as stalled, connect(url) as fast:
+        async with connect(control) as ctrl, connect(url, max_queue=1, close_timeout=0.5) as stalled, connect(url) as fast:
             await ctrl.send(json.dumps({"type": "start"}))
             await asyncio.sleep(0.3)
             frames = 0
