@@ -42,7 +42,7 @@ def test_a_slow_spectator_does_not_slow_the_others(playfield):
     async def run():
         url = f"{playfield.ws_url}/ws/sessions/{session['id']}"
         control = f"{url}?token={session['token']}"
-        async with connect(control) as ctrl, connect(url, max_queue=1, close_timeout=0.5) as stalled, connect(url) as fast:
+        async with connect(control, close_timeout=0.5) as ctrl, connect(url, max_queue=1, close_timeout=0.5) as stalled, connect(url) as fast:
             await ctrl.send(json.dumps({"type": "start"}))
             await asyncio.sleep(0.3)
             frames = 0
