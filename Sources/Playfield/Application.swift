@@ -97,6 +97,10 @@ public final class Application: HTTPHandler {
       return replaySocket(request, id: id)
     case .tile(let zoom, let x, let file):
       return tiles.handle(request, zoom: zoom, x: x, file: file)
+    case .sessionsPage:
+      return page(request) { sessionsPage() }
+    case .replayPage(let id):
+      return page(request) { replayPage(id, request: request) }
     case .highScores:
       return .response(highScores.handle(request))
     case .mazes:
@@ -220,6 +224,41 @@ public final class Application: HTTPHandler {
     context["content"] = body
     return pages.render(
       embedded ? "embed" : "demo", context, framing: embedded ? .anyone : .sameOrigin)
+  }
+
+  private func sessionsPage() -> Response {
+    let now = environment.wallClock()
+    let rows: [[String: Any]] = registry.all.map { session in
+      let summary = session.summary
+      return [
+        "id": summary.id, "kind": summary.kind,
+        "title": demos.first { $0.name == summary.kind }?.title ?? summary.kind,
+        "age": Self.age(now - summary.createdAt), "tick": summary.tick,
+        "watching": summary.spectators + summary.controllers,
+        "status": summary.running ? "running" : "stopped",
+      ]
+    }
+    return pages.render("sessions", ["sessions": rows, "hasSessions": !rows.isEmpty])
+  }
+
+  private func replayPage(_ id: String, request: Request) -> Response {
+    guard let session = registry.session(id) else { return notFound(request) }
+    let demo = demos.first { $0.name == session.kind }
+    return pages.render(
+      "replay",
+      [
+        "id": id, "kind": session.kind, "title": demo?.title ?? session.kind,
+        "hasDatabase": journal != nil,
+      ])
+  }
+
+  /// `42 s`, `5 min`, `3 h` or `2 d`.
+  static func age(_ seconds: Double) -> String {
+    let s = max(0, Int(seconds))
+    if s < 60 { return "\(s) s" }
+    if s < 3600 { return "\(s / 60) min" }
+    if s < 86_400 { return "\(s / 3600) h" }
+    return "\(s / 86_400) d"
   }
 
   private func notFound(_ request: Request) -> Response {

@@ -15,6 +15,8 @@ enum Route: Equatable {
   case sessionInputs(String)
   case replaySocket(String)
   case highScores
+  case sessionsPage
+  case replayPage(String)
   case tile(zoom: String, x: String, file: String)
   case mazes
   case maze(String)
@@ -27,6 +29,10 @@ enum Route: Equatable {
       self = .gallery
     case 1 where segments[0] == "healthz":
       self = .health
+    case 1 where segments[0] == "sessions":
+      self = .sessionsPage
+    case 3 where segments[0] == "sessions" && segments[2] == "replay":
+      self = .replayPage(segments[1])
     case 2 where segments[0] == "demos":
       self = .demo(segments[1])
     case 2 where segments[0] == "embed":
