@@ -17,13 +17,23 @@ export class FittedView {
     this.dpr = 1;
     this.observer = new ResizeObserver(() => this.fit());
     this.observer.observe(container);
+    this.shapeContainer();
     this.fit();
   }
 
   /** Changes the world size (a new config) and fits again. */
   setWorld(world) {
     this.world = world;
+    this.shapeContainer();
     this.fit();
+  }
+
+  /**
+   * Gives the container the world's aspect, so that it is no taller than the picture needs
+   * (the stylesheet caps its height, and embedded pages let it fill the frame instead).
+   */
+  shapeContainer() {
+    this.container.style.aspectRatio = `${this.world.width} / ${this.world.height}`;
   }
 
   fit() {

@@ -105,7 +105,9 @@ export class TiltInput {
     if (!("DeviceOrientationEvent" in window)) return;
     const start = () => window.addEventListener("deviceorientation", (e) => this.fromOrientation(e));
     if (typeof DeviceOrientationEvent.requestPermission === "function") {
-      // iOS: the permission prompt must come from a tap.
+      // iOS (and newer Chromium): the permission prompt must come from a tap. Only offer it
+      // where a sensor is likely, on touch screens.
+      if (!matchMedia("(pointer: coarse)").matches) return;
       this.motionButton = el(
         "button",
         {
