@@ -66,7 +66,7 @@ def test_page_creates_a_session_streams_and_draws(playfield, watched, kind):
     assert set(query) == {"session", "token"}, "a reload must resume the same session"
     assert page.page.evaluate("() => window.playfield.client.role") == "controller"
     assert page.page.locator(".demo-role").inner_text() == "You control this session."
-    share = page.page.locator(".demo-share a").get_attribute("href")
+    share = page.page.locator(".demo-share a", has_text="watch link").get_attribute("href")
     assert share.endswith(f"/demos/{kind}?session={query['session']}")
     status = page.page.locator(".status").inner_text()
     assert "connected" in status and "fps" in status and "rtt" in status
@@ -85,6 +85,21 @@ def test_page_creates_a_session_streams_and_draws(playfield, watched, kind):
         missing = SEED_COLOURS[kind] - set(colours)
         assert not missing, f"{kind} lacks its seed colours {missing}; has {list(colours)[:8]}"
     page.screenshot(f"demo-{kind}")
+
+
+def test_a_bare_page_resumes_this_browsers_session_and_new_starts_another(playfield, watched):
+    page = open_demo(watched, playfield.url + "/demos/tag-cloud")
+    p = page.page
+    first = p.evaluate("() => window.playfield.client.id")
+    p.goto(playfield.url + "/demos/tag-cloud")
+    p.wait_for_function("() => window.playfield?.hello")
+    assert p.evaluate("() => window.playfield.client.id") == first
+    assert p.evaluate("() => window.playfield.client.role") == "controller"
+    p.locator(".demo-share a", has_text="new session").click()
+    p.wait_for_function("() => window.playfield?.hello")
+    second = p.evaluate("() => window.playfield.client.id")
+    assert second != first
+    assert p.evaluate("() => new URLSearchParams(location.search).get('session')") == second
 
 
 def test_bouncing_balls_stop_step_start_and_add(playfield, watched):
@@ -144,6 +159,14 @@ def test_maze_tap_toggles_a_block_and_keys_tilt(playfield, watched):
     p.keyboard.up("ArrowRight")
     p.wait_for_function("() => window.playfield.frames.newest.tilt[0] === 0")
 
+    # The tilt pad: holding the pointer near its top edge tilts up (towards row 0).
+    pad = p.locator(".tilt-pad").bounding_box()
+    p.mouse.move(pad["x"] + pad["width"] / 2, pad["y"] + 4)
+    p.mouse.down()
+    p.wait_for_function("() => window.playfield.frames.newest.tilt[1] > 0.8")
+    p.mouse.up()
+    p.wait_for_function("() => window.playfield.frames.newest.tilt[1] === 0")
+
     p.locator('[data-action="clear"]').click()
     p.wait_for_function("() => window.playfield.frames.newest.revision === 2")
     time.sleep(0.1)
@@ -192,6 +215,33 @@ def test_tag_cloud_drag_turns_it_with_inertia(playfield, watched):
     assert coasting != after, "the cloud keeps turning after release (inertia)"
     assert p.url == page.page.url  # the drag did not follow a link
     page.screenshot("demo-tag-cloud-dragged")
+
+
+def test_holes_keys_steer_the_ball_to_the_flag(playfield, watched):
+    # One hole, far from the diagonal the ball rolls along from the bottom-right corner.
+    session = create_session(playfield, "holes", {"holes": [[0.95, 0.05]]})
+    page = open_demo(watched, playfield.url + session["urls"]["control"])
+    p = page.page
+    p.keyboard.down("ArrowLeft")
+    p.keyboard.down("KeyW")  # WASD works as well as the arrows
+    p.wait_for_function("() => window.playfield.frames.newest.score === 1", timeout=15_000)
+    p.keyboard.up("ArrowLeft")
+    p.keyboard.up("KeyW")
+    p.wait_for_function("() => document.querySelector('[data-readout=\"score\"]').textContent === '1'")
+    assert p.locator('[data-readout="balls"]').inner_text() == "3"
+    assert "Flag!" in p.locator(".demo-notice").inner_text()
+
+
+def test_a_deleted_session_ends_the_page(playfield, watched):
+    session = create_session(playfield, "maze")
+    page = open_demo(watched, playfield.url + session["urls"]["control"])
+    request = urllib.request.Request(
+        playfield.url + session["urls"]["api"], method="DELETE",
+        headers={"Authorization": "Bearer " + session["token"]})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert response.status == 204
+    page.page.wait_for_function("() => window.playfield.client.state === 'ended'")
+    assert "ended: the session was deleted" in page.page.locator(".status").inner_text()
 
 
 def test_spectators_watch_without_controls(playfield, watched):
@@ -264,7 +314,8 @@ def test_embed_page_works_in_an_iframe(playfield, watched, host_page):
     page = watched()
     p = page.page
     p.goto(host_page(
-        f'<!doctype html><title>host</title><p>A site that embeds a demo:</p>'
+        '<!doctype html><title>host</title><p>A site that embeds a demo:</p>'
+        '<script>window.heard = []; addEventListener("message", (e) => heard.push(e.data));</script>'
         f'<iframe src="{playfield.url}/embed/holes" width="320" height="460"></iframe>'))
     frame = p.frame_locator("iframe")
     handle = p.wait_for_selector("iframe").content_frame()
@@ -278,6 +329,17 @@ def test_embed_page_works_in_an_iframe(playfield, watched, host_page):
     assert SEED_COLOURS["holes"] <= set(colours)
     assert handle.evaluate("() => document.querySelector('.site-header')") is None
     page.screenshot("embed-holes")
+
+    # The host page hears what happens and can drive the demo with postMessage.
+    heard = p.evaluate("() => window.heard.map((m) => m.playfield)")
+    hello = next(m for m in heard if m["type"] == "hello")
+    assert hello["kind"] == "holes" and hello["role"] == "controller"
+    assert any(m["type"] == "connection" and m["state"] == "connected" for m in heard)
+    p.evaluate("""() => document.querySelector("iframe").contentWindow.postMessage(
+        { playfield: { type: "stop" } }, "*")""")
+    handle.wait_for_function("() => window.playfield.running === false")
+    p.wait_for_function(
+        "() => window.heard.some((m) => m.playfield.type === 'status' && !m.playfield.running)")
 
 
 def test_phone_viewport_with_touch(playfield, watched):

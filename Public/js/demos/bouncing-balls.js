@@ -2,7 +2,7 @@
 // balls with the pointer, and shows the energy and momentum the server reports.
 
 import { $, formatNumber, setText } from "../lib/dom.js";
-import { FittedView, FlickTracker } from "../lib/canvas.js";
+import { FlickTracker } from "../lib/canvas.js";
 import { runDemo } from "../lib/demo.js";
 
 /** Options of this page. */
@@ -12,6 +12,7 @@ const options = {
   background: "#000000", // the box
   border: "#2b303b", // the box's edge
   aimColor: "rgba(255, 255, 255, 0.55)", // the ghost ball and flick line while adding
+  squareBelowPx: 2.5, // balls smaller than this radius on screen (CSS px) are drawn as squares
 };
 
 let view = null;
@@ -47,7 +48,7 @@ function adopt(message) {
   groupedCount = -1;
 }
 
-/** Positions at `alpha` between frames; a ball that wrapped around a periodic world is not swept across it. */
+/** Positions at `alpha` between frames; a ball that wrapped around a torus is not swept across. */
 function blend(a, b, alpha) {
   const pa = a.positions;
   const pb = b.positions;
@@ -83,8 +84,14 @@ function draw(sample, demo) {
       const r = radii[i] ?? radiusFallback;
       const x = points[2 * i];
       const y = points[2 * i + 1];
-      context.moveTo(x + r, y);
-      context.arc(x, y, r, 0, Math.PI * 2);
+      if (r * view.scale < options.squareBelowPx) {
+        // NB: tiny arcs cost as much to fill as big ones; a square of the same area looks the same.
+        const half = r * 0.886;
+        context.rect(x - half, y - half, 2 * half, 2 * half);
+      } else {
+        context.moveTo(x + r, y);
+        context.arc(x, y, r, 0, Math.PI * 2);
+      }
     }
     context.fill();
   }
@@ -110,7 +117,8 @@ function drawAim(context, tracker) {
 function showReadouts(frame) {
   setText(readouts.count, formatNumber(frame.count));
   setText(readouts.energy, formatNumber(frame.energy));
-  setText(readouts.momentum, `(${formatNumber(frame.momentum[0])}, ${formatNumber(frame.momentum[1])})`);
+  const [px, py] = frame.momentum;
+  setText(readouts.momentum, `(${formatNumber(px)}, ${formatNumber(py)})`);
   setText(readouts.collisions, formatNumber(frame.collisions));
 }
 
@@ -164,7 +172,8 @@ function bindPointer(canvas, demo) {
       const p = tracker.last;
       const x = Math.min(Math.max(p.x, 0), world.width);
       const y = Math.min(Math.max(p.y, 0), world.height);
-      demo.send({ type: "add-ball", x: Math.round(x * 100) / 100, y: Math.round(y * 100) / 100, ...v });
+      const round = (value) => Math.round(value * 100) / 100;
+      demo.send({ type: "add-ball", x: round(x), y: round(y), ...v });
     }
     demo.redraw();
   });
@@ -182,13 +191,12 @@ runDemo({
     for (const name of ["count", "energy", "momentum", "collisions"]) {
       readouts[name] = $(`[data-readout="${name}"]`, demo.root);
     }
-    $('[data-action="reset"]', demo.root).addEventListener("click", () => demo.send({ type: "reset" }));
+    demo.bind("reset", { type: "reset" });
     bindPointer(canvas, demo);
   },
   hello(message, demo) {
     adopt(message);
-    if (view) view.setWorld(world);
-    else view = new FittedView($(".stage", demo.root), $("canvas.view", demo.root), world, demo.redraw);
+    view = demo.fit(world);
     showReadouts(message);
   },
   frame(message) {
@@ -202,7 +210,7 @@ runDemo({
     } else if (message.name === "reset") {
       adopt(message.hello);
       demo.frames.cut(message.tick);
-      view.setWorld(world);
+      demo.fit(world);
       demo.redraw();
     }
   },

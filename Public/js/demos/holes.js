@@ -2,11 +2,9 @@
 // top left and black holes turning about the centre; score, balls left, level, GAME OVER and
 // RESTART.
 
-import { $, $all, setText } from "../lib/dom.js";
-import { FittedView } from "../lib/canvas.js";
+import { $, setText } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
 import { lerp } from "../lib/frames.js";
-import { TiltInput } from "../lib/tilt.js";
 
 /** Options of this page. */
 const options = {
@@ -54,11 +52,13 @@ function draw(sample) {
     context.arc(x, y, radius, 0, Math.PI * 2);
     context.fill();
   }
-  const ball = a.ball && b.ball ? [lerp(a.ball[0], b.ball[0], alpha), lerp(a.ball[1], b.ball[1], alpha)] : b.ball;
-  if (ball) {
+  if (b.ball) {
+    const from = a.ball ?? b.ball;
     context.fillStyle = colors.ball;
     context.beginPath();
-    context.arc(ball[0], ball[1], ballRadius, 0, Math.PI * 2);
+    const x = lerp(from[0], b.ball[0], alpha);
+    const y = lerp(from[1], b.ball[1], alpha);
+    context.arc(x, y, ballRadius, 0, Math.PI * 2);
     context.fill();
   }
 }
@@ -81,16 +81,12 @@ runDemo({
       level: $('[data-readout="level"]', demo.root),
     };
     demo.overlay = $(".overlay", demo.root);
-    for (const button of $all('[data-action="restart"]', demo.root)) {
-      button.addEventListener("click", () => demo.send({ type: "restart" }));
-    }
-    demo.tilt = new TiltInput($(".tilt-pad", demo.root), (tilt) => demo.send({ type: "tilt", ...tilt }));
+    demo.bind("restart", { type: "restart" });
+    demo.useTilt();
   },
   hello(message, demo) {
     table = message;
-    if (view) view.setWorld(table.world);
-    else view = new FittedView($(".stage", demo.root), $("canvas.view", demo.root), table.world, demo.redraw);
-    demo.tilt.setEnabled(message.role === "controller");
+    view = demo.fit(table.world);
     showGame(message, demo);
   },
   frame(message, demo) {
@@ -106,7 +102,9 @@ runDemo({
         demo.notice(`Level ${message.level}: the holes grow and turn faster.`);
         break;
       case "lost":
-        demo.notice(message.ballsLeft > 0 ? `Lost a ball: ${message.ballsLeft} left.` : "Lost the last ball.");
+        demo.notice(
+          message.ballsLeft > 0 ? `Lost a ball: ${message.ballsLeft} left.` : "Lost the last ball.",
+        );
         demo.frames.cut(message.tick);
         break;
       case "ball":

@@ -3,10 +3,8 @@
 // events and sends taps as `toggle` inputs.
 
 import { $ } from "../lib/dom.js";
-import { FittedView } from "../lib/canvas.js";
 import { runDemo } from "../lib/demo.js";
 import { lerp } from "../lib/frames.js";
-import { TiltInput } from "../lib/tilt.js";
 
 /** Options of this page. */
 const options = {
@@ -61,7 +59,9 @@ function draw(sample) {
   }
   context.fillStyle = colors.ball;
   context.beginPath();
-  context.arc(lerp(a.ball[0], b.ball[0], alpha), lerp(a.ball[1], b.ball[1], alpha), radius, 0, Math.PI * 2);
+  const x = lerp(a.ball[0], b.ball[0], alpha);
+  const y = lerp(a.ball[1], b.ball[1], alpha);
+  context.arc(x, y, radius, 0, Math.PI * 2);
   context.fill();
 }
 
@@ -93,15 +93,13 @@ runDemo({
   config: options.config,
   setup(demo) {
     bindTaps($("canvas.view", demo.root), demo);
-    $('[data-action="clear"]', demo.root).addEventListener("click", () => demo.send({ type: "clear" }));
-    $('[data-action="reset"]', demo.root).addEventListener("click", () => demo.send({ type: "reset" }));
-    demo.tilt = new TiltInput($(".tilt-pad", demo.root), (tilt) => demo.send({ type: "tilt", ...tilt }));
+    demo.bind("clear", { type: "clear" });
+    demo.bind("reset", { type: "reset" });
+    demo.useTilt();
   },
   hello(message, demo) {
     adopt(message);
-    if (view) view.setWorld(maze.world);
-    else view = new FittedView($(".stage", demo.root), $("canvas.view", demo.root), maze.world, demo.redraw);
-    demo.tilt.setEnabled(message.role === "controller");
+    view = demo.fit(maze.world);
   },
   event(message, demo) {
     if (message.name === "maze") {

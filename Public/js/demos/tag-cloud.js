@@ -3,7 +3,6 @@
 // turns the sphere and keeps it spinning with inertia after release. Tags are links.
 
 import { $, el } from "../lib/dom.js";
-import { FittedView } from "../lib/canvas.js";
 import { runDemo } from "../lib/demo.js";
 import { lerp } from "../lib/frames.js";
 
@@ -53,7 +52,9 @@ function draw(sample) {
     const y = lerp(a.points[2 * i + 1], b.points[2 * i + 1], alpha) * k;
     const scale = lerp(a.scale[i], b.scale[i], alpha);
     const style = labels[i].style;
-    style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -50%) scale(${scale.toFixed(3)})`;
+    style.transform =
+      `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -50%) ` +
+      `scale(${scale.toFixed(3)})`;
     style.opacity = lerp(a.opacity[i], b.opacity[i], alpha).toFixed(3);
   }
   b.order.forEach((index, depth) => {
@@ -131,7 +132,7 @@ runDemo({
   config: options.config,
   setup(demo) {
     bindDrag($(".cloud", demo.root), demo);
-    $('[data-action="reset"]', demo.root).addEventListener("click", () => demo.send({ type: "reset" }));
+    demo.bind("reset", { type: "reset" });
   },
   hello(message, demo) {
     world = message.world;
@@ -140,8 +141,7 @@ runDemo({
       if (labels.length) scaleFonts();
       demo.redraw();
     };
-    if (view) view.setWorld(world);
-    else view = new FittedView($(".stage", demo.root), cloud, world, resized);
+    view = demo.fit(world, cloud, resized);
     buildLabels(cloud, message.tags, message.sizes);
   },
   event(message, demo) {

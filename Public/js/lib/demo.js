@@ -3,10 +3,12 @@
 // current, and (inside an iframe) talk to the host page with postMessage.
 
 import { $, $all, el, setText } from "./dom.js";
+import { FittedView } from "./canvas.js";
 import { FrameBuffer } from "./frames.js";
 import { chooseSession, watchLink } from "./join.js";
 import { SessionClient } from "./session.js";
 import { StatusLine } from "./status.js";
+import { TiltInput } from "./tilt.js";
 
 /** How long a notice (an error or an event worth telling) stays, in ms. */
 const noticeMs = 4000;
@@ -37,6 +39,27 @@ export async function runDemo(page) {
       demo.dirty = true;
     },
     dirty: true,
+    view: null,
+    tilt: null,
+    /** Sends `message` (or what `message()` returns) when a `data-action` button is clicked. */
+    bind(action, message) {
+      for (const button of $all(`[data-action="${action}"]`, root)) {
+        button.addEventListener("click", () =>
+          demo.send(typeof message === "function" ? message() : message),
+        );
+      }
+    },
+    /** Fits `target` (the canvas by default) to the stage for `world`; one view for the page. */
+    fit(world, target = root.querySelector("canvas.view"), onResize = demo.redraw) {
+      if (demo.view) demo.view.setWorld(world);
+      else demo.view = new FittedView($(".stage", root), target, world, onResize);
+      return demo.view;
+    },
+    /** Turns the page's `.tilt-pad` (and the keyboard and motion sensor) into `tilt` inputs. */
+    useTilt() {
+      const send = (tilt) => demo.send({ type: "tilt", ...tilt });
+      demo.tilt = new TiltInput($(".tilt-pad", root), send);
+    },
   };
   window.playfield = demo; // for the browser tests and the curious
 
@@ -57,6 +80,7 @@ export async function runDemo(page) {
       demo.running = message.running;
       demo.frames.reset();
       setRole(root, message.role);
+      demo.tilt?.setEnabled(message.role === "controller");
       demo.status.update({ role: message.role, running: message.running, tick: message.tick });
       page.hello(message, demo);
       refreshRun();
@@ -93,6 +117,8 @@ export async function runDemo(page) {
   const refreshRun = bindRunControls(demo);
   page.setup?.(demo);
   demo.client.connect();
+  // Leaving the page closes the channel on purpose: no reconnect attempts while unloading.
+  window.addEventListener("pagehide", () => demo.client.close());
   listenToHost(demo);
 
   let lastKey = "";
@@ -116,16 +142,18 @@ export async function runDemo(page) {
 /** Marks the page with the role and turns controller-only controls on or off. */
 function setRole(root, role) {
   root.dataset.role = role;
-  for (const control of $all("[data-needs-control]", root)) control.disabled = role !== "controller";
+  const controls = role === "controller";
+  for (const control of $all("[data-needs-control]", root)) control.disabled = !controls;
   const label = root.querySelector(".demo-role");
-  if (label) setText(label, role === "controller" ? "You control this session." : "You are watching.");
+  if (label) setText(label, controls ? "You control this session." : "You are watching.");
 }
 
 function showShareLink(root, kind, id) {
   const slot = root.querySelector(".demo-share");
   if (!slot) return;
   const href = watchLink(kind, id);
-  const link = el("a", { href, target: window.top === window ? null : "_blank", rel: "noopener" }, "watch link");
+  const target = window.top === window ? null : "_blank";
+  const link = el("a", { href, target, rel: "noopener" }, "watch link");
   const copy = el(
     "button",
     {
@@ -142,7 +170,8 @@ function showShareLink(root, kind, id) {
     },
     "copy",
   );
-  slot.replaceChildren("Share: ", link, " ", copy);
+  const fresh = el("a", { href: `${location.pathname}?new` }, "new session");
+  slot.replaceChildren("Share: ", link, " ", copy, " · ", fresh);
 }
 
 function showNotice(root, text, kind) {
@@ -174,11 +203,13 @@ function listenToHost(demo) {
     if (event.source !== window.parent) return;
     const message = event.data?.playfield;
     if (!message || typeof message.type !== "string" || message.type === "ping") return;
-    if (!demo.send(message)) tellHost({ type: "refused", reason: "this page does not control the session" });
+    if (!demo.send(message)) {
+      tellHost({ type: "refused", reason: "this page does not control the session" });
+    }
   });
 }
 
-/** Wires START/STOP (one toggle button) and STEP buttons found by `data-action`; returns the refresh. */
+/** Wires the START/STOP toggle and STEP buttons (by `data-action`); returns their refresh. */
 function bindRunControls(demo) {
   const toggle = demo.root.querySelector('[data-action="run"]');
   const step = demo.root.querySelector('[data-action="step"]');

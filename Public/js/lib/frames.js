@@ -38,7 +38,8 @@ export class FrameBuffer {
     if (newest && frame.tick <= newest.tick) return;
     this.received += 1;
     const offset = now - frame.tick * this.options.tickMs;
-    if (this.offset === null || offset < this.offset || offset - this.offset > this.options.resyncMs) {
+    const early = this.offset === null || offset < this.offset;
+    if (early || offset - this.offset > this.options.resyncMs) {
       this.offset = offset;
     } else {
       this.offset += (offset - this.offset) * this.options.drift;
@@ -47,7 +48,7 @@ export class FrameBuffer {
     if (this.frames.length > this.options.capacity) this.frames.shift();
   }
 
-  /** Marks a discontinuity: the state jumped at `tick` (a reset, a new ball), so no blending across it. */
+  /** Marks a jump in the state at `tick` (a reset, a new ball): no blending across it. */
   cut(tick) {
     this.cutTick = Math.max(this.cutTick, tick);
   }

@@ -38,6 +38,8 @@ export async function createSession(kind, config = {}) {
 async function exists(id) {
   try {
     const response = await fetch(`/api/sessions/${encodeURIComponent(id)}`, { cache: "no-store" });
+    // NB: read the body: a response left unread is aborted when the page changes its URL.
+    await response.text();
     return response.ok;
   } catch {
     return false;

@@ -11,6 +11,16 @@ export const channelOptions = {
   latencySmoothing: 0.3, // weight of the newest round trip in the smoothed latency (0 to 1)
 };
 
+/**
+ * The wait before reconnect attempt `attempt` (1, 2, ...) in ms: 250, 500, 1000, ... up to
+ * 8000, each scaled by a factor in [1 - jitter, 1 + jitter] picked by `random` in [0, 1).
+ */
+export function retryDelay(attempt, random) {
+  const { firstRetryMs, maxRetryMs, jitter } = channelOptions;
+  const base = Math.min(maxRetryMs, firstRetryMs * 2 ** (attempt - 1));
+  return base * (1 - jitter + 2 * jitter * random);
+}
+
 /** Connection states, as shown on the status line. */
 export const State = Object.freeze({
   connecting: "connecting",
@@ -130,7 +140,8 @@ export class SessionClient {
     if (typeof pong.t !== "number") return;
     const sample = performance.now() - pong.t;
     const weight = channelOptions.latencySmoothing;
-    this.latencyMs = this.latencyMs === null ? sample : this.latencyMs * (1 - weight) + sample * weight;
+    this.latencyMs =
+      this.latencyMs === null ? sample : this.latencyMs * (1 - weight) + sample * weight;
   }
 
   startPings() {
@@ -157,11 +168,7 @@ export class SessionClient {
       this.setState(State.ended, event.reason);
       return;
     }
-    const base = Math.min(
-      channelOptions.maxRetryMs,
-      channelOptions.firstRetryMs * 2 ** (this.attempt - 1),
-    );
-    const delay = base * (1 - channelOptions.jitter + 2 * channelOptions.jitter * Math.random());
+    const delay = retryDelay(this.attempt, Math.random());
     this.setState(State.waiting, `retry in ${(delay / 1000).toFixed(1)} s`);
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
@@ -171,6 +178,7 @@ export class SessionClient {
       const response = await fetch(`/api/sessions/${encodeURIComponent(this.id)}`, {
         cache: "no-store",
       });
+      await response.text();
       return response.status === 404;
     } catch {
       return false; // the server is down: keep trying

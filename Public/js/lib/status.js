@@ -37,6 +37,8 @@ export class StatusLine {
   update(values) {
     Object.assign(this.values, values);
     this.element.dataset.state = this.values.state;
+    // Connection and role changes show at once; counters wait for the next refresh.
+    if ("state" in values || "role" in values) this.render();
   }
 
   render() {
@@ -47,7 +49,8 @@ export class StatusLine {
     setText(f.role, role === "controller" ? "you control" : role === "spectator" ? "watching" : "");
     setText(f.fps, `${this.drawn.rate()} fps`);
     setText(f.frames, `${this.received.rate()} frames/s`);
-    setText(f.latency, latency === null ? "rtt –" : `rtt ${latency.toFixed(latency < 10 ? 1 : 0)} ms`);
+    const rtt = latency === null ? "–" : `${latency.toFixed(latency < 10 ? 1 : 0)} ms`;
+    setText(f.latency, `rtt ${rtt}`);
     const paused = running === false ? " (stopped)" : "";
     setText(f.tick, tick === null ? "" : `tick ${tick}${paused}`);
   }

@@ -103,7 +103,8 @@ export class TiltInput {
 
   listenToDevice() {
     if (!("DeviceOrientationEvent" in window)) return;
-    const start = () => window.addEventListener("deviceorientation", (e) => this.fromOrientation(e));
+    const start = () =>
+      window.addEventListener("deviceorientation", (event) => this.fromOrientation(event));
     if (typeof DeviceOrientationEvent.requestPermission === "function") {
       // iOS (and newer Chromium): the permission prompt must come from a tap. Only offer it
       // where a sensor is likely, on touch screens.
@@ -138,7 +139,8 @@ export class TiltInput {
     // Turn the reading into screen axes when the screen is rotated.
     const angle = (screen.orientation?.angle ?? 0) * rad;
     if (angle) {
-      [x, y] = [x * Math.cos(angle) - y * Math.sin(angle), x * Math.sin(angle) + y * Math.cos(angle)];
+      const [c, s] = [Math.cos(angle), Math.sin(angle)];
+      [x, y] = [x * c - y * s, x * s + y * c];
     }
     this.deviceTilt = { x, y };
     this.update();
@@ -173,9 +175,8 @@ export class TiltInput {
   schedule() {
     if (!this.enabled || this.timer !== null) return;
     const { x, y } = this.current;
-    if (Math.abs(x - this.sent.x) < tiltOptions.deadZone && Math.abs(y - this.sent.y) < tiltOptions.deadZone) {
-      return;
-    }
+    const still = tiltOptions.deadZone;
+    if (Math.abs(x - this.sent.x) < still && Math.abs(y - this.sent.y) < still) return;
     const wait = this.lastSend + tiltOptions.sendEveryMs - performance.now();
     if (wait > 0) {
       this.timer = setTimeout(() => {
@@ -195,5 +196,9 @@ function round(value) {
 }
 
 function isTyping(target) {
-  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target?.isContentEditable;
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    Boolean(target?.isContentEditable)
+  );
 }
