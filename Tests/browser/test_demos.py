@@ -244,6 +244,19 @@ def test_a_deleted_session_ends_the_page(playfield, watched):
     assert "ended: the session was deleted" in page.page.locator(".status").inner_text()
 
 
+def test_a_refused_token_falls_back_to_watching(playfield, watched):
+    session = create_session(playfield, "maze")
+    page = watched()
+    p = page.page
+    p.goto(playfield.url + session["urls"]["watch"] + "&token=not-the-token")
+    p.wait_for_function("() => window.playfield?.hello?.role === 'spectator'", timeout=15_000)
+    assert p.locator(".demo-role").inner_text() == "You are watching."
+    assert "refused" in p.locator(".demo-notice").inner_text()
+    assert p.evaluate("() => new URLSearchParams(location.search).has('token')") is False
+    # The refused handshakes (403) show in the console; they are the point of this test.
+    page.allow(lambda problem: "403" in problem or "WebSocket" in problem)
+
+
 def test_spectators_watch_without_controls(playfield, watched):
     session = create_session(playfield, "bouncing-balls")
     page = open_demo(watched, playfield.url + session["urls"]["watch"])

@@ -5,7 +5,7 @@
 import { $, $all, el, setText } from "./dom.js";
 import { FittedView } from "./canvas.js";
 import { FrameBuffer } from "./frames.js";
-import { chooseSession, watchLink } from "./join.js";
+import { chooseSession, forgetToken, watchLink } from "./join.js";
 import { SessionClient } from "./session.js";
 import { StatusLine } from "./status.js";
 import { TiltInput } from "./tilt.js";
@@ -108,6 +108,10 @@ export async function runDemo(page) {
     error(message) {
       demo.notice(message.message, "error");
     },
+    refused(reason) {
+      forgetToken(session.id);
+      demo.notice(reason, "error");
+    },
     state(state, detail) {
       demo.status.update({ state: detail && state === "ended" ? `ended: ${detail}` : state });
       root.dataset.connection = state;
@@ -117,8 +121,12 @@ export async function runDemo(page) {
   const refreshRun = bindRunControls(demo);
   page.setup?.(demo);
   demo.client.connect();
-  // Leaving the page closes the channel on purpose: no reconnect attempts while unloading.
+  // Leaving the page closes the channel on purpose: no reconnect attempts while unloading,
+  // and a page restored from the back-forward cache opens it again.
   window.addEventListener("pagehide", () => demo.client.close());
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) demo.client.connect();
+  });
   listenToHost(demo);
 
   let lastKey = "";

@@ -74,6 +74,18 @@ export async function chooseSession(kind, config = {}) {
   return session;
 }
 
+/** Forgets a token the server refused, here and in the address bar. */
+export function forgetToken(id) {
+  try {
+    localStorage.removeItem(tokenKey(id));
+  } catch {
+    // Nothing stored.
+  }
+  const query = new URLSearchParams(location.search);
+  query.delete("token");
+  history.replaceState(null, "", `${location.pathname}?${query}`);
+}
+
 /** The link that lets someone else watch: the full demo page without the token. */
 export function watchLink(kind, id) {
   return `${location.origin}/demos/${kind}?session=${encodeURIComponent(id)}`;

@@ -9,6 +9,7 @@ export const channelOptions = {
   jitter: 0.5, // each delay is scaled by a random factor in [1 - jitter, 1 + jitter]
   pingEveryMs: 2000, // interval between latency pings, in ms
   latencySmoothing: 0.3, // weight of the newest round trip in the smoothed latency (0 to 1)
+  tokenAttempts: 2, // failed attempts, with the session there, before the token counts as refused
 };
 
 /**
@@ -31,7 +32,8 @@ export const State = Object.freeze({
 
 /**
  * A client of one session. Handlers: `hello(message)`, `frame(message)`, `event(message)`,
- * `status(message)`, `error(message)`, `state(name, detail)`; each is optional.
+ * `status(message)`, `error(message)`, `state(name, detail)`, `refused(reason)` (the token
+ * did not work, now watching); each is optional.
  */
 export class SessionClient {
   /**
@@ -159,10 +161,18 @@ export class SessionClient {
   /** Waits 250 ms, 500 ms, 1 s, ... up to 8 s (each with jitter), then connects again. */
   async scheduleReconnect(opened, event) {
     this.attempt += 1;
-    // A socket that never opened may mean the session is gone: ask the API before retrying.
-    if (!opened && (await this.sessionIsGone())) {
-      this.setState(State.ended, "the session no longer exists");
-      return;
+    // A socket that never opened may mean the session is gone, or that the token was
+    // refused (the browser does not say which): ask the API before retrying.
+    if (!opened) {
+      const answer = await this.sessionStatus();
+      if (answer === 404) {
+        this.setState(State.ended, "the session no longer exists");
+        return;
+      }
+      if (answer === 200 && this.token && this.attempt >= channelOptions.tokenAttempts) {
+        this.token = null;
+        this.handlers.refused?.("the control token was refused; watching instead");
+      }
     }
     if (event.code === 1001 && /deleted|expired/.test(event.reason)) {
       this.setState(State.ended, event.reason);
@@ -173,15 +183,16 @@ export class SessionClient {
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
-  async sessionIsGone() {
+  /** The HTTP status of `GET /api/sessions/ID`, or 0 when the server cannot be reached. */
+  async sessionStatus() {
     try {
       const response = await fetch(`/api/sessions/${encodeURIComponent(this.id)}`, {
         cache: "no-store",
       });
       await response.text();
-      return response.status === 404;
+      return response.status;
     } catch {
-      return false; // the server is down: keep trying
+      return 0;
     }
   }
 
