@@ -26,6 +26,14 @@ RECORD_EVENTS = """() => {
 }"""
 
 
+RECORD_SENDS = """() => {
+  window.sent = [];
+  const client = window.playfield.client;
+  const original = client.send.bind(client);
+  client.send = (message) => { window.sent.push(message); return original(message); };
+}"""
+
+
 def create_session(server, kind, config=None):
     """Creates a session over the HTTP API; returns its JSON (id, token, urls...)."""
     body = json.dumps({"kind": kind, "config": config or {}}).encode()
@@ -47,11 +55,11 @@ def open_demo(watched, url, **kwargs):
 
 
 def newest_tick(page):
-    return page.page.evaluate("() => window.playfield.frames.newest.tick")
+    return page.page.evaluate("() => window.playfield.frames.newest?.tick")
 
 
 def wait_for_tick_after(page, tick, timeout=10_000):
-    page.page.wait_for_function(f"() => window.playfield.frames.newest.tick > {tick}", timeout=timeout)
+    page.page.wait_for_function(f"() => (window.playfield.frames.newest?.tick ?? -1) > {tick}", timeout=timeout)
 
 
 def label_positions(page, frame=None):
@@ -116,10 +124,30 @@ def test_bouncing_balls_stop_step_start_and_add(playfield, watched):
     p.locator('[data-action="step"]').click()
     wait_for_tick_after(page, frozen)
     assert newest_tick(page) == frozen + 1, "STEP advances exactly one tick"
+    # Grab ball 0 and flick it towards the far wall: a `throw` that the next STEP applies.
+    p.evaluate(RECORD_SENDS)
+    box = p.locator("canvas.view").bounding_box()
+    scale = box["width"] / 320
+    x0, y0 = p.evaluate("() => Array.from(window.playfield.frames.newest?.positions.slice(0, 2))")
+    p.mouse.move(box["x"] + x0 * scale, box["y"] + y0 * scale)
+    p.mouse.down()
+    direction = 1 if x0 < 160 else -1
+    for step in range(1, 7):
+        p.mouse.move(box["x"] + x0 * scale + direction * step * 20, box["y"] + y0 * scale)
+        time.sleep(0.01)  # a flick spread over some ms, as a hand makes it
+    p.mouse.up()
+    throw = p.evaluate("() => window.sent.find((m) => m.type === 'throw')")
+    assert throw["index"] == 0 and throw["vx"] * direction > 0 and abs(throw["vy"]) < abs(throw["vx"])
+    p.locator('[data-action="step"]').click()
+    wait_for_tick_after(page, frozen + 1)
+    moved = (p.evaluate("() => window.playfield.frames.newest?.positions[0]") - x0) * direction
+    assert moved > 0, f"the flicked ball moves the way it was flicked ({moved:.2f} px)"
+    frozen += 2
+
     # A tap on an empty spot adds a ball there (a tap on a ball would throw it instead): take
     # the corner farthest from both balls.
     box = p.locator("canvas.view").bounding_box()
-    balls = p.evaluate("() => Array.from(window.playfield.frames.newest.positions)")
+    balls = p.evaluate("() => Array.from(window.playfield.frames.newest?.positions)")
     corners = [(0.12, 0.08), (0.88, 0.92), (0.12, 0.92), (0.88, 0.08)]
 
     def clearance(corner):
@@ -130,7 +158,7 @@ def test_bouncing_balls_stop_step_start_and_add(playfield, watched):
     p.mouse.click(box["x"] + corner[0] * box["width"], box["y"] + corner[1] * box["height"])
     run.click()  # START: the queued add-ball applies on the next tick
     p.wait_for_function("() => window.playfield.running === true")
-    p.wait_for_function("() => window.playfield.frames.newest.count === 3")
+    p.wait_for_function("() => window.playfield.frames.newest?.count === 3")
     assert p.locator('[data-readout="count"]').inner_text() == "3"
     wait_for_tick_after(page, frozen + 20)
     page.screenshot("demo-bouncing-balls-added")
@@ -144,7 +172,7 @@ def test_maze_tap_toggles_a_block_and_keys_tilt(playfield, watched):
     x, y = 1.5 * cell, 2.5 * cell  # row 2, column 1: far from the ball at the centre
     assert page.pixel("canvas.view", x, y) == "#000000"
     p.mouse.click(box["x"] + x, box["y"] + y)
-    p.wait_for_function("() => window.playfield.frames.newest.revision === 1")
+    p.wait_for_function("() => window.playfield.frames.newest?.revision === 1")
     p.wait_for_function(
         f"() => {{ const c = document.querySelector('canvas.view'); const r = c.getBoundingClientRect();"
         f" const d = c.getContext('2d').getImageData(Math.floor({x} * c.width / r.width),"
@@ -152,23 +180,23 @@ def test_maze_tap_toggles_a_block_and_keys_tilt(playfield, watched):
     assert page.pixel("canvas.view", x, y) == "#d3d3d3", "a tap adds a light-grey block"
     page.screenshot("demo-maze-block")
 
-    start = p.evaluate("() => window.playfield.frames.newest.ball[0]")
+    start = p.evaluate("() => window.playfield.frames.newest?.ball[0]")
     p.keyboard.down("ArrowRight")
-    p.wait_for_function("() => window.playfield.frames.newest.tilt[0] > 0.5")
-    p.wait_for_function(f"() => window.playfield.frames.newest.ball[0] > {start} + 40")
+    p.wait_for_function("() => window.playfield.frames.newest?.tilt[0] > 0.5")
+    p.wait_for_function(f"() => window.playfield.frames.newest?.ball[0] > {start} + 40")
     p.keyboard.up("ArrowRight")
-    p.wait_for_function("() => window.playfield.frames.newest.tilt[0] === 0")
+    p.wait_for_function("() => window.playfield.frames.newest?.tilt[0] === 0")
 
     # The tilt pad: holding the pointer near its top edge tilts up (towards row 0).
     pad = p.locator(".tilt-pad").bounding_box()
     p.mouse.move(pad["x"] + pad["width"] / 2, pad["y"] + 4)
     p.mouse.down()
-    p.wait_for_function("() => window.playfield.frames.newest.tilt[1] > 0.8")
+    p.wait_for_function("() => window.playfield.frames.newest?.tilt[1] > 0.8")
     p.mouse.up()
-    p.wait_for_function("() => window.playfield.frames.newest.tilt[1] === 0")
+    p.wait_for_function("() => window.playfield.frames.newest?.tilt[1] === 0")
 
     p.locator('[data-action="clear"]').click()
-    p.wait_for_function("() => window.playfield.frames.newest.revision === 2")
+    p.wait_for_function("() => window.playfield.frames.newest?.revision === 2")
     time.sleep(0.1)
     assert page.pixel("canvas.view", x, y) == "#000000", "CLEAR removes every block"
 
@@ -179,7 +207,7 @@ def test_holes_scores_game_over_and_restart(playfield, watched):
         playfield, "holes", {"balls": 1, "holes": [[0.9, 0.9]], "holeRadius": 40, "maxHoleRadius": 40})
     page = open_demo(watched, playfield.url + session["urls"]["control"])
     p = page.page
-    p.wait_for_function("() => window.playfield.frames.newest.gameOver === true")
+    p.wait_for_function("() => window.playfield.frames.newest?.gameOver === true")
     overlay = p.locator(".overlay")
     overlay.locator("text=GAME OVER").wait_for()
     assert p.locator('[data-readout="balls"]').inner_text() == "0"
@@ -206,7 +234,7 @@ def test_tag_cloud_drag_turns_it_with_inertia(playfield, watched):
         p.mouse.move(cx - 100 + step * 20, cy + step * 3)
         time.sleep(0.016)
     p.mouse.up()
-    p.wait_for_function("() => window.playfield.frames.newest.dragging === false")
+    p.wait_for_function("() => window.playfield.frames.newest?.dragging === false")
     after = label_positions(page)
     moved = sum(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a, b in zip(before, after))
     assert moved > 24 * 10, f"a drag turns the cloud (moved {moved:.0f} px in all)"
@@ -224,7 +252,7 @@ def test_holes_keys_steer_the_ball_to_the_flag(playfield, watched):
     p = page.page
     p.keyboard.down("ArrowLeft")
     p.keyboard.down("KeyW")  # WASD works as well as the arrows
-    p.wait_for_function("() => window.playfield.frames.newest.score === 1", timeout=15_000)
+    p.wait_for_function("() => window.playfield.frames.newest?.score === 1", timeout=15_000)
     p.keyboard.up("ArrowLeft")
     p.keyboard.up("KeyW")
     p.wait_for_function("() => document.querySelector('[data-readout=\"score\"]').textContent === '1'")
@@ -366,7 +394,7 @@ def test_phone_viewport_with_touch(playfield, watched):
     cell = box["width"] / 12
     x, y = 10.5 * cell, 1.5 * cell
     p.touchscreen.tap(box["x"] + x, box["y"] + y)
-    p.wait_for_function("() => window.playfield.frames.newest.revision === 1")
+    p.wait_for_function("() => window.playfield.frames.newest?.revision === 1")
     time.sleep(0.1)
     assert page.pixel("canvas.view", x, y) == "#d3d3d3", "a touch adds a block"
     pad = p.locator(".tilt-pad").bounding_box()
