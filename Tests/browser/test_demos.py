@@ -110,6 +110,24 @@ def test_a_bare_page_resumes_this_browsers_session_and_new_starts_another(playfi
     assert p.evaluate("() => new URLSearchParams(location.search).get('session')") == second
 
 
+def test_the_address_can_configure_a_new_session(playfield, watched):
+    config = '{"balls":40,"radiusMax":8,"radiusMin":4}'
+    page = open_demo(watched, playfield.url + "/demos/bouncing-balls?config=" + config)
+    p = page.page
+    assert p.evaluate("() => window.playfield.hello.config.balls") == 40
+    assert p.locator('[data-readout="count"]').inner_text() == "40"
+    assert "config" not in p.evaluate("() => location.search")
+    p.goto(playfield.url + "/demos/tag-cloud?tags=Swift,Rust|https://www.rust-lang.org/,Go")
+    p.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 0")
+    labels = p.locator(".cloud a")
+    assert labels.all_inner_texts() == ["Swift", "Rust", "Go"]
+    assert labels.nth(1).get_attribute("href") == "https://www.rust-lang.org/"
+    p.goto(playfield.url + '/demos/maze?config={"rows":100}')
+    p.locator(".demo-notice").wait_for()
+    assert "rows" in p.locator(".demo-notice").inner_text()
+    page.allow(lambda problem: "400" in problem)
+
+
 def test_bouncing_balls_stop_step_start_and_add(playfield, watched):
     page = open_demo(watched, playfield.url + "/demos/bouncing-balls")
     p = page.page

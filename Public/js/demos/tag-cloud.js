@@ -127,9 +127,29 @@ function bindDrag(cloud, demo) {
   );
 }
 
+/**
+ * `?tags=Swift,Rust|https://www.rust-lang.org,Go` on a new session: its labels, each `text`
+ * or `text|url`.
+ */
+function tagsFromURL() {
+  const list = new URLSearchParams(location.search).get("tags");
+  if (!list) return null;
+  return list
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [text, url] = entry.split("|");
+      return url ? { text: text.trim(), url: url.trim() } : text;
+    });
+}
+
+const tags = tagsFromURL();
+
 runDemo({
   kind: "tag-cloud",
-  config: options.config,
+  config: tags ? { ...options.config, tags } : options.config,
+  fresh: Boolean(tags),
   setup(demo) {
     bindDrag($(".cloud", demo.root), demo);
     demo.bind("reset", { type: "reset" });

@@ -16,6 +16,7 @@ const noticeMs = 4000;
 /**
  * Runs a demo page. `page` has:
  * - `kind`: the session kind, e.g. "maze"; `config`: the config for a new session;
+ *   `fresh`: create a new session even if this browser has one of this kind;
  * - `hello(message, demo)`: (re)build from a hello (also after a reconnect);
  * - `event(message, demo)`: an event of the model, optional;
  * - `draw(sample, demo, now)`: draw `sample = {a, b, alpha}` from the frame buffer;
@@ -65,7 +66,7 @@ export async function runDemo(page) {
 
   let session;
   try {
-    session = await chooseSession(page.kind, page.config ?? {});
+    session = await chooseSession(page.kind, page.config ?? {}, Boolean(page.fresh));
   } catch (error) {
     demo.status.update({ state: "no session" });
     demo.notice(`Cannot start a session: ${error.message}`, "error");

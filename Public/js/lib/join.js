@@ -1,6 +1,8 @@
 // Which session a page shows: `?session=ID&token=T` joins it (controller with the token,
-// spectator without); a bare page resumes the last session of its kind that this browser
-// created, or creates a new one, then rewrites its URL so that a reload resumes it.
+// spectator without; `&watch` ignores a token this browser kept); a bare page resumes the
+// last session of its kind that this browser created, or creates a new one (always with
+// `?new`, and with `?config={...}` for a config of your own), then rewrites its URL so that
+// a reload resumes it.
 
 const storageKey = (kind) => `playfield.session.${kind}`;
 const tokenKey = (id) => `playfield.token.${id}`;
@@ -46,11 +48,28 @@ async function exists(id) {
   }
 }
 
+/** `?config={...}` (JSON) on a page without a session: fields for the new session's config. */
+function configFromURL(query) {
+  const text = query.get("config");
+  if (!text) return {};
+  let config;
+  try {
+    config = JSON.parse(text);
+  } catch {
+    throw new Error("the config in the address is not JSON");
+  }
+  if (typeof config !== "object" || config === null || Array.isArray(config)) {
+    throw new Error("the config in the address must be a JSON object");
+  }
+  return config;
+}
+
 /**
  * The session this page should show: `{id, token}` (token null to watch). Creates one when
- * the URL names none, and puts `?session=ID&token=T` in the address bar.
+ * the URL names none (or resumes this browser's last one unless `fresh`), and puts
+ * `?session=ID&token=T` in the address bar.
  */
-export async function chooseSession(kind, config = {}) {
+export async function chooseSession(kind, config = {}, fresh = false) {
   const query = new URLSearchParams(location.search);
   const named = query.get("session");
   if (named) {
@@ -59,15 +78,16 @@ export async function chooseSession(kind, config = {}) {
     return { id: named, token };
   }
   let session = null;
-  if (!query.has("new")) {
+  if (!fresh && !query.has("new") && !query.has("config")) {
     const last = recall(storageKey(kind));
     const token = last && recall(tokenKey(last));
     if (token && (await exists(last))) session = { id: last, token };
   }
-  session ??= await createSession(kind, config);
+  session ??= await createSession(kind, { ...config, ...configFromURL(query) });
   remember(storageKey(kind), session.id);
   remember(tokenKey(session.id), session.token);
   query.delete("new");
+  query.delete("config");
   query.set("session", session.id);
   query.set("token", session.token);
   history.replaceState(null, "", `${location.pathname}?${query}`);
