@@ -45,6 +45,34 @@ class WatchedPage:
         """Forgets problems the test expects (e.g. a deliberate 404)."""
         self.problems = [p for p in self.problems if not predicate(p)]
 
+    def canvas_colours(self, selector="canvas", frame=None):
+        """How many pixels of each colour ("#rrggbb") the canvas holds, most frequent first."""
+        counts = (frame or self.page).locator(selector).first.evaluate(_COUNT_COLOURS)
+        return dict(sorted(counts.items(), key=lambda item: -item[1]))
+
+    def pixel(self, selector, x, y, frame=None):
+        """The colour ("#rrggbb") of the canvas at (x, y) in CSS px from its top-left corner."""
+        return (frame or self.page).locator(selector).first.evaluate(_PIXEL, [x, y])
+
+
+_COUNT_COLOURS = """canvas => {
+  const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+  const counts = {};
+  for (let i = 0; i < data.length; i += 4) {
+    const key = "#" + ((1 << 24) | (data[i] << 16) | (data[i + 1] << 8) | data[i + 2]).toString(16).slice(1);
+    counts[key] = (counts[key] || 0) + 1;
+  }
+  return counts;
+}"""
+
+_PIXEL = """(canvas, [x, y]) => {
+  const rect = canvas.getBoundingClientRect();
+  const px = Math.floor(x * canvas.width / rect.width);
+  const py = Math.floor(y * canvas.height / rect.height);
+  const d = canvas.getContext("2d").getImageData(px, py, 1, 1).data;
+  return "#" + ((1 << 24) | (d[0] << 16) | (d[1] << 8) | d[2]).toString(16).slice(1);
+}"""
+
 
 @pytest.fixture
 def watched(browser):

@@ -1,0 +1,218 @@
+// Bouncing balls (seed "SpaceBalls"): draws the streamed ball positions, adds and throws
+// balls with the pointer, and shows the energy and momentum the server reports.
+
+import { $, formatNumber, setText } from "../lib/dom.js";
+import { FlickTracker } from "../lib/canvas.js";
+import { runDemo } from "../lib/demo.js";
+
+/** Options of this page. */
+const options = {
+  config: {}, // a new session's config: the server's defaults (the seed's two balls)
+  grabSlop: 6, // px of world around a ball that still grabs it
+  background: "#000000", // the box
+  border: "#2b303b", // the box's edge
+  aimColor: "rgba(255, 255, 255, 0.55)", // the ghost ball and flick line while adding
+  squareBelowPx: 2.5, // balls smaller than this radius on screen (CSS px) are drawn as squares
+};
+
+let view = null;
+let world = { width: 320, height: 480, boundary: "walls" };
+let palette = [];
+let radii = [];
+let colors = [];
+let radiusFallback = 15;
+let maxSpeed = 2000;
+let positions = new Float64Array(0);
+let gesture = null; // {mode: "add"|"throw", index, tracker}
+let byColor = []; // ball indices grouped by colour, rebuilt when the balls change
+let groupedCount = -1;
+
+const readouts = {};
+
+function group(count) {
+  byColor = palette.map(() => []);
+  for (let i = 0; i < count; i += 1) {
+    const color = colors[i] ?? i % palette.length;
+    byColor[color]?.push(i);
+  }
+  groupedCount = count;
+}
+
+function adopt(message) {
+  world = message.world;
+  palette = message.palette;
+  radii = message.radii.slice();
+  colors = message.colors.slice();
+  radiusFallback = (message.radiusRange[0] + message.radiusRange[1]) / 2;
+  maxSpeed = message.maxSpeed;
+  groupedCount = -1;
+}
+
+/** Positions at `alpha` between frames; a ball that wrapped around a torus is not swept across. */
+function blend(a, b, alpha) {
+  const pa = a.positions;
+  const pb = b.positions;
+  if (positions.length !== pb.length) positions = new Float64Array(pb.length);
+  const periodic = world.boundary === "periodic";
+  const shared = Math.min(pa.length, pb.length);
+  for (let i = 0; i < pb.length; i += 1) {
+    if (i >= shared) {
+      positions[i] = pb[i];
+      continue;
+    }
+    const delta = pb[i] - pa[i];
+    const span = i % 2 === 0 ? world.width : world.height;
+    positions[i] = periodic && Math.abs(delta) > span / 2 ? pb[i] : pa[i] + delta * alpha;
+  }
+  return positions;
+}
+
+function draw(sample, demo) {
+  const { a, b, alpha } = sample;
+  const points = blend(a, b, alpha);
+  const count = points.length / 2;
+  if (count !== groupedCount) group(count);
+  const context = view.context2d();
+  context.fillStyle = options.background;
+  context.fillRect(0, 0, world.width, world.height);
+  for (let color = 0; color < byColor.length; color += 1) {
+    const members = byColor[color];
+    if (!members.length) continue;
+    context.fillStyle = palette[color];
+    context.beginPath();
+    for (const i of members) {
+      const r = radii[i] ?? radiusFallback;
+      const x = points[2 * i];
+      const y = points[2 * i + 1];
+      if (r * view.scale < options.squareBelowPx) {
+        // NB: tiny arcs cost as much to fill as big ones; a square of the same area looks the same.
+        const half = r * 0.886;
+        context.rect(x - half, y - half, 2 * half, 2 * half);
+      } else {
+        context.moveTo(x + r, y);
+        context.arc(x, y, r, 0, Math.PI * 2);
+      }
+    }
+    context.fill();
+  }
+  if (gesture?.mode === "add") drawAim(context, gesture.tracker);
+  context.strokeStyle = options.border;
+  context.lineWidth = 2 / view.scale;
+  context.strokeRect(0, 0, world.width, world.height);
+  demo.dirty = Boolean(gesture);
+}
+
+function drawAim(context, tracker) {
+  const last = tracker.last;
+  const first = tracker.samples[0];
+  context.strokeStyle = options.aimColor;
+  context.lineWidth = 1.5 / view.scale;
+  context.beginPath();
+  context.arc(last.x, last.y, radiusFallback, 0, Math.PI * 2);
+  context.moveTo(first.x, first.y);
+  context.lineTo(last.x, last.y);
+  context.stroke();
+}
+
+function showReadouts(frame) {
+  setText(readouts.count, formatNumber(frame.count));
+  setText(readouts.energy, formatNumber(frame.energy));
+  const [px, py] = frame.momentum;
+  setText(readouts.momentum, `(${formatNumber(px)}, ${formatNumber(py)})`);
+  setText(readouts.collisions, formatNumber(frame.collisions));
+}
+
+/** The ball under world point p, or -1. */
+function ballAt(p) {
+  let best = -1;
+  let bestDistance = Infinity;
+  for (let i = 0; i < positions.length / 2; i += 1) {
+    const d = Math.hypot(positions[2 * i] - p.x, positions[2 * i + 1] - p.y);
+    const reach = (radii[i] ?? radiusFallback) + options.grabSlop;
+    if (d < reach && d < bestDistance) {
+      best = i;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function capped(v) {
+  const speed = Math.hypot(v.vx, v.vy);
+  const k = speed > maxSpeed ? maxSpeed / speed : 1;
+  return { vx: Math.round(v.vx * k * 100) / 100, vy: Math.round(v.vy * k * 100) / 100 };
+}
+
+function bindPointer(canvas, demo) {
+  canvas.addEventListener("pointerdown", (event) => {
+    if (!demo.client?.controls || !view) return;
+    event.preventDefault();
+    canvas.setPointerCapture(event.pointerId);
+    const p = view.toWorld(event);
+    const index = ballAt(p);
+    const tracker = new FlickTracker();
+    tracker.start(p, event.timeStamp);
+    gesture = { mode: index >= 0 ? "throw" : "add", index, tracker };
+    demo.redraw();
+  });
+  canvas.addEventListener("pointermove", (event) => {
+    if (!gesture) return;
+    gesture.tracker.move(view.toWorld(event), event.timeStamp);
+    demo.redraw();
+  });
+  canvas.addEventListener("pointerup", (event) => {
+    if (!gesture) return;
+    const { mode, index, tracker } = gesture;
+    gesture = null;
+    tracker.move(view.toWorld(event), event.timeStamp);
+    const v = capped(tracker.velocity(event.timeStamp));
+    if (mode === "throw") {
+      demo.send({ type: "throw", index, ...v });
+    } else {
+      const p = tracker.last;
+      const x = Math.min(Math.max(p.x, 0), world.width);
+      const y = Math.min(Math.max(p.y, 0), world.height);
+      const round = (value) => Math.round(value * 100) / 100;
+      demo.send({ type: "add-ball", x: round(x), y: round(y), ...v });
+    }
+    demo.redraw();
+  });
+  canvas.addEventListener("pointercancel", () => {
+    gesture = null;
+    demo.redraw();
+  });
+}
+
+runDemo({
+  kind: "bouncing-balls",
+  config: options.config,
+  setup(demo) {
+    const canvas = $("canvas.view", demo.root);
+    for (const name of ["count", "energy", "momentum", "collisions"]) {
+      readouts[name] = $(`[data-readout="${name}"]`, demo.root);
+    }
+    demo.bind("reset", { type: "reset" });
+    bindPointer(canvas, demo);
+  },
+  hello(message, demo) {
+    adopt(message);
+    view = demo.fit(world);
+    showReadouts(message);
+  },
+  frame(message) {
+    showReadouts(message);
+  },
+  event(message, demo) {
+    if (message.name === "ball-added") {
+      radii[message.index] = message.radius;
+      colors[message.index] = message.color;
+      groupedCount = -1;
+    } else if (message.name === "reset") {
+      adopt(message.hello);
+      demo.frames.cut(message.tick);
+      demo.fit(world);
+      demo.redraw();
+    }
+  },
+  draw,
+});

@@ -1,0 +1,113 @@
+// Maze ball (seed "Maze"): a grid of black cells where a tap toggles a light-grey block, and a
+// yellow ball steered by tilt. The server owns the maze; the page redraws it from the `maze`
+// events and sends taps as `toggle` inputs.
+
+import { $ } from "../lib/dom.js";
+import { runDemo } from "../lib/demo.js";
+import { lerp } from "../lib/frames.js";
+
+/** Options of this page. */
+const options = {
+  config: {}, // a new session's config: the server's defaults (12 x 12 cells)
+  gridLine: "#1c1c1c", // faint cell lines on the black background, to aim taps
+  tapSlop: 10, // px of pointer travel below which a press counts as a tap
+};
+
+let view = null;
+let maze = null; // {rows, columns, cellWidth, cellHeight, radius, cells: ["#..", ...], colors}
+
+function adopt(message) {
+  maze = {
+    world: message.world,
+    rows: message.rows,
+    columns: message.columns,
+    cellWidth: message.cellWidth,
+    cellHeight: message.cellHeight,
+    radius: message.radius,
+    cells: message.cells,
+    colors: message.colors,
+  };
+}
+
+function draw(sample) {
+  const { a, b, alpha } = sample;
+  const { world, rows, columns, cellWidth, cellHeight, radius, cells, colors } = maze;
+  const context = view.context2d();
+  context.fillStyle = colors.background;
+  context.fillRect(0, 0, world.width, world.height);
+  context.strokeStyle = options.gridLine;
+  context.lineWidth = 1 / view.scale;
+  context.beginPath();
+  for (let column = 1; column < columns; column += 1) {
+    context.moveTo(column * cellWidth, 0);
+    context.lineTo(column * cellWidth, world.height);
+  }
+  for (let row = 1; row < rows; row += 1) {
+    context.moveTo(0, row * cellHeight);
+    context.lineTo(world.width, row * cellHeight);
+  }
+  context.stroke();
+  context.fillStyle = colors.block;
+  for (let row = 0; row < rows; row += 1) {
+    const line = cells[row];
+    for (let column = 0; column < columns; column += 1) {
+      if (line[column] === "#") {
+        // NB: a hair of overlap so that neighbouring blocks join without seams.
+        context.fillRect(column * cellWidth, row * cellHeight, cellWidth + 0.3, cellHeight + 0.3);
+      }
+    }
+  }
+  context.fillStyle = colors.ball;
+  context.beginPath();
+  const x = lerp(a.ball[0], b.ball[0], alpha);
+  const y = lerp(a.ball[1], b.ball[1], alpha);
+  context.arc(x, y, radius, 0, Math.PI * 2);
+  context.fill();
+}
+
+function bindTaps(canvas, demo) {
+  let press = null;
+  canvas.addEventListener("pointerdown", (event) => {
+    if (!demo.client?.controls || !view) return;
+    event.preventDefault();
+    press = { x: event.clientX, y: event.clientY };
+  });
+  canvas.addEventListener("pointerup", (event) => {
+    if (!press) return;
+    const moved = Math.hypot(event.clientX - press.x, event.clientY - press.y);
+    press = null;
+    if (moved > options.tapSlop || !maze) return;
+    const p = view.toWorld(event);
+    const row = Math.floor(p.y / maze.cellHeight);
+    const col = Math.floor(p.x / maze.cellWidth);
+    if (row < 0 || col < 0 || row >= maze.rows || col >= maze.columns) return;
+    demo.send({ type: "toggle", row, col });
+  });
+  canvas.addEventListener("pointercancel", () => {
+    press = null;
+  });
+}
+
+runDemo({
+  kind: "maze",
+  config: options.config,
+  setup(demo) {
+    bindTaps($("canvas.view", demo.root), demo);
+    demo.bind("clear", { type: "clear" });
+    demo.bind("reset", { type: "reset" });
+    demo.useTilt();
+  },
+  hello(message, demo) {
+    adopt(message);
+    view = demo.fit(maze.world);
+  },
+  event(message, demo) {
+    if (message.name === "maze") {
+      maze.cells = message.cells;
+      demo.redraw();
+    } else if (message.name === "ball-moved" || message.name === "reset") {
+      demo.frames.cut(message.tick);
+    }
+  },
+  draw,
+});

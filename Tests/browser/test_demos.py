@@ -1,0 +1,420 @@
+"""The four simulation pages in a real browser: they draw, their controls work, they reconnect,
+they embed, and they fit a phone."""
+import http.server
+import json
+import threading
+import time
+import urllib.request
+
+import pytest
+
+KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud"]
+
+# Colours each page must show once it draws (the seeds' look; values from the models' hello).
+SEED_COLOURS = {
+    "bouncing-balls": {"#000000", "#ffd400", "#ffffff"},  # box, yellow ball, white ball
+    "maze": {"#000000", "#ffd400"},  # empty cells, ball
+    "holes": {"#1b7a2e", "#ffd400", "#000000", "#ffffff"},  # table, ball, holes, flag
+}
+
+
+RECORD_EVENTS = """() => {
+  window.seenEvents = [];
+  const handlers = window.playfield.client.handlers;
+  const original = handlers.event;
+  handlers.event = (message) => { window.seenEvents.push(message.name); original(message); };
+}"""
+
+
+RECORD_SENDS = """() => {
+  window.sent = [];
+  const client = window.playfield.client;
+  const original = client.send.bind(client);
+  client.send = (message) => { window.sent.push(message); return original(message); };
+}"""
+
+
+def create_session(server, kind, config=None):
+    """Creates a session over the HTTP API; returns its JSON (id, token, urls...)."""
+    body = json.dumps({"kind": kind, "config": config or {}}).encode()
+    request = urllib.request.Request(
+        server.url + "/api/sessions", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert response.status == 201
+        return json.load(response)
+
+
+def open_demo(watched, url, **kwargs):
+    """Opens a demo page and waits until it has drawn from a few frames."""
+    page = watched(**kwargs)
+    page.page.goto(url)
+    page.page.wait_for_function(
+        "() => window.playfield?.hello && window.playfield.frames.received > 3"
+        " && window.playfield.status.drawn.rate() > 0", timeout=10_000)
+    return page
+
+
+def newest_tick(page):
+    return page.page.evaluate("() => window.playfield.frames.newest?.tick")
+
+
+def wait_for_tick_after(page, tick, timeout=10_000):
+    page.page.wait_for_function(f"() => (window.playfield.frames.newest?.tick ?? -1) > {tick}", timeout=timeout)
+
+
+def label_positions(page, frame=None):
+    return (frame or page.page).locator(".cloud a").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y]; })")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_page_creates_a_session_streams_and_draws(playfield, watched, kind):
+    page = open_demo(watched, playfield.url + "/demos/" + kind)
+    query = page.page.evaluate("() => Object.fromEntries(new URLSearchParams(location.search))")
+    assert set(query) == {"session", "token"}, "a reload must resume the same session"
+    assert page.page.evaluate("() => window.playfield.client.role") == "controller"
+    assert page.page.locator(".demo-role").inner_text() == "You control this session."
+    share = page.page.locator(".demo-share a", has_text="watch link").get_attribute("href")
+    assert share.endswith(f"/demos/{kind}?session={query['session']}")
+    status = page.page.locator(".status").inner_text()
+    assert "connected" in status and "fps" in status and "rtt" in status
+    ticks = newest_tick(page)
+    wait_for_tick_after(page, ticks + 10)
+    if kind == "tag-cloud":
+        positions = label_positions(page)
+        assert len(positions) == 24
+        assert len({(round(x), round(y)) for x, y in positions}) == 24, "labels are spread out"
+        links = page.page.locator(".cloud a[href]")
+        assert links.count() >= 13
+        assert page.page.locator(".cloud a", has_text="Maze").get_attribute("href") == "/demos/maze"
+    else:
+        colours = page.canvas_colours("canvas.view")
+        assert len(colours) >= 3, f"the canvas looks blank: {colours}"
+        missing = SEED_COLOURS[kind] - set(colours)
+        assert not missing, f"{kind} lacks its seed colours {missing}; has {list(colours)[:8]}"
+    page.screenshot(f"demo-{kind}")
+
+
+def test_a_bare_page_resumes_this_browsers_session_and_new_starts_another(playfield, watched):
+    page = open_demo(watched, playfield.url + "/demos/tag-cloud")
+    p = page.page
+    first = p.evaluate("() => window.playfield.client.id")
+    p.goto(playfield.url + "/demos/tag-cloud")
+    p.wait_for_function("() => window.playfield?.hello")
+    assert p.evaluate("() => window.playfield.client.id") == first
+    assert p.evaluate("() => window.playfield.client.role") == "controller"
+    p.locator(".demo-share a", has_text="new session").click()
+    p.wait_for_function("() => window.playfield?.hello")
+    second = p.evaluate("() => window.playfield.client.id")
+    assert second != first
+    assert p.evaluate("() => new URLSearchParams(location.search).get('session')") == second
+
+
+def test_the_address_can_configure_a_new_session(playfield, watched):
+    config = '{"balls":40,"radiusMax":8,"radiusMin":4}'
+    page = open_demo(watched, playfield.url + "/demos/bouncing-balls?config=" + config)
+    p = page.page
+    assert p.evaluate("() => window.playfield.hello.config.balls") == 40
+    assert p.locator('[data-readout="count"]').inner_text() == "40"
+    assert "config" not in p.evaluate("() => location.search")
+    p.goto(playfield.url + "/demos/tag-cloud?tags=Swift,Rust|https://www.rust-lang.org/,Go")
+    p.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 0")
+    labels = p.locator(".cloud a")
+    assert labels.all_inner_texts() == ["Swift", "Rust", "Go"]
+    assert labels.nth(1).get_attribute("href") == "https://www.rust-lang.org/"
+    p.goto(playfield.url + '/demos/maze?config={"rows":100}')
+    p.locator(".demo-notice").wait_for()
+    assert "rows" in p.locator(".demo-notice").inner_text()
+    page.allow(lambda problem: "400" in problem)
+
+
+def test_bouncing_balls_stop_step_start_and_add(playfield, watched):
+    page = open_demo(watched, playfield.url + "/demos/bouncing-balls")
+    p = page.page
+    run = p.locator('[data-action="run"]')
+    assert run.inner_text() == "STOP"
+    run.click()
+    p.wait_for_function("() => window.playfield.running === false")
+    assert run.inner_text() == "START"
+    frozen = newest_tick(page)
+    time.sleep(0.3)
+    assert newest_tick(page) == frozen, "STOP freezes the ticks"
+    p.locator('[data-action="step"]').click()
+    wait_for_tick_after(page, frozen)
+    assert newest_tick(page) == frozen + 1, "STEP advances exactly one tick"
+    # Grab ball 0 and flick it towards the far wall: a `throw` that the next STEP applies.
+    p.evaluate(RECORD_SENDS)
+    box = p.locator("canvas.view").bounding_box()
+    scale = box["width"] / 320
+    x0, y0 = p.evaluate("() => Array.from(window.playfield.frames.newest?.positions.slice(0, 2))")
+    p.mouse.move(box["x"] + x0 * scale, box["y"] + y0 * scale)
+    p.mouse.down()
+    direction = 1 if x0 < 160 else -1
+    for step in range(1, 7):
+        p.mouse.move(box["x"] + x0 * scale + direction * step * 20, box["y"] + y0 * scale)
+        time.sleep(0.01)  # a flick spread over some ms, as a hand makes it
+    p.mouse.up()
+    throw = p.evaluate("() => window.sent.find((m) => m.type === 'throw')")
+    assert throw["index"] == 0 and throw["vx"] * direction > 0 and abs(throw["vy"]) < abs(throw["vx"])
+    p.locator('[data-action="step"]').click()
+    wait_for_tick_after(page, frozen + 1)
+    moved = (p.evaluate("() => window.playfield.frames.newest?.positions[0]") - x0) * direction
+    assert moved > 0, f"the flicked ball moves the way it was flicked ({moved:.2f} px)"
+    frozen += 2
+
+    # A tap on an empty spot adds a ball there (a tap on a ball would throw it instead): take
+    # the corner farthest from both balls.
+    box = p.locator("canvas.view").bounding_box()
+    balls = p.evaluate("() => Array.from(window.playfield.frames.newest?.positions)")
+    corners = [(0.12, 0.08), (0.88, 0.92), (0.12, 0.92), (0.88, 0.08)]
+
+    def clearance(corner):
+        cx, cy = corner[0] * 320, corner[1] * 480
+        return min(((balls[i] - cx) ** 2 + (balls[i + 1] - cy) ** 2) ** 0.5 for i in range(0, len(balls), 2))
+
+    corner = max(corners, key=clearance)
+    p.mouse.click(box["x"] + corner[0] * box["width"], box["y"] + corner[1] * box["height"])
+    run.click()  # START: the queued add-ball applies on the next tick
+    p.wait_for_function("() => window.playfield.running === true")
+    p.wait_for_function("() => window.playfield.frames.newest?.count === 3")
+    assert p.locator('[data-readout="count"]').inner_text() == "3"
+    wait_for_tick_after(page, frozen + 20)
+    page.screenshot("demo-bouncing-balls-added")
+
+
+def test_maze_tap_toggles_a_block_and_keys_tilt(playfield, watched):
+    page = open_demo(watched, playfield.url + "/demos/maze")
+    p = page.page
+    box = p.locator("canvas.view").bounding_box()
+    cell = box["width"] / 12
+    x, y = 1.5 * cell, 2.5 * cell  # row 2, column 1: far from the ball at the centre
+    assert page.pixel("canvas.view", x, y) == "#000000"
+    p.mouse.click(box["x"] + x, box["y"] + y)
+    p.wait_for_function("() => window.playfield.frames.newest?.revision === 1")
+    p.wait_for_function(
+        f"() => {{ const c = document.querySelector('canvas.view'); const r = c.getBoundingClientRect();"
+        f" const d = c.getContext('2d').getImageData(Math.floor({x} * c.width / r.width),"
+        f" Math.floor({y} * c.height / r.height), 1, 1).data; return d[0] === 211 && d[1] === 211; }}")
+    assert page.pixel("canvas.view", x, y) == "#d3d3d3", "a tap adds a light-grey block"
+    page.screenshot("demo-maze-block")
+
+    start = p.evaluate("() => window.playfield.frames.newest?.ball[0]")
+    p.keyboard.down("ArrowRight")
+    p.wait_for_function("() => window.playfield.frames.newest?.tilt[0] > 0.5")
+    p.wait_for_function(f"() => window.playfield.frames.newest?.ball[0] > {start} + 40")
+    p.keyboard.up("ArrowRight")
+    p.wait_for_function("() => window.playfield.frames.newest?.tilt[0] === 0")
+
+    # The tilt pad: holding the pointer near its top edge tilts up (towards row 0).
+    pad = p.locator(".tilt-pad").bounding_box()
+    p.mouse.move(pad["x"] + pad["width"] / 2, pad["y"] + 4)
+    p.mouse.down()
+    p.wait_for_function("() => window.playfield.frames.newest?.tilt[1] > 0.8")
+    p.mouse.up()
+    p.wait_for_function("() => window.playfield.frames.newest?.tilt[1] === 0")
+
+    p.locator('[data-action="clear"]').click()
+    p.wait_for_function("() => window.playfield.frames.newest?.revision === 2")
+    time.sleep(0.1)
+    assert page.pixel("canvas.view", x, y) == "#000000", "CLEAR removes every block"
+
+
+def test_holes_scores_game_over_and_restart(playfield, watched):
+    # One ball and one hole beside the start: the ball falls in at once and the game ends.
+    session = create_session(
+        playfield, "holes", {"balls": 1, "holes": [[0.9, 0.9]], "holeRadius": 40, "maxHoleRadius": 40})
+    page = open_demo(watched, playfield.url + session["urls"]["control"])
+    p = page.page
+    p.wait_for_function("() => window.playfield.frames.newest?.gameOver === true")
+    overlay = p.locator(".overlay")
+    overlay.locator("text=GAME OVER").wait_for()
+    assert p.locator('[data-readout="balls"]').inner_text() == "0"
+    assert p.locator('[data-readout="score"]').inner_text() == "0"
+    assert p.locator('[data-readout="level"]').inner_text() == "1"
+    page.screenshot("demo-holes-game-over")
+    p.evaluate(RECORD_EVENTS)
+    overlay.locator('[data-action="restart"]').click()
+    p.wait_for_function("() => window.seenEvents.includes('restart')")
+
+
+def test_tag_cloud_drag_turns_it_with_inertia(playfield, watched):
+    session = create_session(playfield, "tag-cloud", {"autoRotate": 0})
+    page = open_demo(watched, playfield.url + session["urls"]["control"])
+    p = page.page
+    before = label_positions(page)
+    time.sleep(0.3)
+    assert label_positions(page) == before, "without a drag (and no idle spin) nothing moves"
+    box = p.locator(".cloud").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    p.mouse.move(cx - 100, cy)
+    p.mouse.down()
+    for step in range(1, 11):
+        p.mouse.move(cx - 100 + step * 20, cy + step * 3)
+        time.sleep(0.016)
+    p.mouse.up()
+    p.wait_for_function("() => window.playfield.frames.newest?.dragging === false")
+    after = label_positions(page)
+    moved = sum(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a, b in zip(before, after))
+    assert moved > 24 * 10, f"a drag turns the cloud (moved {moved:.0f} px in all)"
+    time.sleep(0.25)
+    coasting = label_positions(page)
+    assert coasting != after, "the cloud keeps turning after release (inertia)"
+    assert p.url == page.page.url  # the drag did not follow a link
+    page.screenshot("demo-tag-cloud-dragged")
+
+
+def test_holes_keys_steer_the_ball_to_the_flag(playfield, watched):
+    # One hole, far from the diagonal the ball rolls along from the bottom-right corner.
+    session = create_session(playfield, "holes", {"holes": [[0.95, 0.05]]})
+    page = open_demo(watched, playfield.url + session["urls"]["control"])
+    p = page.page
+    p.keyboard.down("ArrowLeft")
+    p.keyboard.down("KeyW")  # WASD works as well as the arrows
+    p.wait_for_function("() => window.playfield.frames.newest?.score === 1", timeout=15_000)
+    p.keyboard.up("ArrowLeft")
+    p.keyboard.up("KeyW")
+    p.wait_for_function("() => document.querySelector('[data-readout=\"score\"]').textContent === '1'")
+    assert p.locator('[data-readout="balls"]').inner_text() == "3"
+    assert "Flag!" in p.locator(".demo-notice").inner_text()
+
+
+def test_a_deleted_session_ends_the_page(playfield, watched):
+    session = create_session(playfield, "maze")
+    page = open_demo(watched, playfield.url + session["urls"]["control"])
+    request = urllib.request.Request(
+        playfield.url + session["urls"]["api"], method="DELETE",
+        headers={"Authorization": "Bearer " + session["token"]})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert response.status == 204
+    page.page.wait_for_function("() => window.playfield.client.state === 'ended'")
+    assert "ended: the session was deleted" in page.page.locator(".status").inner_text()
+
+
+def test_a_refused_token_falls_back_to_watching(playfield, watched):
+    session = create_session(playfield, "maze")
+    page = watched()
+    p = page.page
+    p.goto(playfield.url + session["urls"]["watch"] + "&token=not-the-token")
+    p.wait_for_function("() => window.playfield?.hello?.role === 'spectator'", timeout=15_000)
+    assert p.locator(".demo-role").inner_text() == "You are watching."
+    assert "refused" in p.locator(".demo-notice").inner_text()
+    assert p.evaluate("() => new URLSearchParams(location.search).has('token')") is False
+    # The refused handshakes (403) show in the console; they are the point of this test.
+    page.allow(lambda problem: "403" in problem or "WebSocket" in problem)
+
+
+def test_spectators_watch_without_controls(playfield, watched):
+    session = create_session(playfield, "bouncing-balls")
+    page = open_demo(watched, playfield.url + session["urls"]["watch"])
+    p = page.page
+    assert p.evaluate("() => window.playfield.client.role") == "spectator"
+    assert p.locator(".demo-role").inner_text() == "You are watching."
+    for action in ("run", "step", "reset"):
+        assert p.locator(f'[data-action="{action}"]').is_disabled()
+    assert "watching" in p.locator(".status").inner_text()
+
+
+def test_reconnects_after_a_drop_and_after_a_server_restart(start_playfield, watched):
+    server = start_playfield()
+    page = open_demo(watched, server.url + "/demos/maze")
+    p = page.page
+    session = p.evaluate("() => window.playfield.client.id")
+
+    # The socket drops: the client reconnects to the same session.
+    p.evaluate("() => window.playfield.client.drop()")
+    p.wait_for_function("() => window.playfield.client.connections === 2", timeout=10_000)
+    p.wait_for_function("() => window.playfield.client.state === 'connected'")
+
+    # The server goes away and comes back on the same port with the same database.
+    tick = newest_tick(page)
+    server.stop()
+    p.wait_for_function("() => window.playfield.client.state === 'reconnecting'", timeout=10_000)
+    assert "connecting" in p.locator(".status").inner_text()  # reconnecting, or trying again
+    again = start_playfield("--port", str(server.port), database=server.database)
+    p.wait_for_function("() => window.playfield.client.connections === 3", timeout=20_000)
+    wait_for_tick_after(page, tick)
+    assert p.evaluate("() => window.playfield.client.id") == session, "the same session resumed"
+    assert again.alive()
+    # While the server was down the browser logged failed connections; those are expected.
+    page.allow(lambda problem: "ERR_CONNECTION_REFUSED" in problem or "WebSocket" in problem)
+
+
+@pytest.fixture
+def host_page():
+    """Serves one HTML page from another origin (another port), as a site embedding a demo."""
+    pages = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = pages.get(self.path, "").encode()
+            self.send_response(200 if body else 204)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def serve(html):
+        pages["/"] = html
+        return f"http://127.0.0.1:{server.server_address[1]}/"
+
+    yield serve
+    server.shutdown()
+    server.server_close()
+
+
+def test_embed_page_works_in_an_iframe(playfield, watched, host_page):
+    page = watched()
+    p = page.page
+    p.goto(host_page(
+        '<!doctype html><title>host</title><p>A site that embeds a demo:</p>'
+        '<script>window.heard = []; addEventListener("message", (e) => heard.push(e.data));</script>'
+        f'<iframe src="{playfield.url}/embed/holes" width="320" height="460"></iframe>'))
+    frame = p.frame_locator("iframe")
+    handle = p.wait_for_selector("iframe").content_frame()
+    handle.wait_for_function(
+        "() => window.playfield?.hello && window.playfield.frames.received > 3"
+        " && window.playfield.status.drawn.rate() > 0", timeout=10_000)
+    box = frame.locator("canvas.view").bounding_box()
+    assert box["width"] <= 320 and box["height"] <= 460, "the demo sizes itself to its frame"
+    assert box["height"] > 200, "and uses the room it has"
+    colours = page.canvas_colours("canvas.view", frame=handle)
+    assert SEED_COLOURS["holes"] <= set(colours)
+    assert handle.evaluate("() => document.querySelector('.site-header')") is None
+    page.screenshot("embed-holes")
+
+    # The host page hears what happens and can drive the demo with postMessage.
+    heard = p.evaluate("() => window.heard.map((m) => m.playfield)")
+    hello = next(m for m in heard if m["type"] == "hello")
+    assert hello["kind"] == "holes" and hello["role"] == "controller"
+    assert any(m["type"] == "connection" and m["state"] == "connected" for m in heard)
+    p.evaluate("""() => document.querySelector("iframe").contentWindow.postMessage(
+        { playfield: { type: "stop" } }, "*")""")
+    handle.wait_for_function("() => window.playfield.running === false")
+    p.wait_for_function(
+        "() => window.heard.some((m) => m.playfield.type === 'status' && !m.playfield.running)")
+
+
+def test_phone_viewport_with_touch(playfield, watched):
+    page = open_demo(
+        watched, playfield.url + "/demos/maze", viewport=(390, 844), has_touch=True, is_mobile=True,
+        device_scale_factor=2)
+    p = page.page
+    assert p.evaluate("() => document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
+    box = p.locator("canvas.view").bounding_box()
+    assert 300 <= box["width"] <= 390
+    cell = box["width"] / 12
+    x, y = 10.5 * cell, 1.5 * cell
+    p.touchscreen.tap(box["x"] + x, box["y"] + y)
+    p.wait_for_function("() => window.playfield.frames.newest?.revision === 1")
+    time.sleep(0.1)
+    assert page.pixel("canvas.view", x, y) == "#d3d3d3", "a touch adds a block"
+    pad = p.locator(".tilt-pad").bounding_box()
+    assert pad["y"] + pad["height"] <= 844 * 1.4, "the tilt pad is within reach"
+    page.screenshot("phone-maze")

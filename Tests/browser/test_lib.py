@@ -1,0 +1,123 @@
+"""The shared page modules (Public/js/lib/), run in the browser with made-up inputs."""
+import pytest
+
+
+@pytest.fixture
+def lib(playfield, watched):
+    """A page on the server in which `lib(name)` imports /js/lib/NAME.js."""
+    page = watched()
+    page.page.goto(playfield.url + "/")
+
+    def run(script):
+        return page.page.evaluate(
+            "async (script) => {"
+            " const lib = (name) => import(`/js/lib/${name}.js`);"
+            " return await (new Function('lib', `return (async () => { ${script} })()`))(lib); }",
+            script)
+
+    return run
+
+
+def test_frame_buffer_blends_the_two_frames_around_the_drawing_moment(lib):
+    result = lib("""
+      const { FrameBuffer } = await lib("frames");
+      const tick = 1000 / 60;
+      const buffer = new FrameBuffer({ delayMs: 0 });
+      // Frames 10, 11, 12 arrive exactly on time: frame k at k ticks (+ 5 ms of network).
+      for (const k of [10, 11, 12]) buffer.push({ tick: k, x: k * 6 }, k * tick + 5);
+      const at = (ms) => { const s = buffer.sample(ms); return [s.a.tick, s.b.tick, +s.alpha.toFixed(3)]; };
+      return {
+        between: at(10.5 * tick + 5),
+        later: at(11.25 * tick + 5),
+        past: at(20 * tick + 5),
+        before: at(5 * tick),
+      };
+    """)
+    assert result["between"] == [10, 11, 0.5]
+    assert result["later"] == [11, 12, 0.25]
+    assert result["past"] == [12, 12, 0], "never extrapolates past the newest frame"
+    assert result["before"] == [10, 10, 0]
+
+
+def test_frame_buffer_drops_old_ticks_and_does_not_blend_jumps_or_cuts(lib):
+    result = lib("""
+      const { FrameBuffer } = await lib("frames");
+      const tick = 1000 / 60;
+      const buffer = new FrameBuffer({ delayMs: 0, maxGap: 30 });
+      buffer.push({ tick: 1 }, tick);
+      buffer.push({ tick: 2 }, 2 * tick);
+      buffer.push({ tick: 2 }, 2 * tick);     // repeated: dropped
+      buffer.push({ tick: 1 }, 2.5 * tick);   // older: dropped
+      const kept = buffer.frames.map((f) => f.tick);
+      buffer.push({ tick: 100 }, 100 * tick); // a jump of 98 ticks (a slow client, a pause)
+      const jump = buffer.sample(50 * tick);
+      buffer.push({ tick: 101 }, 101 * tick);
+      buffer.push({ tick: 102 }, 102 * tick);
+      buffer.cut(102);                         // e.g. a reset at tick 102
+      const cut = buffer.sample(101.5 * tick);
+      const normal = buffer.sample(100.5 * tick);
+      return {
+        kept,
+        jump: [jump.a.tick, jump.b.tick, jump.alpha],
+        cut: [cut.a.tick, cut.b.tick, cut.alpha],
+        normal: [normal.a.tick, normal.b.tick, normal.alpha],
+      };
+    """)
+    assert result["kept"] == [1, 2]
+    assert result["jump"] == [2, 2, 0], "frames 98 ticks apart are not blended"
+    assert result["cut"] == [101, 101, 0], "no blending across a cut"
+    assert result["normal"] == [100, 101, 0.5]
+
+
+def test_frame_buffer_clock_follows_late_frames_and_resyncs_after_a_pause(lib):
+    result = lib("""
+      const { FrameBuffer } = await lib("frames");
+      const tick = 1000 / 60;
+      const buffer = new FrameBuffer({ delayMs: 0, resyncMs: 250 });
+      buffer.push({ tick: 0 }, 1000);
+      buffer.push({ tick: 1 }, 1000 + tick - 3);   // earlier than expected: adopted at once
+      const early = buffer.offset;
+      buffer.push({ tick: 2 }, 1000 + 2 * tick + 40); // late by 43 ms: followed slowly
+      const slowly = buffer.offset;
+      buffer.push({ tick: 3 }, 1000 + 3 * tick + 2000); // after a 2 s pause: resynced
+      return { early, slowly, paused: buffer.offset };
+    """)
+    assert result["early"] == pytest.approx(997)
+    assert 997 < result["slowly"] < 997 + 43 * 0.1
+    assert result["paused"] == pytest.approx(3000)
+
+
+def test_lerp_array_blends_and_takes_new_entries_as_they_are(lib):
+    result = lib("""
+      const { lerpArray } = await lib("frames");
+      const out = lerpArray(new Float64Array(0), [0, 10], [10, 20, 30, 40], 0.25);
+      return Array.from(out);
+    """)
+    assert result == [2.5, 12.5, 30, 40]
+
+
+def test_retry_delays_double_up_to_a_cap_within_the_jitter(lib):
+    result = lib("""
+      const { retryDelay, channelOptions } = await lib("session");
+      const low = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelay(n, 0));
+      const high = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelay(n, 0.999999));
+      const middle = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelay(n, 0.5));
+      return { low, high, middle, jitter: channelOptions.jitter };
+    """)
+    assert result["middle"] == [250, 500, 1000, 2000, 4000, 8000, 8000, 8000]
+    jitter = result["jitter"]
+    for low, middle, high in zip(result["low"], result["middle"], result["high"]):
+        assert low == pytest.approx(middle * (1 - jitter))
+        assert high == pytest.approx(middle * (1 + jitter), rel=1e-5)
+
+
+def test_rate_meter_counts_the_last_second(lib):
+    result = lib("""
+      const { RateMeter } = await lib("frames");
+      const meter = new RateMeter();
+      for (let t = 0; t < 2000; t += 1000 / 60) meter.tick(t);
+      return [meter.rate(2000), meter.rate(2500), meter.rate(3100)];
+    """)
+    assert 59 <= result[0] <= 61
+    assert 29 <= result[1] <= 31
+    assert result[2] == 0
