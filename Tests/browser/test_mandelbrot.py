@@ -418,12 +418,22 @@ def test_embed_in_an_iframe(playfield, watched):
         box = frame.locator(CANVAS).bounding_box()
         # A square as large as the frame allows below the info line and above the controls.
         assert box["width"] == box["height"] and 180 <= box["height"] <= 360
+        length = p.evaluate("history.length")
         click_quadrant(p, 4, frame)
         inner.wait_for_function(
             "() => document.querySelector('.explorer').dataset.journey === '1-4'")
         inner.wait_for_selector(READY)
         assert "journey=1-4" in inner.url
         page.screenshot("mandelbrot-embed")
+        # The frame keeps its steps to itself: the host page's Back button stays the host's.
+        assert p.evaluate("history.length") == length
+        click_quadrant(p, 2, frame)
+        inner.wait_for_function(
+            "() => document.querySelector('.explorer').dataset.journey === '1-4-2'")
+        frame.locator("[data-action=back]").click()
+        inner.wait_for_function(
+            "() => document.querySelector('.explorer').dataset.journey === '1-4'")
+        inner.wait_for_selector(READY)
 
         # A bigger frame gets a bigger square.
         p.evaluate("() => Object.assign(document.getElementById('f'), {width: 800, height: 640})")

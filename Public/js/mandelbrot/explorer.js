@@ -5,7 +5,9 @@
 // History: a quadrant tap and RESET push a history entry, so the browser's Back button and
 // ours agree; drags, wheel zooms, palette and iteration changes replace the current entry.
 // Our Back goes back in history when the previous entry is one of ours, and otherwise (after
-// a reload or from a shared link) drops the journey's last tap.
+// a reload or from a shared link) drops the journey's last tap. Embedded, the page only ever
+// replaces its entry (an iframe's pushes would take over the host page's Back button) and
+// keeps its earlier views in memory instead.
 
 import {
   beyondPrecision,
@@ -13,6 +15,7 @@ import {
   limits,
   panBy,
   quadrantAt,
+  sameView,
   sideAt,
   tiles,
   zoomAbout,
@@ -48,6 +51,11 @@ function entry(pushed) {
   return { explorer: { pushed } };
 }
 
+/** Whether the current history entry was pushed by us from an earlier view. */
+function pushedEntry() {
+  return Boolean(history.state?.explorer?.pushed);
+}
+
 export class Explorer {
   /** Runs the explorer inside `root`, the page's `.explorer` section. */
   constructor(root) {
@@ -80,6 +88,8 @@ export class Explorer {
     this.cssSize = 0;
     this.drawScheduled = false;
     this.transition = null;
+    this.embedded = root.classList.contains("explorer-embedded");
+    this.past = []; // earlier states, embedded only (elsewhere the browser's history has them)
     this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
     const { state, problems } = parseState(location.search);
@@ -87,7 +97,7 @@ export class Explorer {
     this.view = stateView(state); // where the state says we are
     this.shown = this.view; // what is drawn: the same, or on the way there
     if (problems.length > 0) this.notify("address", problems.join(" "));
-    history.replaceState(entry(Boolean(history.state?.explorer?.pushed)), "", this.url());
+    history.replaceState(entry(pushedEntry()), "", this.url());
 
     this.fillControls();
     this.listen();
@@ -110,7 +120,9 @@ export class Explorer {
 
   /** Returns to the previous view. */
   back() {
-    if (history.state?.explorer?.pushed) {
+    if (this.embedded && this.past.length > 0) {
+      this.go(this.past.pop(), { push: false });
+    } else if (!this.embedded && pushedEntry()) {
       history.back();
     } else if (this.state.journey.length > 0) {
       this.go({ ...this.state, journey: this.state.journey.slice(0, -1) }, { push: false });
@@ -143,6 +155,7 @@ export class Explorer {
 
   /** Moves to a free view (not on the quadrant grid): the journey starts again from there. */
   moveTo(view, animate) {
+    if (sameView(view, this.view)) return;
     this.setState({ ...this.state, anchor: view, journey: [] }, animate);
     if (animate) this.writeURL(false);
   }
@@ -152,10 +165,16 @@ export class Explorer {
     this.writeURL(false);
   }
 
-  /** Moves to `state`, animated, and writes the address (pushed or replaced). */
+  /** Moves to `state`, animated, and writes the address (`push`: as a new step). */
   go(state, { push }) {
+    if (push && this.embedded) this.past.push(this.state);
     this.setState(state, true);
-    this.writeURL(push);
+    this.writeURL(push && !this.embedded);
+  }
+
+  canGoBack() {
+    const earlier = this.embedded ? this.past.length > 0 : pushedEntry();
+    return earlier || this.state.journey.length > 0;
   }
 
   setState(state, animate) {
@@ -187,7 +206,7 @@ export class Explorer {
     if (push) {
       history.pushState(entry(true), "", this.url());
     } else {
-      history.replaceState(entry(Boolean(history.state?.explorer?.pushed)), "", this.url());
+      history.replaceState(entry(pushedEntry()), "", this.url());
     }
     this.showState();
   }
@@ -288,7 +307,7 @@ export class Explorer {
     const drawn = this.renderer.draw(this.shown, this.state, this.bias, this.dpr);
     this.store.want(this.renderer.plan(this.view, this.state, this.bias));
     if (this.transition) this.requestDraw();
-    const ready = !this.transition && drawn.complete;
+    const ready = !this.transition && drawn.complete && this.store.pendingCount === 0;
     this.root.dataset.ready = String(ready);
     this.setText("tiles", ready ? "ready" : `loading ${this.store.pendingCount}`);
     const deep = beyondPrecision(this.view, this.canvas.width, this.bias);
@@ -336,7 +355,7 @@ export class Explorer {
     this.setText("iterations", state.iterations ? count : `${count} (auto)`);
     this.setText("summary", `· ${zoomText} · ${count} iterations`);
 
-    this.buttons.back.disabled = !(history.state?.explorer?.pushed || state.journey.length > 0);
+    this.buttons.back.disabled = !this.canGoBack();
     this.buttons.reset.disabled = this.atStart() && !this.transition;
     this.buttons["zoom-in"].disabled = view.zoom >= limits.maxZoom;
     this.buttons["zoom-out"].disabled = view.zoom <= limits.minZoom;

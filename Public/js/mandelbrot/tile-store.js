@@ -9,7 +9,7 @@ import { LRUMap } from "./lru.js";
 
 /** Options of the store. */
 const defaults = {
-  capacity: 320, // decoded tiles kept; one is 256 KiB of RGBA, so about 80 MiB
+  capacity: 256, // decoded tiles kept; one is 256 KiB of RGBA, so 64 MiB at most
   concurrency: 6, // requests in flight (a browser's HTTP/1.1 connections per host)
   retryAfter: 15000, // ms before a failed tile is asked for again
 };
