@@ -273,6 +273,15 @@ def test_palette_and_iterations(playfield, watched):
     assert p.evaluate(HASH) == fire
     assert p.locator("[data-readout=iterations]").inner_text() == "1,000"
     page.screenshot("mandelbrot-fire")
+    # Going back returns to the earlier view, not to the earlier look.
+    click_quadrant(p, 1)
+    wait_ready(p, "1")
+    p.select_option("[data-control=palette]", "ocean")
+    p.wait_for_function("() => location.search.includes('palette=ocean')")
+    p.locator("[data-action=back]").click()
+    wait_ready(p, "")
+    assert query(p) == {"palette": "ocean", "iter": "1000"}
+    assert p.locator("[data-control=palette]").input_value() == "ocean"
 
 
 def test_bad_address_is_explained_not_fatal(playfield, watched):

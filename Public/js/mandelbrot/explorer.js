@@ -121,7 +121,7 @@ export class Explorer {
   /** Returns to the previous view. */
   back() {
     if (this.embedded && this.past.length > 0) {
-      this.go(this.past.pop(), { push: false });
+      this.go(this.withLook(this.past.pop()), { push: false });
     } else if (!this.embedded && pushedEntry()) {
       history.back();
     } else if (this.state.journey.length > 0) {
@@ -189,6 +189,11 @@ export class Explorer {
     this.requestDraw();
   }
 
+  /** `state`'s view with the current palette and iterations: going back keeps the look. */
+  withLook(state) {
+    return { ...state, palette: this.state.palette, iterations: this.state.iterations };
+  }
+
   atStart() {
     return this.state.anchor === null && this.state.journey.length === 0;
   }
@@ -240,8 +245,8 @@ export class Explorer {
     });
     document.addEventListener("keydown", (event) => this.key(event));
     window.addEventListener("popstate", () => {
-      const { state } = parseState(location.search);
-      this.setState(state, true);
+      this.setState(this.withLook(parseState(location.search).state), true);
+      this.writeURL(false);
     });
   }
 
