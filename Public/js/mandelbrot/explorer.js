@@ -409,7 +409,7 @@ export class Explorer {
 }
 
 /** The centre as `a + bi` with as many decimals as a screen pixel of `pixel` needs. */
-export function formatComplex(view, pixel) {
+function formatComplex(view, pixel) {
   const decimals = Math.min(20, Math.max(2, Math.ceil(-Math.log10(pixel)) + 1));
   const sign = view.y < 0 ? "−" : "+";
   const real = view.x.toFixed(decimals).replace("-", "−");
