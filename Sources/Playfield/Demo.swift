@@ -13,7 +13,7 @@ struct Demo: Sendable, Equatable {
   static let all: [Demo] =
     Simulations.all.map { type in
       Demo(name: type.kind, title: type.title, summary: type.summary, seed: seeds[type.kind] ?? type.title)
-    }
+    } + [Demo(name: "mandelbrot", title: "Mandelbrot explorer", summary: "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.", seed: "iOS – Mandelbrot")]
 
   static let seeds = [
     "bouncing-balls": "SpaceBalls", "maze": "Maze", "holes": "Return to HOLES",
