@@ -217,6 +217,7 @@ public final class Application: HTTPHandler {
   private func demoPage(_ demo: Demo, embedded: Bool) -> Response {
     var context: [String: Any] = [
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
+      "simulation": demo.simulation,
     ]
     guard let body = pages.fragment("demos/\(demo.name)", context) else {
       return HTTPError(.internalServerError, "the template demos/\(demo.name) is missing").response
