@@ -97,6 +97,8 @@ public final class Application: HTTPHandler {
       return replaySocket(request, id: id)
     case .tile(let zoom, let x, let file):
       return tiles.handle(request, zoom: zoom, x: x, file: file)
+    case .oEmbed:
+      return .response(OEmbed(demos: demos).handle(request))
     case .sessionsPage:
       return page(request) { sessionsPage() }
     case .replayPage(let id):
@@ -112,7 +114,7 @@ public final class Application: HTTPHandler {
         return .response(notFound(request))
       }
       let embedded = route == .embed(name)
-      return page(request) { demoPage(demo, embedded: embedded) }
+      return page(request) { demoPage(demo, embedded: embedded, request: request) }
     case .echoSocket:
       switch WebSocketHandshake.evaluate(request, options: Self.echoOptions) {
       case .accept(let accepted):
@@ -214,8 +216,11 @@ public final class Application: HTTPHandler {
 
   /// A demo's body (`Templates/demos/NAME.mustache`) inside the site layout or, embedded, the
   /// bare layout that any site may frame.
-  private func demoPage(_ demo: Demo, embedded: Bool) -> Response {
+  private func demoPage(_ demo: Demo, embedded: Bool, request: Request) -> Response {
+    let host = request.headers["Host"] ?? "127.0.0.1"
+    let pageURL = "http://\(host)\(request.target)"
     var context: [String: Any] = [
+      "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
       "simulation": demo.simulation,
     ]
@@ -251,6 +256,23 @@ public final class Application: HTTPHandler {
         "id": id, "kind": session.kind, "title": demo?.title ?? session.kind,
         "hasDatabase": journal != nil,
       ])
+  }
+
+  /// Percent-encodes everything but unreserved characters (RFC 3986 §2.3).
+  static func percentEncode(_ text: String) -> String {
+    var out = ""
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"):
+        out.append(Character(UnicodeScalar(byte)))
+      default:
+        let hex = String(byte, radix: 16, uppercase: true)
+        out += "%" + (hex.count == 1 ? "0" + hex : hex)
+      }
+    }
+    return out
   }
 
   /// `42 s`, `5 min`, `3 h` or `2 d`.

@@ -12,7 +12,9 @@ enum SecurityHeaders {
   }
 
   static func add(to headers: inout HTTPHeaders, framing: Framing) {
-    let ancestors = framing == .sameOrigin ? "'self'" : "*"
+    // NB: Chromium does not let a bare `*` match every embedding page; naming http: and https:
+    // as well lets any web page frame an embed.
+    let ancestors = framing == .sameOrigin ? "'self'" : "* http: https:"
     headers.set("X-Content-Type-Options", "nosniff")
     headers.set(
       "Content-Security-Policy",

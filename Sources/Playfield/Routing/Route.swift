@@ -16,6 +16,7 @@ enum Route: Equatable {
   case replaySocket(String)
   case highScores
   case sessionsPage
+  case oEmbed
   case replayPage(String)
   case tile(zoom: String, x: String, file: String)
   case mazes
@@ -31,6 +32,8 @@ enum Route: Equatable {
       self = .health
     case 1 where segments[0] == "sessions":
       self = .sessionsPage
+    case 1 where segments[0] == "oembed":
+      self = .oEmbed
     case 3 where segments[0] == "sessions" && segments[2] == "replay":
       self = .replayPage(segments[1])
     case 2 where segments[0] == "demos":

@@ -1,0 +1,84 @@
+import HTTP
+import JSON
+
+/// `GET /oembed?url=...`: oEmbed 1.0 (https://oembed.com) for demo pages, so a site can turn
+/// a Playfield link into an embedded demo.
+struct OEmbed: Sendable {
+  let demos: [Demo]
+
+  /// Default and largest frame size, in CSS pixels.
+  static let defaultSize = (width: 640, height: 720)
+  static let maxSize = 4096
+
+  func handle(_ request: Request) -> Response {
+    guard request.method == .get || request.method == .head else {
+      return HTTPError(.methodNotAllowed, "use GET", headers: ["Allow": "GET, HEAD"]).response
+    }
+    let query: QueryParameters
+    do {
+      query = try QueryParameters(request.query)
+    } catch {
+      return error.response
+    }
+    if let format = query["format"], format != "json" {
+      return HTTPError(.notImplemented, "only format=json is served").response
+    }
+    guard let url = query["url"], let (origin, demo, search) = parse(url) else {
+      return HTTPError(.notFound, "url must be a Playfield demo page such as http://host/demos/maze")
+        .response
+    }
+    var width = Self.defaultSize.width
+    var height = Self.defaultSize.height
+    for (name, value) in [("maxwidth", query["maxwidth"]), ("maxheight", query["maxheight"])] {
+      guard let value else { continue }
+      guard let limit = Int(value), (1...Self.maxSize).contains(limit) else {
+        return HTTPError(.badRequest, "\(name) must be a whole number from 1 to \(Self.maxSize)")
+          .response
+      }
+      if name == "maxwidth" { width = min(width, limit) } else { height = min(height, limit) }
+    }
+    let source = "\(origin)/embed/\(demo.name)\(search)"
+    let html =
+      "<iframe src=\"\(Self.escape(source))\" width=\"\(width)\" height=\"\(height)\" "
+      + "title=\"\(Self.escape(demo.title))\" style=\"border:0\" allow=\"accelerometer; gyroscope\" "
+      + "loading=\"lazy\"></iframe>"
+    return .json(
+      .object([
+        "version": "1.0", "type": "rich", "provider_name": "Playfield",
+        "provider_url": .string(origin + "/"), "title": .string(demo.title),
+        "html": .string(html), "width": .number(Double(width)), "height": .number(Double(height)),
+      ]))
+  }
+
+  /// The origin, demo and query of a demo page URL (`http://host:port/demos/NAME?...`).
+  func parse(_ url: String) -> (origin: String, demo: Demo, search: String)? {
+    guard url.hasPrefix("http://") || url.hasPrefix("https://") else { return nil }
+    let afterScheme = url.index(url.firstIndex(of: ":")!, offsetBy: 3)
+    let pathStart = url[afterScheme...].firstIndex(of: "/") ?? url.endIndex
+    let origin = String(url[..<pathStart])
+    let rest = url[pathStart...]
+    let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
+    let path = rest[..<queryStart]
+    let parts = path.split(separator: "/")
+    guard parts.count == 2, parts[0] == "demos" || parts[0] == "embed",
+      let demo = demos.first(where: { $0.name == parts[1] })
+    else { return nil }
+    return (origin, demo, String(rest[queryStart...]))
+  }
+
+  /// Escapes text for an HTML attribute.
+  static func escape(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      switch character {
+      case "&": out += "&amp;"
+      case "\"": out += "&quot;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "'": out += "&#39;"
+      default: out.append(character)
+      }
+    }
+    return out
+  }
+}

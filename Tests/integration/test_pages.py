@@ -1,0 +1,71 @@
+"""Pages, their headers, oEmbed and health, over HTTP."""
+import urllib.parse
+
+import pytest
+
+from helpers import request
+
+DEMOS = ["bouncing-balls", "maze", "holes", "tag-cloud", "mandelbrot"]
+
+
+def test_gallery_lists_every_demo_and_only_those(playfield):
+    status, _, html = request(playfield.url + "/")
+    text = html.decode()
+    assert status == 200
+    for name in DEMOS:
+        assert f'href="/demos/{name}"' in text
+    assert text.count('class="card"') == len(DEMOS)
+
+
+@pytest.mark.parametrize("path", ["/", "/sessions"] + [f"/demos/{name}" for name in DEMOS])
+def test_site_pages_carry_the_security_headers(playfield, path):
+    status, headers, _ = request(playfield.url + path)
+    assert status == 200
+    assert headers["Content-Type"] == "text/html; charset=utf-8"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "strict-origin-when-cross-origin"
+    policy = headers["Content-Security-Policy"]
+    assert "frame-ancestors 'self'" in policy and "script-src 'self'" in policy
+
+
+@pytest.mark.parametrize("name", DEMOS)
+def test_embed_pages_may_be_framed_by_anyone(playfield, name):
+    status, headers, html = request(f"{playfield.url}/embed/{name}")
+    assert status == 200
+    assert "frame-ancestors * http: https:" in headers["Content-Security-Policy"]
+    assert "X-Frame-Options" not in headers
+    assert b'class="site-header"' not in html
+
+
+def test_oembed_describes_a_demo_page(playfield):
+    page = f"{playfield.url}/demos/maze?session=abc"
+    status, _, answer = request(f"{playfield.url}/oembed?url={urllib.parse.quote(page, safe='')}&maxwidth=300")
+    assert status == 200
+    assert answer["type"] == "rich" and answer["version"] == "1.0" and answer["width"] == 300
+    assert f'src="{playfield.url}/embed/maze?session=abc"' in answer["html"]
+    status, _, html = request(playfield.url + "/demos/maze")
+    assert b'type="application/json+oembed"' in html
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("url=http%3A%2F%2Fexample.com%2F", 404),
+    ("url=http%3A%2F%2Fh%2Fdemos%2Fnope", 404),
+    ("", 404),
+    ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=xml", 501),
+    ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxwidth=0", 400),
+    ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxheight=tall", 400),
+])
+def test_oembed_refusals(playfield, query, expected):
+    assert request(f"{playfield.url}/oembed?{query}")[0] == expected
+
+
+def test_health_is_json(playfield):
+    status, headers, body = request(playfield.url + "/healthz")
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    assert body["status"] in ("ok", "degraded")
+    assert set(body["tickLatenessMs"]) == {"p50", "p99", "max"}
+
+
+def test_unknown_demo_is_a_helpful_404(playfield):
+    status, _, html = request(playfield.url + "/demos/spaceships", headers={"Accept": "text/html"})
+    assert status == 404 and b"the gallery" in html
