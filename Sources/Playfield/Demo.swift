@@ -20,7 +20,8 @@ struct Demo: Sendable, Equatable {
     } + [
       Demo(
         name: "mandelbrot", title: "Mandelbrot explorer",
-        summary: "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
+        summary:
+          "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
         seed: "iOS – Mandelbrot", simulation: false)
     ]
 

@@ -38,7 +38,10 @@ struct Serve: ParsableCommand {
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
-  @Option(name: .customLong("allow-origin"), help: "Another origin allowed to open session WebSockets (repeatable), e.g. https://example.com.")
+  @Option(
+    name: .customLong("allow-origin"),
+    help:
+      "Another origin allowed to open session WebSockets (repeatable), e.g. https://example.com.")
   var allowedOrigins: [String] = []
 
   @Option(help: "Most live sessions.")
@@ -69,11 +72,13 @@ struct Serve: ParsableCommand {
     guard sessionMaxAge > 0, sessionMaxAge.isFinite else {
       throw ValidationError("--session-max-age must be a positive number of seconds")
     }
-    for origin in allowedOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+    for origin in allowedOrigins
+    where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
       throw ValidationError("--allow-origin must look like https://example.com, not \(origin)")
     }
     guard Logger.Level(rawValue: logLevel) != nil else {
-      throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+      throw ValidationError(
+        "--log-level must be one of trace, debug, info, notice, warning, error, critical")
     }
     for (flag, folder) in [("--public", publicFolder), ("--templates", templatesFolder)] {
       var isDirectory: ObjCBool = false

@@ -16,7 +16,9 @@ struct APIError: Error, Sendable {
   }
 
   var response: Response {
-    var object: [String: JSONValue] = ["error": .string(message), "status": .number(Double(status.code))]
+    var object: [String: JSONValue] = [
+      "error": .string(message), "status": .number(Double(status.code)),
+    ]
     if let field { object["field"] = .string(field) }
     var response = Response.json(JSONValue.object(object), status: status)
     for header in headers { response.headers.set(header.name, header.value) }
@@ -31,7 +33,10 @@ extension Response {
     body.append(0x0A)
     return Response(
       status: status,
-      headers: ["Content-Type": "application/json", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"],
+      headers: [
+        "Content-Type": "application/json", "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      ],
       body: body)
   }
 }

@@ -6,7 +6,8 @@ struct JSONBody {
   let fields: [String: JSONValue]
 
   init(_ request: Request, maxBytes: Int = 64 * 1024) throws(APIError) {
-    if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json") {
+    if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json")
+    {
       throw APIError(.unsupportedMediaType, "send application/json")
     }
     guard request.body.count <= maxBytes else {
@@ -25,7 +26,9 @@ struct JSONBody {
   }
 
   func string(_ name: String) throws(APIError) -> String {
-    guard let value = fields[name] else { throw APIError(.badRequest, "\(name) is required", field: name) }
+    guard let value = fields[name] else {
+      throw APIError(.badRequest, "\(name) is required", field: name)
+    }
     guard let text = value.stringValue else {
       throw APIError(.badRequest, "\(name) must be a string", field: name)
     }
@@ -33,7 +36,9 @@ struct JSONBody {
   }
 
   func value(_ name: String) throws(APIError) -> JSONValue {
-    guard let value = fields[name] else { throw APIError(.badRequest, "\(name) is required", field: name) }
+    guard let value = fields[name] else {
+      throw APIError(.badRequest, "\(name) is required", field: name)
+    }
     return value
   }
 }

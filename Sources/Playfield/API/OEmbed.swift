@@ -24,8 +24,10 @@ struct OEmbed: Sendable {
       return HTTPError(.notImplemented, "only format=json is served").response
     }
     guard let url = query["url"], let (origin, demo, search) = parse(url) else {
-      return HTTPError(.notFound, "url must be a Playfield demo page such as http://host/demos/maze")
-        .response
+      return HTTPError(
+        .notFound, "url must be a Playfield demo page such as http://host/demos/maze"
+      )
+      .response
     }
     var width = Self.defaultSize.width
     var height = Self.defaultSize.height

@@ -14,7 +14,8 @@ struct SessionAPI: Sendable {
     case .get, .head:
       let now = registry.wallClock()
       let sessions = registry.all.map { $0.summary.json(now: now) }
-      return .json(.object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
+      return .json(
+        .object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
     case .post:
       do {
         return try create(request)
@@ -47,7 +48,8 @@ struct SessionAPI: Sendable {
   }
 
   private func create(_ request: Request) throws(APIError) -> Response {
-    if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json") {
+    if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json")
+    {
       throw APIError(.unsupportedMediaType, "send the session as application/json")
     }
     guard request.body.count <= Self.maxBody else {

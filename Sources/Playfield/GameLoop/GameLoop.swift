@@ -115,7 +115,8 @@ final class GameLoop: @unchecked Sendable {
     let count = sessions().count
     let mean =
       workCount == 0
-      ? 0 : Double(workTotal.components.attoseconds / 1_000_000_000_000) / 1000 / Double(workCount)
+      ? 0
+      : Double(workTotal.components.attoseconds / 1_000_000_000_000) / 1000 / Double(workCount)
         + Double(workTotal.components.seconds) * 1000 / Double(workCount)
     let snapshot = Statistics(
       ticks: schedule.ticks, droppedTicks: schedule.dropped, sessions: count,

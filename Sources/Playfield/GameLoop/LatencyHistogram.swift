@@ -6,7 +6,9 @@ struct LatencyHistogram: Sendable {
   private(set) var maximum: Duration = .zero
 
   mutating func record(_ duration: Duration) {
-    let micros = max(1.0, Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12)
+    let micros = max(
+      1.0,
+      Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12)
     let index = min(buckets.count - 1, Int((log2(micros) * 4).rounded(.up)))
     buckets[index] += 1
     count += 1

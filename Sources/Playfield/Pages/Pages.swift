@@ -45,7 +45,9 @@ final class Pages: Sendable {
     guard let html = library.render(context, withTemplate: template) else {
       return HTTPError(.internalServerError, "the page template \(template) is missing").response
     }
-    var headers: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache"]
+    var headers: HTTPHeaders = [
+      "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache",
+    ]
     SecurityHeaders.add(to: &headers, framing: framing)
     return Response(status: status, headers: headers, body: Array(html.utf8))
   }
@@ -55,7 +57,9 @@ final class Pages: Sendable {
     var stack = [""]
     while let folder = stack.popLast() {
       guard let handle = opendir(directory + "/" + folder) else {
-        if folder.isEmpty { throw PagesError(message: "cannot open the templates folder \(directory)") }
+        if folder.isEmpty {
+          throw PagesError(message: "cannot open the templates folder \(directory)")
+        }
         continue
       }
       defer { closedir(handle) }

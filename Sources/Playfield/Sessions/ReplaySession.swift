@@ -121,8 +121,7 @@ final class ReplaySession: @unchecked Sendable {
   private func seek(to tick: UInt64) {
     if tick < model.tick {
       // Back to the start: a replay is exact only from tick 0.
-      if let fresh = try? type.init(config: try JSONValue.parse(stored.config), seed: stored.seed)
-      {
+      if let fresh = try? type.init(config: try JSONValue.parse(stored.config), seed: stored.seed) {
         model = fresh
       }
     }

@@ -78,7 +78,9 @@ final class SessionRegistry: Sendable {
   private func record(id: String, model: any Simulation, seed: UInt64, token: String, now: Double)
     -> String?
   {
-    guard let journal else { return "the database is not open, so this session will not survive a restart" }
+    guard let journal else {
+      return "the database is not open, so this session will not survive a restart"
+    }
     do {
       try journal.created(
         sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,

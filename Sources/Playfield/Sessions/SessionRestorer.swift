@@ -55,7 +55,9 @@ enum SessionRestorer {
 
   /// A fresh model from the session's config and seed, stepped with its logged inputs to
   /// `tick`: an uninterrupted run, for checking replays and restores.
-  static func replayFromStart(_ session: StoredSession, through tick: UInt64, store: some SessionStore)
+  static func replayFromStart(
+    _ session: StoredSession, through tick: UInt64, store: some SessionStore
+  )
     throws -> any Simulation
   {
     guard let type = Simulations.named(session.kind) else {

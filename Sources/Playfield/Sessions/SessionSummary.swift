@@ -42,7 +42,12 @@ struct SessionSummary: Sendable {
       "ageSeconds": .number(max(0, (now - createdAt).rounded())),
       "config": config,
       "urls": .object(urls),
-      "lastGame": lastGame.map { .object(["tick": .number(Double($0.tick)), "score": .number(Double($0.score)), "level": .number(Double($0.level))]) } ?? .null,
+      "lastGame": lastGame.map {
+        .object([
+          "tick": .number(Double($0.tick)), "score": .number(Double($0.score)),
+          "level": .number(Double($0.level)),
+        ])
+      } ?? .null,
     ])
   }
 }

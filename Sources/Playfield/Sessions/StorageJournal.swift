@@ -19,7 +19,8 @@ final class StorageJournal: SessionJournal {
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
   ) throws {
     let evicted = try store.createSession(
-      StoredSession(id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now))
+      StoredSession(
+        id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now))
     if !evicted.isEmpty {
       logger.info("storage evicted old sessions: \(evicted.joined(separator: ", "))")
     }
@@ -28,7 +29,8 @@ final class StorageJournal: SessionJournal {
   func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue]) {
     for (seq, input) in inputs.enumerated() {
       let accepted = writer.append(
-        LoggedInput(sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.jsonString))
+        LoggedInput(
+          sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.jsonString))
       if !accepted {
         logger.error("storage backlog is full; an input of session \(sessionID) was not stored")
       }
@@ -38,7 +40,8 @@ final class StorageJournal: SessionJournal {
   func progress(sessionID: String, running: Bool, tick: UInt64, now: Double) {
     writer.update(
       SessionProgress(
-        sessionID: sessionID, status: running ? .running : .paused, tick: Int64(tick), updatedAt: now))
+        sessionID: sessionID, status: running ? .running : .paused, tick: Int64(tick),
+        updatedAt: now))
   }
 
   func snapshot(sessionID: String, tick: UInt64, state: [UInt8]) {

@@ -33,8 +33,10 @@ final class StaticFiles: Sendable {
     guard !segments.isEmpty, !segments.contains(where: { $0.hasPrefix(".") }) else { return nil }
     guard let file = file(at: segments.joined(separator: "/")) else { return nil }
     guard request.method == .get || request.method == .head else {
-      return HTTPError(.methodNotAllowed, "a file accepts GET and HEAD", headers: ["Allow": "GET, HEAD"])
-        .response
+      return HTTPError(
+        .methodNotAllowed, "a file accepts GET and HEAD", headers: ["Allow": "GET, HEAD"]
+      )
+      .response
     }
     return Self.respond(file, to: request)
   }
@@ -70,7 +72,8 @@ final class StaticFiles: Sendable {
     case .whole:
       return Response(status: .ok, headers: headers, body: file.body)
     case .part(let bytes):
-      headers.add("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.body.count)")
+      headers.add(
+        "Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.body.count)")
       return Response(status: .partialContent, headers: headers, body: Array(file.body[bytes]))
     case .unsatisfiable:
       var response = HTTPError(.rangeNotSatisfiable, "the range lies outside the file").response
@@ -176,7 +179,8 @@ final class StaticFiles: Sendable {
   static func resolve(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
-    return String(decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
+    return String(
+      decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
   }
 
   static func read(_ path: String, size: Int) -> [UInt8]? {
@@ -186,7 +190,9 @@ final class StaticFiles: Sendable {
     var bytes = [UInt8](repeating: 0, count: size)
     var done = 0
     while done < size {
-      let count = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + done, size - done) }
+      let count = bytes.withUnsafeMutableBytes {
+        systemRead(fd, $0.baseAddress! + done, size - done)
+      }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { return nil }
       done += count

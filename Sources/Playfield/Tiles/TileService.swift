@@ -33,7 +33,9 @@ final class TileService: Sendable {
     }
     var headers = Self.headers
     headers.add("ETag", tile.etag)
-    if let tags = request.headers["If-None-Match"], StaticFiles.etagMatches(tags, current: tile.etag) {
+    if let tags = request.headers["If-None-Match"],
+      StaticFiles.etagMatches(tags, current: tile.etag)
+    {
       return .response(Response(status: .notModified, headers: headers))
     }
     if let png = cache.cachedValue(for: tile) {
@@ -46,7 +48,8 @@ final class TileService: Sendable {
       case .success(let png):
         pending.succeed(Response(status: .ok, headers: headers, body: png))
       case .failure(let error):
-        pending.succeed(HTTPError(.internalServerError, "the tile could not be drawn: \(error)").response)
+        pending.succeed(
+          HTTPError(.internalServerError, "the tile could not be drawn: \(error)").response)
       }
     }
     return .later(pending)

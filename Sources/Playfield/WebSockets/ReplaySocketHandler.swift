@@ -43,7 +43,8 @@ final class ReplaySocketHandler: WebSocketHandler {
     switch command(message) {
     case .success(let command):
       guard let session = replay.withLock({ $0 }) else {
-        socket.send(.text(ClientError("not-ready", "the replay is still loading").message.jsonString))
+        socket.send(
+          .text(ClientError("not-ready", "the replay is still loading").message.jsonString))
         return
       }
       session.send(command)
@@ -70,18 +71,25 @@ final class ReplaySocketHandler: WebSocketHandler {
       return .success(.pause)
     case "speed":
       guard let value = parsed["value"]?.doubleValue, ReplaySession.speeds.contains(value) else {
-        return .failure(ClientError("bad-field", "value must be a number from 0.25 to 8", field: "value"))
+        return .failure(
+          ClientError("bad-field", "value must be a number from 0.25 to 8", field: "value"))
       }
       return .success(.speed(value))
     case "seek":
       guard let tick = parsed["tick"]?.intValue, tick >= 0 else {
-        return .failure(ClientError("bad-field", "tick must be a whole number of ticks, 0 or more", field: "tick"))
+        return .failure(
+          ClientError("bad-field", "tick must be a whole number of ticks, 0 or more", field: "tick")
+        )
       }
       return .success(.seek(UInt64(tick)))
     case let other?:
-      return .failure(ClientError("unknown-type", "unknown message type \"\(other)\"; send play, pause, speed or seek", field: "type"))
+      return .failure(
+        ClientError(
+          "unknown-type", "unknown message type \"\(other)\"; send play, pause, speed or seek",
+          field: "type"))
     case nil:
-      return .failure(ClientError("missing-type", "a message needs a \"type\" string", field: "type"))
+      return .failure(
+        ClientError("missing-type", "a message needs a \"type\" string", field: "type"))
     }
   }
 

@@ -46,7 +46,8 @@ struct SessionSocketHandler: WebSocketHandler {
       return .failure(ClientError("not-an-object", "a message must be a JSON object with a type"))
     }
     guard let typeValue = parsed["type"] else {
-      return .failure(ClientError("missing-type", "a message needs a \"type\" field", field: "type"))
+      return .failure(
+        ClientError("missing-type", "a message needs a \"type\" field", field: "type"))
     }
     guard let type = typeValue.stringValue else {
       return .failure(ClientError("bad-field", "type must be a string", field: "type"))
@@ -88,7 +89,8 @@ struct SessionSocketHandler: WebSocketHandler {
       }
       guard let input else {
         return .failure(
-          ClientError("unknown-type", "unknown message type \"\(type)\" for \(session.kind)", field: "type"))
+          ClientError(
+            "unknown-type", "unknown message type \"\(type)\" for \(session.kind)", field: "type"))
       }
       command = .input(input)
     }
