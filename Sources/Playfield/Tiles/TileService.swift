@@ -43,15 +43,17 @@ final class TileService: Sendable {
     }
     let pending = PendingResponse()
     let renderer = self.renderer
-    cache.fetch(tile, compute: { try renderer.png(for: tile) }) { [headers] result in
-      switch result {
-      case .success(let png):
-        pending.succeed(Response(status: .ok, headers: headers, body: png))
-      case .failure(let error):
-        pending.succeed(
-          HTTPError(.internalServerError, "the tile could not be drawn: \(error)").response)
-      }
-    }
+    cache.fetch(
+      tile, compute: { try renderer.png(for: tile) },
+      completion: { [headers] result in
+        switch result {
+        case .success(let png):
+          pending.succeed(Response(status: .ok, headers: headers, body: png))
+        case .failure(let error):
+          pending.succeed(
+            HTTPError(.internalServerError, "the tile could not be drawn: \(error)").response)
+        }
+      })
     return .later(pending)
   }
 
