@@ -14,7 +14,8 @@ import Synchronization
 /// next tick is due on the monotonic clock, stepping all sessions (spread over the cores), and
 /// measuring how late each tick starts.
 final class GameLoop: @unchecked Sendable {
-  /// Lateness and throughput, for `/healthz` and benchmarks.
+  /// Lateness and throughput, for `/healthz` and benchmarks. Percentiles and work cover the
+  /// last full window of `windowTicks` ticks; the counts cover the whole run.
   struct Statistics: Sendable {
     var ticks: UInt64 = 0
     var droppedTicks: UInt64 = 0
@@ -25,6 +26,9 @@ final class GameLoop: @unchecked Sendable {
     /// Mean milliseconds spent stepping all sessions in a tick.
     var workMean: Double = 0
   }
+
+  /// Ticks in one statistics window (ten seconds).
+  static let windowTicks: UInt64 = 600
 
   private let sessions: @Sendable () -> [LiveSession]
   private let replays: @Sendable () -> [ReplaySession]
@@ -84,7 +88,7 @@ final class GameLoop: @unchecked Sendable {
         schedule.ran()
         if schedule.ticks % Self.maintenanceInterval == 0 { maintenance() }
       }
-      if due > 0 { publish(schedule) }
+      if due > 0 { publish(schedule, windowEnded: schedule.ticks % Self.windowTicks < due) }
       sleep(until: schedule.nextDue)
     }
   }
@@ -111,18 +115,33 @@ final class GameLoop: @unchecked Sendable {
     workCount += 1
   }
 
-  private func publish(_ schedule: TickSchedule) {
+  /// Updates the counts; at the end of a window also the percentiles, and starts a new window.
+  private func publish(_ schedule: TickSchedule, windowEnded: Bool) {
     let count = sessions().count
-    let mean =
-      workCount == 0
-      ? 0
-      : Double(workTotal.components.attoseconds / 1_000_000_000_000) / 1000 / Double(workCount)
-        + Double(workTotal.components.seconds) * 1000 / Double(workCount)
-    let snapshot = Statistics(
-      ticks: schedule.ticks, droppedTicks: schedule.dropped, sessions: count,
-      latenessP50: lateness.percentile(0.5), latenessP99: lateness.percentile(0.99),
-      latenessMax: lateness.maximumMilliseconds, workMean: mean)
-    published.withLock { $0 = snapshot }
+    var window: (p50: Double, p99: Double, max: Double, work: Double)?
+    if windowEnded {
+      let milliseconds =
+        Double(workTotal.components.seconds) * 1000
+        + Double(workTotal.components.attoseconds) / 1e15
+      window = (
+        lateness.percentile(0.5), lateness.percentile(0.99), lateness.maximumMilliseconds,
+        workCount == 0 ? 0 : milliseconds / Double(workCount)
+      )
+      lateness.reset()
+      workTotal = .zero
+      workCount = 0
+    }
+    published.withLock { statistics in
+      statistics.ticks = schedule.ticks
+      statistics.droppedTicks = schedule.dropped
+      statistics.sessions = count
+      if let window {
+        statistics.latenessP50 = window.p50
+        statistics.latenessP99 = window.p99
+        statistics.latenessMax = window.max
+        statistics.workMean = window.work
+      }
+    }
   }
 
   private func sleep(until time: MonotonicTime) {
