@@ -35,11 +35,14 @@ public struct BouncingBalls: SnapshotModel {
     guard try Config(json: settings.json) == settings else {
       throw SimulationError(field: "snapshot", message: "holds an invalid config")
     }
+    // NB: positions feed integer grid coordinates, so they must be finite and in the world.
+    let range = settings.radiusMin...settings.radiusMax
     let valid = state.balls.allSatisfy { ball in
-      [ball.x, ball.y, ball.vx, ball.vy, ball.radius, ball.mass].allSatisfy(\.isFinite)
-        && ball.radius > 0 && ball.mass > 0 && Self.palette.indices.contains(ball.color)
+      ball.vx.isFinite && ball.vy.isFinite && range.contains(ball.radius) && ball.mass > 0
+        && ball.mass.isFinite && (0...settings.width).contains(ball.x)
+        && (0...settings.height).contains(ball.y) && Self.palette.indices.contains(ball.color)
     }
-    guard valid, state.balls.count <= settings.maxBalls else {
+    guard valid, (1...settings.maxBalls).contains(state.balls.count), state.collisions >= 0 else {
       throw SimulationError(field: "snapshot", message: "holds an invalid ball")
     }
   }

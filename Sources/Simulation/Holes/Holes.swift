@@ -28,12 +28,12 @@ public struct Holes: SnapshotModel {
     guard try Config(json: settings.json) == settings else {
       throw SimulationError(field: "snapshot", message: "holds an invalid config")
     }
-    let numbers = [
-      state.position.x, state.position.y, state.velocity.x, state.velocity.y, state.angle,
-      state.rotationSpeed,
-    ]
+    let numbers = [state.velocity.x, state.velocity.y, state.angle, state.rotationSpeed]
     guard numbers.allSatisfy(\.isFinite), (0...settings.balls).contains(state.ballsLeft),
-      state.score >= 0, state.level >= 1, state.pause >= 0
+      (0...settings.width).contains(state.position.x),
+      (0...settings.height).contains(state.position.y),
+      (-2...2).contains(state.tilt.x), (-2...2).contains(state.tilt.y),
+      state.score >= 0, state.level >= 1, (0...settings.pauseTicks).contains(state.pause)
     else { throw SimulationError(field: "snapshot", message: "holds an invalid game") }
   }
 

@@ -35,9 +35,13 @@ public struct MazeBall: SnapshotModel {
     guard try Config(json: settings.json) == settings else {
       throw SimulationError(field: "snapshot", message: "holds an invalid config")
     }
-    let numbers = [state.position.x, state.position.y, state.velocity.x, state.velocity.y]
+    let numbers = [state.velocity.x, state.velocity.y]
     guard state.maze.rows == settings.rows, state.maze.columns == settings.columns,
-      numbers.allSatisfy(\.isFinite), deepestContact(at: state.position) == nil
+      state.maze.emptyCount > 0, state.revision >= 0, numbers.allSatisfy(\.isFinite),
+      (-2...2).contains(state.tilt.x), (-2...2).contains(state.tilt.y),
+      (0...settings.width).contains(state.position.x),
+      (0...settings.height).contains(state.position.y),
+      overlap(at: state.position) <= Self.tolerance
     else { throw SimulationError(field: "snapshot", message: "holds an invalid maze or ball") }
   }
 }

@@ -29,7 +29,8 @@ public struct TagCloud: SnapshotModel {
       throw SimulationError(field: "snapshot", message: "holds an invalid config")
     }
     let numbers = state.rotation.entries + [state.spin.x, state.spin.y, state.drag.x, state.drag.y]
-    guard numbers.allSatisfy(\.isFinite), (1...200).contains(state.tags.count) else {
+    let tags = try? Tag.list(json: .array(state.tags.map(\.json)), field: "tags")
+    guard numbers.allSatisfy(\.isFinite), tags == state.tags else {
       throw SimulationError(field: "snapshot", message: "holds an invalid orientation or tag list")
     }
   }
