@@ -5,6 +5,8 @@ extension BouncingBalls {
   static let collisionEventLimit = 8
   /// Sessions with more balls report collisions only as the frame's count.
   static let collisionEventBallLimit = 20
+  /// Most a ball moves in one substep, as a fraction of the smallest radius.
+  static let travelPerSubstep = 0.75
 
   public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
     // Events are cleared at the top: each step reports only its own.
@@ -21,15 +23,17 @@ extension BouncingBalls {
       }
     }
 
-    // Substeps: no ball may move more than half the smallest radius in one substep, so two
-    // balls close by at most one radius and cannot pass through each other unseen.
+    // Substeps: no ball may move more than 3/4 of the smallest radius in one substep, so two
+    // balls close by less than the sum of their radii and cannot pass through each other.
     let smallest = state.balls.reduce(Double.infinity) { min($0, $1.radius) }
     let largest = state.balls.reduce(0) { max($0, $1.radius) }
-    let travel = smallest / 2
+    let travel = smallest * Self.travelPerSubstep
     var remaining = Self.tickDuration
     var fastest = state.balls.reduce(0) { max($0, ($1.vx * $1.vx + $1.vy * $1.vy).squareRoot()) }
     state.collisions = 0
+    substeps = 0
     while remaining > 0 {
+      substeps += 1
       let duration = fastest * remaining <= travel ? remaining : travel / fastest
       remaining = duration < remaining ? remaining - duration : 0
       moveAndBounceOffWalls(duration)
@@ -145,44 +149,69 @@ extension BouncingBalls {
     let rows = grid.rows
     let cellStart = grid.cellStart
     let entries = grid.entries
-    let cellOfBall = grid.cellOfBall
+    let radius = grid.radius
+    var slotX = grid.x
+    var slotY = grid.y
     var reportable =
       state.balls.count <= Self.collisionEventBallLimit ? Self.collisionEventLimit : 0
     var collisions = 0
-    // NB: work on a local array so that writes do not copy the state's storage.
-    var balls = state.balls
-    state.balls = []
-    for first in balls.indices {
-      let cell = cellOfBall[first]
-      let column = cell % columns
-      let row = cell / columns
-      for neighbourRow in SpatialGrid.neighbours(of: row, count: rows, periodic: contact.periodic) {
-        let rowStart = (neighbourRow + rows) % rows * columns
-        for neighbourColumn in SpatialGrid.neighbours(
-          of: column, count: columns, periodic: contact.periodic)
-        {
-          let other = rowStart + (neighbourColumn + columns) % columns
-          for entry in cellStart[other]..<cellStart[other + 1] {
-            let second = entries[entry]
-            guard second > first, let impact = contact.resolve(first, second, in: &balls),
-              impact > 0
-            else { continue }
-            collisions += 1
-            if reportable > 0 {
-              reportable -= 1
-              events.append(
-                SimulationEvent(
-                  name: "collision",
-                  fields: [
-                    "a": .number(first), "b": .number(second),
-                    "speed": .number((impact * 100).rounded() / 100),
-                  ]))
+    // NB: unsafe buffers because this loop is the whole cost of a big session; every index
+    // comes from the grid, which was built from these balls.
+    cellStart.withUnsafeBufferPointer { cellStart in
+      radius.withUnsafeBufferPointer { radius in
+        slotX.withUnsafeMutableBufferPointer { slotX in
+          slotY.withUnsafeMutableBufferPointer { slotY in
+            state.balls.withUnsafeMutableBufferPointer { balls in
+              // Each pair once: from the slot listed first, through the 3x3 cells around it.
+              for cell in 0..<(columns * rows) {
+                let columnRange = SpatialGrid.neighbours(
+                  of: cell % columns, count: columns, periodic: contact.periodic)
+                let rowRange = SpatialGrid.neighbours(
+                  of: cell / columns, count: rows, periodic: contact.periodic)
+                for firstSlot in cellStart[cell]..<cellStart[cell + 1] {
+                  for neighbourRow in rowRange {
+                    let rowStart = (neighbourRow + rows) % rows * columns
+                    for neighbourColumn in columnRange {
+                      let other = rowStart + (neighbourColumn + columns) % columns
+                      let end = cellStart[other + 1]
+                      var secondSlot = max(cellStart[other], firstSlot + 1)
+                      while secondSlot < end {
+                        defer { secondSlot += 1 }
+                        guard
+                          contact.overlaps(
+                            slotX[secondSlot] - slotX[firstSlot],
+                            slotY[secondSlot] - slotY[firstSlot],
+                            reach: radius[firstSlot] + radius[secondSlot])
+                        else { continue }
+                        let first = entries[firstSlot]
+                        let second = entries[secondSlot]
+                        let impact = contact.resolve(first, second, in: balls)
+                        slotX[firstSlot] = balls[first].x
+                        slotY[firstSlot] = balls[first].y
+                        slotX[secondSlot] = balls[second].x
+                        slotY[secondSlot] = balls[second].y
+                        guard impact > 0 else { continue }
+                        collisions += 1
+                        if reportable > 0 {
+                          reportable -= 1
+                          events.append(
+                            SimulationEvent(
+                              name: "collision",
+                              fields: [
+                                "a": .number(min(first, second)), "b": .number(max(first, second)),
+                                "speed": .number((impact * 100).rounded() / 100),
+                              ]))
+                        }
+                      }
+                    }
+                  }
+                }
+              }
             }
           }
         }
       }
     }
-    state.balls = balls
     state.collisions += collisions
   }
 

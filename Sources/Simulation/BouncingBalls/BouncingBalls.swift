@@ -14,6 +14,8 @@ public struct BouncingBalls: SnapshotModel {
   var state: State
   /// Broad-phase scratch space, rebuilt every substep; not part of the state.
   var grid = SpatialGrid()
+  /// Substeps taken by the last tick (a diagnostic; not part of the state).
+  var substeps = 0
 
   private enum CodingKeys: String, CodingKey {
     case settings, seed, tick, state
