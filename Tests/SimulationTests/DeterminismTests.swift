@@ -59,7 +59,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
       }),
     Scenario(
       type: Holes.self, config: ["pauseTicks": 30], seed: 11, steps: 4_000,
-      expectedEvents: ["score", "lost", "ball", "game-over", "restart"],
+      expectedEvents: ["score", "lost", "ball", "game-over", "reset"],
       inputs: { tick in
         switch tick % 240 {
         case 0: [["type": "tilt", "x": -0.8, "y": 0.9]]

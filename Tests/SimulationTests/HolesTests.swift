@@ -71,7 +71,8 @@ struct HolesTests {
     _ = model.step(inputs: [["type": "tilt", "x": 1, "y": 0]])
     #expect(model.state.position == frozen.position)
     let events = model.step(inputs: [["type": "restart"]])
-    #expect(events.map(\.name) == ["restart"])
+    #expect(events.map(\.name) == ["reset"])
+    #expect(events[0].fields["hello"]?["ballsLeft"] == 3)
     #expect(model.state == Holes.State(config: model.settings))
   }
 
@@ -104,7 +105,8 @@ struct HolesTests {
   }
 
   @Test func validatesInputs() throws {
-    #expect(try Holes.input(from: ["type": "reset"]) == ["type": "restart"])
+    #expect(try Holes.input(from: ["type": "reset"]) == ["type": "reset"])
+    #expect(try Holes.input(from: ["type": "restart"]) == ["type": "restart"])
     #expect(
       try Holes.input(from: ["type": "tilt", "x": 0, "y": 1]) == ["type": "tilt", "x": 0, "y": 1])
     #expect(

@@ -89,12 +89,7 @@ extension BouncingBalls {
       state.balls[index].vy = velocity.y
     case .reset:
       state = State(config: settings, seed: seed)
-      var writer = JSONWriter()
-      writer.beginObject()
-      writeHello(into: &writer)
-      writer.endObject()
-      let hello = (try? JSONValue.parse(writer.bytes)) ?? .null
-      events.append(SimulationEvent(name: "reset", fields: ["hello": hello]))
+      events.append(resetEvent)
     }
   }
 

@@ -5,8 +5,10 @@ extension Holes {
   enum Input: Equatable {
     /// Tilt in g, each component from -2 to 2: x > 0 rolls right, y > 0 rolls up.
     case tilt(x: Double, y: Double)
-    /// A new game (the seed's RESTART); `reset` does the same.
+    /// A new game (the seed's RESTART).
     case restart
+    /// The same as `restart`: every model accepts `reset`.
+    case reset
 
     /// Parses a message; nil if its type is not one of this model's inputs.
     init?(message: JSONValue) throws(SimulationError) {
@@ -14,8 +16,10 @@ extension Holes {
       switch type {
       case "tilt":
         self = .tilt(x: try fields.number("x", in: -2...2), y: try fields.number("y", in: -2...2))
-      case "restart", "reset":
+      case "restart":
         self = .restart
+      case "reset":
+        self = .reset
       default:
         return nil
       }
@@ -27,6 +31,7 @@ extension Holes {
       switch self {
       case .tilt(let x, let y): ["type": "tilt", "x": .number(x), "y": .number(y)]
       case .restart: ["type": "restart"]
+      case .reset: ["type": "reset"]
       }
     }
   }

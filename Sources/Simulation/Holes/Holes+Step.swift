@@ -12,9 +12,9 @@ extension Holes {
         switch input {
         case .tilt(let x, let y):
           state.tilt = Vector2(x: x, y: y)
-        case .restart:
+        case .restart, .reset:
           state = State(config: settings)
-          events.append(SimulationEvent(name: "restart"))
+          events.append(resetEvent)
         }
       } catch {
         events.append(

@@ -116,7 +116,7 @@ extension MazeBall {
       state.maze = maze
       state.revision = revision
       placeBallClear()
-      events.append(SimulationEvent(name: "reset", fields: ["ball": ballJSON]))
+      events.append(resetEvent)
     }
   }
 

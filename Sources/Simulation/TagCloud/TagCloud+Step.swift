@@ -48,7 +48,7 @@ extension TagCloud {
       events.append(SimulationEvent(name: "tags", fields: tagFields))
     case .reset:
       state = State(config: settings)
-      events.append(SimulationEvent(name: "reset", fields: tagFields))
+      events.append(resetEvent)
     }
   }
 
