@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "HTTP"),
     .target(name: "WebSocket", dependencies: ["HTTP", "Deflate"]),
     .target(name: "JSON"),
-    .target(name: "Simulation", dependencies: ["JSON"]),
+    .target(name: "Simulation", dependencies: ["JSON"], exclude: ["PROTOCOL-NOTES.md"]),
     .target(name: "Tiles", dependencies: ["PNGShim"]),
 
     // I/O layers.
