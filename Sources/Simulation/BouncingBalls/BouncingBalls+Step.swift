@@ -13,15 +13,7 @@ extension BouncingBalls {
     var events: [SimulationEvent] = []
 
     // Inputs: apply the validated inputs in arrival order.
-    for message in inputs {
-      do {
-        guard let input = try Input(message: message) else { continue }
-        apply(input, events: &events)
-      } catch {
-        events.append(
-          SimulationEvent(name: "input-rejected", fields: ["reason": .string("\(error)")]))
-      }
-    }
+    apply(inputs, events: &events)
 
     // Substeps: no ball may move more than 3/4 of the smallest radius in one substep, so two
     // balls close by less than the sum of their radii and cannot pass through each other.
@@ -46,17 +38,12 @@ extension BouncingBalls {
     return events
   }
 
-  private mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
+  mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
     switch input {
     case .addBall(let x, let y, let vx, let vy, let radius, let mass):
       guard state.balls.count < settings.maxBalls else {
         events.append(
-          SimulationEvent(
-            name: "input-rejected",
-            fields: [
-              "reason": .string(
-                "add-ball: the session holds its maximum of \(settings.maxBalls) balls")
-            ]))
+          .rejected("add-ball: the session holds its maximum of \(settings.maxBalls) balls"))
         return
       }
       let range = settings.radiusMin...settings.radiusMax
@@ -78,10 +65,7 @@ extension BouncingBalls {
           ]))
     case .throwBall(let index, let vx, let vy):
       guard state.balls.indices.contains(index) else {
-        events.append(
-          SimulationEvent(
-            name: "input-rejected",
-            fields: ["reason": .string("throw: index: there is no ball \(index)")]))
+        events.append(.rejected("throw: index: there is no ball \(index)"))
         return
       }
       let velocity = capped(Vector2(x: vx, y: vy))
@@ -113,24 +97,26 @@ extension BouncingBalls {
         ball.x = Self.wrap(ball.x, period: width)
         ball.y = Self.wrap(ball.y, period: height)
       } else {
-        // Mirror the overshoot (scaled by restitution) as if the ball bounced mid-substep.
         let r = ball.radius
-        if ball.x < r {
-          ball.x = r + (r - ball.x) * restitution
-          if ball.vx < 0 { ball.vx = -ball.vx * restitution }
-        } else if ball.x > width - r {
-          ball.x = width - r - (ball.x - (width - r)) * restitution
-          if ball.vx > 0 { ball.vx = -ball.vx * restitution }
-        }
-        if ball.y < r {
-          ball.y = r + (r - ball.y) * restitution
-          if ball.vy < 0 { ball.vy = -ball.vy * restitution }
-        } else if ball.y > height - r {
-          ball.y = height - r - (ball.y - (height - r)) * restitution
-          if ball.vy > 0 { ball.vy = -ball.vy * restitution }
-        }
+        Self.mirror(&ball.x, &ball.vx, within: r...(width - r), restitution: restitution)
+        Self.mirror(&ball.y, &ball.vy, within: r...(height - r), restitution: restitution)
       }
       state.balls[index] = ball
+    }
+  }
+
+  /// Mirrors the overshoot past a wall (scaled by restitution) as if the ball had bounced
+  /// mid-substep, and reflects an approaching velocity.
+  private static func mirror(
+    _ position: inout Double, _ velocity: inout Double, within range: ClosedRange<Double>,
+    restitution: Double
+  ) {
+    if position < range.lowerBound {
+      position = range.lowerBound + (range.lowerBound - position) * restitution
+      if velocity < 0 { velocity = -velocity * restitution }
+    } else if position > range.upperBound {
+      position = range.upperBound - (position - range.upperBound) * restitution
+      if velocity > 0 { velocity = -velocity * restitution }
     }
   }
 

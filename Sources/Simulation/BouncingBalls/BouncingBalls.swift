@@ -2,7 +2,7 @@ import JSON
 
 /// Balls in a box (seed "SpaceBalls"): oblique collisions with mass and restitution, from two
 /// balls to ten thousand, with a spatial hash and substeps so that nothing tunnels.
-public struct BouncingBalls: SnapshotModel {
+public struct BouncingBalls: ConfiguredModel {
   public static let kind = "bouncing-balls"
   public static let title = "Bouncing balls"
   public static let summary =
@@ -21,22 +21,13 @@ public struct BouncingBalls: SnapshotModel {
     case settings, seed, tick, state
   }
 
-  public init(config: JSONValue, seed: UInt64) throws(SimulationError) {
-    settings = try Config(json: config)
+  init(settings: Config, seed: UInt64) {
+    self.settings = settings
     self.seed = seed
     state = State(config: settings, seed: seed)
   }
 
-  public var config: JSONValue { settings.json }
-
-  public static func input(from message: JSONValue) throws(SimulationError) -> JSONValue? {
-    try Input(message: message)?.json
-  }
-
-  func validateRestored() throws(SimulationError) {
-    guard try Config(json: settings.json) == settings else {
-      throw SimulationError(field: "snapshot", message: "holds an invalid config")
-    }
+  func validateRestoredState() throws(SimulationError) {
     // NB: positions feed integer grid coordinates, so they must be finite and in the world.
     let range = settings.radiusMin...settings.radiusMax
     let valid = state.balls.allSatisfy { ball in

@@ -2,7 +2,7 @@ import JSON
 
 extension Holes {
   /// A controller's input, validated without looking at the state.
-  enum Input: Equatable {
+  enum Input: Equatable, ModelInput {
     /// Tilt in g, each component from -2 to 2: x > 0 rolls right, y > 0 rolls up.
     case tilt(x: Double, y: Double)
     /// A new game (the seed's RESTART).
@@ -10,20 +10,15 @@ extension Holes {
     /// The same as `restart`: every model accepts `reset`.
     case reset
 
-    /// Parses a message; nil if its type is not one of this model's inputs.
-    init?(message: JSONValue) throws(SimulationError) {
-      var (type, fields) = try FieldReader.message(message)
+    init?(type: String, fields: inout FieldReader) throws(SimulationError) {
       switch type {
       case "tilt":
         self = .tilt(x: try fields.number("x", in: -2...2), y: try fields.number("y", in: -2...2))
       case "restart":
         self = .restart
-      case "reset":
-        self = .reset
       default:
         return nil
       }
-      try fields.finish()
     }
 
     /// The normalized message, as logged and replayed.
