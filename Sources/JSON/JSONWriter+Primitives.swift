@@ -45,23 +45,22 @@ extension JSONWriter {
     appendDigits(UInt64(value.magnitude))
   }
 
-  /// Appends the decimal digits of `value`, left-padded with zeros to `width`.
+  /// Appends the decimal digits of `value`, left-padded with zeros to `width` (at most 20).
   mutating func appendDigits(_ value: UInt64, width: Int = 1) {
-    var count = 1
-    var rest = value
-    while rest >= 10 {
-      rest /= 10
-      count += 1
-    }
-    count = max(count, width)
-    let start = bytes.count
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-    var position = start + count - 1
-    rest = value
-    while rest > 0 {
-      bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-      rest /= 10
-      position -= 1
+    // Digits go right to left into a 20-byte scratch buffer, then out in one append.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+      var position = 20
+      var rest = value
+      repeat {
+        position -= 1
+        scratch[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while rest > 0
+      while 20 - position < min(width, 20) {
+        position -= 1
+        scratch[position] = UInt8(ascii: "0")
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[position..<20]))
     }
   }
 

@@ -89,12 +89,14 @@ public struct JSONWriter: Sendable {
     needsComma = true
     let places = min(max(decimals, 0), 9)
     let divisor = Self.powerOfTen(places)
-    let scaled = (value * Double(divisor)).rounded()
+    let scaled = value * Double(divisor)
     guard scaled.isFinite, abs(scaled) < 9_007_199_254_740_992 else {
       appendDouble(value)
       return
     }
-    let magnitude = UInt64(abs(scaled))
+    // NB: adding one half and truncating is a conversion instruction, where rounded() is a
+    // libm call; it can differ from exact decimal rounding by one unit in the last place.
+    let magnitude = UInt64(abs(scaled) + 0.5)
     if scaled < 0 && magnitude != 0 { bytes.append(UInt8(ascii: "-")) }
     appendDigits(magnitude / divisor)
     var fraction = magnitude % divisor

@@ -170,17 +170,20 @@ struct BouncingBallsTests {
   @Test func fastSmallBallsDoNotTunnelThroughEachOther() throws {
     var model = try BouncingBalls(
       config: [
-        "balls": 2, "radiusMin": 2, "radiusMax": 2, "maxSpeed": 3_840, "speedMax": 100,
+        "balls": 2, "radiusMin": 2, "radiusMax": 2, "maxSpeed": 5_760, "speedMax": 100,
         "width": 1_000, "mass": "equal",
       ], seed: 1)
-    // Each moves 64 px a tick, 16 times its radius, straight at the other.
+    // Each moves 96 px a tick, 48 times its radius, straight at the other.
     model.state.balls = [
-      ball(x: 100, y: 200, vx: 3_840, vy: 0, radius: 2),
-      ball(x: 900, y: 200, vx: -3_840, vy: 0, radius: 2),
+      ball(x: 100, y: 200, vx: 5_760, vy: 0, radius: 2),
+      ball(x: 900, y: 200, vx: -5_760, vy: 0, radius: 2),
     ]
-    for _ in 0..<12 { _ = model.step(inputs: []) }
-    #expect(model.state.balls[0].x < model.state.balls[1].x)
-    #expect(model.state.balls[0].vx < 0 && model.state.balls[1].vx > 0)
+    // They meet after about 4.2 ticks; the walls are 5 ticks further away.
+    for _ in 0..<7 {
+      _ = model.step(inputs: [])
+      #expect(model.state.balls[0].x < model.state.balls[1].x)
+    }
+    #expect(model.state.balls[0].vx == -5_760 && model.state.balls[1].vx == 5_760)
   }
 
   @Test func ballsNeverLeaveTheBox() throws {

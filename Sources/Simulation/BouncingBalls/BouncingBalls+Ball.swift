@@ -1,6 +1,6 @@
 extension BouncingBalls {
   /// One ball: position and velocity in world units, plus its static properties.
-  struct Ball: Codable, Sendable, Equatable {
+  struct Ball: Sendable, Equatable {
     /// Centre x in px.
     var x: Double
     /// Centre y in px (down).

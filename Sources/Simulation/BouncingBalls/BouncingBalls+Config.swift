@@ -64,12 +64,13 @@ extension BouncingBalls {
           message: "must be at most \(FieldReader.format(min(width, height) / (side / radiusMax))) "
             + "for a \(Int(width))x\(Int(height)) \(boundary) world")
       }
-      let limit = Self.substepLimit * radiusMin / 2 / BouncingBalls.tickDuration
+      let limit =
+        Self.substepLimit * radiusMin * BouncingBalls.travelPerSubstep / BouncingBalls.tickDuration
       guard maxSpeed <= limit else {
         throw SimulationError(
           field: "maxSpeed",
           message: "must be at most \(FieldReader.format(limit)) px/s for radiusMin "
-            + "\(FieldReader.format(radiusMin)) (\(Self.substepLimit) substeps a tick)")
+            + "\(FieldReader.format(radiusMin)) (\(Int(Self.substepLimit)) substeps a tick)")
       }
       let capacity = latticeColumns * latticeRows
       guard balls <= capacity else {

@@ -6,9 +6,22 @@ extension BouncingBalls {
     let width: Double
     let height: Double
 
-    /// Resolves the pair if it overlaps; returns the normal approach speed (0 if separating),
-    /// or nil if the balls do not touch.
-    func resolve(_ first: Int, _ second: Int, in balls: inout [Ball]) -> Double? {
+    /// Whether two balls whose centres differ by (dx, dy) touch.
+    @inline(__always)
+    func overlaps(_ dx: Double, _ dy: Double, reach: Double) -> Bool {
+      var dx = dx
+      var dy = dy
+      if periodic {
+        dx = BouncingBalls.nearestImage(dx, period: width)
+        dy = BouncingBalls.nearestImage(dy, period: height)
+      }
+      return dx * dx + dy * dy < reach * reach
+    }
+
+    /// Resolves a touching pair; returns the normal approach speed (0 if separating).
+    @inline(__always)
+    func resolve(_ first: Int, _ second: Int, in balls: UnsafeMutableBufferPointer<Ball>) -> Double
+    {
       var dx = balls[second].x - balls[first].x
       var dy = balls[second].y - balls[first].y
       if periodic {
@@ -17,7 +30,6 @@ extension BouncingBalls {
       }
       let reach = balls[first].radius + balls[second].radius
       let distanceSquared = dx * dx + dy * dy
-      guard distanceSquared < reach * reach else { return nil }
       var a = balls[first]
       var b = balls[second]
       // Coincident centres have no line of centres; separate them along x.

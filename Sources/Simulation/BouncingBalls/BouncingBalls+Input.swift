@@ -2,7 +2,7 @@ import JSON
 
 extension BouncingBalls {
   /// A controller's input, validated without looking at the state.
-  enum Input: Equatable {
+  enum Input: Equatable, ModelInput {
     /// Adds a ball at (x, y) px moving at (vx, vy) px/s; radius and mass are optional.
     case addBall(x: Double, y: Double, vx: Double, vy: Double, radius: Double?, mass: Double?)
     /// Sets the velocity of ball `index` to (vx, vy) px/s: a flick with the pointer.
@@ -10,9 +10,7 @@ extension BouncingBalls {
     /// Back to the start for the same config and seed.
     case reset
 
-    /// Parses a message; nil if its type is not one of this model's inputs.
-    init?(message: JSONValue) throws(SimulationError) {
-      var (type, fields) = try FieldReader.message(message)
+    init?(type: String, fields: inout FieldReader) throws(SimulationError) {
       switch type {
       case "add-ball":
         let x = try fields.number("x", in: 0...10_000)
@@ -27,12 +25,9 @@ extension BouncingBalls {
         let vx = try fields.number("vx", in: -20_000...20_000)
         let vy = try fields.number("vy", in: -20_000...20_000)
         self = .throwBall(index: index, vx: vx, vy: vy)
-      case "reset":
-        self = .reset
       default:
         return nil
       }
-      try fields.finish()
     }
 
     /// The normalized message, as logged and replayed.

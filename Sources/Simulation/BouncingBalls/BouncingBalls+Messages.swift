@@ -4,12 +4,8 @@ extension BouncingBalls {
   /// Hello: the world, the palette, each ball's radius and colour (static per ball), and the
   /// current frame.
   public func writeHello(into writer: inout JSONWriter) {
-    writer.key("world")
-    writer.beginObject()
-    writer.field("width", settings.width)
-    writer.field("height", settings.height)
+    writer.world(width: settings.width, height: settings.height)
     writer.field("boundary", settings.boundary)
-    writer.endObject()
     writer.field("restitution", settings.restitution)
     writer.field("maxSpeed", settings.maxSpeed)
     writer.key("radiusRange")
@@ -46,10 +42,7 @@ extension BouncingBalls {
     let totals = totals
     writer.field("energy", totals.energy, decimals: 2)
     writer.key("momentum")
-    writer.beginArray()
-    writer.number(totals.momentum.x, decimals: 2)
-    writer.number(totals.momentum.y, decimals: 2)
-    writer.endArray()
+    writer.point(totals.momentum.x, totals.momentum.y, decimals: 2)
     writer.field("collisions", state.collisions)
   }
 

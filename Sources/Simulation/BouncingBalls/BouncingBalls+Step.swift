@@ -5,31 +5,27 @@ extension BouncingBalls {
   static let collisionEventLimit = 8
   /// Sessions with more balls report collisions only as the frame's count.
   static let collisionEventBallLimit = 20
+  /// Most a ball moves in one substep, as a fraction of the smallest radius.
+  static let travelPerSubstep = 0.75
 
   public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
 
     // Inputs: apply the validated inputs in arrival order.
-    for message in inputs {
-      do {
-        guard let input = try Input(message: message) else { continue }
-        apply(input, events: &events)
-      } catch {
-        events.append(
-          SimulationEvent(name: "input-rejected", fields: ["reason": .string("\(error)")]))
-      }
-    }
+    apply(inputs, events: &events)
 
-    // Substeps: no ball may move more than half the smallest radius in one substep, so two
-    // balls close by at most one radius and cannot pass through each other unseen.
+    // Substeps: no ball may move more than 3/4 of the smallest radius in one substep, so two
+    // balls close by less than the sum of their radii and cannot pass through each other.
     let smallest = state.balls.reduce(Double.infinity) { min($0, $1.radius) }
     let largest = state.balls.reduce(0) { max($0, $1.radius) }
-    let travel = smallest / 2
+    let travel = smallest * Self.travelPerSubstep
     var remaining = Self.tickDuration
     var fastest = state.balls.reduce(0) { max($0, ($1.vx * $1.vx + $1.vy * $1.vy).squareRoot()) }
     state.collisions = 0
+    substeps = 0
     while remaining > 0 {
+      substeps += 1
       let duration = fastest * remaining <= travel ? remaining : travel / fastest
       remaining = duration < remaining ? remaining - duration : 0
       moveAndBounceOffWalls(duration)
@@ -42,17 +38,12 @@ extension BouncingBalls {
     return events
   }
 
-  private mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
+  mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
     switch input {
     case .addBall(let x, let y, let vx, let vy, let radius, let mass):
       guard state.balls.count < settings.maxBalls else {
         events.append(
-          SimulationEvent(
-            name: "input-rejected",
-            fields: [
-              "reason": .string(
-                "add-ball: the session holds its maximum of \(settings.maxBalls) balls")
-            ]))
+          .rejected("add-ball: the session holds its maximum of \(settings.maxBalls) balls"))
         return
       }
       let range = settings.radiusMin...settings.radiusMax
@@ -74,10 +65,7 @@ extension BouncingBalls {
           ]))
     case .throwBall(let index, let vx, let vy):
       guard state.balls.indices.contains(index) else {
-        events.append(
-          SimulationEvent(
-            name: "input-rejected",
-            fields: ["reason": .string("throw: index: there is no ball \(index)")]))
+        events.append(.rejected("throw: index: there is no ball \(index)"))
         return
       }
       let velocity = capped(Vector2(x: vx, y: vy))
@@ -85,12 +73,7 @@ extension BouncingBalls {
       state.balls[index].vy = velocity.y
     case .reset:
       state = State(config: settings, seed: seed)
-      var writer = JSONWriter()
-      writer.beginObject()
-      writeHello(into: &writer)
-      writer.endObject()
-      let hello = (try? JSONValue.parse(writer.bytes)) ?? .null
-      events.append(SimulationEvent(name: "reset", fields: ["hello": hello]))
+      events.append(resetEvent)
     }
   }
 
@@ -114,24 +97,26 @@ extension BouncingBalls {
         ball.x = Self.wrap(ball.x, period: width)
         ball.y = Self.wrap(ball.y, period: height)
       } else {
-        // Mirror the overshoot (scaled by restitution) as if the ball bounced mid-substep.
         let r = ball.radius
-        if ball.x < r {
-          ball.x = r + (r - ball.x) * restitution
-          if ball.vx < 0 { ball.vx = -ball.vx * restitution }
-        } else if ball.x > width - r {
-          ball.x = width - r - (ball.x - (width - r)) * restitution
-          if ball.vx > 0 { ball.vx = -ball.vx * restitution }
-        }
-        if ball.y < r {
-          ball.y = r + (r - ball.y) * restitution
-          if ball.vy < 0 { ball.vy = -ball.vy * restitution }
-        } else if ball.y > height - r {
-          ball.y = height - r - (ball.y - (height - r)) * restitution
-          if ball.vy > 0 { ball.vy = -ball.vy * restitution }
-        }
+        Self.mirror(&ball.x, &ball.vx, within: r...(width - r), restitution: restitution)
+        Self.mirror(&ball.y, &ball.vy, within: r...(height - r), restitution: restitution)
       }
       state.balls[index] = ball
+    }
+  }
+
+  /// Mirrors the overshoot past a wall (scaled by restitution) as if the ball had bounced
+  /// mid-substep, and reflects an approaching velocity.
+  private static func mirror(
+    _ position: inout Double, _ velocity: inout Double, within range: ClosedRange<Double>,
+    restitution: Double
+  ) {
+    if position < range.lowerBound {
+      position = range.lowerBound + (range.lowerBound - position) * restitution
+      if velocity < 0 { velocity = -velocity * restitution }
+    } else if position > range.upperBound {
+      position = range.upperBound - (position - range.upperBound) * restitution
+      if velocity > 0 { velocity = -velocity * restitution }
     }
   }
 
@@ -145,44 +130,69 @@ extension BouncingBalls {
     let rows = grid.rows
     let cellStart = grid.cellStart
     let entries = grid.entries
-    let cellOfBall = grid.cellOfBall
+    let radius = grid.radius
+    var slotX = grid.x
+    var slotY = grid.y
     var reportable =
       state.balls.count <= Self.collisionEventBallLimit ? Self.collisionEventLimit : 0
     var collisions = 0
-    // NB: work on a local array so that writes do not copy the state's storage.
-    var balls = state.balls
-    state.balls = []
-    for first in balls.indices {
-      let cell = cellOfBall[first]
-      let column = cell % columns
-      let row = cell / columns
-      for neighbourRow in SpatialGrid.neighbours(of: row, count: rows, periodic: contact.periodic) {
-        let rowStart = (neighbourRow + rows) % rows * columns
-        for neighbourColumn in SpatialGrid.neighbours(
-          of: column, count: columns, periodic: contact.periodic)
-        {
-          let other = rowStart + (neighbourColumn + columns) % columns
-          for entry in cellStart[other]..<cellStart[other + 1] {
-            let second = entries[entry]
-            guard second > first, let impact = contact.resolve(first, second, in: &balls),
-              impact > 0
-            else { continue }
-            collisions += 1
-            if reportable > 0 {
-              reportable -= 1
-              events.append(
-                SimulationEvent(
-                  name: "collision",
-                  fields: [
-                    "a": .number(first), "b": .number(second),
-                    "speed": .number((impact * 100).rounded() / 100),
-                  ]))
+    // NB: unsafe buffers because this loop is the whole cost of a big session; every index
+    // comes from the grid, which was built from these balls.
+    cellStart.withUnsafeBufferPointer { cellStart in
+      radius.withUnsafeBufferPointer { radius in
+        slotX.withUnsafeMutableBufferPointer { slotX in
+          slotY.withUnsafeMutableBufferPointer { slotY in
+            state.balls.withUnsafeMutableBufferPointer { balls in
+              // Each pair once: from the slot listed first, through the 3x3 cells around it.
+              for cell in 0..<(columns * rows) {
+                let columnRange = SpatialGrid.neighbours(
+                  of: cell % columns, count: columns, periodic: contact.periodic)
+                let rowRange = SpatialGrid.neighbours(
+                  of: cell / columns, count: rows, periodic: contact.periodic)
+                for firstSlot in cellStart[cell]..<cellStart[cell + 1] {
+                  for neighbourRow in rowRange {
+                    let rowStart = (neighbourRow + rows) % rows * columns
+                    for neighbourColumn in columnRange {
+                      let other = rowStart + (neighbourColumn + columns) % columns
+                      let end = cellStart[other + 1]
+                      var secondSlot = max(cellStart[other], firstSlot + 1)
+                      while secondSlot < end {
+                        defer { secondSlot += 1 }
+                        guard
+                          contact.overlaps(
+                            slotX[secondSlot] - slotX[firstSlot],
+                            slotY[secondSlot] - slotY[firstSlot],
+                            reach: radius[firstSlot] + radius[secondSlot])
+                        else { continue }
+                        let first = entries[firstSlot]
+                        let second = entries[secondSlot]
+                        let impact = contact.resolve(first, second, in: balls)
+                        slotX[firstSlot] = balls[first].x
+                        slotY[firstSlot] = balls[first].y
+                        slotX[secondSlot] = balls[second].x
+                        slotY[secondSlot] = balls[second].y
+                        guard impact > 0 else { continue }
+                        collisions += 1
+                        if reportable > 0 {
+                          reportable -= 1
+                          events.append(
+                            SimulationEvent(
+                              name: "collision",
+                              fields: [
+                                "a": .number(min(first, second)), "b": .number(max(first, second)),
+                                "speed": .number((impact * 100).rounded() / 100),
+                              ]))
+                        }
+                      }
+                    }
+                  }
+                }
+              }
             }
           }
         }
       }
     }
-    state.balls = balls
     state.collisions += collisions
   }
 

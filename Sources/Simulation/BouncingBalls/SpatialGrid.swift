@@ -1,7 +1,9 @@
 /// A uniform grid over the world for the broad phase, rebuilt each substep by counting sort.
 ///
 /// Balls are listed by cell, in index order within a cell, so the order in which pairs are
-/// found (and so the result of a step) depends only on the state.
+/// found (and so the result of a step) depends only on the state. Each listed ball's position
+/// and radius are copied next to it ("slots"), so scanning a neighbourhood reads contiguous
+/// memory instead of jumping around the ball array.
 struct SpatialGrid: Sendable {
   private(set) var columns = 1
   private(set) var rows = 1
@@ -13,6 +15,14 @@ struct SpatialGrid: Sendable {
   private(set) var entries: [Int] = []
   /// The cell of each ball.
   private(set) var cellOfBall: [Int] = []
+  /// Centre x of the ball in each slot (entry), kept current by `move(slot:to:)`.
+  private(set) var x: [Double] = []
+  /// Centre y of the ball in each slot.
+  private(set) var y: [Double] = []
+  /// Radius of the ball in each slot.
+  private(set) var radius: [Double] = []
+  /// The slot of each ball.
+  private(set) var slotOfBall: [Int] = []
 
   /// Bins `balls` into cells at least `minimumCell` px wide, with about one ball per cell.
   mutating func rebuild(
@@ -25,34 +35,53 @@ struct SpatialGrid: Sendable {
     cellWidth = width / Double(columns)
     cellHeight = height / Double(rows)
     let cellCount = columns * rows
-    // Reuse the buffers: this runs every substep.
-    Self.refill(&cellStart, count: cellCount + 1)
-    Self.refill(&cellOfBall, count: balls.count)
-    Self.refill(&entries, count: balls.count)
-    for index in balls.indices {
+    let count = balls.count
+    // NB: the buffers move into locals (so the optimizer can hoist uniqueness checks out of
+    // the loops) and are reused from substep to substep.
+    var start = Self.take(&cellStart, count: cellCount + 1)
+    var cellOf = Self.take(&cellOfBall, count: count)
+    var listed = Self.take(&entries, count: count)
+    var slotOf = Self.take(&slotOfBall, count: count)
+    var slotX = Self.take(&x, count: count)
+    var slotY = Self.take(&y, count: count)
+    var slotRadius = Self.take(&radius, count: count)
+    for cell in 0...cellCount { start[cell] = 0 }
+    for index in 0..<count {
       let column = min(max(Int(balls[index].x / cellWidth), 0), columns - 1)
       let row = min(max(Int(balls[index].y / cellHeight), 0), rows - 1)
       let cell = row * columns + column
-      cellOfBall[index] = cell
-      cellStart[cell + 1] += 1
+      cellOf[index] = cell
+      start[cell + 1] += 1
     }
-    for cell in 0..<cellCount { cellStart[cell + 1] += cellStart[cell] }
+    for cell in 0..<cellCount { start[cell + 1] += start[cell] }
     // Fill each cell from its end backwards, walking balls backwards: ascending order within
-    // a cell, and cellStart is left exactly as the prefix sums.
-    for cell in 0..<cellCount { cellStart[cell] = cellStart[cell + 1] }
-    for index in balls.indices.reversed() {
-      let cell = cellOfBall[index]
-      cellStart[cell] -= 1
-      entries[cellStart[cell]] = index
+    // a cell, and `start` is left exactly as the prefix sums.
+    for cell in 0..<cellCount { start[cell] = start[cell + 1] }
+    for index in stride(from: count - 1, through: 0, by: -1) {
+      let cell = cellOf[index]
+      start[cell] -= 1
+      let slot = start[cell]
+      listed[slot] = index
+      slotOf[index] = slot
+      slotX[slot] = balls[index].x
+      slotY[slot] = balls[index].y
+      slotRadius[slot] = balls[index].radius
     }
+    cellStart = start
+    cellOfBall = cellOf
+    entries = listed
+    slotOfBall = slotOf
+    x = slotX
+    y = slotY
+    radius = slotRadius
   }
 
-  private static func refill(_ buffer: inout [Int], count: Int) {
-    if buffer.count == count {
-      for index in buffer.indices { buffer[index] = 0 }
-    } else {
-      buffer = Array(repeating: 0, count: count)
-    }
+  /// Moves `buffer` out of the grid, resized to `count` (zeroed when it was resized).
+  private static func take<Element: Numeric>(_ buffer: inout [Element], count: Int) -> [Element] {
+    var taken: [Element] = []
+    swap(&taken, &buffer)
+    if taken.count != count { taken = Array(repeating: 0, count: count) }
+    return taken
   }
 
   /// The neighbouring columns (or rows) of `index` among `count`: up to three, each once,

@@ -15,9 +15,6 @@ protocol ConfigVisitor {
   mutating func integer(_ name: String, _ value: inout Int, in range: ClosedRange<Int>)
     throws(Failure)
 
-  /// A Boolean field.
-  mutating func flag(_ name: String, _ value: inout Bool) throws(Failure)
-
   /// A string field holding one of `choices`.
   mutating func choice(_ name: String, _ value: inout String, among choices: [String])
     throws(Failure)
@@ -79,10 +76,6 @@ struct ConfigReader: ConfigVisitor {
     value = try fields.integer(name, in: range, default: value)
   }
 
-  mutating func flag(_ name: String, _ value: inout Bool) throws(SimulationError) {
-    value = try fields.flag(name, default: value)
-  }
-
   mutating func choice(
     _ name: String, _ value: inout String, among choices: [String]
   ) throws(SimulationError) {
@@ -108,10 +101,6 @@ struct ConfigWriter: ConfigVisitor {
 
   mutating func integer(_ name: String, _ value: inout Int, in range: ClosedRange<Int>) {
     members[name] = .number(value)
-  }
-
-  mutating func flag(_ name: String, _ value: inout Bool) {
-    members[name] = .bool(value)
   }
 
   mutating func choice(_ name: String, _ value: inout String, among choices: [String]) {

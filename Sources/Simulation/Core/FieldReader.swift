@@ -46,24 +46,16 @@ struct FieldReader {
     _ name: String, in range: ClosedRange<Double>, default fallback: Double? = nil
   ) throws(SimulationError) -> Double {
     let problem =
-      "must be a number from \(Self.format(range.lowerBound)) to "
-      + Self.format(range.upperBound)
-    guard let member = raw(name) else {
-      guard let fallback else {
-        throw SimulationError(field: path(name), message: "is required; \(problem)")
-      }
-      return fallback
+      "must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+    return try read(name, default: fallback, problem: problem) { member in
+      member.doubleValue.flatMap { range.contains($0) ? $0 : nil }
     }
-    guard let number = member.doubleValue, range.contains(number) else {
-      throw SimulationError(field: path(name), message: problem)
-    }
-    return number
   }
 
   /// A number in `range`, or nil when the member is absent.
-  mutating func optionalNumber(_ name: String, in range: ClosedRange<Double>)
-    throws(SimulationError) -> Double?
-  {
+  mutating func optionalNumber(
+    _ name: String, in range: ClosedRange<Double>
+  ) throws(SimulationError) -> Double? {
     guard members[name] != nil else {
       consumed.insert(name)
       return nil
@@ -76,31 +68,9 @@ struct FieldReader {
     _ name: String, in range: ClosedRange<Int>, default fallback: Int? = nil
   ) throws(SimulationError) -> Int {
     let problem = "must be an integer from \(range.lowerBound) to \(range.upperBound)"
-    guard let member = raw(name) else {
-      guard let fallback else {
-        throw SimulationError(field: path(name), message: "is required; \(problem)")
-      }
-      return fallback
+    return try read(name, default: fallback, problem: problem) { member in
+      member.intValue.flatMap { range.contains($0) ? $0 : nil }
     }
-    guard let integer = member.intValue, range.contains(integer) else {
-      throw SimulationError(field: path(name), message: problem)
-    }
-    return integer
-  }
-
-  /// A Boolean; `fallback` is used when the member is absent (required if nil).
-  mutating func flag(_ name: String, default fallback: Bool? = nil) throws(SimulationError) -> Bool
-  {
-    guard let member = raw(name) else {
-      guard let fallback else {
-        throw SimulationError(field: path(name), message: "is required; must be true or false")
-      }
-      return fallback
-    }
-    guard let flag = member.boolValue else {
-      throw SimulationError(field: path(name), message: "must be true or false")
-    }
-    return flag
   }
 
   /// One of `choices`; `fallback` is used when the member is absent (required if nil).
@@ -108,44 +78,56 @@ struct FieldReader {
     _ name: String, among choices: [String], default fallback: String? = nil
   ) throws(SimulationError) -> String {
     let problem = "must be one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
-    guard let member = raw(name) else {
-      guard let fallback else {
-        throw SimulationError(field: path(name), message: "is required; \(problem)")
-      }
-      return fallback
+    return try read(name, default: fallback, problem: problem) { member in
+      member.stringValue.flatMap { choices.contains($0) ? $0 : nil }
     }
-    guard let text = member.stringValue, choices.contains(text) else {
-      throw SimulationError(field: path(name), message: problem)
-    }
-    return text
   }
 
   /// A string of 1 to `maxLength` Unicode scalars without control characters.
   mutating func text(
     _ name: String, maxLength: Int, default fallback: String? = nil
   ) throws(SimulationError) -> String {
-    guard let member = raw(name) else {
-      guard let fallback else {
-        throw SimulationError(
-          field: path(name), message: "is required; " + Self.textProblem(maxLength))
-      }
-      return fallback
+    try read(name, default: fallback, problem: Self.textProblem(maxLength)) { member in
+      Self.validText(member, maxLength: maxLength)
     }
-    return try Self.text(member, field: path(name), maxLength: maxLength)
   }
 
   /// `value` as a string of 1 to `maxLength` Unicode scalars without control characters.
-  static func text(_ value: JSONValue, field: String, maxLength: Int) throws(SimulationError)
-    -> String
-  {
+  static func text(
+    _ value: JSONValue, field: String, maxLength: Int
+  ) throws(SimulationError) -> String {
+    guard let text = validText(value, maxLength: maxLength) else {
+      throw SimulationError(field: field, message: textProblem(maxLength))
+    }
+    return text
+  }
+
+  private static func validText(_ value: JSONValue, maxLength: Int) -> String? {
     guard let text = value.stringValue, !text.isEmpty, text.unicodeScalars.count <= maxLength,
       !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
-    else { throw SimulationError(field: field, message: textProblem(maxLength)) }
+    else { return nil }
     return text
   }
 
   private static func textProblem(_ maxLength: Int) -> String {
     "must be a string of 1 to \(maxLength) characters without control characters"
+  }
+
+  /// Reads member `name` through `convert` (nil means invalid, and the error says `problem`);
+  /// an absent member gives `fallback`, or an error if there is none.
+  private mutating func read<Value>(
+    _ name: String, default fallback: Value?, problem: String, _ convert: (JSONValue) -> Value?
+  ) throws(SimulationError) -> Value {
+    guard let member = raw(name) else {
+      guard let fallback else {
+        throw SimulationError(field: path(name), message: "is required; \(problem)")
+      }
+      return fallback
+    }
+    guard let value = convert(member) else {
+      throw SimulationError(field: path(name), message: problem)
+    }
+    return value
   }
 
   /// Throws if the object has a member that was never read.

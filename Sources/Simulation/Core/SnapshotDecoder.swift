@@ -56,15 +56,16 @@ final class SnapshotSource {
     return text
   }
 
-  func readDoubles() throws -> [Double] {
+  /// An array of 8-byte values written with a count, as `SnapshotBuffer.append` writes them.
+  func readWords<Element>(_ convert: (UInt64) -> Element) throws -> [Element] {
     let count = try readCount()
-    guard count * 8 <= bytes.endIndex - position else {
+    guard count <= (bytes.endIndex - position) / 8 else {
       throw Self.corrupt("snapshot is truncated")
     }
-    var doubles: [Double] = []
-    doubles.reserveCapacity(count)
-    for _ in 0..<count { doubles.append(Double(bitPattern: try read(UInt64.self))) }
-    return doubles
+    var elements: [Element] = []
+    elements.reserveCapacity(count)
+    for _ in 0..<count { elements.append(convert(try read(UInt64.self))) }
+    return elements
   }
 
   func readBool() throws -> Bool {
@@ -81,7 +82,8 @@ final class SnapshotSource {
     let value: Any
     switch type {
     case is Double.Type: value = Double(bitPattern: try read(UInt64.self))
-    case is [Double].Type: value = try readDoubles()
+    case is [Double].Type: value = try readWords { Double(bitPattern: $0) }
+    case is [Int].Type: value = try readWords { Int(Int64(bitPattern: $0)) }
     case is Int.Type: value = Int(try read(Int64.self))
     case is UInt64.Type: value = try read(UInt64.self)
     case is UInt8.Type: value = try read(UInt8.self)

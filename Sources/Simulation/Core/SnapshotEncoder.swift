@@ -36,6 +36,11 @@ final class SnapshotBuffer {
     for double in doubles { append(double.bitPattern) }
   }
 
+  func append(_ integers: [Int]) {
+    append(UInt64(integers.count))
+    for integer in integers { append(Int64(integer)) }
+  }
+
   func patch(_ value: UInt64, at position: Int) {
     withUnsafeBytes(of: value.littleEndian) { raw in
       for offset in 0..<8 { bytes[position + offset] = raw[offset] }
@@ -66,6 +71,7 @@ private func write(_ value: some Encodable, to storage: SnapshotBuffer) throws {
   switch value {
   case let double as Double: storage.append(double.bitPattern)
   case let doubles as [Double]: storage.append(doubles)
+  case let integers as [Int]: storage.append(integers)
   case let integer as Int: storage.append(Int64(integer))
   case let integer as UInt64: storage.append(integer)
   case let integer as UInt8: storage.append(integer)

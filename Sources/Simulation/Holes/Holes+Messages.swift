@@ -3,11 +3,7 @@ import JSON
 extension Holes {
   /// Hello: the table, the ball, the flag, the holes' count, the colours, and the current frame.
   public func writeHello(into writer: inout JSONWriter) {
-    writer.key("world")
-    writer.beginObject()
-    writer.field("width", settings.width)
-    writer.field("height", settings.height)
-    writer.endObject()
+    writer.world(width: settings.width, height: settings.height)
     writer.field("ballRadius", settings.ballRadius)
     writer.field("flag", ["x": 0, "y": 0, "size": .number(settings.flagSize)] as JSONValue)
     writer.field("balls", settings.balls)
@@ -25,10 +21,7 @@ extension Holes {
     if state.phase == .lost || state.phase == .over {
       writer.null()
     } else {
-      writer.beginArray()
-      writer.number(state.position.x, decimals: 2)
-      writer.number(state.position.y, decimals: 2)
-      writer.endArray()
+      writer.point(state.position.x, state.position.y, decimals: 2)
     }
     writer.key("holes")
     writer.beginArray()

@@ -6,21 +6,7 @@ extension Holes {
     var events: [SimulationEvent] = []
 
     // Inputs: apply the validated inputs in arrival order.
-    for message in inputs {
-      do {
-        guard let input = try Input(message: message) else { continue }
-        switch input {
-        case .tilt(let x, let y):
-          state.tilt = Vector2(x: x, y: y)
-        case .restart:
-          state = State(config: settings)
-          events.append(SimulationEvent(name: "restart"))
-        }
-      } catch {
-        events.append(
-          SimulationEvent(name: "input-rejected", fields: ["reason": .string("\(error)")]))
-      }
-    }
+    apply(inputs, events: &events)
     tick += 1
     guard state.phase != .over else { return events }
 
@@ -76,25 +62,39 @@ extension Holes {
     return events
   }
 
+  mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
+    switch input {
+    case .tilt(let x, let y):
+      state.tilt = Vector2(x: x, y: y)
+    case .restart, .reset:
+      state = State(config: settings)
+      events.append(resetEvent)
+    }
+  }
+
   /// The seed's edges: clamp the ball inside and reflect the velocity times restitution.
   private mutating func bounceOffEdges() {
     let radius = settings.ballRadius
-    let restitution = settings.restitution
-    if state.position.x > settings.width - radius {
-      state.position.x = settings.width - radius
-      state.velocity.x = -abs(state.velocity.x) * restitution
+    Self.bounce(
+      &state.position.x, &state.velocity.x, within: radius...(settings.width - radius),
+      restitution: settings.restitution)
+    Self.bounce(
+      &state.position.y, &state.velocity.y, within: radius...(settings.height - radius),
+      restitution: settings.restitution)
+  }
+
+  /// One axis of `bounceOffEdges`.
+  private static func bounce(
+    _ position: inout Double, _ velocity: inout Double, within range: ClosedRange<Double>,
+    restitution: Double
+  ) {
+    if position > range.upperBound {
+      position = range.upperBound
+      velocity = -abs(velocity) * restitution
     }
-    if state.position.x < radius {
-      state.position.x = radius
-      state.velocity.x = abs(state.velocity.x) * restitution
-    }
-    if state.position.y > settings.height - radius {
-      state.position.y = settings.height - radius
-      state.velocity.y = -abs(state.velocity.y) * restitution
-    }
-    if state.position.y < radius {
-      state.position.y = radius
-      state.velocity.y = abs(state.velocity.y) * restitution
+    if position < range.lowerBound {
+      position = range.lowerBound
+      velocity = abs(velocity) * restitution
     }
   }
 

@@ -2,7 +2,7 @@ import JSON
 
 /// Tilt a ball past rotating black holes to the flag (seed "Return to HOLES"), with the pulls
 /// of all holes summed, levels, and a one-second pause after each score or loss.
-public struct Holes: SnapshotModel {
+public struct Holes: ConfiguredModel {
   public static let kind = "holes"
   public static let title = "Holes"
   public static let summary = "Tilt the ball past the rotating black holes to the flag."
@@ -12,28 +12,19 @@ public struct Holes: SnapshotModel {
   public internal(set) var tick: UInt64 = 0
   var state: State
 
-  public init(config: JSONValue, seed: UInt64) throws(SimulationError) {
-    settings = try Config(json: config)
+  init(settings: Config, seed: UInt64) {
+    self.settings = settings
     self.seed = seed
     state = State(config: settings)
   }
 
-  public var config: JSONValue { settings.json }
-
-  public static func input(from message: JSONValue) throws(SimulationError) -> JSONValue? {
-    try Input(message: message)?.json
-  }
-
-  func validateRestored() throws(SimulationError) {
-    guard try Config(json: settings.json) == settings else {
-      throw SimulationError(field: "snapshot", message: "holds an invalid config")
-    }
-    let numbers = [
-      state.position.x, state.position.y, state.velocity.x, state.velocity.y, state.angle,
-      state.rotationSpeed,
-    ]
+  func validateRestoredState() throws(SimulationError) {
+    let numbers = [state.velocity.x, state.velocity.y, state.angle, state.rotationSpeed]
     guard numbers.allSatisfy(\.isFinite), (0...settings.balls).contains(state.ballsLeft),
-      state.score >= 0, state.level >= 1, state.pause >= 0
+      (0...settings.width).contains(state.position.x),
+      (0...settings.height).contains(state.position.y),
+      (-2...2).contains(state.tilt.x), (-2...2).contains(state.tilt.y),
+      state.score >= 0, state.level >= 1, (0...settings.pauseTicks).contains(state.pause)
     else { throw SimulationError(field: "snapshot", message: "holds an invalid game") }
   }
 

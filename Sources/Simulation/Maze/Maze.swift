@@ -41,6 +41,23 @@ struct Maze: Codable, Sendable, Equatable {
       })
   }
 
+  private enum CodingKeys: String, CodingKey {
+    case rows, columns, solid
+  }
+
+  /// Decodes a maze, checking that its size is in range and matches its cells.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    rows = try container.decode(Int.self, forKey: .rows)
+    columns = try container.decode(Int.self, forKey: .columns)
+    solid = try container.decode([Bool].self, forKey: .solid)
+    guard (1...64).contains(rows), (1...64).contains(columns), solid.count == rows * columns else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: [CodingKeys.rows], debugDescription: "maze size does not match its cells")
+      )
+    }
+  }
+
   /// Reads `#`/`.` row strings; `field` names the value in errors.
   init(json: JSONValue, field: String) throws(SimulationError) {
     let problem = "must be an array of 1 to 64 equally long strings of 1 to 64 '#' or '.'"

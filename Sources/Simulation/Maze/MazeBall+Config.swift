@@ -33,7 +33,11 @@ extension MazeBall {
       try visitor.number("restitution", &restitution, in: 0...1)
       try visitor.number("gravity", &gravity, in: 0...20_000)
       try visitor.number("maxSpeed", &maxSpeed, in: 1...20_000)
-      if cells.rows != rows || cells.columns != columns {
+      // The default maze follows the size; NB: only a size in range (a restored snapshot's
+      // fields are untrusted until they have been read back through this method).
+      if cells.rows != rows || cells.columns != columns, (2...64).contains(rows),
+        (2...64).contains(columns)
+      {
         cells = Maze(rows: rows, columns: columns)
       }
       try visitor.custom(

@@ -2,7 +2,7 @@ import JSON
 
 extension MazeBall {
   /// A controller's input, validated without looking at the state.
-  enum Input: Equatable {
+  enum Input: Equatable, ModelInput {
     /// Tilt in g, each component from -2 to 2: x > 0 rolls right, y > 0 rolls up.
     case tilt(x: Double, y: Double)
     /// Flips the cell at (row, col) between solid and empty.
@@ -14,9 +14,7 @@ extension MazeBall {
     /// Puts the ball back at the start, at rest, with no tilt; the maze stays.
     case reset
 
-    /// Parses a message; nil if its type is not one of this model's inputs.
-    init?(message: JSONValue) throws(SimulationError) {
-      var (type, fields) = try FieldReader.message(message)
+    init?(type: String, fields: inout FieldReader) throws(SimulationError) {
       switch type {
       case "tilt":
         self = .tilt(x: try fields.number("x", in: -2...2), y: try fields.number("y", in: -2...2))
@@ -31,12 +29,9 @@ extension MazeBall {
             field: "cells", message: "is required; an array of row strings of '#' or '.'")
         }
         self = .load(try Maze(json: cells, field: "cells"))
-      case "reset":
-        self = .reset
       default:
         return nil
       }
-      try fields.finish()
     }
 
     /// The normalized message, as logged and replayed.

@@ -3,11 +3,7 @@ import JSON
 extension MazeBall {
   /// Hello: the world, the grid, the ball radius, the cells, the colours, and the current frame.
   public func writeHello(into writer: inout JSONWriter) {
-    writer.key("world")
-    writer.beginObject()
-    writer.field("width", settings.width)
-    writer.field("height", settings.height)
-    writer.endObject()
+    writer.world(width: settings.width, height: settings.height)
     writer.field("rows", settings.rows)
     writer.field("columns", settings.columns)
     writer.field("cellWidth", settings.cellWidth)
@@ -22,15 +18,9 @@ extension MazeBall {
   /// Frame: the ball's centre to 0.01 px, the tilt in g, and the maze revision.
   public func writeFrame(into writer: inout JSONWriter) {
     writer.key("ball")
-    writer.beginArray()
-    writer.number(state.position.x, decimals: 2)
-    writer.number(state.position.y, decimals: 2)
-    writer.endArray()
+    writer.point(state.position.x, state.position.y, decimals: 2)
     writer.key("tilt")
-    writer.beginArray()
-    writer.number(state.tilt.x, decimals: 3)
-    writer.number(state.tilt.y, decimals: 3)
-    writer.endArray()
+    writer.point(state.tilt.x, state.tilt.y, decimals: 3)
     writer.field("revision", state.revision)
   }
 }

@@ -12,15 +12,7 @@ extension MazeBall {
     var events: [SimulationEvent] = []
 
     // Inputs: apply the validated inputs in arrival order.
-    for message in inputs {
-      do {
-        guard let input = try Input(message: message) else { continue }
-        apply(input, events: &events)
-      } catch {
-        events.append(
-          SimulationEvent(name: "input-rejected", fields: ["reason": .string("\(error)")]))
-      }
-    }
+    apply(inputs, events: &events)
 
     // Substeps: at least two (the seed's 120 Hz), and enough that the ball moves at most half
     // its radius in each, so it cannot pass through a block or a corner.
@@ -76,19 +68,19 @@ extension MazeBall {
     return impact
   }
 
-  private mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
+  mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
     switch input {
     case .tilt(let x, let y):
       state.tilt = Vector2(x: x, y: y)
     case .toggle(let row, let column):
       guard row < state.maze.rows, column < state.maze.columns else {
-        reject(
-          "toggle: row and col must be inside the \(state.maze.rows)x\(state.maze.columns) maze",
-          events: &events)
+        events.append(
+          .rejected(
+            "toggle: row and col must be inside the \(state.maze.rows)x\(state.maze.columns) maze"))
         return
       }
       guard state.maze[row, column] || state.maze.emptyCount > 1 else {
-        reject("toggle: the last empty cell cannot be filled", events: &events)
+        events.append(.rejected("toggle: the last empty cell cannot be filled"))
         return
       }
       state.maze.toggle(row: row, column: column)
@@ -98,13 +90,12 @@ extension MazeBall {
       mazeChanged(events: &events)
     case .load(let maze):
       guard maze.rows == settings.rows, maze.columns == settings.columns else {
-        reject(
-          "load: cells must have \(settings.rows) rows of \(settings.columns) cells",
-          events: &events)
+        events.append(
+          .rejected("load: cells must have \(settings.rows) rows of \(settings.columns) cells"))
         return
       }
       guard maze.emptyCount > 0 else {
-        reject("load: cells must leave at least one cell empty", events: &events)
+        events.append(.rejected("load: cells must leave at least one cell empty"))
         return
       }
       state.maze = maze
@@ -116,12 +107,8 @@ extension MazeBall {
       state.maze = maze
       state.revision = revision
       placeBallClear()
-      events.append(SimulationEvent(name: "reset", fields: ["ball": ballJSON]))
+      events.append(resetEvent)
     }
-  }
-
-  private func reject(_ reason: String, events: inout [SimulationEvent]) {
-    events.append(SimulationEvent(name: "input-rejected", fields: ["reason": .string(reason)]))
   }
 
   /// Reports the new maze and moves the ball out of any block that appeared under it.

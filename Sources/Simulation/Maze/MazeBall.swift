@@ -3,7 +3,7 @@ import JSON
 /// A ball rolled through a maze by tilt (seed "Maze"): tap cells to build walls; the ball
 /// bounces off blocks and the box with proper circle–box contacts, so it neither sticks in
 /// corners nor passes through blocks.
-public struct MazeBall: SnapshotModel {
+public struct MazeBall: ConfiguredModel {
   public static let kind = "maze"
   public static let title = "Maze ball"
   public static let summary = "Tap cells to build a maze, then tilt to roll the ball through it."
@@ -18,26 +18,21 @@ public struct MazeBall: SnapshotModel {
   public internal(set) var tick: UInt64 = 0
   var state: State
 
-  public init(config: JSONValue, seed: UInt64) throws(SimulationError) {
-    settings = try Config(json: config)
+  init(settings: Config, seed: UInt64) {
+    self.settings = settings
     self.seed = seed
     state = State(config: settings)
     placeBallClear()
   }
 
-  public var config: JSONValue { settings.json }
-
-  public static func input(from message: JSONValue) throws(SimulationError) -> JSONValue? {
-    try Input(message: message)?.json
-  }
-
-  func validateRestored() throws(SimulationError) {
-    guard try Config(json: settings.json) == settings else {
-      throw SimulationError(field: "snapshot", message: "holds an invalid config")
-    }
-    let numbers = [state.position.x, state.position.y, state.velocity.x, state.velocity.y]
+  func validateRestoredState() throws(SimulationError) {
+    let numbers = [state.velocity.x, state.velocity.y]
     guard state.maze.rows == settings.rows, state.maze.columns == settings.columns,
-      numbers.allSatisfy(\.isFinite), deepestContact(at: state.position) == nil
+      state.maze.emptyCount > 0, state.revision >= 0, numbers.allSatisfy(\.isFinite),
+      (-2...2).contains(state.tilt.x), (-2...2).contains(state.tilt.y),
+      (0...settings.width).contains(state.position.x),
+      (0...settings.height).contains(state.position.y),
+      overlap(at: state.position) <= Self.tolerance
     else { throw SimulationError(field: "snapshot", message: "holds an invalid maze or ball") }
   }
 }

@@ -2,7 +2,7 @@ import JSON
 
 extension TagCloud {
   /// A controller's input, validated without looking at the state.
-  enum Input: Equatable {
+  enum Input: Equatable, ModelInput {
     /// Pointer motion in px since the previous drag message (each -2000 to 2000): x turns the
     /// sphere about the vertical axis, y about the horizontal one, by motion / radius rad.
     case drag(dx: Double, dy: Double)
@@ -13,9 +13,7 @@ extension TagCloud {
     /// Back to the configured tags and orientation.
     case reset
 
-    /// Parses a message; nil if its type is not one of this model's inputs.
-    init?(message: JSONValue) throws(SimulationError) {
-      var (type, fields) = try FieldReader.message(message)
+    init?(type: String, fields: inout FieldReader) throws(SimulationError) {
       switch type {
       case "drag":
         self = .drag(
@@ -28,12 +26,9 @@ extension TagCloud {
           throw SimulationError(field: "tags", message: "is required; an array of 1 to 200 tags")
         }
         self = .tags(try Tag.list(json: list, field: "tags"))
-      case "reset":
-        self = .reset
       default:
         return nil
       }
-      try fields.finish()
     }
 
     /// The normalized message, as logged and replayed.

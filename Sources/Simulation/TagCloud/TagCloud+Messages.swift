@@ -4,11 +4,7 @@ extension TagCloud {
   /// Hello: the view, the sphere radius, the tags with their sizes, the colours, and the
   /// current frame.
   public func writeHello(into writer: inout JSONWriter) {
-    writer.key("world")
-    writer.beginObject()
-    writer.field("width", settings.width)
-    writer.field("height", settings.height)
-    writer.endObject()
+    writer.world(width: settings.width, height: settings.height)
     writer.field("radius", settings.radius)
     for (key, value) in tagFields.sorted(by: { $0.key < $1.key }) { writer.field(key, value) }
     writer.field(

@@ -6,15 +6,7 @@ extension TagCloud {
     var events: [SimulationEvent] = []
 
     // Inputs: drags turn the sphere at once and add up into this tick's pointer motion.
-    for message in inputs {
-      do {
-        guard let input = try Input(message: message) else { continue }
-        apply(input, events: &events)
-      } catch {
-        events.append(
-          SimulationEvent(name: "input-rejected", fields: ["reason": .string("\(error)")]))
-      }
-    }
+    apply(inputs, events: &events)
 
     // Spin: while dragging, follow the pointer's (smoothed) rate; after release, keep turning
     // and decay towards the idle spin.
@@ -33,7 +25,7 @@ extension TagCloud {
     return events
   }
 
-  private mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
+  mutating func apply(_ input: Input, events: inout [SimulationEvent]) {
     switch input {
     case .drag(let dx, let dy):
       if !state.dragging { state.spin = .zero }
@@ -48,7 +40,7 @@ extension TagCloud {
       events.append(SimulationEvent(name: "tags", fields: tagFields))
     case .reset:
       state = State(config: settings)
-      events.append(SimulationEvent(name: "reset", fields: tagFields))
+      events.append(resetEvent)
     }
   }
 

@@ -21,7 +21,12 @@ extension TagCloud {
       var fields = try FieldReader(json, context: field, prefix: field + ".")
       text = try fields.text("text", maxLength: 64)
       weight = try fields.number("weight", in: 0.1...10, default: 1)
-      url = try fields.text("url", maxLength: 2_048, default: "")
+      url =
+        try fields.raw("url").map { value throws(SimulationError) in
+          // NB: an empty url is allowed and means "not a link".
+          value.stringValue == ""
+            ? "" : try FieldReader.text(value, field: field + ".url", maxLength: 2_048)
+        } ?? ""
       try fields.finish()
       guard url.isEmpty || Self.isSafeLink(url) else {
         throw SimulationError(

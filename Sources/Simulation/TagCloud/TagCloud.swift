@@ -2,7 +2,7 @@ import JSON
 
 /// Labels on a turning sphere (seed "3D Tag Cloud"): golden-section spiral placement, rotation
 /// matrices driven by drags, inertia after release, depth shown by scale, opacity and order.
-public struct TagCloud: SnapshotModel {
+public struct TagCloud: ConfiguredModel {
   public static let kind = "tag-cloud"
   public static let title = "Tag cloud"
   public static let summary = "Labels on a sphere you can spin: drag it and let go."
@@ -12,24 +12,16 @@ public struct TagCloud: SnapshotModel {
   public internal(set) var tick: UInt64 = 0
   var state: State
 
-  public init(config: JSONValue, seed: UInt64) throws(SimulationError) {
-    settings = try Config(json: config)
+  init(settings: Config, seed: UInt64) {
+    self.settings = settings
     self.seed = seed
     state = State(config: settings)
   }
 
-  public var config: JSONValue { settings.json }
-
-  public static func input(from message: JSONValue) throws(SimulationError) -> JSONValue? {
-    try Input(message: message)?.json
-  }
-
-  func validateRestored() throws(SimulationError) {
-    guard try Config(json: settings.json) == settings else {
-      throw SimulationError(field: "snapshot", message: "holds an invalid config")
-    }
+  func validateRestoredState() throws(SimulationError) {
     let numbers = state.rotation.entries + [state.spin.x, state.spin.y, state.drag.x, state.drag.y]
-    guard numbers.allSatisfy(\.isFinite), (1...200).contains(state.tags.count) else {
+    let tags = try? Tag.list(json: .array(state.tags.map(\.json)), field: "tags")
+    guard numbers.allSatisfy(\.isFinite), tags == state.tags else {
       throw SimulationError(field: "snapshot", message: "holds an invalid orientation or tag list")
     }
   }
