@@ -256,7 +256,9 @@ function showShareLink(root, kind, id) {
   const away = { target, rel: target && "noopener" };
   const replay = el("a", { href: `/sessions/${encodeURIComponent(id)}/replay`, ...away }, "replay");
   const all = el("a", { href: "/sessions", ...away }, "all sessions");
-  slot.replaceChildren("Share: ", link, " ", copy, " · ", fresh, " · ", replay, " · ", all);
+  // NB: embedded pages hide the last two (the stylesheet's `.more`): a frame has little room.
+  const more = el("span", { class: "more" }, " · ", replay, " · ", all);
+  slot.replaceChildren("Share: ", link, " ", copy, " · ", fresh, more);
 }
 
 function showNotice(root, text, kind) {
