@@ -208,3 +208,25 @@ def test_maze_saves_and_loads_by_name(playfield, watched):
         wait_for_pixel(page, "canvas.view", x, y, "#d3d3d3")
     assert message.inner_text() == "Loaded “test maze”."
     page.screenshot("maze-saved-and-loaded")
+
+
+def test_without_a_database_the_pages_say_what_is_missing(start_playfield, watched):
+    server = start_playfield(database="/nonexistent/folder/playfield.db")
+    page = open_demo(watched, server.url + "/demos/holes")
+    p = page.page
+    empty = p.locator(".high-scores-empty")
+    empty.wait_for()
+    p.wait_for_function("() => document.querySelector('.high-scores-empty').textContent.includes('database')")
+    session = p.evaluate("() => window.playfield.client.id")
+
+    p.goto(server.url + "/demos/maze")
+    message = p.locator(".library-message")
+    p.wait_for_function("() => document.querySelector('.library-message').textContent.includes('database')")
+    assert message.get_attribute("data-kind") == "error"
+    assert p.locator(".save-maze button").is_disabled() and p.locator(".load-maze button").is_disabled()
+
+    p.goto(f"{server.url}/sessions/{session}/replay")
+    assert "Replays need the database" in p.locator(".demo").inner_text()
+    assert p.locator(".seek-bar").count() == 0
+    page.screenshot("replay-without-database")
+    page.allow(lambda problem: "503" in problem)
