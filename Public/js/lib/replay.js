@@ -113,6 +113,7 @@ export class ReplayControls {
     this.bar = $(".seek-bar", root);
     this.time = $(".seek-time", root);
     this.dragging = false;
+    this.target = null; // the tick asked for, shown on the bar until the seek's hello comes
     this.lastSeek = 0;
     this.seekTimer = null;
     this.bind();
@@ -126,6 +127,7 @@ export class ReplayControls {
     const { hello, status, frame } = handlers;
     handlers.hello = (message) => {
       hello(message);
+      this.target = null;
       Object.assign(this.state, { tick: message.tick, end: message.end });
       this.setPlaying(message.running);
       this.render();
@@ -162,7 +164,7 @@ export class ReplayControls {
       this.dragging = false;
       clearTimeout(this.seekTimer);
       this.seekTimer = null;
-      client().seek(Number(this.bar.value));
+      this.seek(Number(this.bar.value));
     });
     window.addEventListener("keydown", (event) => {
       if (event.code !== "Space" || event.repeat || isControl(event.target)) return;
@@ -183,8 +185,12 @@ export class ReplayControls {
     this.seekTimer = setTimeout(() => {
       this.seekTimer = null;
       this.lastSeek = performance.now();
-      this.demo.client.seek(Number(this.bar.value));
+      this.seek(Number(this.bar.value));
     }, wait);
+  }
+
+  seek(tick) {
+    if (this.demo.client.seek(tick)) this.target = tick;
   }
 
   setPlaying(playing) {
@@ -213,8 +219,9 @@ export class ReplayControls {
     }
     this.bar.max = String(end);
     if (!this.dragging) {
-      this.bar.value = String(Math.min(tick, end));
-      this.showTime(tick);
+      const shown = this.target ?? tick;
+      this.bar.value = String(Math.min(shown, end));
+      this.showTime(shown);
     }
   }
 
