@@ -1,72 +1,159 @@
-// The sessions page: adds control and delete links for sessions whose token this browser
-// holds, and keeps ticks, watchers and status current.
+// The sessions page: lists every live session and keeps the list current (new sessions
+// appear, ended ones are marked), with control and delete for the sessions whose token this
+// browser holds.
+
+import { el, setText } from "./lib/dom.js";
+import { requestJSON } from "./lib/api.js";
+import { heldToken } from "./lib/join.js";
 
 const refreshEvery = 2000; // ms between listings
+const confirmMs = 4000; // ms a delete button waits for its second click
+
+// NB: the titles the server gives each kind (the models' `title`), for rows made here.
+const titles = {
+  "bouncing-balls": "Bouncing balls",
+  maze: "Maze ball",
+  holes: "Holes",
+  "tag-cloud": "Tag cloud",
+};
+
 const table = document.getElementById("sessions");
+const body = table.querySelector("tbody");
+const empty = document.getElementById("sessions-empty");
 const statusLine = document.getElementById("sessions-status");
 
-function token(id) {
-  try {
-    return localStorage.getItem(`playfield.token.${id}`);
-  } catch {
-    return null;
-  }
+/** `42 s`, `5 min`, `3 h` or `2 d`, as the server writes ages. */
+function age(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86_400)} d`;
 }
 
+const cell = (name, label, ...children) =>
+  el("td", { class: name, dataset: { label } }, ...children);
+
+/** A row like the server's, for a session that started after the page loaded. */
+function rowFor(session) {
+  const { id, kind } = session;
+  const watch = `/demos/${kind}?session=${encodeURIComponent(id)}&watch`;
+  const row = el(
+    "tr",
+    { dataset: { id, kind } },
+    cell(
+      "demo",
+      "Demo",
+      el("a", { class: "title", href: watch }, titles[kind] ?? kind),
+      " ",
+      el("code", { class: "id" }, id),
+    ),
+    cell("age", "Age"),
+    cell("tick", "Tick"),
+    cell("watching", "Watching"),
+    cell("state", "Status", el("span", { class: "badge" })),
+    cell(
+      "links",
+      "Links",
+      el("a", { href: watch }, "watch"),
+      " ",
+      el("a", { href: `/sessions/${encodeURIComponent(id)}/replay` }, "replay"),
+      " ",
+      el("a", { href: `/embed/${kind}?session=${encodeURIComponent(id)}&watch` }, "embed"),
+    ),
+  );
+  addControls(row);
+  return row;
+}
+
+/** Control and delete links for a session whose token this browser holds. */
 function addControls(row) {
   const { id, kind } = row.dataset;
-  const held = token(id);
-  if (!held) return;
+  const token = heldToken(id);
+  if (!token) return;
+  row.classList.add("mine");
   const links = row.querySelector(".links");
-  const control = document.createElement("a");
-  control.href = `/demos/${kind}?session=${encodeURIComponent(id)}&token=${encodeURIComponent(held)}`;
-  control.textContent = "control";
+  const query = `session=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
+  const control = el("a", { class: "control", href: `/demos/${kind}?${query}` }, "control");
+  const remove = el("button", { type: "button", class: "delete" }, "delete");
+  // A first click asks again; the second, within a few seconds, deletes.
+  remove.addEventListener("click", () => {
+    if (remove.dataset.armed) {
+      deleteSession(row, id, token);
+      return;
+    }
+    remove.dataset.armed = "true";
+    setText(remove, "delete: sure?");
+    setTimeout(() => {
+      delete remove.dataset.armed;
+      setText(remove, "delete");
+    }, confirmMs);
+  });
   links.prepend(control, " ");
-  const remove = document.createElement("button");
-  remove.type = "button";
-  remove.className = "delete";
-  remove.textContent = "delete";
-  remove.addEventListener("click", () => deleteSession(row, id, held));
   links.append(" ", remove);
 }
 
-async function deleteSession(row, id, held) {
-  const response = await fetch(`/api/sessions/${encodeURIComponent(id)}`, {
-    method: "DELETE",
-    headers: { Authorization: `Bearer ${held}` },
-  });
-  if (response.status === 204 || response.status === 404) {
-    row.remove();
-    statusLine.textContent = `Deleted ${id}.`;
-  } else {
-    const body = await response.json().catch(() => ({}));
-    statusLine.textContent = `Could not delete ${id}: ${body.error || response.status}`;
+function show(row, session) {
+  setText(row.querySelector(".age"), age(session.ageSeconds));
+  setText(row.querySelector(".tick"), session.tick);
+  setText(row.querySelector(".watching"), session.spectators + session.controllers);
+  showStatus(row, session.status);
+}
+
+function showStatus(row, status) {
+  const badge = row.querySelector(".state .badge");
+  setText(badge, status);
+  badge.dataset.status = status;
+}
+
+function showEmptiness() {
+  const rows = body.querySelectorAll("tr").length;
+  table.hidden = rows === 0;
+  empty.hidden = rows > 0;
+}
+
+async function deleteSession(row, id, token) {
+  try {
+    await requestJSON(`/api/sessions/${encodeURIComponent(id)}`, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${token}` },
+    });
+  } catch (error) {
+    if (error.status !== 404) {
+      setText(statusLine, `Could not delete ${id}: ${error.message}`);
+      return;
+    }
   }
+  row.remove();
+  showEmptiness();
+  setText(statusLine, `Deleted ${id}.`);
 }
 
 async function refresh() {
+  let sessions;
   try {
-    const response = await fetch("/api/sessions", { cache: "no-store" });
-    const { sessions } = await response.json();
-    const byID = new Map(sessions.map((session) => [session.id, session]));
-    for (const row of table.querySelectorAll("tbody tr")) {
-      const session = byID.get(row.dataset.id);
-      if (!session) {
-        row.classList.add("gone");
-        row.querySelector(".status").textContent = "ended";
-        continue;
-      }
-      row.querySelector(".tick").textContent = session.tick;
-      row.querySelector(".watching").textContent = session.spectators + session.controllers;
-      row.querySelector(".status").textContent = session.status;
-    }
-    statusLine.textContent = "";
+    ({ sessions } = await requestJSON("/api/sessions"));
   } catch {
-    statusLine.textContent = "The server is not answering; retrying.";
+    setText(statusLine, "The server is not answering; retrying.");
+    return;
   }
+  const rows = new Map(Array.from(body.querySelectorAll("tr"), (row) => [row.dataset.id, row]));
+  for (const session of sessions) {
+    let row = rows.get(session.id);
+    if (!row) {
+      row = rowFor(session);
+      body.append(row);
+    }
+    rows.delete(session.id);
+    show(row, session);
+  }
+  for (const row of rows.values()) {
+    row.classList.add("gone");
+    showStatus(row, "ended");
+  }
+  showEmptiness();
+  if (statusLine.textContent.startsWith("The server")) setText(statusLine, "");
 }
 
-if (table) {
-  for (const row of table.querySelectorAll("tbody tr")) addControls(row);
-  setInterval(refresh, refreshEvery);
-}
+for (const row of body.querySelectorAll("tr")) addControls(row);
+setInterval(refresh, refreshEvery);

@@ -1,12 +1,14 @@
 """The four simulation pages in a real browser: they draw, their controls work, they reconnect,
 they embed, and they fit a phone."""
 import http.server
-import json
 import threading
 import time
 import urllib.request
 
 import pytest
+
+from demo_pages import (
+    create_session, newest_tick, open_demo, open_game_over, wait_for_pixel, wait_for_tick_after)
 
 KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud"]
 
@@ -32,34 +34,6 @@ RECORD_SENDS = """() => {
   const original = client.send.bind(client);
   client.send = (message) => { window.sent.push(message); return original(message); };
 }"""
-
-
-def create_session(server, kind, config=None):
-    """Creates a session over the HTTP API; returns its JSON (id, token, urls...)."""
-    body = json.dumps({"kind": kind, "config": config or {}}).encode()
-    request = urllib.request.Request(
-        server.url + "/api/sessions", data=body, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=5) as response:
-        assert response.status == 201
-        return json.load(response)
-
-
-def open_demo(watched, url, **kwargs):
-    """Opens a demo page and waits until it has drawn from a few frames."""
-    page = watched(**kwargs)
-    page.page.goto(url)
-    page.page.wait_for_function(
-        "() => window.playfield?.hello && window.playfield.frames.received > 3"
-        " && window.playfield.status.drawn.rate() > 0", timeout=10_000)
-    return page
-
-
-def newest_tick(page):
-    return page.page.evaluate("() => window.playfield.frames.newest?.tick")
-
-
-def wait_for_tick_after(page, tick, timeout=10_000):
-    page.page.wait_for_function(f"() => (window.playfield.frames.newest?.tick ?? -1) > {tick}", timeout=timeout)
 
 
 def label_positions(page, frame=None):
@@ -191,11 +165,7 @@ def test_maze_tap_toggles_a_block_and_keys_tilt(playfield, watched):
     assert page.pixel("canvas.view", x, y) == "#000000"
     p.mouse.click(box["x"] + x, box["y"] + y)
     p.wait_for_function("() => window.playfield.frames.newest?.revision === 1")
-    p.wait_for_function(
-        f"() => {{ const c = document.querySelector('canvas.view'); const r = c.getBoundingClientRect();"
-        f" const d = c.getContext('2d').getImageData(Math.floor({x} * c.width / r.width),"
-        f" Math.floor({y} * c.height / r.height), 1, 1).data; return d[0] === 211 && d[1] === 211; }}")
-    assert page.pixel("canvas.view", x, y) == "#d3d3d3", "a tap adds a light-grey block"
+    wait_for_pixel(page, "canvas.view", x, y, "#d3d3d3")  # a tap adds a light-grey block
     page.screenshot("demo-maze-block")
 
     start = p.evaluate("() => window.playfield.frames.newest?.ball[0]")
@@ -220,12 +190,8 @@ def test_maze_tap_toggles_a_block_and_keys_tilt(playfield, watched):
 
 
 def test_holes_scores_game_over_and_restart(playfield, watched):
-    # One ball and one hole beside the start: the ball falls in at once and the game ends.
-    session = create_session(
-        playfield, "holes", {"balls": 1, "holes": [[0.9, 0.9]], "holeRadius": 40, "maxHoleRadius": 40})
-    page = open_demo(watched, playfield.url + session["urls"]["control"])
+    page = open_game_over(watched, playfield)
     p = page.page
-    p.wait_for_function("() => window.playfield.frames.newest?.gameOver === true")
     overlay = p.locator(".overlay")
     overlay.locator("text=GAME OVER").wait_for()
     assert p.locator('[data-readout="balls"]').inner_text() == "0"

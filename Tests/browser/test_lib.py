@@ -15,6 +15,7 @@ def lib(playfield, watched):
             " return await (new Function('lib', `return (async () => { ${script} })()`))(lib); }",
             script)
 
+    run.page = page
     return run
 
 
@@ -121,3 +122,55 @@ def test_rate_meter_counts_the_last_second(lib):
     assert 59 <= result[0] <= 61
     assert 29 <= result[1] <= 31
     assert result[2] == 0
+
+
+def test_frame_buffer_plays_a_replay_faster_or_slower_without_a_jump(lib):
+    result = lib("""
+      const { FrameBuffer } = await lib("frames");
+      const tick = 1000 / 60;
+      const buffer = new FrameBuffer({ delayMs: 30 });
+      for (const k of [0, 1, 2, 3]) buffer.push({ tick: k }, 1000 + k * tick);
+      const now = 1000 + 3 * tick;
+      const before = buffer.drawingTick(now);
+      buffer.setSpeed(4, now);
+      const fast = { same: buffer.drawingTick(now), later: buffer.drawingTick(now + tick) - before,
+                     tickMs: buffer.options.tickMs, delayMs: buffer.options.delayMs };
+      buffer.setSpeed(0.25, now);
+      const slow = { same: buffer.drawingTick(now), tickMs: buffer.options.tickMs,
+                     delayMs: buffer.options.delayMs };
+      return { before, fast, slow };
+    """)
+    assert result["fast"]["same"] == pytest.approx(result["before"]), "no jump when the speed changes"
+    assert result["fast"]["later"] == pytest.approx(4), "at 4x one server tick shows four ticks"
+    assert result["fast"]["tickMs"] == pytest.approx(1000 / 60 / 4)
+    assert result["fast"]["delayMs"] == 30
+    assert result["slow"]["same"] == pytest.approx(result["before"])
+    assert result["slow"]["tickMs"] == pytest.approx(1000 / 60 * 4)
+    # At 0.25x a frame comes every 4 server ticks: the drawing waits that much longer.
+    assert result["slow"]["delayMs"] == pytest.approx(30 + 1000 / 60 * 3)
+
+
+def test_replay_times_read_as_minutes_and_seconds(lib):
+    result = lib("""
+      const { formatTime } = await lib("replay");
+      return [0, 1.25, 59.96, 61, 3599.9, 3600, 7384].map(formatTime);
+    """)
+    assert result == ["0:00.0", "0:01.3", "1:00.0", "1:01.0", "59:59.9", "1:00:00", "2:03:04"]
+
+
+def test_request_json_turns_error_bodies_into_errors(lib):
+    result = lib("""
+      const { APIError, requestJSON } = await lib("api");
+      const listed = await requestJSON("/api/sessions");
+      try {
+        await requestJSON("/api/sessions", { method: "POST", body: { kind: "nope" } });
+        return "no error";
+      } catch (error) {
+        return { isAPIError: error instanceof APIError, status: error.status,
+                 field: error.field, message: error.message, listed: Array.isArray(listed.sessions) };
+      }
+    """)
+    assert result["isAPIError"] and result["status"] == 400 and result["field"] == "kind"
+    assert result["message"].startswith("kind must be one of")
+    assert result["listed"]
+    lib.page.allow(lambda problem: "400" in problem)

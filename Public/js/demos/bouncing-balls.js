@@ -187,12 +187,17 @@ runDemo({
   kind: "bouncing-balls",
   config: options.config,
   setup(demo) {
-    const canvas = $("canvas.view", demo.root);
-    for (const name of ["count", "energy", "momentum", "collisions"]) {
-      readouts[name] = $(`[data-readout="${name}"]`, demo.root);
-    }
+    const labels = {
+      count: "balls",
+      energy: "energy",
+      momentum: "momentum",
+      collisions: "hits/tick",
+    };
+    for (const [name, label] of Object.entries(labels)) readouts[name] = demo.readout(name, label);
+  },
+  controls(demo) {
     demo.bind("reset", { type: "reset" });
-    bindPointer(canvas, demo);
+    bindPointer($("canvas.view", demo.root), demo);
   },
   hello(message, demo) {
     adopt(message);

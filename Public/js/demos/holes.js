@@ -1,10 +1,11 @@
 // Holes (seed "Return to HOLES"): a green table, a yellow ball steered by tilt, a flag at the
 // top left and black holes turning about the centre; score, balls left, level, GAME OVER and
-// RESTART.
+// RESTART, and a high-score table that asks the controller for a name after a game over.
 
-import { $, setText } from "../lib/dom.js";
+import { $, el, setText } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
 import { lerp } from "../lib/frames.js";
+import { HighScores } from "../holes/high-scores.js";
 
 /** Options of this page. */
 const options = {
@@ -69,6 +70,20 @@ function showGame(frame, demo) {
   setText(demo.readouts.level, frame.level);
   demo.overlay.hidden = !frame.gameOver;
   demo.root.dataset.phase = frame.phase;
+  demo.scores?.follow(frame);
+}
+
+/** The GAME OVER overlay; the replay page has none in its markup, so it is made there. */
+function overlay(demo) {
+  const found = demo.root.querySelector(".overlay");
+  if (found) return found;
+  const made = el(
+    "div",
+    { class: "overlay", hidden: true },
+    el("p", { class: "game-over" }, "GAME OVER"),
+  );
+  $(".stage", demo.root).append(made);
+  return made;
 }
 
 runDemo({
@@ -76,13 +91,16 @@ runDemo({
   config: options.config,
   setup(demo) {
     demo.readouts = {
-      score: $('[data-readout="score"]', demo.root),
-      balls: $('[data-readout="balls"]', demo.root),
-      level: $('[data-readout="level"]', demo.root),
+      score: demo.readout("score"),
+      balls: demo.readout("balls"),
+      level: demo.readout("level"),
     };
-    demo.overlay = $(".overlay", demo.root);
+    demo.overlay = overlay(demo);
+  },
+  controls(demo) {
     demo.bind("restart", { type: "restart" });
     demo.useTilt();
+    demo.scores = new HighScores(demo.root, demo);
   },
   hello(message, demo) {
     table = message;

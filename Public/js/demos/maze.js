@@ -1,10 +1,11 @@
 // Maze ball (seed "Maze"): a grid of black cells where a tap toggles a light-grey block, and a
 // yellow ball steered by tilt. The server owns the maze; the page redraws it from the `maze`
-// events and sends taps as `toggle` inputs.
+// events and sends taps as `toggle` inputs. Mazes can be saved by name and loaded again.
 
 import { $ } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
 import { lerp } from "../lib/frames.js";
+import { SavedMazes } from "../maze/saved-mazes.js";
 
 /** Options of this page. */
 const options = {
@@ -91,11 +92,12 @@ function bindTaps(canvas, demo) {
 runDemo({
   kind: "maze",
   config: options.config,
-  setup(demo) {
+  controls(demo) {
     bindTaps($("canvas.view", demo.root), demo);
     demo.bind("clear", { type: "clear" });
     demo.bind("reset", { type: "reset" });
     demo.useTilt();
+    new SavedMazes(demo.root, demo, () => maze?.cells ?? null);
   },
   hello(message, demo) {
     adopt(message);

@@ -150,7 +150,8 @@ runDemo({
   kind: "tag-cloud",
   config: tags ? { ...options.config, tags } : options.config,
   fresh: Boolean(tags),
-  setup(demo) {
+  stage: "cloud",
+  controls(demo) {
     bindDrag($(".cloud", demo.root), demo);
     demo.bind("reset", { type: "reset" });
   },

@@ -1,11 +1,12 @@
-// The part every simulation page shares: choose or create the session, open the channel,
-// keep frames in a buffer, draw on requestAnimationFrame, keep the info and status lines
-// current, and (inside an iframe) talk to the host page with postMessage.
+// The part every simulation page shares: choose or create the session (or open a replay of
+// one), open the channel, keep frames in a buffer, draw on requestAnimationFrame, keep the
+// info and status lines current, and (inside an iframe) talk to the host page with postMessage.
 
 import { $, $all, el, setText } from "./dom.js";
 import { FittedView } from "./canvas.js";
 import { FrameBuffer } from "./frames.js";
 import { chooseSession, forgetToken, watchLink } from "./join.js";
+import { ReplayClient, ReplayControls } from "./replay.js";
 import { SessionClient } from "./session.js";
 import { StatusLine } from "./status.js";
 import { TiltInput } from "./tilt.js";
@@ -14,24 +15,30 @@ import { TiltInput } from "./tilt.js";
 const noticeMs = 4000;
 
 /**
- * Runs a demo page. `page` has:
+ * Runs a demo page, live or as a replay. `page` has:
  * - `kind`: the session kind, e.g. "maze"; `config`: the config for a new session;
  *   `fresh`: create a new session even if this browser has one of this kind;
- * - `hello(message, demo)`: (re)build from a hello (also after a reconnect);
+ * - `stage`: what the picture is drawn into, `"canvas"` (default) or `"cloud"` (DOM labels);
+ * - `setup(demo)`: bind what shows the state (readouts), once, before the channel opens;
+ * - `controls(demo)`: bind the inputs, once, on live pages only (a replay is watched);
+ * - `hello(message, demo)`: (re)build from a hello (after a reconnect, or a replay's seek);
  * - `event(message, demo)`: an event of the model, optional;
  * - `draw(sample, demo, now)`: draw `sample = {a, b, alpha}` from the frame buffer;
- * - `frame(message, demo)`: extra work per frame received, optional;
- * - `setup(demo)`: bind the page's controls once, before the channel opens, optional.
- * Returns the demo context: `{client, frames, status, send, notice, redraw, running, ...}`.
+ * - `frame(message, demo)`: extra work per frame received, optional.
+ * The source is the page's: a replay when its `.demo` has `data-replay="ID"` (the replay
+ * page), else a live session (see join.js). Returns the demo context: `{client, frames,
+ * status, send, notice, redraw, running, readout, ...}`.
  */
 export async function runDemo(page) {
   const root = $(".demo");
+  const replayID = root.dataset.replay;
   const demo = {
     root,
     kind: page.kind,
+    mode: replayID ? "replay" : "live",
     client: null,
     frames: new FrameBuffer(),
-    status: new StatusLine($(".status", root)),
+    status: new StatusLine($(".status", root), replayID ? replayStatusOptions : {}),
     hello: null,
     running: null,
     send: (message) => demo.client?.controls && demo.client.send(message),
@@ -61,35 +68,62 @@ export async function runDemo(page) {
       const send = (tilt) => demo.send({ type: "tilt", ...tilt });
       demo.tilt = new TiltInput($(".tilt-pad", root), send);
     },
+    /** The `[data-readout=name]` value element; made under `.readouts` if the page has none. */
+    readout(name, label = name) {
+      const found = root.querySelector(`[data-readout="${name}"]`);
+      if (found) return found;
+      const value = el("dd", { dataset: { readout: name } }, "–");
+      $(".readouts", root).append(el("div", {}, el("dt", {}, label), value));
+      return value;
+    },
   };
   window.playfield = demo; // for the browser tests and the curious
 
-  let session;
-  try {
-    session = await chooseSession(page.kind, page.config ?? {}, Boolean(page.fresh));
-  } catch (error) {
-    demo.status.update({ state: "no session" });
-    demo.notice(`Cannot start a session: ${error.message}`, "error");
+  if (replayID) {
+    fillStage(root, page);
+    page.setup?.(demo);
+    demo.client = new ReplayClient(replayID, viewHandlers(demo, page));
+    demo.replay = new ReplayControls(demo);
+  } else if (!(await joinLive(demo, page))) {
     return demo;
   }
-  demo.session = session;
-  showShareLink(root, page.kind, session.id);
+  demo.client.connect();
+  // Leaving the page closes the channel on purpose: no reconnect attempts while unloading,
+  // and a page restored from the back-forward cache opens it again.
+  window.addEventListener("pagehide", () => demo.client.close());
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) demo.client.connect();
+  });
+  drawLoop(demo, page);
+  return demo;
+}
 
-  demo.client = new SessionClient(session.id, session.token, {
+/** The status line of a replay: no role and no latency; a paused replay says so. */
+const replayStatusOptions = {
+  fields: ["state", "fps", "frames", "tick"],
+  stoppedText: "paused",
+};
+
+/**
+ * What both sources share: rebuild on hello, buffer frames, pass events on, show errors and
+ * the connection state.
+ */
+function viewHandlers(demo, page) {
+  const root = demo.root;
+  return {
     hello(message) {
       demo.hello = message;
       demo.running = message.running;
       demo.frames.reset();
-      setRole(root, message.role);
-      demo.tilt?.setEnabled(message.role === "controller");
       demo.status.update({ role: message.role, running: message.running, tick: message.tick });
       page.hello(message, demo);
-      refreshRun();
       demo.dirty = true;
-      tellHost({ type: "hello", session: message.session, kind: message.kind, role: message.role });
     },
     frame(message) {
       const now = performance.now();
+      // NB: an older tick means the source went back (a replay seeking without a hello yet).
+      const newest = demo.frames.newest;
+      if (newest && message.tick < newest.tick) demo.frames.reset();
       demo.frames.push(message, now);
       demo.status.countFrame(now);
       page.frame?.(message, demo);
@@ -97,6 +131,44 @@ export async function runDemo(page) {
     event(message) {
       if (message.name === "input-rejected") demo.notice(message.reason, "error");
       page.event?.(message, demo);
+    },
+    error(message) {
+      demo.notice(message.message, "error");
+    },
+    state(state, detail) {
+      demo.status.update({ state: detail && state === "ended" ? `ended: ${detail}` : state });
+      root.dataset.connection = state;
+      tellHost({ type: "connection", state, detail });
+    },
+  };
+}
+
+/**
+ * Chooses or creates the live session, makes its client and binds the page's controls;
+ * false (with a notice) when there is no session to show.
+ */
+async function joinLive(demo, page) {
+  const root = demo.root;
+  let session;
+  try {
+    session = await chooseSession(page.kind, page.config ?? {}, Boolean(page.fresh));
+  } catch (error) {
+    demo.status.update({ state: "no session" });
+    demo.notice(`Cannot start a session: ${error.message}`, "error");
+    return false;
+  }
+  demo.session = session;
+  showShareLink(root, page.kind, session.id);
+
+  const view = viewHandlers(demo, page);
+  demo.client = new SessionClient(session.id, session.token, {
+    ...view,
+    hello(message) {
+      setRole(root, message.role);
+      demo.tilt?.setEnabled(message.role === "controller");
+      view.hello(message);
+      refreshRun();
+      tellHost({ type: "hello", session: message.session, kind: message.kind, role: message.role });
     },
     status(message) {
       demo.running = message.running;
@@ -106,30 +178,20 @@ export async function runDemo(page) {
       page.status?.(message, demo);
       tellHost({ type: "status", ...message });
     },
-    error(message) {
-      demo.notice(message.message, "error");
-    },
     refused(reason) {
       forgetToken(session.id);
       demo.notice(reason, "error");
     },
-    state(state, detail) {
-      demo.status.update({ state: detail && state === "ended" ? `ended: ${detail}` : state });
-      root.dataset.connection = state;
-      tellHost({ type: "connection", state, detail });
-    },
   });
   const refreshRun = bindRunControls(demo);
   page.setup?.(demo);
-  demo.client.connect();
-  // Leaving the page closes the channel on purpose: no reconnect attempts while unloading,
-  // and a page restored from the back-forward cache opens it again.
-  window.addEventListener("pagehide", () => demo.client.close());
-  window.addEventListener("pageshow", (event) => {
-    if (event.persisted) demo.client.connect();
-  });
+  page.controls?.(demo);
   listenToHost(demo);
+  return true;
+}
 
+/** Draws on every animation frame in which the sample (or the page) changed. */
+function drawLoop(demo, page) {
   let lastKey = "";
   const loop = (now) => {
     requestAnimationFrame(loop);
@@ -145,7 +207,18 @@ export async function runDemo(page) {
     demo.status.countDraw(now);
   };
   requestAnimationFrame(loop);
-  return demo;
+}
+
+/** The replay page's stage starts empty: put in what the demo draws into. */
+function fillStage(root, page) {
+  const stage = $(".stage", root);
+  if (stage.childElementCount) return;
+  const label = `${page.kind} replay`;
+  stage.append(
+    page.stage === "cloud"
+      ? el("nav", { class: "cloud", "aria-label": label })
+      : el("canvas", { class: "view", "aria-label": label }),
+  );
 }
 
 /** Marks the page with the role and turns controller-only controls on or off. */
@@ -180,7 +253,12 @@ function showShareLink(root, kind, id) {
     "copy",
   );
   const fresh = el("a", { href: `${location.pathname}?new` }, "new session");
-  slot.replaceChildren("Share: ", link, " ", copy, " · ", fresh);
+  const away = { target, rel: target && "noopener" };
+  const replay = el("a", { href: `/sessions/${encodeURIComponent(id)}/replay`, ...away }, "replay");
+  const all = el("a", { href: "/sessions", ...away }, "all sessions");
+  // NB: embedded pages hide the last two (the stylesheet's `.more`): a frame has little room.
+  const more = el("span", { class: "more" }, " · ", replay, " · ", all);
+  slot.replaceChildren("Share: ", link, " ", copy, " · ", fresh, more);
 }
 
 function showNotice(root, text, kind) {

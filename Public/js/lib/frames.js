@@ -19,6 +19,7 @@ export const frameOptions = {
 export class FrameBuffer {
   constructor(options = {}) {
     this.options = { ...frameOptions, ...options };
+    this.base = { tickMs: this.options.tickMs, delayMs: this.options.delayMs };
     this.frames = [];
     this.offset = null; // ms: arrival time minus tick time of the least delayed frame
     this.cutTick = -1; // frames before this tick are not blended with frames from it on
@@ -46,6 +47,19 @@ export class FrameBuffer {
     }
     this.frames.push(frame);
     if (this.frames.length > this.options.capacity) this.frames.shift();
+  }
+
+  /**
+   * Plays ticks `speed` times as fast as the server's rate (a replay at 0.25x to 8x), keeping
+   * the drawing moment where it is.
+   */
+  setSpeed(speed, now = performance.now()) {
+    const tick = this.drawingTick(now);
+    this.options.tickMs = this.base.tickMs / speed;
+    // NB: frames come at most once per server tick, so below 1x one comes every 1/speed
+    // server ticks: draw that much further in the past to have two frames to blend.
+    this.options.delayMs = this.base.delayMs + Math.max(0, this.options.tickMs - this.base.tickMs);
+    if (this.offset !== null) this.offset = now - this.options.delayMs - tick * this.options.tickMs;
   }
 
   /** Marks a jump in the state at `tick` (a reset, a new ball): no blending across it. */

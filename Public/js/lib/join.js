@@ -4,6 +4,8 @@
 // `?new`, and with `?config={...}` for a config of your own), then rewrites its URL so that
 // a reload resumes it.
 
+import { requestJSON } from "./api.js";
+
 const storageKey = (kind) => `playfield.session.${kind}`;
 const tokenKey = (id) => `playfield.token.${id}`;
 
@@ -25,24 +27,14 @@ function recall(key) {
 
 /** Creates a session of `kind` with `config`; returns `{id, token}` or throws with the reason. */
 export async function createSession(kind, config = {}) {
-  const response = await fetch("/api/sessions", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ kind, config }),
-  });
-  const body = await response.json().catch(() => ({}));
-  if (response.status !== 201) {
-    throw new Error(body.error || `the server answered ${response.status}`);
-  }
+  const body = await requestJSON("/api/sessions", { method: "POST", body: { kind, config } });
   return { id: body.id, token: body.token };
 }
 
 async function exists(id) {
   try {
-    const response = await fetch(`/api/sessions/${encodeURIComponent(id)}`, { cache: "no-store" });
-    // NB: read the body: a response left unread is aborted when the page changes its URL.
-    await response.text();
-    return response.ok;
+    await requestJSON(`/api/sessions/${encodeURIComponent(id)}`);
+    return true;
   } catch {
     return false;
   }
@@ -73,14 +65,14 @@ export async function chooseSession(kind, config = {}, fresh = false) {
   const query = new URLSearchParams(location.search);
   const named = query.get("session");
   if (named) {
-    const token = query.get("token") || (query.has("watch") ? null : recall(tokenKey(named)));
+    const token = query.get("token") || (query.has("watch") ? null : heldToken(named));
     if (token) remember(tokenKey(named), token);
     return { id: named, token };
   }
   let session = null;
   if (!fresh && !query.has("new") && !query.has("config")) {
     const last = recall(storageKey(kind));
-    const token = last && recall(tokenKey(last));
+    const token = last && heldToken(last);
     if (token && (await exists(last))) session = { id: last, token };
   }
   session ??= await createSession(kind, { ...config, ...configFromURL(query) });
@@ -92,6 +84,11 @@ export async function chooseSession(kind, config = {}, fresh = false) {
   query.set("token", session.token);
   history.replaceState(null, "", `${location.pathname}?${query}`);
   return session;
+}
+
+/** The control token this browser keeps for session `id`, or null. */
+export function heldToken(id) {
+  return recall(tokenKey(id));
 }
 
 /** Forgets a token the server refused, here and in the address bar. */

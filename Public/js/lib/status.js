@@ -7,14 +7,21 @@ import { el, setText } from "./dom.js";
 /** How often the line is rewritten, in ms. */
 const refreshMs = 250;
 
+/** Every field the line can show, in order. */
+const allFields = ["state", "role", "fps", "frames", "latency", "tick"];
+
 export class StatusLine {
-  /** Fills `element` with labelled fields. */
-  constructor(element) {
+  /**
+   * Fills `element` with labelled fields. Options: `fields`, the names to show (all by
+   * default); `stoppedText`, what the tick says while the source does not advance.
+   */
+  constructor(element, { fields = allFields, stoppedText = "stopped" } = {}) {
     this.element = element;
+    this.stoppedText = stoppedText;
     this.drawn = new RateMeter();
     this.received = new RateMeter();
     this.fields = {};
-    for (const name of ["state", "role", "fps", "frames", "latency", "tick"]) {
+    for (const name of fields) {
       this.fields[name] = el("span", { class: `status-${name}`, dataset: { field: name } });
     }
     element.replaceChildren(...Object.values(this.fields));
@@ -43,15 +50,17 @@ export class StatusLine {
 
   render() {
     const { state, role, latency, tick, running } = this.values;
-    const f = this.fields;
-    setText(f.state, state);
-    f.state.className = `status-state state-${state.replace(/\s.*/, "")}`;
-    setText(f.role, role === "controller" ? "you control" : role === "spectator" ? "watching" : "");
-    setText(f.fps, `${this.drawn.rate()} fps`);
-    setText(f.frames, `${this.received.rate()} frames/s`);
-    const rtt = latency === null ? "–" : `${latency.toFixed(latency < 10 ? 1 : 0)} ms`;
-    setText(f.latency, `rtt ${rtt}`);
-    const paused = running === false ? " (stopped)" : "";
-    setText(f.tick, tick === null ? "" : `tick ${tick}${paused}`);
+    const texts = {
+      state,
+      role: role === "controller" ? "you control" : role === "spectator" ? "watching" : "",
+      fps: `${this.drawn.rate()} fps`,
+      frames: `${this.received.rate()} frames/s`,
+      latency: `rtt ${latency === null ? "–" : `${latency.toFixed(latency < 10 ? 1 : 0)} ms`}`,
+      tick: tick === null ? "" : `tick ${tick}${running === false ? ` (${this.stoppedText})` : ""}`,
+    };
+    for (const [name, field] of Object.entries(this.fields)) setText(field, texts[name]);
+    if (this.fields.state) {
+      this.fields.state.className = `status-state state-${state.replace(/\s.*/, "")}`;
+    }
   }
 }

@@ -199,6 +199,7 @@ function isTyping(target) {
   return (
     target instanceof HTMLInputElement ||
     target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
     Boolean(target?.isContentEditable)
   );
 }

@@ -201,20 +201,8 @@ final class LiveSession: @unchecked Sendable {
     }
     guard !clients.isEmpty else { return }
     broadcast(frame(), latestOnly: true)
-    for event in events.prefix(Self.maxEventsPerTick) {
-      var writer = JSONWriter(capacity: 128)
-      writer.beginObject()
-      writer.field("type", "event")
-      writer.field("tick", Int(tick))
-      event.write(into: &writer)
-      writer.endObject()
-      broadcast(writer.bytes, latestOnly: false)
-    }
-    if events.count > Self.maxEventsPerTick {
-      broadcast(
-        Array(
-          #"{"type":"event","tick":\#(tick),"name":"dropped","count":\#(events.count - Self.maxEventsPerTick)}"#
-            .utf8), latestOnly: false)
+    for message in SimulationEvent.messages(events, tick: tick, limit: Self.maxEventsPerTick) {
+      broadcast(message, latestOnly: false)
     }
   }
 

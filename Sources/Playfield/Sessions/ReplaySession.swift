@@ -99,16 +99,22 @@ final class ReplaySession: @unchecked Sendable {
 
     let before = model.tick
     if let goal = target {
-      stepToward(goal)
-      if model.tick == goal {
-        target = nil
-        changed = true
+      stepToward(goal, sendingEvents: false)
+      guard model.tick == goal else {
+        // NB: no frames while a seek catches up: they would not match the state the viewer
+        // rebuilt from the last hello.
+        if changed { socket.send(.text(status().jsonString)) }
+        return
       }
+      target = nil
+      changed = true
+      // The events of the skipped steps were not sent: a fresh hello carries the whole state.
+      greet()
     } else if playing {
       credit += speed
       let whole = UInt64(credit)
       credit -= Double(whole)
-      stepToward(min(end, model.tick + whole))
+      stepToward(min(end, model.tick + whole), sendingEvents: true)
       if model.tick >= end {
         playing = false
         changed = true
@@ -128,11 +134,17 @@ final class ReplaySession: @unchecked Sendable {
     target = tick
   }
 
-  /// Steps toward `goal` until it is reached or the time budget is spent.
-  private func stepToward(_ goal: UInt64) {
+  /// Steps toward `goal` until it is reached or the time budget is spent; while playing, sends
+  /// each step's events as the live session did.
+  private func stepToward(_ goal: UInt64, sendingEvents: Bool) {
     let started = MonotonicTime.now()
     while model.tick < goal {
-      _ = model.step(inputs: inputs[model.tick + 1] ?? [])
+      let events = model.step(inputs: inputs[model.tick + 1] ?? [])
+      if sendingEvents && !events.isEmpty {
+        let messages = SimulationEvent.messages(
+          events, tick: model.tick, limit: LiveSession.maxEventsPerTick)
+        for message in messages { socket.send(.text(String(decoding: message, as: UTF8.self))) }
+      }
       if model.tick % 16 == 0 && MonotonicTime.now() - started > Self.budget { break }
     }
   }

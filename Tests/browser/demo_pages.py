@@ -1,0 +1,60 @@
+"""Helpers the browser tests share: sessions over the HTTP API, demo pages that have drawn,
+and canvas pixels."""
+import json
+import urllib.request
+
+
+def create_session(server, kind, config=None):
+    """Creates a session over the HTTP API; returns its JSON (id, token, urls...)."""
+    body = json.dumps({"kind": kind, "config": config or {}}).encode()
+    request = urllib.request.Request(
+        server.url + "/api/sessions", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert response.status == 201
+        return json.load(response)
+
+
+def open_demo(watched, url, **kwargs):
+    """Opens a demo (or replay) page and waits until it has drawn from a few frames."""
+    page = watched(**kwargs)
+    page.page.goto(url)
+    wait_for_drawing(page)
+    return page
+
+
+def wait_for_drawing(page):
+    page.page.wait_for_function(
+        "() => window.playfield?.hello && window.playfield.frames.received > 3"
+        " && window.playfield.status.drawn.rate() > 0", timeout=10_000)
+
+
+def newest_tick(page):
+    return page.page.evaluate("() => window.playfield.frames.newest?.tick")
+
+
+def wait_for_tick_after(page, tick, timeout=10_000):
+    page.page.wait_for_function(f"() => (window.playfield.frames.newest?.tick ?? -1) > {tick}", timeout=timeout)
+
+
+def wait_for_pixel(page, selector, x, y, colour, timeout=5_000):
+    """Waits until the canvas at (x, y) CSS px has `colour` ("#rrggbb")."""
+    page.page.wait_for_function(
+        """([selector, x, y, colour]) => {
+          const c = document.querySelector(selector);
+          const r = c.getBoundingClientRect();
+          const d = c.getContext('2d').getImageData(
+            Math.floor(x * c.width / r.width), Math.floor(y * c.height / r.height), 1, 1).data;
+          return '#' + ((1 << 24) | (d[0] << 16) | (d[1] << 8) | d[2]).toString(16).slice(1) === colour;
+        }""", arg=[selector, x, y, colour], timeout=timeout)
+
+
+# Holes with one ball and one hole beside the start: the ball falls in at once, game over.
+QUICK_GAME_OVER = {"balls": 1, "holes": [[0.9, 0.9]], "holeRadius": 40, "maxHoleRadius": 40}
+
+
+def open_game_over(watched, server, role="control"):
+    """A new holes session whose game is over at once, open as `role` ("control" or "watch")."""
+    session = create_session(server, "holes", QUICK_GAME_OVER)
+    page = open_demo(watched, server.url + session["urls"][role])
+    page.page.wait_for_function("() => window.playfield.frames.newest?.gameOver === true")
+    return page
