@@ -200,7 +200,8 @@ def test_holes_scores_game_over_and_restart(playfield, watched):
     page.screenshot("demo-holes-game-over")
     p.evaluate(RECORD_EVENTS)
     overlay.locator('[data-action="restart"]').click()
-    p.wait_for_function("() => window.seenEvents.includes('restart')")
+    p.wait_for_function("() => window.seenEvents.includes('reset')")
+    p.wait_for_function("() => window.playfield.frames.newest?.gameOver === false")
 
 
 def test_tag_cloud_drag_turns_it_with_inertia(playfield, watched):

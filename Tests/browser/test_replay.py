@@ -167,12 +167,7 @@ def test_replay_pauses_plays_faster_and_restarts_at_the_end(playfield, watched, 
     p.wait_for_function(f"() => window.playfield.frames.newest?.tick < {end - 100}")
 
 
-# NB: a tag cloud's stored config lists tags without a link as `"url": ""`, which the model's
-# config reader refuses, so its replay cannot start until the `sim` branch's fix is merged.
-TAG_CLOUD_FIX = pytest.mark.xfail(reason="empty tag urls in stored configs: fixed on branch sim")
-
-
-@pytest.mark.parametrize("kind", ["bouncing-balls", "holes", pytest.param("tag-cloud", marks=TAG_CLOUD_FIX)])
+@pytest.mark.parametrize("kind", ["bouncing-balls", "holes", "tag-cloud"])
 def test_replay_of_every_kind_draws_with_the_demo_code(playfield, watched, kind):
     session = create_session(playfield, kind)
     time.sleep(1)

@@ -126,7 +126,7 @@ runDemo({
         demo.frames.cut(message.tick);
         break;
       case "ball":
-      case "restart":
+      case "reset": // a restart: the event carries the new game's hello
         demo.frames.cut(message.tick);
         break;
       default:
