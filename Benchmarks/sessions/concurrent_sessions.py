@@ -2,7 +2,7 @@
 """How many concurrent sessions keep 60 Hz: starts N sessions, samples frame delivery with
 wsflood on a few of them, and reads the game loop's tick lateness from /healthz.
 
-    python3 Benchmarks/sessions/concurrent.py http://127.0.0.1:8080 N SECONDS \
+    python3 Benchmarks/sessions/concurrent_sessions.py http://127.0.0.1:8080 N SECONDS \
         [--kind bouncing-balls] [--config '{}'] [--samples 4] [--spectators 5] [--wsflood PATH]
 
 Every session is stepped by the one game loop, so if the loop is on time (no dropped ticks,
