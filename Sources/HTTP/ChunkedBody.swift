@@ -74,9 +74,11 @@ enum ChunkedBody {
   }
 
   /// Parses `chunk-size [ chunk-ext ]`: 1*HEXDIG, then optional `;`-separated extensions.
-  static func chunkSize(_ line: ByteSlice, bodySoFar: Int, limits: HTTPLimits) -> Swift.Result<
-    Int, HTTPError
-  > {
+  static func chunkSize(_ line: ByteSlice, bodySoFar: Int, limits: HTTPLimits)
+    -> Swift.Result<
+      Int, HTTPError
+    >
+  {
     let bad = HTTPError(.badRequest, "the chunk size is malformed")
     var index = line.startIndex
     var size = 0
@@ -96,7 +98,8 @@ enum ChunkedBody {
       guard line[index...].allSatisfy(Syntax.isFieldValueByte) else { return .failure(bad) }
     }
     guard size <= limits.maxBody - bodySoFar else {
-      return .failure(HTTPError(.contentTooLarge, "the body is larger than \(limits.maxBody) bytes"))
+      return .failure(
+        HTTPError(.contentTooLarge, "the body is larger than \(limits.maxBody) bytes"))
     }
     return .success(size)
   }

@@ -45,6 +45,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     fields.append(Field(name: name, value: value))
   }
 
+  /// Appends a field, keeping any earlier ones of the same name.
+  public mutating func append(_ field: Field) {
+    fields.append(field)
+  }
+
   /// Replaces every field of `name` with one field.
   public mutating func set(_ name: String, _ value: String) {
     remove(name)
