@@ -38,12 +38,42 @@ struct Serve: ParsableCommand {
   @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
   var logLevel = "info"
 
+  @Option(help: .hidden)
+  var headerTimeout: Double?
+
+  @Option(help: .hidden)
+  var bodyTimeout: Double?
+
+  @Option(help: .hidden)
+  var idleTimeout: Double?
+
+  @Option(help: .hidden)
+  var maxConnections: Int?
+
+  @Option(help: .hidden)
+  var eventLoops: Int?
+
   func validate() throws {
     guard (0...65535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port)")
     }
+    for (flag, seconds) in [
+      ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+      ("--idle-timeout", idleTimeout),
+    ] {
+      if let seconds, !(seconds > 0 && seconds <= 3600) {
+        throw ValidationError("\(flag) must be from 0 to 3600 seconds")
+      }
+    }
+    if let count = maxConnections, count < 1 {
+      throw ValidationError("--max-connections must be >= 1")
+    }
+    if let count = eventLoops, !(1...256).contains(count) {
+      throw ValidationError("--event-loops must be from 1 to 256")
+    }
     guard Logger.Level(rawValue: logLevel) != nil else {
-      throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+      throw ValidationError(
+        "--log-level must be one of trace, debug, info, notice, warning, error, critical")
     }
     for (flag, folder) in [("--public", publicFolder), ("--templates", templatesFolder)] {
       var isDirectory: ObjCBool = false
@@ -72,6 +102,11 @@ struct Serve: ParsableCommand {
     var options = Service.Options()
     options.host = host
     options.port = port
+    if let headerTimeout { options.server.http.headerTimeout = .seconds(headerTimeout) }
+    if let bodyTimeout { options.server.http.bodyTimeout = .seconds(bodyTimeout) }
+    if let idleTimeout { options.server.http.idleTimeout = .seconds(idleTimeout) }
+    if let maxConnections { options.server.maxConnections = maxConnections }
+    if let eventLoops { options.server.eventLoops = eventLoops }
     do {
       try Service.run(environment: environment, options: options)
     } catch {
