@@ -1,3 +1,4 @@
+import Deflate
 import HTTP
 import Logging
 import Server
@@ -11,7 +12,8 @@ public final class Application: HTTPHandler {
 
   public init(environment: Environment) throws {
     self.environment = environment
-    self.files = StaticFiles(root: environment.publicDirectory, gzip: { _ in nil })
+    self.files = StaticFiles(
+      root: environment.publicDirectory, gzip: { try? Gzip.compress($0, level: 9) })
     self.pages = try Pages(directory: environment.templatesDirectory)
     self.demos = []
   }
@@ -66,7 +68,9 @@ public final class Application: HTTPHandler {
       "gallery",
       [
         "title": "Playfield",
-        "demos": demos.map { ["name": $0.name, "title": $0.title, "summary": $0.summary, "seed": $0.seed] },
+        "demos": demos.map {
+          ["name": $0.name, "title": $0.title, "summary": $0.summary, "seed": $0.seed]
+        },
         "hasDemos": !demos.isEmpty,
       ])
   }
@@ -93,8 +97,10 @@ public final class Application: HTTPHandler {
   private func readOnly(_ request: Request, _ make: () -> Response) -> Reply {
     guard request.method == .get || request.method == .head else {
       return .response(
-        HTTPError(.methodNotAllowed, "this page accepts GET and HEAD", headers: ["Allow": "GET, HEAD"])
-          .response)
+        HTTPError(
+          .methodNotAllowed, "this page accepts GET and HEAD", headers: ["Allow": "GET, HEAD"]
+        )
+        .response)
     }
     return .response(make())
   }
