@@ -34,9 +34,8 @@ public struct Request: Sendable {
 
   /// Whether the connection should stay open after this request (RFC 9112 §9.3).
   public var keepAlive: Bool {
-    let tokens = headers.tokens("Connection")
-    if tokens.contains("close") { return false }
-    if version == .http1_0 { return tokens.contains("keep-alive") }
+    if headers.hasToken("Connection", "close") { return false }
+    if version == .http1_0 { return headers.hasToken("Connection", "keep-alive") }
     return version.major == 1 && version.minor >= 1
   }
 }

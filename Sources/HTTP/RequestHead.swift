@@ -14,11 +14,13 @@ struct RequestHead: Sendable, Equatable {
   /// its body is framed.
   static func finish(_ request: inout Request, limits: HTTPLimits) -> Result<RequestHead, HTTPError>
   {
+    if let error = checkHost(request.headers, target: request.target, version: request.version) {
+      return .failure(error)
+    }
     switch normalizeTarget(request.target, method: request.method, headers: &request.headers) {
     case .success(let originForm): request.target = originForm
     case .failure(let error): return .failure(error)
     }
-    if let error = checkHost(request.headers, version: request.version) { return .failure(error) }
 
     let framing: Framing
     switch bodyFraming(
@@ -76,9 +78,7 @@ struct RequestHead: Sendable, Equatable {
       let rest = target.dropFirst(scheme.count)
       let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
       let authority = rest[..<slash]
-      guard !authority.isEmpty, !authority.contains("@"),
-        authority.utf8.allSatisfy(Syntax.isHostByte)
-      else {
+      guard Syntax.isHost(authority) else {
         return .failure(HTTPError(.badRequest, "the target's authority is invalid"))
       }
       headers.set("Host", String(authority))
@@ -88,14 +88,21 @@ struct RequestHead: Sendable, Equatable {
     return .failure(HTTPError(.badRequest, "the request target must be a path starting with /"))
   }
 
-  /// RFC 9112 §3.2: exactly one valid Host, required in HTTP/1.1.
-  static func checkHost(_ headers: HTTPHeaders, version: HTTPVersion) -> HTTPError? {
-    let hosts = headers.values("Host")
-    guard hosts.count <= 1 else { return HTTPError(.badRequest, "more than one Host field") }
-    guard let host = hosts.first else {
-      return version == .http1_0 ? nil : HTTPError(.badRequest, "an HTTP/1.1 request needs a Host")
+  /// RFC 9112 §3.2: at most one Host, valid, and required in HTTP/1.1 unless the target names
+  /// the host itself (absolute form).
+  static func checkHost(_ headers: HTTPHeaders, target: String, version: HTTPVersion)
+    -> HTTPError?
+  {
+    var host: String?
+    for field in headers where HTTPHeaders.sameName(field.name, "Host") {
+      guard host == nil else { return HTTPError(.badRequest, "more than one Host field") }
+      host = field.value
     }
-    guard !host.isEmpty, host.utf8.allSatisfy(Syntax.isHostByte) else {
+    guard let host else {
+      guard version == .http1_1, target.hasPrefix("/") else { return nil }
+      return HTTPError(.badRequest, "an HTTP/1.1 request needs a Host")
+    }
+    guard Syntax.isHost(host[...]) else {
       return HTTPError(.badRequest, "the Host field is invalid")
     }
     return nil

@@ -23,14 +23,7 @@ public struct RequestParser: Sendable {
     /// Reading header field lines.
     case fields
     case fixedBody(remaining: Int)
-    case chunked(ChunkPhase)
-  }
-
-  enum ChunkPhase: Sendable {
-    case sizeLine
-    case data(remaining: Int)
-    case dataEnd
-    case trailers(size: Int)
+    case chunked(ChunkedBody)
   }
 
   public let limits: HTTPLimits
@@ -115,12 +108,11 @@ public struct RequestParser: Sendable {
       if take == remaining { return (.request(pending), take) }
       state = .fixedBody(remaining: remaining - take)
       return (.needMore, take)
-    case .chunked(let phase):
-      let (result, used) = ChunkedBody.advance(
-        p, phase: phase, body: &pending.body, limits: limits)
+    case .chunked(var decoder):
+      let (result, used) = decoder.advance(p, body: &pending.body, limits: limits)
+      state = .chunked(decoder)
       switch result {
-      case .more(let next):
-        state = .chunked(next)
+      case .more:
         return (.needMore, used)
       case .done:
         return (.request(pending), used)
@@ -226,7 +218,7 @@ public struct RequestParser: Sendable {
         pending.body.reserveCapacity(length)
         state = .fixedBody(remaining: length)
       case .chunked:
-        state = .chunked(.sizeLine)
+        state = .chunked(ChunkedBody())
       }
       if head.expectsContinue && !continueSent {
         continueSent = true

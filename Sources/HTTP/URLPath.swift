@@ -6,8 +6,13 @@ public enum URLPath {
   public static func segments(_ rawPath: Substring) throws(HTTPError) -> [String] {
     guard rawPath.hasPrefix("/") else { throw HTTPError(.badRequest, "the path must start with /") }
     var segments: [String] = []
-    for raw in rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
-      let segment = try decodeSegment(raw)
+    let utf8 = rawPath.utf8
+    var start = utf8.startIndex
+    while start < utf8.endIndex {
+      let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+      defer { start = end < utf8.endIndex ? utf8.index(after: end) : end }
+      guard start < end else { continue }
+      let segment = try decodeSegment(utf8[start..<end])
       switch segment {
       case ".":
         continue
@@ -21,8 +26,22 @@ public enum URLPath {
     return segments
   }
 
+  /// Whether a raw path names a folder rather than a file: it ends in `/`, or in a `.` or `..`
+  /// segment (plain or percent-encoded), as in `/notes.txt/` or `/notes.txt/.`.
+  public static func isFolderForm(_ rawPath: Substring) -> Bool {
+    if rawPath.hasSuffix("/") { return true }
+    guard let slash = rawPath.lastIndex(of: "/") else { return false }
+    let last = rawPath[rawPath.index(after: slash)...].utf8
+    guard let decoded = try? decodeSegment(last) else { return false }
+    return decoded == "." || decoded == ".."
+  }
+
   /// Percent-decodes one segment (RFC 3986 §2.1) and refuses bytes no file name should hold.
   static func decodeSegment(_ raw: Substring.UTF8View.SubSequence) throws(HTTPError) -> String {
+    if !raw.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 == 0 }) {
+      // Nothing to decode: the common case, without a byte buffer.
+      return String(Substring(raw))
+    }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(raw.count)
     var index = raw.startIndex

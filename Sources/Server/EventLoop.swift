@@ -27,8 +27,11 @@ final class EventLoop: @unchecked Sendable {
   let index: Int
   private let poller: Poller
   private let queue = Mutex<[@Sendable () -> Void]>([])
-  private var channels: [Int32: Channel] = [:]
+  /// Channels by descriptor.
+  private var channels: [Channel?] = []
   private var running = true
+  /// Open HTTP connections on this loop, read by other loops' listeners to spread the load.
+  let connectionCount = Atomic<Int>(0)
   private var lastTimerCheck = MonotonicTime.zero
   private var dateSecond = -1
   private(set) var date = ""
@@ -46,6 +49,7 @@ final class EventLoop: @unchecked Sendable {
 
   deinit {
     readBuffer.deallocate()
+    poller.deallocate()
   }
 
   /// Whether the caller is on this loop's thread.
@@ -61,7 +65,22 @@ final class EventLoop: @unchecked Sendable {
   }
 
   func register(_ channel: Channel, events: PollEvents) {
-    channels[channel.fd] = channel
+    let slot = Int(channel.fd)
+    if slot >= channels.count {
+      channels.append(
+        contentsOf: repeatElement(nil, count: max(slot + 1, channels.count * 2) - channels.count))
+    }
+    channels[slot] = channel
+    poller.add(channel.fd, events: events)
+  }
+
+  /// Stops watching a channel's descriptor, keeping the channel and its timers.
+  func unwatch(_ channel: Channel) {
+    poller.remove(channel.fd)
+  }
+
+  /// Watches a channel's descriptor again after `unwatch`.
+  func watch(_ channel: Channel, events: PollEvents) {
     poller.add(channel.fd, events: events)
   }
 
@@ -70,11 +89,13 @@ final class EventLoop: @unchecked Sendable {
   }
 
   func deregister(_ channel: Channel) {
-    channels[channel.fd] = nil
+    let slot = Int(channel.fd)
+    if slot < channels.count, channels[slot] === channel { channels[slot] = nil }
     poller.remove(channel.fd)
   }
 
-  var channelCount: Int { channels.count }
+  /// Every registered channel, for timers and shutdown.
+  private var allChannels: [Channel] { channels.compactMap { $0 } }
 
   /// The loop's body; returns after `stop`.
   func run() {
@@ -88,21 +109,22 @@ final class EventLoop: @unchecked Sendable {
           poller.drainWake()
           continue
         }
-        channels[fds[i]]?.ready(events[i])
+        let slot = Int(fds[i])
+        if slot < channels.count { channels[slot]?.ready(events[i]) }
       }
       runTasks()
       let now = MonotonicTime.now()
       if now - lastTimerCheck >= EventLoop.timerInterval {
         lastTimerCheck = now
         refreshDate()
-        for channel in Array(channels.values) { channel.checkTimers(now: now) }
+        for channel in allChannels { channel.checkTimers(now: now) }
       }
     }
   }
 
   /// Asks every channel to finish and close.
   func beginShutdown() {
-    for channel in Array(channels.values) { channel.beginShutdown() }
+    for channel in allChannels { channel.beginShutdown() }
   }
 
   func stop() {

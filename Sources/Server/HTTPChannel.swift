@@ -10,6 +10,10 @@ import Logging
 
 /// One accepted TCP connection speaking HTTP/1.1: the socket side of
 /// `HTTPConnectionStateMachine`. Confined to its event loop's thread.
+///
+/// Every entry point (readiness, a timer, a late response, shutdown) reports to the machine,
+/// carries out its actions, then writes what they queued in one go and updates what the
+/// poller watches, so pipelined responses leave in one `sendmsg`.
 final class HTTPChannel: Channel, @unchecked Sendable {
   let fd: Int32
   let loop: EventLoop
@@ -18,11 +22,19 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   private var machine: HTTPConnectionStateMachine
   private var output = OutputQueue()
   private var interest: PollEvents = .readable
-  private var closeAfterWrite: Bool?
+  /// How to close once the output is written, when the machine has asked to.
+  private var closeAfterWrite: CloseMode?
   private var lingering = false
   private var closed = false
   /// Set once the connection has become another protocol.
   private var upgraded: Channel?
+
+  enum CloseMode {
+    case plain
+    case lingering
+  }
+
+  static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
   init(fd: Int32, loop: EventLoop, server: ServerCore, now: MonotonicTime) {
     self.fd = fd
@@ -43,6 +55,7 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     }
     if events.contains(.writable) { flush() }
     if events.contains(.readable) || events.contains(.hangup) { readAvailable() }
+    settle()
   }
 
   func checkTimers(now: MonotonicTime) {
@@ -50,8 +63,10 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       upgraded.checkTimers(now: now)
       return
     }
-    guard !closed, now >= machine.deadline else { return }
-    perform(machine.timerFired(now: now))
+    guard !closed, let deadline = machine.nextDeadline, now >= deadline else { return }
+    machine.timerFired(now: now)
+    runActions()
+    settle()
   }
 
   func beginShutdown() {
@@ -59,26 +74,33 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       upgraded.beginShutdown()
       return
     }
-    if machine.isIdle || lingering { close() }
-    // A request in flight finishes, then `ServerCore.isStopping` makes its response the last.
+    guard !closed else { return }
+    if lingering {
+      close()
+      return
+    }
+    machine.shutDown(now: MonotonicTime.now())
+    runActions()
+    settle()
   }
 
   private func readAvailable() {
     var rounds = 0
-    while !closed && rounds < 4 {
+    while !closed && upgraded == nil && rounds < 4 && (lingering || machine.wantsInput) {
       rounds += 1
       let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
       if count > 0 {
         if lingering { continue }
-        let now = MonotonicTime.now()
-        perform(
-          machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count]), now: now))
-        if upgraded != nil || count < loop.readBuffer.count { return }
+        machine.received(
+          UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count]), now: MonotonicTime.now())
+        runActions()
+        if count < loop.readBuffer.count { return }
       } else if count == 0 {
         if lingering {
           close()
         } else {
-          perform(machine.peerClosed(now: MonotonicTime.now()))
+          machine.peerClosed(now: MonotonicTime.now())
+          runActions()
         }
         return
       } else {
@@ -92,27 +114,23 @@ final class HTTPChannel: Channel, @unchecked Sendable {
 
   // MARK: Actions
 
-  private func perform(_ actions: [HTTPConnectionStateMachine.Action]) {
-    for action in actions {
-      guard !closed else { return }
+  private func runActions() {
+    while !closed, upgraded == nil, let action = machine.nextAction() {
       switch action {
       case .dispatch(let request):
         dispatch(request)
-      case .send(let response, let omitBody):
-        send(response, omitBody: omitBody)
-      case .sendRaw(let bytes):
-        output.append(bytes)
-        flush()
-      case .pauseReading:
-        setInterest(interest.subtracting(.readable))
-      case .resumeReading:
-        setInterest(interest.union(.readable))
-      case .close(let linger):
-        if output.isEmpty {
-          finish(linger: linger)
-        } else {
-          closeAfterWrite = linger
-        }
+      case .send(let response, let omitBody, let keepAlive):
+        let head = ResponseSerializer.head(response, date: loop.date, keepAlive: keepAlive)
+        output.append(head)
+        if !omitBody { output.append(response.body) }
+      case .sendContinue:
+        output.append(Self.continueBytes)
+      case .close:
+        closeAfterWrite = .plain
+      case .closeLingering:
+        closeAfterWrite = .lingering
+      case .abort:
+        close()
       case .upgrade(let leftover):
         upgrade(leftover: leftover)
       }
@@ -123,36 +141,19 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     let reply = server.handler.handle(request, context: context)
     switch reply {
     case .response(let response):
-      respond(response)
+      machine.respond(response, now: MonotonicTime.now())
     case .later(let pending):
       pending.whenDone { [loop] response in
-        loop.execute { self.respond(response) }
+        loop.execute { self.respondLater(response) }
       }
     }
   }
 
-  private func respond(_ response: Response) {
-    guard !closed else { return }
-    var response = response
-    if server.isStopping && response.status != .switchingProtocols {
-      response.headers.set("Connection", "close")
-    }
-    perform(machine.respond(response, now: MonotonicTime.now()))
-  }
-
-  private func send(_ response: Response, omitBody: Bool) {
-    let head = ResponseSerializer.head(response, date: loop.date)
-    if omitBody || response.body.isEmpty {
-      output.append(head)
-    } else if response.body.count <= 64 * 1024 {
-      var joined = head
-      joined.append(contentsOf: response.body)
-      output.append(joined)
-    } else {
-      output.append(head)
-      output.append(response.body)
-    }
-    flush()
+  private func respondLater(_ response: Response) {
+    guard !closed, upgraded == nil else { return }
+    machine.respond(response, now: MonotonicTime.now())
+    runActions()
+    settle()
   }
 
   private func upgrade(leftover: [UInt8]) {
@@ -161,17 +162,28 @@ final class HTTPChannel: Channel, @unchecked Sendable {
 
   // MARK: Writing
 
-  func flush() {
+  /// Writes the queued output, closes if that was the last of it, and watches what is needed.
+  private func settle() {
+    guard !closed, upgraded == nil else { return }
+    flush()
     guard !closed else { return }
+    var wanted: PollEvents = []
+    if lingering || (closeAfterWrite != .plain && machine.wantsInput) { wanted.insert(.readable) }
+    if !output.isEmpty { wanted.insert(.writable) }
+    setInterest(wanted)
+  }
+
+  func flush() {
+    guard !closed, !output.isEmpty else {
+      if !closed, let mode = closeAfterWrite { finish(mode) }
+      return
+    }
     switch output.write(to: fd) {
     case .done:
-      if interest.contains(.writable) { setInterest(interest.subtracting(.writable)) }
-      if let linger = closeAfterWrite {
-        closeAfterWrite = nil
-        finish(linger: linger)
-      }
+      machine.outputDrained()
+      if let mode = closeAfterWrite { finish(mode) }
     case .wouldBlock:
-      if !interest.contains(.writable) { setInterest(interest.union(.writable)) }
+      machine.outputBlocked(now: MonotonicTime.now())
     case .failed:
       close()
     }
@@ -184,25 +196,27 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   /// Closes now, or shuts down writing and drains input until the peer closes or time runs out.
-  private func finish(linger: Bool) {
-    guard linger else {
-      close()
+  private func finish(_ mode: CloseMode) {
+    closeAfterWrite = nil
+    guard mode == .lingering, !lingering else {
+      if mode == .plain { close() }
       return
     }
     lingering = true
     shutdown(fd, Int32(SHUT_WR))
-    setInterest(.readable)
   }
 
   func close() {
     guard !closed else { return }
     closed = true
+    output.removeAll()
     loop.deregister(self)
-    Glibc_close(fd)
+    closeDescriptor(fd)
+    loop.connectionCount.subtract(1, ordering: .relaxed)
     server.connectionClosed()
   }
 }
 
-private func Glibc_close(_ fd: Int32) {
+private func closeDescriptor(_ fd: Int32) {
   _ = close(fd)
 }

@@ -49,13 +49,14 @@ public final class HTTPServer: Sendable {
     self.port = port
     self.host = configuration.host
     let display = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    let loops = try (0..<configuration.eventLoops).map { try EventLoop(index: $0) }
+    self.loops = loops
     self.core = ServerCore(
       configuration: configuration, handler: handler, logger: logger,
-      address: "\(display):\(port)")
-    self.loops = try (0..<configuration.eventLoops).map { try EventLoop(index: $0) }
+      address: "\(display):\(port)", loops: loops)
     for loop in loops {
       let listener = ListenerChannel(fd: fd, loop: loop, server: core)
-      loop.register(listener, events: [.readable, .exclusive])
+      loop.register(listener, events: ListenerChannel.events)
       finished.enter()
       let thread = Thread { [finished] in
         loop.run()
@@ -107,15 +108,24 @@ final class ServerCore: Sendable {
   let address: String
   let connections = Atomic<Int>(0)
   let stopping = Atomic<Bool>(false)
+  let loops: [EventLoop]
 
   init(
     configuration: HTTPServer.Configuration, handler: any HTTPHandler, logger: Logger,
-    address: String
+    address: String, loops: [EventLoop]
   ) {
     self.configuration = configuration
     self.handler = handler
     self.logger = logger
     self.address = address
+    self.loops = loops
+  }
+
+  /// The loop with the fewest open connections.
+  func leastLoadedLoop() -> EventLoop? {
+    loops.min {
+      $0.connectionCount.load(ordering: .relaxed) < $1.connectionCount.load(ordering: .relaxed)
+    }
   }
 
   var isStopping: Bool { stopping.load(ordering: .relaxed) }

@@ -16,7 +16,7 @@ final class StaticFiles: Sendable {
   /// The root, with symbolic links resolved.
   let root: String
   let gzip: @Sendable ([UInt8]) -> [UInt8]?
-  private let cache = Mutex<[String: StaticFile]>([:])
+  private let cache = Mutex<[String: Entry]>([:])
   /// Largest file served; bigger ones are not found.
   static let maxFileSize = 64 << 20
   /// How long a cached file is trusted before the disk is checked again, in seconds.
@@ -30,53 +30,78 @@ final class StaticFiles: Sendable {
 
   /// The response for a file, or nil when there is no file at that path.
   func response(for segments: [String], request: Request) -> Response? {
-    guard !segments.isEmpty, !segments.contains(where: { $0.hasPrefix(".") }) else { return nil }
+    guard !segments.isEmpty, !segments.contains(where: { $0.hasPrefix(".") }),
+      !URLPath.isFolderForm(request.path)
+    else { return nil }
     guard let file = file(at: segments.joined(separator: "/")) else { return nil }
     guard request.method == .get || request.method == .head else {
-      return HTTPError(.methodNotAllowed, "a file accepts GET and HEAD", headers: ["Allow": "GET, HEAD"])
-        .response
+      return HTTPError(
+        .methodNotAllowed, "a file accepts GET and HEAD", headers: ["Allow": "GET, HEAD"]
+      ).response
     }
-    return Self.respond(file, to: request)
+    return Self.respond(file, to: request, now: Int64(time(nil)))
   }
 
-  /// Conditional requests, ranges and content coding for one cached file.
-  static func respond(_ file: StaticFile, to request: Request) -> Response {
-    let useGzip = file.gzipped != nil && acceptsGzip(request.headers["Accept-Encoding"])
-    let etag = useGzip ? String(file.etag.dropLast()) + "-gzip\"" : file.etag
-    var headers = file.headers
-    headers.add("ETag", etag)
+  /// Conditional requests, ranges and content coding for one cached file; `now` is the wall
+  /// clock in seconds since 1970.
+  static func respond(_ file: StaticFile, to request: Request, now: Int64) -> Response {
+    var response = file.identity
+    var etag = file.etag
+    if let compressed = file.compressed, acceptsGzip(request.headers["Accept-Encoding"]) {
+      response = compressed
+      etag = file.gzipETag
+    }
 
-    // RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since.
-    if let tags = request.headers["If-None-Match"] {
-      if etagMatches(tags, current: etag) {
-        return Response(status: .notModified, headers: headers)
+    // Preconditions in the order of RFC 9110 §13.2.2.
+    if let tags = request.headers.combined("If-Match") {
+      guard etagMatches(tags, current: etag, weak: false) else {
+        return preconditionFailed("If-Match")
       }
-    } else if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse),
-      file.lastModified <= since
+    } else if let since = request.headers["If-Unmodified-Since"].flatMap(HTTPDate.parse),
+      file.lastModified > since
     {
-      return Response(status: .notModified, headers: headers)
+      return preconditionFailed("If-Unmodified-Since")
+    }
+    if let tags = request.headers.combined("If-None-Match") {
+      if etagMatches(tags, current: etag, weak: true) { return notModified(response) }
+    } else if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse),
+      since <= now, file.lastModified <= since
+    {
+      // RFC 9110 §13.1.3: a date later than the server's clock is not believed.
+      return notModified(response)
     }
 
-    if useGzip, let gzipped = file.gzipped {
-      headers.add("Content-Encoding", "gzip")
-      return Response(status: .ok, headers: headers, body: gzipped)
-    }
-
-    var range = ByteRange(request.headers["Range"], size: file.body.count)
+    guard etag == file.etag, let rangeHeader = request.headers["Range"] else { return response }
+    var range = ByteRange(rangeHeader, size: file.body.count)
     if let ifRange = request.headers["If-Range"], !ifRangeHolds(ifRange, file: file) {
       range = .whole
     }
     switch range {
     case .whole:
-      return Response(status: .ok, headers: headers, body: file.body)
+      return response
     case .part(let bytes):
-      headers.add("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.body.count)")
-      return Response(status: .partialContent, headers: headers, body: Array(file.body[bytes]))
+      response.status = .partialContent
+      response.headers.add(
+        "Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.body.count)")
+      response.body = Array(file.body[bytes])
+      return response
     case .unsatisfiable:
       var response = HTTPError(.rangeNotSatisfiable, "the range lies outside the file").response
       response.headers.add("Content-Range", "bytes */\(file.body.count)")
       return response
     }
+  }
+
+  /// The 304 for a representation: its headers, no body (RFC 9110 §15.4.5).
+  private static func notModified(_ response: Response) -> Response {
+    var response = response
+    response.status = .notModified
+    response.body = []
+    return response
+  }
+
+  private static func preconditionFailed(_ field: String) -> Response {
+    HTTPError(.preconditionFailed, "the \(field) condition does not hold").response
   }
 
   // MARK: Negotiation
@@ -100,12 +125,16 @@ final class StaticFiles: Sendable {
     return (gzip ?? star ?? 0) > 0
   }
 
-  /// Weak comparison of an `If-None-Match` list against the current tag (RFC 9110 §13.1.2).
-  static func etagMatches(_ list: String, current: String) -> Bool {
+  /// Whether an `If-Match` or `If-None-Match` list holds the current (strong) tag: `*` always
+  /// does; a weak `W/` tag matches only in the weak comparison (RFC 9110 §8.8.3.2).
+  static func etagMatches(_ list: String, current: String, weak: Bool) -> Bool {
     let trimmed = list.trimmingSpaces()
     if trimmed == "*" { return true }
-    let opaque = { (tag: String) in tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag }
-    return trimmed.split(separator: ",").contains { opaque($0.trimmingSpaces()) == current }
+    return trimmed.split(separator: ",").contains { element in
+      let tag = element.trimmingSpaces()
+      if tag.hasPrefix("W/") { return weak && tag.dropFirst(2) == current }
+      return tag == current
+    }
   }
 
   /// `If-Range` holds when it is the strong ETag, or exactly the Last-Modified date.
@@ -117,24 +146,27 @@ final class StaticFiles: Sendable {
 
   // MARK: Disk
 
+  /// A cached file and when it was last compared with the disk, in monotonic seconds.
+  private struct Entry {
+    var file: StaticFile
+    var checkedAt: Double
+  }
+
   private func file(at key: String) -> StaticFile? {
     let now = Self.monotonicSeconds()
-    if let cached = cache.withLock({ $0[key] }), now - cached.checkedAt < Self.revalidateAfter {
-      return cached
-    }
-    let previous = cache.withLock { $0[key] }
+    let cached = cache.withLock { $0[key] }
+    if let cached, now - cached.checkedAt < Self.revalidateAfter { return cached.file }
     guard let (path, stamp) = locate(key) else {
       cache.withLock { $0[key] = nil }
       return nil
     }
-    if var previous, previous.stamp == stamp {
-      previous.checkedAt = now
-      cache.withLock { $0[key] = previous }
-      return previous
+    if let cached, cached.file.stamp == stamp {
+      cache.withLock { $0[key] = Entry(file: cached.file, checkedAt: now) }
+      return cached.file
     }
     guard let bytes = Self.read(path, size: stamp.size) else { return nil }
-    let file = StaticFile(name: key, body: bytes, stamp: stamp, checkedAt: now, gzip: gzip)
-    cache.withLock { $0[key] = file }
+    let file = StaticFile(name: key, body: bytes, stamp: stamp, gzip: gzip)
+    cache.withLock { $0[key] = Entry(file: file, checkedAt: now) }
     return file
   }
 
@@ -176,7 +208,8 @@ final class StaticFiles: Sendable {
   static func resolve(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
-    return String(decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
+    return String(
+      decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
   }
 
   static func read(_ path: String, size: Int) -> [UInt8]? {
@@ -186,7 +219,9 @@ final class StaticFiles: Sendable {
     var bytes = [UInt8](repeating: 0, count: size)
     var done = 0
     while done < size {
-      let count = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + done, size - done) }
+      let count = bytes.withUnsafeMutableBytes {
+        systemRead(fd, $0.baseAddress! + done, size - done)
+      }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { return nil }
       done += count
