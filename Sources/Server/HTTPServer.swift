@@ -70,6 +70,9 @@ public final class HTTPServer: Sendable {
   /// Open connections right now.
   public var connectionCount: Int { core.connections.load(ordering: .relaxed) }
 
+  /// Open connections on each event loop, in loop order.
+  var loopConnectionCounts: [Int] { loops.map { $0.connectionCount.load(ordering: .relaxed) } }
+
   /// Stops accepting, lets in-flight requests finish (up to the grace period), closes the rest,
   /// and stops the loops. Blocks until done.
   public func stop() {
