@@ -37,18 +37,25 @@ private func bigBody(_ size: Int) -> [UInt8] {
 
 /// A server on a free port for one test, stopped at the end.
 private func withServer(
-  _ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
+  _ configuration: HTTPServer.Configuration = testConfiguration(),
   _ body: (HTTPServer) throws -> Void
 ) throws {
-  var configuration = HTTPServer.Configuration()
-  configuration.port = 0
-  configuration.eventLoops = 2
-  configuration.shutdownGrace = .milliseconds(500)
-  configure(&configuration)
   let server = try HTTPServer(
     configuration: configuration, handler: TestHandler(), logger: Logger(label: "test"))
   defer { server.stop() }
   try body(server)
+}
+
+/// Port 0, two loops, a short grace on stop.
+private func testConfiguration(_ change: (inout HTTPServer.Configuration) -> Void = { _ in })
+  -> HTTPServer.Configuration
+{
+  var configuration = HTTPServer.Configuration()
+  configuration.port = 0
+  configuration.eventLoops = 2
+  configuration.shutdownGrace = .milliseconds(500)
+  change(&configuration)
+  return configuration
 }
 
 private func get(_ path: String, _ extra: String = "") -> String {
@@ -114,7 +121,7 @@ private func get(_ path: String, _ extra: String = "") -> String {
   }
 
   @Test func connectionsBeyondTheLimitGet503() throws {
-    try withServer({ $0.maxConnections = 2 }) { server in
+    try withServer(testConfiguration { $0.maxConnections = 2 }) { server in
       let first = try TestClient(port: server.port)
       let second = try TestClient(port: server.port)
       for client in [first, second] {
@@ -128,7 +135,7 @@ private func get(_ path: String, _ extra: String = "") -> String {
   }
 
   @Test func anUnfinishedHeadTimesOutWith408() throws {
-    try withServer({ $0.http.headerTimeout = .milliseconds(200) }) { server in
+    try withServer(testConfiguration { $0.http.headerTimeout = .milliseconds(200) }) { server in
       let client = try TestClient(port: server.port)
       try client.send("GET /echo/x HTTP/1.1\r\nHost: t\r\n")
       #expect(try client.read().status == 408)
@@ -137,7 +144,7 @@ private func get(_ path: String, _ extra: String = "") -> String {
   }
 
   @Test func anIdleKeptAliveConnectionIsClosed() throws {
-    try withServer({ $0.http.idleTimeout = .milliseconds(200) }) { server in
+    try withServer(testConfiguration { $0.http.idleTimeout = .milliseconds(200) }) { server in
       let client = try TestClient(port: server.port)
       try client.send(get("/echo/x"))
       #expect(try client.read().status == 200)
@@ -158,7 +165,7 @@ private func get(_ path: String, _ extra: String = "") -> String {
   }
 
   @Test func aPeerThatNeverReadsIsDroppedAfterTheSendTimeout() throws {
-    try withServer({ $0.http.sendTimeout = .milliseconds(300) }) { server in
+    try withServer(testConfiguration { $0.http.sendTimeout = .milliseconds(300) }) { server in
       let client = try TestClient(port: server.port, receiveBuffer: 4096)
       try client.send(get("/big/16000000"))
       #expect(waitUntil { server.connectionCount == 1 })
@@ -167,7 +174,7 @@ private func get(_ path: String, _ extra: String = "") -> String {
   }
 
   @Test func connectionsAreSpreadOverTheLoops() throws {
-    try withServer({ $0.eventLoops = 3 }) { server in
+    try withServer(testConfiguration { $0.eventLoops = 3 }) { server in
       let clients = try (0..<12).map { _ in try TestClient(port: server.port) }
       for client in clients {
         try client.send(get("/echo/x"))
