@@ -184,6 +184,11 @@ def test_header_fields(target, raw, expected):
     ("host-with-space", "GET /notes.txt HTTP/1.1\r\nHost: a b\r\n\r\n", [400]),
     ("host-with-slash", "GET /notes.txt HTTP/1.1\r\nHost: a/b\r\n\r\n", [400]),
     ("host-climbing", "GET /notes.txt HTTP/1.1\r\nHost: ../../etc\r\n\r\n", [400]),
+    ("host-port-only", "GET /notes.txt HTTP/1.1\r\nHost: :80\r\n\r\n", [400]),
+    ("host-double-dot", "GET /notes.txt HTTP/1.1\r\nHost: a..b\r\n\r\n", [400]),
+    ("host-nul", "GET /notes.txt HTTP/1.1\r\nHost: a\x00b\r\n\r\n", [400]),
+    ("absolute-form-bad-port", "GET http://h:port/notes.txt HTTP/1.1\r\nHost: h\r\n\r\n", [400]),
+    ("absolute-form-no-host", "GET http:///notes.txt HTTP/1.1\r\nHost: h\r\n\r\n", [400]),
     ("host-with-port", "GET /notes.txt HTTP/1.1\r\nHost: localhost:8080\r\n\r\n", [200]),
     ("host-ipv4", "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", [200]),
     ("host-ipv6", "GET /notes.txt HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", [200]),
@@ -252,6 +257,8 @@ def test_smuggling_gets_400_and_close(target, raw):
     ("chunk-huge", GET + "Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffffff\r\n", [400, 413]),
     # Junk after a chunk size is no `;` extension (RFC 9112 §7.1.1): we refuse it; nginx reads
     # anything after the digits as an extension and skips it.
+    # Trailer fields: we check them like header fields; nginx skips the trailer section unread.
+    ("bad-trailer", GET + "Transfer-Encoding: chunked\r\n\r\n0\r\nNo Colon\r\n\r\n", [200, 400]),
     ("chunk-size-then-junk",
      GET + "Transfer-Encoding: chunked\r\n\r\n5 x\r\nhello\r\n0\r\n\r\n", [200, 400]),
 )
@@ -272,6 +279,13 @@ def test_framing_errors(target, raw, expected):
     ("chunk-upper-hex", GET + "Transfer-Encoding: chunked\r\n\r\nA\r\n0123456789\r\n0\r\n\r\n", [200]),
     ("chunk-leading-zeros", GET + "Transfer-Encoding: chunked\r\n\r\n0005\r\nhello\r\n0\r\n\r\n",
      [200]),
+    ("chunk-hundred-zeros",
+     GET + "Transfer-Encoding: chunked\r\n\r\n" + "0" * 100 + "5\r\nhello\r\n0\r\n\r\n", [200]),
+    ("chunk-long-extension",
+     GET + "Transfer-Encoding: chunked\r\n\r\n5;e=" + "v" * 6000 + "\r\nhello\r\n0\r\n\r\n", [200]),
+    ("chunk-lf-only", GET + "Transfer-Encoding: chunked\r\n\r\n5\nhello\n0\n\n", [200]),
+    ("cl-with-ows", GET + "Content-Length:  5 \r\n\r\nhello", [200]),
+    ("five-hundred-fields", GET + "".join(f"X-{i}: v\r\n" for i in range(500)) + "\r\n", [200]),
 )
 def test_bodies_that_are_fine(target, raw, expected):
     check(target, raw, expected)
@@ -704,6 +718,8 @@ def test_encoded_slash(target):
     ("truncated-percent", "GET /notes.txt% HTTP/1.1\r\nHost: h\r\n\r\n", [400]),
     ("encoded-nul", "GET /notes.txt%00 HTTP/1.1\r\nHost: h\r\n\r\n", [400, 404]),
     ("missing-file", "GET /missing.txt HTTP/1.1\r\nHost: h\r\n\r\n", [404]),
+    ("file-as-folder", "GET /notes.txt/ HTTP/1.1\r\nHost: h\r\n\r\n", [404]),
+    ("file-then-dot", "GET /notes.txt/. HTTP/1.1\r\nHost: h\r\n\r\n", [404]),
     ("deep-path", "GET " + "/a" * 3000 + " HTTP/1.1\r\nHost: h\r\n\r\n", [404]),
     ("absolute-etc", "GET /etc/passwd HTTP/1.1\r\nHost: h\r\n\r\n", [404]),
     # No directory listings: nginx says 403, ours 404.
@@ -754,6 +770,10 @@ def test_unsatisfiable_range(target, spec):
     # RFC 9110 §14.2: an invalid range set MAY be ignored (200) or refused; nginx says 416.
     ("bytes=100-50", {200, 416}),
     ("bytes=abc", {200, 416}),
+    ("bytes=-", {200, 416}),
+    ("bytes=5", {200, 416}),
+    ("bytes=--5", {200, 416}),
+    ("bytes=0x10-0x20", {200, 416}),
     ("items=0-10", {200}),  # an unknown unit MUST be ignored
     ("bytes 0-10", {200, 416}),
     # Several ranges: nginx sends multipart/byteranges, we send the whole file (allowed).
@@ -826,6 +846,26 @@ def test_if_modified_since_gives_304(target):
 ])
 def test_if_modified_since_older_or_invalid(target, value):
     assert target.get("/notes.txt", headers=[("If-Modified-Since", value)]).status == 200
+
+
+def test_if_modified_since_in_the_future_is_ignored(target):
+    """RFC 9110 §13.1.3: a date later than the server's clock is invalid."""
+    headers = [("If-Modified-Since", "Sat, 01 Jan 2094 00:00:00 GMT")]
+    assert target.get("/notes.txt", headers=headers).status == 200
+
+
+def test_if_match(target):
+    etag = target.get("/notes.txt").header("etag")
+    assert target.get("/notes.txt", headers=[("If-Match", etag)]).status == 200
+    assert target.get("/notes.txt", headers=[("If-Match", "*")]).status == 200
+    assert target.get("/notes.txt", headers=[("If-Match", '"other"')]).status == 412
+
+
+def test_if_unmodified_since(target):
+    modified = target.get("/notes.txt").header("last-modified")
+    assert target.get("/notes.txt", headers=[("If-Unmodified-Since", modified)]).status == 200
+    old = [("If-Unmodified-Since", "Sat, 01 Jan 1994 00:00:00 GMT")]
+    assert target.get("/notes.txt", headers=old).status == 412
 
 
 def test_if_none_match_wins_over_if_modified_since(target):
@@ -944,6 +984,7 @@ def test_error_bodies_are_plain(target):
     response = target.get("/missing.txt")
     assert response.status == 404
     assert response.media_type() in {"text/plain", "text/html"}
+    assert response.header("x-content-type-options") == "nosniff"
 
 
 # Many connections and junk: nothing crashes the server
