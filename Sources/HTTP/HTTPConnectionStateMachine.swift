@@ -152,7 +152,7 @@ public struct HTTPConnectionStateMachine: Sendable {
     guard case .waiting(let method, let requestKeepAlive) = state else { return }
     served += 1
 
-    if response.status == .switchingProtocols {
+    if response.status.code == 101 {
       state = .upgraded
       deadline = nil
       let leftover = buffer

@@ -51,6 +51,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     fields.append(Field(name: name, value: value))
   }
 
+  /// Makes room for `count` fields.
+  public mutating func reserveCapacity(_ count: Int) {
+    fields.reserveCapacity(count)
+  }
+
   /// Appends a field, keeping any earlier ones of the same name.
   public mutating func append(_ field: Field) {
     fields.append(field)

@@ -68,7 +68,7 @@ struct RequestHead: Sendable, Equatable {
   static func normalizeTarget(_ target: String, method: HTTPMethod, headers: inout HTTPHeaders)
     -> Result<String, HTTPError>
   {
-    if target.hasPrefix("/") { return .success(target) }
+    if target.utf8.first == UInt8(ascii: "/") { return .success(target) }
     if target == "*" {
       return method == .options
         ? .success(target) : .failure(HTTPError(.badRequest, "* is a target for OPTIONS only"))
@@ -99,7 +99,7 @@ struct RequestHead: Sendable, Equatable {
       host = field.value
     }
     guard let host else {
-      guard version == .http1_1, target.hasPrefix("/") else { return nil }
+      guard version == .http1_1, target.utf8.first == UInt8(ascii: "/") else { return nil }
       return HTTPError(.badRequest, "an HTTP/1.1 request needs a Host")
     }
     guard Syntax.isHost(host[...]) else {

@@ -8,27 +8,25 @@ struct RequestLine: Sendable, Equatable {
   /// (RFC 9112 §3 allows this). A bad line is 400, a version other than 1.x 505, and a method
   /// this server does not implement 501 (RFC 9110 §9.1).
   static func parse(_ line: ByteSlice) -> Result<RequestLine, HTTPError> {
-    var words: [ByteSlice] = []
-    words.reserveCapacity(3)
     var index = line.startIndex
-    while index < line.endIndex {
+    /// The next run of non-space bytes, or nil at the end.
+    func nextWord() -> ByteSlice? {
       while index < line.endIndex && line[index] == UInt8(ascii: " ") { index += 1 }
       let start = index
       while index < line.endIndex && line[index] != UInt8(ascii: " ") { index += 1 }
-      if index > start {
-        guard words.count < 3 else { return .failure(malformed) }
-        words.append(line[start..<index])
-      }
+      return index > start ? line[start..<index] : nil
     }
-    guard words.count == 3 else { return .failure(malformed) }
-    guard Syntax.isToken(words[0]) else {
+    guard let methodWord = nextWord(), let targetWord = nextWord(), let versionWord = nextWord(),
+      nextWord() == nil
+    else { return .failure(malformed) }
+    guard Syntax.isToken(methodWord) else {
       return .failure(HTTPError(.badRequest, "the method is not a token"))
     }
-    guard words[1].allSatisfy(Syntax.isTargetByte) else {
+    guard targetWord.allSatisfy(Syntax.isTargetByte) else {
       return .failure(HTTPError(.badRequest, "the request target holds a control character"))
     }
     let version: HTTPVersion
-    switch parseVersion(words[2]) {
+    switch parseVersion(versionWord) {
     case .success(let parsed): version = parsed
     case .failure(let error): return .failure(error)
     }
@@ -36,11 +34,11 @@ struct RequestLine: Sendable, Equatable {
       return .failure(
         HTTPError(.httpVersionNotSupported, "only HTTP/1.0 and HTTP/1.1 are served"))
     }
-    guard let method = HTTPMethod(implemented: words[0]) else {
-      let name = String(decoding: words[0].prefix(32), as: UTF8.self)
+    guard let method = HTTPMethod(implemented: methodWord) else {
+      let name = String(decoding: methodWord.prefix(32), as: UTF8.self)
       return .failure(HTTPError(.notImplemented, "the method \(name) is not implemented"))
     }
-    let target = String(decoding: words[1], as: UTF8.self)
+    let target = String(decoding: targetWord, as: UTF8.self)
     return .success(RequestLine(method: method, target: target, version: version))
   }
 

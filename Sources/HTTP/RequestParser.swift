@@ -147,6 +147,7 @@ public struct RequestParser: Sendable {
         pending.method = requestLine.method
         pending.target = requestLine.target
         pending.version = requestLine.version
+        pending.headers.reserveCapacity(8)
         state = .fields
         return .needMore
       }

@@ -4,7 +4,9 @@ public enum URLPath {
   /// segments merged. Fails with 400 for a path that climbs above the root, a malformed or
   /// invalid-UTF-8 escape, an encoded `/`, a backslash, or a NUL.
   public static func segments(_ rawPath: Substring) throws(HTTPError) -> [String] {
-    guard rawPath.hasPrefix("/") else { throw HTTPError(.badRequest, "the path must start with /") }
+    guard rawPath.utf8.first == UInt8(ascii: "/") else {
+      throw HTTPError(.badRequest, "the path must start with /")
+    }
     var segments: [String] = []
     let utf8 = rawPath.utf8
     var start = utf8.startIndex
@@ -29,9 +31,13 @@ public enum URLPath {
   /// Whether a raw path names a folder rather than a file: it ends in `/`, or in a `.` or `..`
   /// segment (plain or percent-encoded), as in `/notes.txt/` or `/notes.txt/.`.
   public static func isFolderForm(_ rawPath: Substring) -> Bool {
-    if rawPath.hasSuffix("/") { return true }
-    guard let slash = rawPath.lastIndex(of: "/") else { return false }
-    let last = rawPath[rawPath.index(after: slash)...].utf8
+    let utf8 = rawPath.utf8
+    guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+    let last = utf8[utf8.index(after: slash)...]
+    guard !last.isEmpty else { return true }
+    // Only `.`, `..` and their escapes (`%2e`, `.%2E`, ...) name a folder; six bytes at most.
+    guard last.first == UInt8(ascii: ".") || last.first == UInt8(ascii: "%"), last.count <= 6
+    else { return false }
     guard let decoded = try? decodeSegment(last) else { return false }
     return decoded == "." || decoded == ".."
   }
