@@ -30,7 +30,7 @@ final class StaticFiles: Sendable {
 
   /// The response for a file, or nil when there is no file at that path.
   func response(for segments: [String], request: Request) -> Response? {
-    guard !segments.isEmpty, !segments.contains(where: { $0.hasPrefix(".") }),
+    guard !segments.isEmpty, !segments.contains(where: { $0.utf8.first == UInt8(ascii: ".") }),
       !URLPath.isFolderForm(request.path)
     else { return nil }
     guard let file = file(at: segments.joined(separator: "/")) else { return nil }
@@ -52,23 +52,15 @@ final class StaticFiles: Sendable {
       etag = file.gzipETag
     }
 
-    // Preconditions in the order of RFC 9110 §13.2.2.
-    if let tags = request.headers.combined("If-Match") {
-      guard etagMatches(tags, current: etag, weak: false) else {
-        return preconditionFailed("If-Match")
-      }
-    } else if let since = request.headers["If-Unmodified-Since"].flatMap(HTTPDate.parse),
-      file.lastModified > since
-    {
-      return preconditionFailed("If-Unmodified-Since")
-    }
-    if let tags = request.headers.combined("If-None-Match") {
-      if etagMatches(tags, current: etag, weak: true) { return notModified(response) }
-    } else if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse),
-      since <= now, file.lastModified <= since
-    {
-      // RFC 9110 §13.1.3: a date later than the server's clock is not believed.
-      return notModified(response)
+    switch Preconditions.evaluate(request, etag: etag, lastModified: file.lastModified, now: now) {
+    case .proceed:
+      break
+    case .notModified:
+      response.status = .notModified
+      response.body = []
+      return response
+    case .failed(let field):
+      return HTTPError(.preconditionFailed, "the \(field) condition does not hold").response
     }
 
     guard etag == file.etag, let rangeHeader = request.headers["Range"] else { return response }
@@ -92,18 +84,6 @@ final class StaticFiles: Sendable {
     }
   }
 
-  /// The 304 for a representation: its headers, no body (RFC 9110 §15.4.5).
-  private static func notModified(_ response: Response) -> Response {
-    var response = response
-    response.status = .notModified
-    response.body = []
-    return response
-  }
-
-  private static func preconditionFailed(_ field: String) -> Response {
-    HTTPError(.preconditionFailed, "the \(field) condition does not hold").response
-  }
-
   // MARK: Negotiation
 
   /// Whether `Accept-Encoding` allows gzip (RFC 9110 §12.5.3).
@@ -123,18 +103,6 @@ final class StaticFiles: Sendable {
       if coding == "*" { star = quality }
     }
     return (gzip ?? star ?? 0) > 0
-  }
-
-  /// Whether an `If-Match` or `If-None-Match` list holds the current (strong) tag: `*` always
-  /// does; a weak `W/` tag matches only in the weak comparison (RFC 9110 §8.8.3.2).
-  static func etagMatches(_ list: String, current: String, weak: Bool) -> Bool {
-    let trimmed = list.trimmingSpaces()
-    if trimmed == "*" { return true }
-    return trimmed.split(separator: ",").contains { element in
-      let tag = element.trimmingSpaces()
-      if tag.hasPrefix("W/") { return weak && tag.dropFirst(2) == current }
-      return tag == current
-    }
   }
 
   /// `If-Range` holds when it is the strong ETag, or exactly the Last-Modified date.
@@ -173,6 +141,10 @@ final class StaticFiles: Sendable {
   /// The real path and stamp of a regular file inside the root, or nil.
   private func locate(_ key: String) -> (String, FileStamp)? {
     guard let real = Self.resolve(root + "/" + key), real.hasPrefix(root + "/") else { return nil }
+    // A link inside the root may still point at a hidden file (`.git/config`).
+    guard
+      !real.dropFirst(root.count + 1).split(separator: "/").contains(where: { $0.hasPrefix(".") })
+    else { return nil }
     var info = stat()
     guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
       Int(info.st_size) <= Self.maxFileSize
