@@ -829,6 +829,13 @@ def test_if_none_match_forms(target, form):
     assert target.get("/notes.txt", headers=[("If-None-Match", value)]).status == 304
 
 
+def test_root_page_has_a_validator(target):
+    etag = target.get("/").header("etag")
+    assert etag
+    assert target.get("/", headers=[("If-None-Match", etag)]).status == 304
+    assert target.get("/", headers=[("If-None-Match", "*")]).status == 304
+
+
 def test_if_none_match_other_tag(target):
     assert target.get("/notes.txt", headers=[("If-None-Match", '"other"')]).status == 200
 
