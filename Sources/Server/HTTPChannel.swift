@@ -53,6 +53,12 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       upgraded.ready(events)
       return
     }
+    if events.contains(.hangup) && !(lingering || machine.wantsInput) {
+      // NB: a hang-up is reported even when reading is paused, and level-triggered it would
+      // wake the loop forever; the socket is dead both ways, so nothing is left to do.
+      close()
+      return
+    }
     if events.contains(.writable) { flush() }
     if events.contains(.readable) || events.contains(.hangup) { readAvailable() }
     settle()

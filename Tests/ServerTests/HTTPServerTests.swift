@@ -1,15 +1,24 @@
 import Dispatch
 import HTTP
 import Logging
+import Synchronization
 import Testing
 
 @testable import Server
 
+/// Responses held back by `/hold/...` until a test lets them go.
+private let held = Mutex<[PendingResponse]>([])
+
 /// Answers `/echo/...` with the path, `/later/...` from another thread after a pause,
-/// `/big/N` with N bytes, and anything else with 404.
+/// `/hold/...` only when the test says, `/big/N` with N bytes, and anything else with 404.
 private struct TestHandler: HTTPHandler {
   func handle(_ request: Request, context: RequestContext) -> Reply {
     let path = String(request.path)
+    if path.hasPrefix("/hold/") {
+      let pending = PendingResponse()
+      held.withLock { $0.append(pending) }
+      return .later(pending)
+    }
     if path.hasPrefix("/later/") {
       let pending = PendingResponse()
       DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
@@ -170,6 +179,17 @@ private func get(_ path: String, _ extra: String = "") -> String {
       try client.send(get("/big/16000000"))
       #expect(waitUntil { server.connectionCount == 1 })
       #expect(waitUntil(seconds: 10) { server.connectionCount == 0 })
+    }
+  }
+
+  @Test func aResetWhileReadingIsPausedClosesAtOnce() throws {
+    try withServer(testConfiguration { $0.http.maxBuffered = 1024 }) { server in
+      let client = try TestClient(port: server.port)
+      try client.send(get("/hold/1") + String(repeating: get("/echo/piled"), count: 100))
+      #expect(waitUntil { held.withLock { !$0.isEmpty } })
+      client.reset()
+      #expect(waitUntil { server.connectionCount == 0 }, "closed without waiting for the answer")
+      for pending in held.withLock({ $0 }) { pending.succeed(Response(status: .ok)) }
     }
   }
 

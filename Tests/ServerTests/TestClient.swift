@@ -22,7 +22,7 @@ final class TestClient {
     var description: String
   }
 
-  let fd: Int32
+  private(set) var fd: Int32
   private var buffer: [UInt8] = []
 
   init(port: Int, receiveBuffer: Int32? = nil) throws {
@@ -47,7 +47,15 @@ final class TestClient {
   }
 
   deinit {
+    if fd >= 0 { close(fd) }
+  }
+
+  /// Ends the connection with a reset (SO_LINGER of zero, then close).
+  func reset() {
+    var option = linger(l_onoff: 1, l_linger: 0)
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     close(fd)
+    fd = -1
   }
 
   func send(_ text: String) throws {
