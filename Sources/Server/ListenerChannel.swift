@@ -67,6 +67,8 @@ final class ListenerChannel: Channel, @unchecked Sendable {
   private static func open(_ client: Int32, on loop: EventLoop, server: ServerCore) {
     let channel = HTTPChannel(fd: client, loop: loop, server: server, now: MonotonicTime.now())
     loop.register(channel, events: .readable)
+    // Handed over just as the server began to stop: this loop has already told its channels.
+    if server.isStopping { channel.beginShutdown() }
   }
 
   func checkTimers(now: MonotonicTime) {
