@@ -59,10 +59,18 @@ enum Preconditions {
     var response = response
     let etag = response.headers["ETag"] ?? "\"\(StaticFile.fnv1a(response.body))\""
     response.headers.set("ETag", etag)
-    switch evaluate(request, etag: etag, lastModified: nil, now: 0) {
+    return answer(evaluate(request, etag: etag, lastModified: nil, now: 0), for: response)
+      ?? response
+  }
+
+  /// The 304 (the representation's headers, no body; RFC 9110 §15.4.5) or 412 an outcome
+  /// calls for, or nil to proceed with `response`.
+  static func answer(_ outcome: Outcome, for response: Response) -> Response? {
+    switch outcome {
     case .proceed:
-      return response
+      return nil
     case .notModified:
+      var response = response
       response.status = .notModified
       response.body = []
       return response

@@ -52,16 +52,9 @@ final class StaticFiles: Sendable {
       etag = file.gzipETag
     }
 
-    switch Preconditions.evaluate(request, etag: etag, lastModified: file.lastModified, now: now) {
-    case .proceed:
-      break
-    case .notModified:
-      response.status = .notModified
-      response.body = []
-      return response
-    case .failed(let field):
-      return HTTPError(.preconditionFailed, "the \(field) condition does not hold").response
-    }
+    let outcome = Preconditions.evaluate(
+      request, etag: etag, lastModified: file.lastModified, now: now)
+    if let answer = Preconditions.answer(outcome, for: response) { return answer }
 
     guard etag == file.etag, let rangeHeader = request.headers["Range"] else { return response }
     var range = ByteRange(rangeHeader, size: file.body.count)
