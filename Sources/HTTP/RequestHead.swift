@@ -102,7 +102,8 @@ struct RequestHead: Sendable, Equatable {
       guard version == .http1_1, target.utf8.first == UInt8(ascii: "/") else { return nil }
       return HTTPError(.badRequest, "an HTTP/1.1 request needs a Host")
     }
-    guard Syntax.isHost(host[...]) else {
+    guard host.utf8.withContiguousStorageIfAvailable(Syntax.isHost) ?? Syntax.isHost(host[...])
+    else {
       return HTTPError(.badRequest, "the Host field is invalid")
     }
     return nil

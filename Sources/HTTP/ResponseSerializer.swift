@@ -6,33 +6,51 @@ public enum ResponseSerializer {
   /// `Connection` field of the response is dropped; `Content-Length` is the body's size unless
   /// the status forbids a body (RFC 9110 §8.6), and `Connection` says `keepAlive` when given.
   /// Fields whose name or value could split the head are dropped too.
-  public static func head(_ response: Response, date: String, keepAlive: Bool?) -> [UInt8] {
+  public static func head(_ response: Response, date: [UInt8], keepAlive: Bool?) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(128 + (response.preparedFields?.count ?? response.headers.count * 48))
-    out.append(contentsOf: "HTTP/1.1 ".utf8)
-    appendDecimal(&out, response.status.code)
-    out.append(UInt8(ascii: " "))
-    out.append(contentsOf: response.status.reason.utf8)
-    out.append(contentsOf: "\r\nDate: ".utf8)
-    out.append(contentsOf: date.utf8)
-    out.append(contentsOf: "\r\n".utf8)
+    if response.status == .ok {
+      out.append(contentsOf: okLine)
+    } else {
+      out.append(contentsOf: version)
+      appendDecimal(&out, response.status.code)
+      out.append(UInt8(ascii: " "))
+      out.append(contentsOf: response.status.reason.utf8)
+      out.append(contentsOf: lineEnd)
+    }
+    out.append(contentsOf: dateName)
+    out.append(contentsOf: date)
+    out.append(contentsOf: lineEnd)
     if let prepared = response.preparedFields {
       out.append(contentsOf: prepared)
     } else {
       appendFields(&out, response.headers, status: response.status)
     }
     if let keepAlive {
-      out.append(
-        contentsOf: keepAlive ? "Connection: keep-alive\r\n".utf8 : "Connection: close\r\n".utf8)
+      out.append(contentsOf: keepAlive ? keepAliveLine : closeLine)
     }
     if !response.status.forbidsBody {
-      out.append(contentsOf: "Content-Length: ".utf8)
+      out.append(contentsOf: lengthName)
       appendDecimal(&out, response.body.count)
-      out.append(contentsOf: "\r\n".utf8)
+      out.append(contentsOf: lineEnd)
     }
-    out.append(contentsOf: "\r\n".utf8)
+    out.append(contentsOf: lineEnd)
     return out
   }
+
+  /// The same, with the date as text (IMF-fixdate).
+  public static func head(_ response: Response, date: String, keepAlive: Bool?) -> [UInt8] {
+    head(response, date: Array(date.utf8), keepAlive: keepAlive)
+  }
+
+  // The constant pieces, as bytes once.
+  private static let version = Array("HTTP/1.1 ".utf8)
+  private static let okLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+  private static let dateName = Array("Date: ".utf8)
+  private static let lengthName = Array("Content-Length: ".utf8)
+  private static let keepAliveLine = Array("Connection: keep-alive\r\n".utf8)
+  private static let closeLine = Array("Connection: close\r\n".utf8)
+  private static let lineEnd: [UInt8] = [0x0D, 0x0A]
 
   /// The serialized header fields as `head` writes them, for `Response.prepare()`.
   static func fields(_ headers: HTTPHeaders, status: HTTPStatus) -> [UInt8] {

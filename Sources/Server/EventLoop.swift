@@ -34,7 +34,8 @@ final class EventLoop: @unchecked Sendable {
   let connectionCount = Atomic<Int>(0)
   private var lastTimerCheck = MonotonicTime.zero
   private var dateSecond = -1
-  private(set) var date = ""
+  /// The `Date` value for responses, as bytes, refreshed each second.
+  private(set) var date: [UInt8] = []
   /// Scratch space for reads, shared by the loop's channels.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -149,7 +150,7 @@ final class EventLoop: @unchecked Sendable {
     let second = Int(now.tv_sec)
     if second != dateSecond {
       dateSecond = second
-      date = HTTPDate.format(Int64(second))
+      date = Array(HTTPDate.format(Int64(second)).utf8)
     }
   }
 

@@ -33,7 +33,8 @@ final class StaticFiles: Sendable {
     guard !segments.isEmpty, !segments.contains(where: { $0.utf8.first == UInt8(ascii: ".") }),
       !URLPath.isFolderForm(request.path)
     else { return nil }
-    guard let file = file(at: segments.joined(separator: "/")) else { return nil }
+    let key = segments.count == 1 ? segments[0] : segments.joined(separator: "/")
+    guard let file = file(at: key) else { return nil }
     guard request.method == .get || request.method == .head else {
       return HTTPError(
         .methodNotAllowed, "a file accepts GET and HEAD", headers: ["Allow": "GET, HEAD"]
@@ -194,9 +195,15 @@ final class StaticFiles: Sendable {
     return bytes
   }
 
+  /// A monotonic clock reading in seconds; the coarse clock is plenty for a 1 s revalidation
+  /// and cheaper to read on every request.
   static func monotonicSeconds() -> Double {
     var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
+    #if os(Linux)
+      clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+    #else
+      clock_gettime(CLOCK_MONOTONIC, &time)
+    #endif
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 }
