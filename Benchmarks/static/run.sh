@@ -3,6 +3,7 @@
 #
 #   Benchmarks/static/run.sh            # 3 rounds of 10 s each, alternating servers
 #   ROUNDS=5 DURATION=20s Benchmarks/static/run.sh
+#   NGINX_CONF=Benchmarks/static/nginx-stock.conf Benchmarks/static/run.sh   # Debian's settings
 #
 # Needs nginx, wrk and a release build (`swift build -c release --product playfield`, or set
 # PLAYFIELD_BIN). Both servers get two worker threads and no access log; wrk runs with 2
@@ -16,6 +17,7 @@ CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 PLAYFIELD_BIN=${PLAYFIELD_BIN:-.build/release/playfield}
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+NGINX_CONF=${NGINX_CONF:-Benchmarks/static/nginx.conf}
 
 for tool in "$NGINX" wrk "$PLAYFIELD_BIN"; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is missing" >&2; exit 1; }
@@ -31,7 +33,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 nginx_port=$(free_port)
 playfield_port=$(free_port)
 
-sed -e "s|@DIR@|$work|g" -e "s|@PORT@|$nginx_port|g" Benchmarks/static/nginx.conf > "$work/nginx.conf"
+sed -e "s|@DIR@|$work|g" -e "s|@PORT@|$nginx_port|g" "$NGINX_CONF" > "$work/nginx.conf"
 "$NGINX" -c "$work/nginx.conf" -p "$work" &
 nginx_pid=$!
 "$PLAYFIELD_BIN" serve --port "$playfield_port" --public "$work/public" \
@@ -59,7 +61,7 @@ rate() { "$@" | awk '/^Requests\/sec:/ { print $2 }'; }
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $("$NGINX" -v 2>&1 | cut -d/ -f2), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), $(swift --version 2>/dev/null | head -1)"
-echo "nginx:     $NGINX -c nginx.conf (2 workers, access_log off, sendfile on)"
+echo "nginx:     $NGINX -c $NGINX_CONF (2 workers, access_log off)"
 echo "playfield: $PLAYFIELD_BIN serve --event-loops 2 --public DIR"
 echo "commands:  $nginx_cmd"
 echo "           $playfield_cmd"
