@@ -76,6 +76,8 @@ public struct HTTPConnectionStateMachine: Sendable {
   public private(set) var deadline: MonotonicTime?
   /// When stalled output gives up; nil while output flows.
   public private(set) var writeDeadline: MonotonicTime?
+  /// The socket would not take all the output: hold later requests until it drains.
+  var outputStuck = false
   private var actions: [Action] = []
   private var nextIndex = 0
 
@@ -90,12 +92,14 @@ public struct HTTPConnectionStateMachine: Sendable {
 
   public var isClosed: Bool { state == .closed }
 
-  /// Whether the socket code should read: false once closed or upgraded, and while a response
-  /// is pending with `maxBuffered` bytes of later input already held.
+  /// Whether the socket code should read: false once closed or upgraded, while output is stuck
+  /// (a peer that does not read gets no more answers queued), and while a response is pending
+  /// with `maxBuffered` bytes of later input already held.
   public var wantsInput: Bool {
     switch state {
-    case .reading, .lingering: true
-    case .waiting: buffer.count < configuration.maxBuffered
+    case .lingering: true
+    case .reading: !outputStuck
+    case .waiting: !outputStuck && buffer.count < configuration.maxBuffered
     case .closed, .upgraded: false
     }
   }
@@ -106,6 +110,9 @@ public struct HTTPConnectionStateMachine: Sendable {
     guard let deadline else { return writeDeadline }
     return min(deadline, writeDeadline)
   }
+
+  /// Whether `nextAction()` has something.
+  public var hasActions: Bool { nextIndex < actions.count }
 
   /// The next action to carry out, in order; nil when there is none.
   public mutating func nextAction() -> Action? {
@@ -132,9 +139,9 @@ public struct HTTPConnectionStateMachine: Sendable {
     case .reading(let started):
       if !started && buffer.isEmpty && !bytes.isEmpty {
         state = .reading(started: true)
-        deadline = now + configuration.headerTimeout
+        deadline = outputStuck ? nil : now + configuration.headerTimeout
       }
-      guard buffer.isEmpty else {
+      guard buffer.isEmpty, !outputStuck else {
         buffer.append(contentsOf: bytes)
         parseBuffered(now: now)
         return
@@ -173,6 +180,16 @@ public struct HTTPConnectionStateMachine: Sendable {
     }
     state = .reading(started: !buffer.isEmpty)
     deadline = now + (buffer.isEmpty ? configuration.idleTimeout : configuration.headerTimeout)
+    guard !outputStuck else {
+      // The next request waits until the output drains; only the send timeout runs meanwhile.
+      deadline = nil
+      return
+    }
+    parseNext(now: now)
+  }
+
+  /// Parses what is buffered; closes if the peer is done and no request can come of it.
+  private mutating func parseNext(now: MonotonicTime) {
     parseBuffered(now: now)
     if peerFinished, case .reading = state {
       // What is left can never become a request.
@@ -205,14 +222,22 @@ public struct HTTPConnectionStateMachine: Sendable {
     }
   }
 
-  /// Output could not all be written: the peer has this long to take it.
+  /// Output could not all be written: the peer has `sendTimeout` to take it, and no further
+  /// request is answered meanwhile.
   public mutating func outputBlocked(now: MonotonicTime) {
     if writeDeadline == nil { writeDeadline = now + configuration.sendTimeout }
+    outputStuck = true
   }
 
-  /// All output was written.
-  public mutating func outputDrained() {
+  /// All output was written; requests held back meanwhile go ahead.
+  public mutating func outputDrained(now: MonotonicTime) {
     writeDeadline = nil
+    guard outputStuck else { return }
+    outputStuck = false
+    guard case .reading(let started) = state else { return }
+    // The idle (or header) clock starts once the answer is out.
+    deadline = now + (started ? configuration.headerTimeout : configuration.idleTimeout)
+    parseNext(now: now)
   }
 
   /// Time passed; call at `nextDeadline` or later.
@@ -246,7 +271,7 @@ public struct HTTPConnectionStateMachine: Sendable {
   // MARK: Internals
 
   private mutating func parseBuffered(now: MonotonicTime) {
-    guard !buffer.isEmpty else { return }
+    guard !buffer.isEmpty, !outputStuck else { return }
     var pending = buffer
     buffer = []
     let consumed = pending.withUnsafeBufferPointer { parse($0, now: now) }

@@ -9,6 +9,16 @@ public enum ResponseSerializer {
   public static func head(_ response: Response, date: [UInt8], keepAlive: Bool?) -> [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(128 + (response.preparedFields?.count ?? response.headers.count * 48))
+    appendHead(response, date: date, keepAlive: keepAlive, to: &out)
+    return out
+  }
+
+  /// Writes the head at the end of `out`, as `head` returns it.
+  public static func appendHead(
+    _ response: Response, date: [UInt8], keepAlive: Bool?, to out: inout [UInt8]
+  ) {
+    // NB: no reserveCapacity here: appends grow the buffer geometrically, an exact reservation
+    // per head would copy a pipelined batch over and over.
     if response.status == .ok {
       out.append(contentsOf: okLine)
     } else {
@@ -35,7 +45,6 @@ public enum ResponseSerializer {
       out.append(contentsOf: lineEnd)
     }
     out.append(contentsOf: lineEnd)
-    return out
   }
 
   /// The same, with the date as text (IMF-fixdate).

@@ -134,9 +134,11 @@ final class EventLoop: @unchecked Sendable {
 
   private func runTasks() {
     while true {
+      // NB: taking the array and leaving an empty one allocates nothing; removeAll(keepingCapacity:)
+      // on the shared buffer would allocate a new one on every turn of the loop.
       let tasks = queue.withLock { tasks in
         let taken = tasks
-        tasks.removeAll(keepingCapacity: true)
+        tasks = []
         return taken
       }
       if tasks.isEmpty { return }

@@ -35,6 +35,11 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+  /// Queued output beyond which it is written before the next action.
+  static let flushThreshold = 256 * 1024
+
+  /// Whether to read: while lingering (to drain), or when the machine wants input.
+  private var wantsToRead: Bool { lingering || (closeAfterWrite != .plain && machine.wantsInput) }
 
   init(fd: Int32, loop: EventLoop, server: ServerCore, now: MonotonicTime) {
     self.fd = fd
@@ -53,7 +58,7 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       upgraded.ready(events)
       return
     }
-    if events.contains(.hangup) && !(lingering || machine.wantsInput) {
+    if events.contains(.hangup) && !wantsToRead {
       // NB: a hang-up is reported even when reading is paused, and level-triggered it would
       // wake the loop forever; the socket is dead both ways, so nothing is left to do.
       close()
@@ -92,7 +97,7 @@ final class HTTPChannel: Channel, @unchecked Sendable {
 
   private func readAvailable() {
     var rounds = 0
-    while !closed && upgraded == nil && rounds < 4 && (lingering || machine.wantsInput) {
+    while !closed && upgraded == nil && rounds < 4 && wantsToRead {
       rounds += 1
       let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
       if count > 0 {
@@ -126,11 +131,15 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       case .dispatch(let request):
         dispatch(request)
       case .send(let response, let omitBody, let keepAlive):
-        let head = ResponseSerializer.head(response, date: loop.date, keepAlive: keepAlive)
-        output.append(head)
+        output.stage {
+          ResponseSerializer.appendHead(response, date: loop.date, keepAlive: keepAlive, to: &$0)
+        }
         if !omitBody { output.append(response.body) }
+        // A long pipeline: write now, so that a peer that does not read is noticed (and its
+        // later requests held back) before much is queued.
+        if output.byteCount > Self.flushThreshold { flush() }
       case .sendContinue:
-        output.append(Self.continueBytes)
+        output.stage { $0.append(contentsOf: Self.continueBytes) }
       case .close:
         closeAfterWrite = .plain
       case .closeLingering:
@@ -168,13 +177,17 @@ final class HTTPChannel: Channel, @unchecked Sendable {
 
   // MARK: Writing
 
-  /// Writes the queued output, closes if that was the last of it, and watches what is needed.
+  /// Writes the queued output, closes if that was the last of it, carries out what a drained
+  /// output let go ahead, and watches what is needed.
   private func settle() {
+    while !closed, upgraded == nil {
+      flush()
+      guard !closed, machine.hasActions else { break }
+      runActions()
+    }
     guard !closed, upgraded == nil else { return }
-    flush()
-    guard !closed else { return }
     var wanted: PollEvents = []
-    if lingering || (closeAfterWrite != .plain && machine.wantsInput) { wanted.insert(.readable) }
+    if wantsToRead { wanted.insert(.readable) }
     if !output.isEmpty { wanted.insert(.writable) }
     setInterest(wanted)
   }
@@ -186,7 +199,7 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     }
     switch output.write(to: fd) {
     case .done:
-      machine.outputDrained()
+      if machine.writeDeadline != nil { machine.outputDrained(now: MonotonicTime.now()) }
       if let mode = closeAfterWrite { finish(mode) }
     case .wouldBlock:
       machine.outputBlocked(now: MonotonicTime.now())

@@ -8,8 +8,10 @@ import CPosix
 
 /// Bytes waiting to be written to a socket, gathered into as few `sendmsg` calls as possible.
 ///
-/// Chunks are kept as they come (a response head, a cached file's body), never joined, and
-/// written together with one vectored call; what the socket does not take stays queued.
+/// Small pieces (response heads) are written straight into one staging buffer that is reused
+/// from one write to the next, so they cost no allocation; bodies are kept as the arrays they
+/// came in (a cached file's bytes), never copied or joined. Everything queued goes out in one
+/// vectored call; what the socket does not take stays queued.
 struct OutputQueue {
   enum WriteResult {
     case done
@@ -17,7 +19,21 @@ struct OutputQueue {
     case failed
   }
 
-  private var chunks: [[UInt8]] = []
+  private enum Chunk {
+    /// A range of `staged`.
+    case staged(Range<Int>)
+    case bytes([UInt8])
+
+    var count: Int {
+      switch self {
+      case .staged(let range): range.count
+      case .bytes(let bytes): bytes.count
+      }
+    }
+  }
+
+  private var staged: [UInt8] = []
+  private var chunks: [Chunk] = []
   /// Index of the first chunk not completely written.
   private var first = 0
   /// How much of `chunks[first]` is already written.
@@ -30,15 +46,30 @@ struct OutputQueue {
 
   var isEmpty: Bool { byteCount == 0 }
 
+  /// Appends bytes that `write` puts at the end of the staging buffer.
+  mutating func stage(_ write: (inout [UInt8]) -> Void) {
+    let start = staged.count
+    write(&staged)
+    guard staged.count > start else { return }
+    if case .staged(let last) = chunks.last, last.upperBound == start {
+      chunks[chunks.count - 1] = .staged(last.lowerBound..<staged.count)
+    } else {
+      chunks.append(.staged(start..<staged.count))
+    }
+    byteCount += staged.count - start
+  }
+
+  /// Appends bytes as they are, without copying them.
   mutating func append(_ bytes: [UInt8]) {
     guard !bytes.isEmpty else { return }
-    chunks.append(bytes)
+    chunks.append(.bytes(bytes))
     byteCount += bytes.count
   }
 
   /// Drops everything not yet written.
   mutating func removeAll() {
-    chunks.removeAll()
+    staged = []
+    chunks = []
     first = 0
     offset = 0
     byteCount = 0
@@ -49,7 +80,9 @@ struct OutputQueue {
     while byteCount > 0 {
       let count = min(chunks.count - first, Self.maxVectors)
       let written = withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
-        gather(first, into: vectors, filled: 0) { send(fd, $0) }
+        staged.withUnsafeBytes { staging in
+          gather(first, staging: staging, into: vectors, filled: 0) { send(fd, $0) }
+        }
       }
       if written < 0 {
         let error = errno
@@ -58,6 +91,8 @@ struct OutputQueue {
       }
       consume(written)
     }
+    // Everything is out: keep the buffers' capacity for the next response.
+    staged.removeAll(keepingCapacity: true)
     chunks.removeAll(keepingCapacity: true)
     first = 0
     offset = 0
@@ -71,7 +106,7 @@ struct OutputQueue {
       let left = chunks[first].count - offset
       if remaining >= left {
         remaining -= left
-        chunks[first] = []
+        if case .bytes = chunks[first] { chunks[first] = .staged(0..<0) }
         first += 1
         offset = 0
       } else {
@@ -83,16 +118,25 @@ struct OutputQueue {
 
   /// Fills `vectors` from chunk `index` on, each chunk's memory pinned while `body` runs.
   private func gather(
-    _ index: Int, into vectors: UnsafeMutableBufferPointer<iovec>, filled: Int,
-    _ body: (UnsafeMutableBufferPointer<iovec>) -> Int
+    _ index: Int, staging: UnsafeRawBufferPointer, into vectors: UnsafeMutableBufferPointer<iovec>,
+    filled: Int, _ body: (UnsafeMutableBufferPointer<iovec>) -> Int
   ) -> Int {
     guard filled < vectors.count else { return body(vectors) }
-    return chunks[index].withUnsafeBytes { bytes in
-      let start = index == first ? offset : 0
+    let start = index == first ? offset : 0
+    switch chunks[index] {
+    case .staged(let range):
       vectors[filled] = iovec(
-        iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + start),
-        iov_len: bytes.count - start)
-      return gather(index + 1, into: vectors, filled: filled + 1, body)
+        iov_base: UnsafeMutableRawPointer(
+          mutating: staging.baseAddress! + range.lowerBound + start),
+        iov_len: range.count - start)
+      return gather(index + 1, staging: staging, into: vectors, filled: filled + 1, body)
+    case .bytes(let bytes):
+      return bytes.withUnsafeBytes { pinned in
+        vectors[filled] = iovec(
+          iov_base: UnsafeMutableRawPointer(mutating: pinned.baseAddress! + start),
+          iov_len: pinned.count - start)
+        return gather(index + 1, staging: staging, into: vectors, filled: filled + 1, body)
+      }
     }
   }
 

@@ -262,12 +262,40 @@ private func get(_ path: String, _ extra: String = "") -> String {
     d.advance(.seconds(3))
     d.machine.outputBlocked(now: d.now)
     #expect(d.machine.writeDeadline == blocked + .seconds(7), "it does not restart")
-    d.machine.outputDrained()
+    d.machine.outputDrained(now: d.now)
     #expect(d.machine.writeDeadline == nil)
     d.machine.outputBlocked(now: d.now)
     d.advance(.seconds(7))
     #expect(d.timer() == ["abort"])
     #expect(d.machine.isClosed)
+  }
+
+  @Test func pipelinedRequestsWaitWhileOutputIsStuck() {
+    // A peer that sends requests but reads no answers must not make us queue answers forever.
+    var d = Driver()
+    #expect(d.receive(get("/1") + get("/2") + get("/3")) == ["dispatch GET /1"])
+    d.machine.outputBlocked(now: d.now)
+    #expect(!d.machine.wantsInput)
+    #expect(d.respond() == ["send 200 keep-alive"])
+    #expect(d.machine.nextDeadline == d.now + .seconds(30), "only the send timeout runs")
+    #expect(d.receive(get("/4")) == [])
+    d.advance(.seconds(1))
+    d.machine.outputDrained(now: d.now)
+    #expect(d.drain() == ["dispatch GET /2"])
+    #expect(d.machine.wantsInput)
+    #expect(d.respond() == ["send 200 keep-alive", "dispatch GET /3"])
+    #expect(d.respond() == ["send 200 keep-alive", "dispatch GET /4"])
+  }
+
+  @Test func drainingWithNothingHeldRestartsTheIdleClock() {
+    var d = Driver()
+    _ = d.receive(get("/1"))
+    d.machine.outputBlocked(now: d.now)
+    _ = d.respond()
+    d.advance(.seconds(20))
+    d.machine.outputDrained(now: d.now)
+    #expect(d.drain() == [])
+    #expect(d.machine.nextDeadline == d.now + .seconds(15))
   }
 
   @Test func nextDeadlineIsTheEarlierOfTheTwo() {

@@ -8,6 +8,8 @@ import Testing
 
 /// Responses held back by `/hold/...` until a test lets them go.
 private let held = Mutex<[PendingResponse]>([])
+/// How many `/big/...` requests were answered.
+private let bigAnswers = Atomic<Int>(0)
 
 /// Answers `/echo/...` with the path, `/later/...` from another thread after a pause,
 /// `/hold/...` only when the test says, `/big/N` with N bytes, and anything else with 404.
@@ -27,6 +29,7 @@ private struct TestHandler: HTTPHandler {
       return .later(pending)
     }
     if path.hasPrefix("/big/"), let size = Int(path.dropFirst(5)) {
+      bigAnswers.add(1, ordering: .relaxed)
       return .response(Response(contentType: "application/octet-stream", body: bigBody(size)))
     }
     if path.hasPrefix("/echo/") {
@@ -178,6 +181,19 @@ private func get(_ path: String, _ extra: String = "") -> String {
       let client = try TestClient(port: server.port, receiveBuffer: 4096)
       try client.send(get("/big/16000000"))
       #expect(waitUntil { server.connectionCount == 1 })
+      #expect(waitUntil(seconds: 10) { server.connectionCount == 0 })
+    }
+  }
+
+  @Test func aPeerThatPipelinesButNeverReadsGetsNoMoreAnswersQueued() throws {
+    try withServer(testConfiguration { $0.http.sendTimeout = .seconds(2) }) { server in
+      let before = bigAnswers.load(ordering: .relaxed)
+      let client = try TestClient(port: server.port, receiveBuffer: 4096)
+      try client.send(String(repeating: get("/big/1000000"), count: 200))
+      #expect(waitUntil { bigAnswers.load(ordering: .relaxed) > before })
+      usleep(300_000)
+      let answered = bigAnswers.load(ordering: .relaxed) - before
+      #expect(answered < 10, "\(answered) answers of 1 MB queued for a peer that reads nothing")
       #expect(waitUntil(seconds: 10) { server.connectionCount == 0 })
     }
   }
