@@ -60,7 +60,21 @@ public struct HTTPConnectionStateMachine: Sendable {
     case upgraded
   }
 
+  /// The configuration's timeouts in nanoseconds, to add to the clock without `Duration` math.
+  struct Timeouts: Sendable {
+    var header, body, idle, linger, send: UInt64
+
+    init(_ configuration: Configuration) {
+      header = MonotonicTime.nanoseconds(in: configuration.headerTimeout)
+      body = MonotonicTime.nanoseconds(in: configuration.bodyTimeout)
+      idle = MonotonicTime.nanoseconds(in: configuration.idleTimeout)
+      linger = MonotonicTime.nanoseconds(in: configuration.lingerTimeout)
+      send = MonotonicTime.nanoseconds(in: configuration.sendTimeout)
+    }
+  }
+
   public let configuration: Configuration
+  let timeouts: Timeouts
   var state = State.reading(started: false)
   var parser: RequestParser
   /// Bytes read but not yet parsed.
@@ -83,8 +97,9 @@ public struct HTTPConnectionStateMachine: Sendable {
 
   public init(configuration: Configuration = Configuration(), now: MonotonicTime) {
     self.configuration = configuration
+    self.timeouts = Timeouts(configuration)
     self.parser = RequestParser(limits: configuration.limits)
-    self.deadline = now + configuration.headerTimeout
+    self.deadline = now.adding(nanoseconds: timeouts.header)
   }
 
   /// Whether the connection waits for a request with nothing of it seen yet.
@@ -139,7 +154,7 @@ public struct HTTPConnectionStateMachine: Sendable {
     case .reading(let started):
       if !started && buffer.isEmpty && !bytes.isEmpty {
         state = .reading(started: true)
-        deadline = outputStuck ? nil : now + configuration.headerTimeout
+        deadline = outputStuck ? nil : now.adding(nanoseconds: timeouts.header)
       }
       guard buffer.isEmpty, !outputStuck else {
         buffer.append(contentsOf: bytes)
@@ -179,7 +194,7 @@ public struct HTTPConnectionStateMachine: Sendable {
       return
     }
     state = .reading(started: !buffer.isEmpty)
-    deadline = now + (buffer.isEmpty ? configuration.idleTimeout : configuration.headerTimeout)
+    deadline = now.adding(nanoseconds: buffer.isEmpty ? timeouts.idle : timeouts.header)
     guard !outputStuck else {
       // The next request waits until the output drains; only the send timeout runs meanwhile.
       deadline = nil
@@ -225,7 +240,7 @@ public struct HTTPConnectionStateMachine: Sendable {
   /// Output could not all be written: the peer has `sendTimeout` to take it, and no further
   /// request is answered meanwhile.
   public mutating func outputBlocked(now: MonotonicTime) {
-    if writeDeadline == nil { writeDeadline = now + configuration.sendTimeout }
+    if writeDeadline == nil { writeDeadline = now.adding(nanoseconds: timeouts.send) }
     outputStuck = true
   }
 
@@ -236,7 +251,7 @@ public struct HTTPConnectionStateMachine: Sendable {
     outputStuck = false
     guard case .reading(let started) = state else { return }
     // The idle (or header) clock starts once the answer is out.
-    deadline = now + (started ? configuration.headerTimeout : configuration.idleTimeout)
+    deadline = now.adding(nanoseconds: started ? timeouts.header : timeouts.idle)
     parseNext(now: now)
   }
 
@@ -292,13 +307,13 @@ public struct HTTPConnectionStateMachine: Sendable {
         }
         if parser.isBodyPhase && !inBody {
           inBody = true
-          deadline = now + configuration.bodyTimeout
+          deadline = now.adding(nanoseconds: timeouts.body)
         }
         return offset
       case .expectContinue:
         actions.append(.sendContinue)
         inBody = true
-        deadline = now + configuration.bodyTimeout
+        deadline = now.adding(nanoseconds: timeouts.body)
       case .request(let request):
         inBody = false
         state = .waiting(method: request.method, keepAlive: request.keepAlive)
@@ -326,7 +341,7 @@ public struct HTTPConnectionStateMachine: Sendable {
       return
     }
     state = .lingering
-    deadline = now + configuration.lingerTimeout
+    deadline = now.adding(nanoseconds: timeouts.linger)
     actions.append(.closeLingering)
   }
 }

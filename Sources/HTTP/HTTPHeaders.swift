@@ -100,7 +100,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
   /// ASCII case-insensitive comparison of two field names.
   public static func sameName(_ a: String, _ b: String) -> Bool {
-    sameLetters(a.utf8, b.utf8)
+    guard a.utf8.count == b.utf8.count else { return false }
+    return a == b || sameLetters(a.utf8, b.utf8)
   }
 
   /// ASCII case-insensitive comparison of two byte strings.

@@ -21,8 +21,14 @@ public struct Request: Sendable {
   /// The still percent-encoded path: the target up to `?` or `#`.
   public var path: Substring {
     let utf8 = target.utf8
-    let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-    return target[..<(end ?? utf8.endIndex)]
+    let length = utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+    }
+    guard let length else {
+      let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+      return target[..<(end ?? utf8.endIndex)]
+    }
+    return target[..<utf8.index(utf8.startIndex, offsetBy: length)]
   }
 
   /// The raw query string after `?`, without a fragment, or nil when there is none.

@@ -28,19 +28,22 @@ final class EventLoop: @unchecked Sendable {
   private let poller: Poller
   private let queue = Mutex<[@Sendable () -> Void]>([])
   /// Channels by descriptor.
-  private var channels: [Channel?] = []
-  private var running = true
+  // NB: loop state is touched only on the loop's thread, without nested accesses, so the
+  // run-time exclusivity checks are turned off for what every event reads.
+  @exclusivity(unchecked) private var channels: [Channel?] = []
+  @exclusivity(unchecked) private var running = true
   /// Open HTTP connections on this loop, read by other loops' listeners to spread the load.
   let connectionCount = Atomic<Int>(0)
   private var lastTimerCheck = MonotonicTime.zero
   private var dateSecond = -1
   /// The `Date` value for responses, as bytes, refreshed each second.
-  private(set) var date: [UInt8] = []
+  @exclusivity(unchecked) private(set) var date: [UInt8] = []
   /// Scratch space for reads, shared by the loop's channels.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
   /// How often channels' timers are checked.
   static let timerInterval: Duration = .milliseconds(100)
+  static let timerNanoseconds = MonotonicTime.nanoseconds(in: timerInterval)
 
   init(index: Int) throws {
     self.index = index
@@ -115,7 +118,7 @@ final class EventLoop: @unchecked Sendable {
       }
       runTasks()
       let now = MonotonicTime.now()
-      if now - lastTimerCheck >= EventLoop.timerInterval {
+      if now.nanoseconds &- lastTimerCheck.nanoseconds >= EventLoop.timerNanoseconds {
         lastTimerCheck = now
         refreshDate()
         for channel in allChannels { channel.checkTimers(now: now) }

@@ -19,15 +19,17 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   let loop: EventLoop
   let server: ServerCore
   let context: RequestContext
-  private var machine: HTTPConnectionStateMachine
-  private var output = OutputQueue()
-  private var interest: PollEvents = .readable
+  // NB: the channel lives on one thread and never nests accesses to its own state, so the
+  // run-time exclusivity checks (a thread-local lookup each) are turned off for the hot fields.
+  @exclusivity(unchecked) private var machine: HTTPConnectionStateMachine
+  @exclusivity(unchecked) private var output = OutputQueue()
+  @exclusivity(unchecked) private var interest: PollEvents = .readable
   /// How to close once the output is written, when the machine has asked to.
-  private var closeAfterWrite: CloseMode?
-  private var lingering = false
-  private var closed = false
+  @exclusivity(unchecked) private var closeAfterWrite: CloseMode?
+  @exclusivity(unchecked) private var lingering = false
+  @exclusivity(unchecked) private var closed = false
   /// Set once the connection has become another protocol.
-  private var upgraded: Channel?
+  @exclusivity(unchecked) private var upgraded: Channel?
 
   enum CloseMode {
     case plain
