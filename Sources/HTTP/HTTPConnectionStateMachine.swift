@@ -138,8 +138,12 @@ public struct HTTPConnectionStateMachine: Sendable {
       }
       return nil
     }
+    // Move the action out (leaving a payload-free one behind) rather than copy it: a copy of
+    // a request or response costs a retain and a release per field.
+    var action = Action.sendContinue
+    swap(&action, &actions[nextIndex])
     nextIndex += 1
-    return actions[nextIndex - 1]
+    return action
   }
 
   // MARK: Events
