@@ -12,12 +12,12 @@ public struct HTTPConnectionStateMachine: Sendable {
     /// it dribbles in.
     public var headerTimeout: Duration = .seconds(10)
     /// Time allowed to send a whole request body once its head is in.
-    public var bodyTimeout: Duration = .seconds(30)
+    public var bodyTimeout: Duration = .seconds(20)
     /// How long a kept-alive connection may sit idle between requests.
     public var idleTimeout: Duration = .seconds(15)
     /// How long to keep reading (and discarding) after the last response before closing, so
     /// that the client sees the response rather than a reset.
-    public var lingerTimeout: Duration = .seconds(2)
+    public var lingerTimeout: Duration = .seconds(5)
     /// How long output may stay stuck (the peer reads nothing) before the connection is dropped.
     public var sendTimeout: Duration = .seconds(30)
     /// Most requests served on one connection.

@@ -109,7 +109,7 @@ private func get(_ path: String, _ extra: String = "") -> String {
     #expect(d.respond() == ["send 200 close", "close-lingering"])
     #expect(d.machine.wantsInput, "lingering drains input")
     #expect(d.receive(get("/ignored")) == [])
-    d.advance(.milliseconds(1999))
+    d.advance(.milliseconds(4999))
     #expect(d.timer() == [])
     d.advance(.milliseconds(1))
     #expect(d.timer() == ["close"])
