@@ -173,7 +173,11 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     settle()
   }
 
+  /// The 101 is queued: write it, then hand the socket and `leftover` to the new protocol.
+  /// (No protocol is wired in yet, so the connection closes.) What the socket did not take of
+  /// the 101 is still in `output` and must be written first by whoever takes over.
   private func upgrade(leftover: [UInt8]) {
+    flush()
     close()
   }
 
