@@ -1,10 +1,17 @@
 """Targets for the robustness suite.
 
+    pytest Tests/http                    # our release binary (.build/release/playfield)
+    pytest Tests/http --nginx            # nginx serving the same site with the same bounds
+    pytest Tests/http --target-url http://127.0.0.1:8080 --target-public DIR \
+        --header-timeout 10 --idle-timeout 15 --body-timeout 20
+
 By default the suite starts our release binary on a temporary copy of the test site, with short
-timeouts. `--nginx` runs the same cases against nginx (1.22 here) serving the same site with the
-same bounds (see nginx.conf), to check that the expectations are those of a server people
-trust. `--target-url URL --target-public DIR` points the suite at any other running server whose
-public folder is DIR (the suite writes its files there).
+timeouts (hidden options `--header-timeout`, `--idle-timeout`, `--body-timeout`,
+`--max-connections`). `--nginx` runs the same cases against nginx (1.22 here) serving the same
+site with the same bounds (see nginx.conf), to check that the expectations are those of a server
+people trust. `--target-url URL --target-public DIR` points the suite at any other running
+server whose public folder is DIR: the suite writes its files there and a secret beside it (in
+DIR's parent), and must be told the server's timeouts.
 """
 import importlib.util
 import pathlib
