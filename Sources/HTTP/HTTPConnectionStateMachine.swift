@@ -158,7 +158,9 @@ public struct HTTPConnectionStateMachine: Sendable {
     case .reading(let started):
       if !started && buffer.isEmpty && !bytes.isEmpty {
         state = .reading(started: true)
-        deadline = outputStuck ? nil : now.adding(nanoseconds: timeouts.header)
+        // A new connection's head is timed from accept (as nginx does); a kept-alive one's
+        // from the first byte of the next request.
+        if served > 0 { deadline = outputStuck ? nil : now.adding(nanoseconds: timeouts.header) }
       }
       guard buffer.isEmpty, !outputStuck else {
         buffer.append(contentsOf: bytes)

@@ -164,13 +164,23 @@ private func get(_ path: String, _ extra: String = "") -> String {
 
   @Test func unfinishedHeadTimesOutWith408() {
     var d = Driver()
+    let accepted = d.now
     d.advance(.seconds(3))
     #expect(d.receive("GET / HTTP/1.1\r\n") == [])
-    #expect(d.machine.deadline == d.now + .seconds(10), "the clock starts at the first byte")
-    d.advance(.seconds(9))
+    #expect(d.machine.deadline == accepted + .seconds(10), "a new connection is timed from accept")
+    d.advance(.seconds(6))
     #expect(d.timer() == [])
     d.advance(.seconds(1))
     #expect(d.timer() == ["send 408 close", "close-lingering"])
+  }
+
+  @Test func theNextRequestIsTimedFromItsFirstByte() {
+    var d = Driver()
+    _ = d.receive(get("/1"))
+    _ = d.respond()
+    d.advance(.seconds(12))
+    #expect(d.receive("GET /2 HTTP/1.1\r\n") == [])
+    #expect(d.machine.deadline == d.now + .seconds(10))
   }
 
   @Test func dribblingBytesDoNotMoveTheDeadline() {
