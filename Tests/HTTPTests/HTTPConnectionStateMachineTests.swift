@@ -337,4 +337,54 @@ private func get(_ path: String, _ extra: String = "") -> String {
     _ = d.receive("junk\u{0}\r\n")
     #expect(d.respond() == [])
   }
+
+  /// Property: whatever arrives, in whatever pieces, with timers and stalls between, requests
+  /// are dispatched one at a time, each answered once, and nothing is dispatched after a close.
+  @Test func randomInputKeepsTheRulesOfTheConnection() {
+    var generator = SplitMix64(seed: 2026)
+    let pieces = [
+      get("/a"), "HEAD /h HTTP/1.1\r\nHost: a\r\n\r\n",
+      "POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc",
+      "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n",
+      "GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nx",
+      "GET / HTTP/1.0\r\n\r\n", "\r\n", "junk\u{0}\r\n", "GET / HTTP/1.1\r\nHo",
+    ]
+    for _ in 0..<300 {
+      var d = Driver { $0.maxBuffered = 256 }
+      var outstanding = 0
+      var ended = false
+      for _ in 0..<Int(generator.next() % 12) {
+        var words: [String] = []
+        switch generator.next() % 6 {
+        case 0, 1, 2:
+          let text = pieces[Int(generator.next() % UInt64(pieces.count))]
+          let cut = Int(generator.next() % UInt64(text.utf8.count + 1))
+          words =
+            d.receive(String(text.utf8.prefix(cut))!) + d.receive(String(text.utf8.dropFirst(cut))!)
+        case 3:
+          words = d.respond()
+        case 4:
+          d.advance(.seconds(Int64(generator.next() % 40)))
+          words = d.timer()
+        default:
+          if generator.next() % 2 == 0 {
+            d.machine.outputBlocked(now: d.now)
+          } else {
+            d.machine.outputDrained(now: d.now)
+          }
+          words = d.drain()
+        }
+        for word in words {
+          if word.hasPrefix("dispatch") {
+            #expect(!ended, "dispatched after the connection ended")
+            #expect(outstanding == 0, "two requests with the application at once")
+            outstanding += 1
+          }
+          if word.hasPrefix("send") && !word.hasPrefix("send 4") { outstanding -= 1 }
+          if word == "close" || word == "close-lingering" || word == "abort" { ended = true }
+        }
+        #expect(outstanding >= 0, "an answer without a request")
+      }
+    }
+  }
 }
