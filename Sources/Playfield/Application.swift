@@ -12,8 +12,7 @@ public final class Application: HTTPHandler {
 
   public init(environment: Environment) throws {
     self.environment = environment
-    self.files = StaticFiles(
-      root: environment.publicDirectory, gzip: { try? Gzip.compress($0, level: 9) })
+    self.files = StaticFiles(root: environment.publicDirectory, gzip: { try? Gzip.compress($0) })
     self.pages = try Pages(directory: environment.templatesDirectory)
     self.demos = []
   }

@@ -92,6 +92,11 @@ final class EventLoop: @unchecked Sendable {
     poller.modify(channel.fd, events: events)
   }
 
+  /// Hands a descriptor to another channel (a connection changing protocol).
+  func replace(_ old: Channel, with new: Channel) {
+    channels[Int(old.fd)] = new
+  }
+
   func deregister(_ channel: Channel) {
     let slot = Int(channel.fd)
     if slot < channels.count, channels[slot] === channel { channels[slot] = nil }
@@ -189,7 +194,7 @@ struct ThreadLocal: @unchecked Sendable {
 
 extension MonotonicTime {
   /// The monotonic clock's current reading. Only I/O code calls this.
-  static func now() -> MonotonicTime {
+  public static func now() -> MonotonicTime {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return MonotonicTime(nanoseconds: UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec))

@@ -27,9 +27,11 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   /// How to close once the output is written, when the machine has asked to.
   @exclusivity(unchecked) private var closeAfterWrite: CloseMode?
   @exclusivity(unchecked) private var lingering = false
-  @exclusivity(unchecked) private var closed = false
+  /// Inside `runActions`: a response given now is carried out by that loop, not here.
+  @exclusivity(unchecked) private var runningActions = false
+  private var closed = false
   /// Set once the connection has become another protocol.
-  @exclusivity(unchecked) private var upgraded: Channel?
+  private var upgraded: Channel?
 
   enum CloseMode {
     case plain
@@ -128,6 +130,8 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   // MARK: Actions
 
   private func runActions() {
+    runningActions = true
+    defer { runningActions = false }
     while !closed, upgraded == nil, let action = machine.nextAction() {
       switch action {
       case .dispatch(let request):
@@ -158,26 +162,26 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     let reply = server.handler.handle(request, context: context)
     switch reply {
     case .response(let response):
-      machine.respond(response, now: MonotonicTime.now())
+      respond(response)
     case .later(let pending):
       pending.whenDone { [loop] response in
-        loop.execute { self.respondLater(response) }
+        loop.execute { self.respond(response) }
       }
     }
   }
 
-  private func respondLater(_ response: Response) {
+  /// The application's answer. Given during `runActions` (a synchronous reply), that loop
+  /// carries out what follows; given later from the loop's task queue, this does.
+  private func respond(_ response: Response) {
     guard !closed, upgraded == nil else { return }
     machine.respond(response, now: MonotonicTime.now())
+    guard !runningActions else { return }
     runActions()
     settle()
   }
 
-  /// The 101 is queued: write it, then hand the socket and `leftover` to the new protocol.
-  /// (No protocol is wired in yet, so the connection closes.) What the socket did not take of
-  /// the 101 is still in `output` and must be written first by whoever takes over.
+  /// The 101 is queued in `output`: whoever takes over the socket writes it first.
   private func upgrade(leftover: [UInt8]) {
-    flush()
     close()
   }
 
@@ -237,7 +241,6 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     output.removeAll()
     loop.deregister(self)
     closeDescriptor(fd)
-    loop.connectionCount.subtract(1, ordering: .relaxed)
     server.connectionClosed()
   }
 }

@@ -143,7 +143,9 @@ final class ServerCore: Sendable {
     return true
   }
 
+  /// Counts a closed connection; called on the thread of the loop that had it.
   func connectionClosed() {
     connections.wrappingSubtract(1, ordering: .relaxed)
+    EventLoop.current?.connectionCount.subtract(1, ordering: .relaxed)
   }
 }
