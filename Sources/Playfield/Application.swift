@@ -67,9 +67,7 @@ public final class Application: HTTPHandler {
       "gallery",
       [
         "title": "Playfield",
-        "demos": demos.map {
-          ["name": $0.name, "title": $0.title, "summary": $0.summary, "seed": $0.seed]
-        },
+        "demos": demos.map { ["name": $0.name, "title": $0.title, "summary": $0.summary, "seed": $0.seed] },
         "hasDemos": !demos.isEmpty,
       ])
   }
@@ -96,10 +94,8 @@ public final class Application: HTTPHandler {
   private func readOnly(_ request: Request, _ make: () -> Response) -> Reply {
     guard request.method == .get || request.method == .head else {
       return .response(
-        HTTPError(
-          .methodNotAllowed, "this page accepts GET and HEAD", headers: ["Allow": "GET, HEAD"]
-        )
-        .response)
+        HTTPError(.methodNotAllowed, "this page accepts GET and HEAD", headers: ["Allow": "GET, HEAD"])
+          .response)
     }
     return .response(make())
   }
