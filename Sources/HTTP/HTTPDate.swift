@@ -51,7 +51,8 @@ public enum HTTPDate {
     guard let day, let month, let year, let time, (1...31).contains(day), year >= 1970,
       year < 10_000
     else { return nil }
-    return days(fromCivil: year, month, day) * 86_400 + Int64(time[0] * 3600 + time[1] * 60 + time[2])
+    return days(fromCivil: year, month, day) * 86_400
+      + Int64(time[0] * 3600 + time[1] * 60 + time[2])
   }
 
   private static func clock(_ text: String) -> [Int]? {

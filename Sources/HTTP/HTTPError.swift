@@ -13,11 +13,13 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var description: String { "\(status.code) \(message)" }
 
-  /// A plain-text response stating the status and the message.
+  /// A plain-text response stating the status and the message, never sniffed as anything else
+  /// (the message may quote the request).
   public var response: Response {
     var response = Response(
-      status: status, contentType: "text/plain; charset=utf-8",
-      body: "\(status.code) \(status.reason): \(message)\n")
+      status: status,
+      headers: ["Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff"],
+      body: Array("\(status.code) \(status.reason): \(message)\n".utf8))
     for field in headers { response.headers.set(field.name, field.value) }
     return response
   }

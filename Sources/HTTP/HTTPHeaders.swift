@@ -40,9 +40,25 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
   public func contains(_ name: String) -> Bool { self[name] != nil }
 
+  /// Every `name` field joined into one comma-separated list (RFC 9110 §5.3), or nil.
+  public func combined(_ name: String) -> String? {
+    let all = values(name)
+    return all.isEmpty ? nil : all.joined(separator: ", ")
+  }
+
   /// Appends a field, keeping any earlier ones of the same name.
   public mutating func add(_ name: String, _ value: String) {
     fields.append(Field(name: name, value: value))
+  }
+
+  /// Makes room for `count` fields.
+  public mutating func reserveCapacity(_ count: Int) {
+    fields.reserveCapacity(count)
+  }
+
+  /// Appends a field, keeping any earlier ones of the same name.
+  public mutating func append(_ field: Field) {
+    fields.append(field)
   }
 
   /// Replaces every field of `name` with one field.
@@ -65,15 +81,31 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     }
   }
 
-  /// Whether the list-valued field `name` holds `token` (case-insensitive).
+  /// Whether the list-valued field `name` holds `token` (ASCII case-insensitive); allocates
+  /// nothing, as it runs for every request.
   public func hasToken(_ name: String, _ token: String) -> Bool {
-    tokens(name).contains(token.lowercased())
+    for field in fields where Self.sameName(field.name, name) {
+      var rest = field.value.utf8[...]
+      while !rest.isEmpty {
+        let comma = rest.firstIndex(of: UInt8(ascii: ",")) ?? rest.endIndex
+        var element = rest[..<comma]
+        while let b = element.first, b == 0x20 || b == 0x09 { element = element.dropFirst() }
+        while let b = element.last, b == 0x20 || b == 0x09 { element = element.dropLast() }
+        if Self.sameLetters(element, token.utf8) { return true }
+        rest = comma == rest.endIndex ? rest[comma...] : rest[rest.index(after: comma)...]
+      }
+    }
+    return false
   }
 
   /// ASCII case-insensitive comparison of two field names.
   public static func sameName(_ a: String, _ b: String) -> Bool {
-    let x = a.utf8
-    let y = b.utf8
+    guard a.utf8.count == b.utf8.count else { return false }
+    return a == b || sameLetters(a.utf8, b.utf8)
+  }
+
+  /// ASCII case-insensitive comparison of two byte strings.
+  static func sameLetters(_ x: some Collection<UInt8>, _ y: some Collection<UInt8>) -> Bool {
     guard x.count == y.count else { return false }
     for (p, q) in zip(x, y) where p != q {
       guard p | 0x20 == q | 0x20, (p | 0x20) >= 0x61, (p | 0x20) <= 0x7A else { return false }

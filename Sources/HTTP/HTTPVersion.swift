@@ -8,7 +8,9 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
     self.minor = minor
   }
 
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   public static let http1_0 = HTTPVersion(major: 1, minor: 0)
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   public static let http1_1 = HTTPVersion(major: 1, minor: 1)
 
   public var description: String { "HTTP/\(major).\(minor)" }

@@ -15,6 +15,18 @@ public struct MonotonicTime: Sendable, Hashable, Comparable {
     a.nanoseconds < b.nanoseconds
   }
 
+  /// The time `nanoseconds` later.
+  public func adding(nanoseconds delta: UInt64) -> MonotonicTime {
+    MonotonicTime(nanoseconds: nanoseconds &+ delta)
+  }
+
+  /// A non-negative duration in whole nanoseconds (negative ones count as zero).
+  public static func nanoseconds(in duration: Duration) -> UInt64 {
+    let (seconds, attoseconds) = duration.components
+    let total = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    return total > 0 ? UInt64(total) : 0
+  }
+
   public static func + (time: MonotonicTime, duration: Duration) -> MonotonicTime {
     let (seconds, attoseconds) = duration.components
     let delta = seconds * 1_000_000_000 + attoseconds / 1_000_000_000

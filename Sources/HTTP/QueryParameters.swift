@@ -8,7 +8,9 @@ public struct QueryParameters: Sendable, Equatable {
     for part in query.split(separator: "&", omittingEmptySubsequences: true) {
       let equals = part.firstIndex(of: "=")
       let name = try Self.decode(equals.map { part[..<$0] } ?? part)
-      let value = try equals.map { i throws(HTTPError) in try Self.decode(part[part.index(after: i)...]) } ?? ""
+      let value =
+        try equals.map { i throws(HTTPError) in try Self.decode(part[part.index(after: i)...]) }
+        ?? ""
       pairs.append((name, value))
     }
   }

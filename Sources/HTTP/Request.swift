@@ -20,23 +20,30 @@ public struct Request: Sendable {
 
   /// The still percent-encoded path: the target up to `?` or `#`.
   public var path: Substring {
-    let end = target.firstIndex { $0 == "?" || $0 == "#" } ?? target.endIndex
-    return target[..<end]
+    let utf8 = target.utf8
+    let length = utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+    }
+    guard let length else {
+      let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+      return target[..<(end ?? utf8.endIndex)]
+    }
+    return target[..<utf8.index(utf8.startIndex, offsetBy: length)]
   }
 
   /// The raw query string after `?`, without a fragment, or nil when there is none.
   public var query: Substring? {
-    guard let mark = target.firstIndex(of: "?") else { return nil }
-    let start = target.index(after: mark)
-    let end = target[start...].firstIndex(of: "#") ?? target.endIndex
+    let utf8 = target.utf8
+    guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+    let start = utf8.index(after: mark)
+    let end = utf8[start...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
     return target[start..<end]
   }
 
   /// Whether the connection should stay open after this request (RFC 9112 §9.3).
   public var keepAlive: Bool {
-    let tokens = headers.tokens("Connection")
-    if tokens.contains("close") { return false }
-    if version == .http1_0 { return tokens.contains("keep-alive") }
+    if headers.hasToken("Connection", "close") { return false }
+    if version == .http1_0 { return headers.hasToken("Connection", "keep-alive") }
     return version.major == 1 && version.minor >= 1
   }
 }

@@ -1,111 +1,44 @@
-/// The parsed head of a request and how its body is framed (RFC 9112 §2-§6).
-struct RequestHead: Sendable {
+/// What the fields of a complete head say about its body (RFC 9112 §6), and the checks that need
+/// every field: Host, target form, framing, expectations.
+struct RequestHead: Sendable, Equatable {
   enum Framing: Sendable, Equatable {
     case none
     case length(Int)
     case chunked
   }
 
-  var request: Request
   var framing: Framing
   var expectsContinue: Bool
 
-  /// Methods this server implements; any other valid token gets 501 (RFC 9110 §9.1).
-  static let implementedMethods: Set<String> = [
-    "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH",
-  ]
-
-  /// Parses a complete head, ending with its empty line.
-  static func parse(_ p: UnsafeBufferPointer<UInt8>, limits: HTTPLimits) -> Result<
-    RequestHead, HTTPError
-  > {
-    var lines = Lines(p)
-    guard var requestLine = lines.next() else {
-      return .failure(HTTPError(.badRequest, "no request line"))
+  /// Checks a request whose head is complete, turns its target into origin form, and says how
+  /// its body is framed.
+  static func finish(_ request: inout Request, limits: HTTPLimits) -> Result<RequestHead, HTTPError>
+  {
+    if let error = checkHost(request.headers, target: request.target, version: request.version) {
+      return .failure(error)
     }
-    while requestLine.isEmpty, let next = lines.next() { requestLine = next }
-    if lines.sawBareCR { return .failure(HTTPError(.badRequest, "a bare CR in the request line")) }
-
-    // The request line: method SP target SP version (RFC 9112 §3).
-    let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
-    guard parts.count == 3 else {
-      return .failure(
-        HTTPError(.badRequest, "the request line must be: method, target and HTTP version"))
-    }
-    guard Syntax.isToken(parts[0]) else {
-      return .failure(HTTPError(.badRequest, "the method is not a token"))
-    }
-    guard parts[1].allSatisfy(Syntax.isTargetByte) else {
-      return .failure(HTTPError(.badRequest, "the request target holds a control character"))
-    }
-    let version: HTTPVersion
-    switch parseVersion(parts[2]) {
-    case .success(let parsed): version = parsed
+    switch normalizeTarget(request.target, method: request.method, headers: &request.headers) {
+    case .success(let originForm): request.target = originForm
     case .failure(let error): return .failure(error)
     }
-    let methodName = String(decoding: parts[0], as: UTF8.self)
-    var target = String(decoding: parts[1], as: UTF8.self)
 
-    // The header fields (RFC 9112 §5).
-    var headers = HTTPHeaders()
-    while let line = lines.next(), !line.isEmpty {
-      if lines.sawBareCR { return .failure(HTTPError(.badRequest, "a bare CR in a header field")) }
-      switch parseField(line) {
-      case .success(let field):
-        guard headers.count < limits.maxHeaderCount else {
-          return .failure(HTTPError(.headerFieldsTooLarge, "too many header fields"))
-        }
-        headers.add(field.name, field.value)
-      case .failure(let error):
-        return .failure(error)
-      }
-    }
-    if lines.sawBareCR { return .failure(HTTPError(.badRequest, "a bare CR in the head")) }
-
-    // Version, method and target semantics.
-    guard version.major == 1 else {
-      return .failure(HTTPError(.httpVersionNotSupported, "only HTTP/1.0 and HTTP/1.1 are served"))
-    }
-    guard implementedMethods.contains(methodName) else {
-      return .failure(HTTPError(.notImplemented, "the method \(methodName) is not implemented"))
-    }
-    let method = HTTPMethod(methodName)
-    switch normalizeTarget(target, method: method, headers: &headers) {
-    case .success(let originForm): target = originForm
-    case .failure(let error): return .failure(error)
-    }
-    if let error = checkHost(headers, version: version) { return .failure(error) }
-
-    // Body framing (RFC 9112 §6.1-§6.3).
     let framing: Framing
-    switch bodyFraming(headers, method: method, version: version, limits: limits) {
+    switch bodyFraming(
+      request.headers, method: request.method, version: request.version, limits: limits)
+    {
     case .success(let parsed): framing = parsed
     case .failure(let error): return .failure(error)
     }
 
     // Expectations (RFC 9110 §10.1.1).
     var expectsContinue = false
-    if let expect = headers["Expect"] {
+    if let expect = request.headers["Expect"] {
       guard expect.lowercased() == "100-continue" else {
         return .failure(HTTPError(.expectationFailed, "only Expect: 100-continue is understood"))
       }
-      expectsContinue = version == .http1_1 && framing != .none
+      expectsContinue = request.version == .http1_1 && framing != .none
     }
-
-    let request = Request(method: method, target: target, version: version, headers: headers)
-    return .success(RequestHead(request: request, framing: framing, expectsContinue: expectsContinue))
-  }
-
-  static func parseVersion(_ bytes: ByteSlice) -> Result<HTTPVersion, HTTPError> {
-    let bad = HTTPError(.badRequest, "the HTTP version is malformed")
-    guard bytes.count >= 8, bytes.starts(with: "HTTP/".utf8) else { return .failure(bad) }
-    let numbers = bytes.dropFirst(5).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    guard numbers.count == 2,
-      numbers.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(Syntax.isDigit) })
-    else { return .failure(bad) }
-    let major = numbers[0].reduce(0) { $0 * 10 + Int($1 - 0x30) }
-    let minor = numbers[1].reduce(0) { $0 * 10 + Int($1 - 0x30) }
-    return .success(HTTPVersion(major: major, minor: minor))
+    return .success(RequestHead(framing: framing, expectsContinue: expectsContinue))
   }
 
   static func parseField(_ line: ByteSlice) -> Result<HTTPHeaders.Field, HTTPError> {
@@ -135,7 +68,7 @@ struct RequestHead: Sendable {
   static func normalizeTarget(_ target: String, method: HTTPMethod, headers: inout HTTPHeaders)
     -> Result<String, HTTPError>
   {
-    if target.hasPrefix("/") { return .success(target) }
+    if target.utf8.first == UInt8(ascii: "/") { return .success(target) }
     if target == "*" {
       return method == .options
         ? .success(target) : .failure(HTTPError(.badRequest, "* is a target for OPTIONS only"))
@@ -145,9 +78,7 @@ struct RequestHead: Sendable {
       let rest = target.dropFirst(scheme.count)
       let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
       let authority = rest[..<slash]
-      guard !authority.isEmpty, !authority.contains("@"),
-        authority.utf8.allSatisfy(Syntax.isHostByte)
-      else {
+      guard Syntax.isHost(authority) else {
         return .failure(HTTPError(.badRequest, "the target's authority is invalid"))
       }
       headers.set("Host", String(authority))
@@ -157,14 +88,22 @@ struct RequestHead: Sendable {
     return .failure(HTTPError(.badRequest, "the request target must be a path starting with /"))
   }
 
-  /// RFC 9112 §3.2: exactly one valid Host, required in HTTP/1.1.
-  static func checkHost(_ headers: HTTPHeaders, version: HTTPVersion) -> HTTPError? {
-    let hosts = headers.values("Host")
-    guard hosts.count <= 1 else { return HTTPError(.badRequest, "more than one Host field") }
-    guard let host = hosts.first else {
-      return version == .http1_0 ? nil : HTTPError(.badRequest, "an HTTP/1.1 request needs a Host")
+  /// RFC 9112 §3.2: at most one Host, valid, and required in HTTP/1.1 unless the target names
+  /// the host itself (absolute form).
+  static func checkHost(_ headers: HTTPHeaders, target: String, version: HTTPVersion)
+    -> HTTPError?
+  {
+    var host: String?
+    for field in headers where HTTPHeaders.sameName(field.name, "Host") {
+      guard host == nil else { return HTTPError(.badRequest, "more than one Host field") }
+      host = field.value
     }
-    guard !host.isEmpty, host.utf8.allSatisfy(Syntax.isHostByte) else {
+    guard let host else {
+      guard version == .http1_1, target.utf8.first == UInt8(ascii: "/") else { return nil }
+      return HTTPError(.badRequest, "an HTTP/1.1 request needs a Host")
+    }
+    guard host.utf8.withContiguousStorageIfAvailable(Syntax.isHost) ?? Syntax.isHost(host[...])
+    else {
       return HTTPError(.badRequest, "the Host field is invalid")
     }
     return nil
@@ -196,25 +135,20 @@ struct RequestHead: Sendable {
       return .success(.chunked)
     }
     if !lengths.isEmpty {
-      var length: Int?
-      for field in lengths {
-        for element in field.split(separator: ",", omittingEmptySubsequences: false) {
-          let digits = element.trimmingCharacters(in: " \t")
-          guard !digits.isEmpty, digits.utf8.allSatisfy(Syntax.isDigit) else {
-            return .failure(HTTPError(.badRequest, "Content-Length is not a number"))
-          }
-          let trimmed = digits.drop { $0 == "0" }
-          guard trimmed.count <= 15, let value = Int(trimmed.isEmpty ? "0" : String(trimmed))
-          else {
-            return .failure(HTTPError(.contentTooLarge, "the body is larger than the limit"))
-          }
-          if let length, length != value {
-            return .failure(HTTPError(.badRequest, "Content-Length values differ"))
-          }
-          length = value
-        }
+      // RFC 9110 §8.6 lets a recipient either refuse or merge several equal values; refusing
+      // every repeat (as nginx does) leaves no room for two parties to read them differently.
+      guard lengths.count == 1, !lengths[0].contains(",") else {
+        return .failure(HTTPError(.badRequest, "Content-Length must be sent once"))
       }
-      let value = length ?? 0
+      let digits = lengths[0].utf8
+      guard !digits.isEmpty, digits.allSatisfy(Syntax.isDigit) else {
+        return .failure(HTTPError(.badRequest, "Content-Length is not a number"))
+      }
+      let significant = digits.drop { $0 == UInt8(ascii: "0") }
+      guard significant.count <= 15 else {
+        return .failure(HTTPError(.contentTooLarge, "the body is larger than the limit"))
+      }
+      let value = significant.reduce(0) { $0 * 10 + Int($1 - 0x30) }
       guard value <= limits.maxBody else {
         return .failure(
           HTTPError(.contentTooLarge, "the body is larger than \(limits.maxBody) bytes"))
@@ -230,27 +164,3 @@ struct RequestHead: Sendable {
 
 /// A view of part of the bytes being parsed, indexed like the whole.
 typealias ByteSlice = Slice<UnsafeBufferPointer<UInt8>>
-
-/// Splits a head into lines ending in LF, dropping a CR before the LF and noting any other CR.
-struct Lines: IteratorProtocol {
-  let bytes: UnsafeBufferPointer<UInt8>
-  var position = 0
-  var sawBareCR = false
-
-  init(_ bytes: UnsafeBufferPointer<UInt8>) {
-    self.bytes = bytes
-  }
-
-  mutating func next() -> ByteSlice? {
-    guard position < bytes.count else { return nil }
-    var end = position
-    while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-    let next = min(end + 1, bytes.count)
-    var lineEnd = end
-    if lineEnd > position, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-    let line = bytes[position..<lineEnd]
-    if line.contains(0x0D) { sawBareCR = true }
-    position = next
-    return line
-  }
-}

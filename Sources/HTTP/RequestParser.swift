@@ -2,7 +2,8 @@
 ///
 /// Feed it the connection's unread bytes; each call reports how many it consumed and whether a
 /// whole request is ready, more bytes are needed, or the request is bad (with the status to
-/// answer). It keeps no reference to the bytes, so the caller may drop consumed ones.
+/// answer). It checks each line as soon as it ends, so junk is refused at once, and keeps no
+/// reference to the bytes, so the caller may drop consumed ones.
 public struct RequestParser: Sendable {
   /// What one call to `parse` found.
   public enum Step: Sendable {
@@ -17,24 +18,26 @@ public struct RequestParser: Sendable {
   }
 
   enum State: Sendable {
-    /// Looking for the end of the head. Offsets are relative to the unread bytes.
-    case head(lineStart: Int, scanned: Int, sawRequestLine: Bool)
+    /// Waiting for the request line, after `emptyLines` empty lines.
+    case requestLine(emptyLines: Int)
+    /// Reading header field lines.
+    case fields
     case fixedBody(remaining: Int)
-    case chunked(ChunkPhase)
-  }
-
-  enum ChunkPhase: Sendable {
-    case sizeLine
-    case data(remaining: Int)
-    case dataEnd
-    case trailers(size: Int)
+    case chunked(ChunkedBody)
   }
 
   public let limits: HTTPLimits
-  var state = State.head(lineStart: 0, scanned: 0, sawRequestLine: false)
-  /// The head whose body is being read.
+  var state = State.requestLine(emptyLines: 0)
+  /// How much of the unfinished line at the start of the unread bytes was already searched.
+  var scanned = 0
+  /// Bytes of the current head consumed so far, request line included.
+  var headSize = 0
+  /// The request being read.
   var pending = Request(method: .get, target: "/")
   var continueSent = false
+
+  /// RFC 9112 §2.2: empty lines tolerated before a request line.
+  static let maxEmptyLines = 4
 
   public init(limits: HTTPLimits = .default) {
     self.limits = limits
@@ -42,34 +45,36 @@ public struct RequestParser: Sendable {
 
   /// Whether the parser is between requests, with nothing of the next one seen yet.
   public var isIdle: Bool {
-    if case .head(0, 0, false) = state { return true }
+    if case .requestLine(0) = state, scanned == 0 { return true }
     return false
   }
 
   /// Whether the head is in and the body is being read.
   public var isBodyPhase: Bool {
-    if case .head = state { return false }
-    return true
+    switch state {
+    case .requestLine, .fields: false
+    case .fixedBody, .chunked: true
+    }
   }
 
   /// Parses from the start of `bytes` (the unread bytes). Returns the step and how many bytes
   /// of `bytes` it consumed; a `.request` or `.failure` resets the parser for the next request.
   public mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Step, consumed: Int) {
     var consumed = 0
-    while true {
-      let rest = UnsafeBufferPointer(rebasing: bytes[consumed...])
-      let (step, used) = advance(rest)
+    while consumed < bytes.count {
+      let (step, used) = advance(UnsafeBufferPointer(rebasing: bytes[consumed...]))
       consumed += used
       switch step {
-      case .needMore where used > 0 && consumed < bytes.count:
+      case .needMore where used > 0:
         continue
       case .request, .failure:
         reset()
         return (step, consumed)
-      default:
+      case .needMore, .expectContinue:
         return (step, consumed)
       }
     }
+    return (.needMore, consumed)
   }
 
   /// Convenience for tests and small callers.
@@ -78,27 +83,36 @@ public struct RequestParser: Sendable {
   }
 
   mutating func reset() {
-    state = .head(lineStart: 0, scanned: 0, sawRequestLine: false)
+    state = .requestLine(emptyLines: 0)
+    scanned = 0
+    headSize = 0
     pending = Request(method: .get, target: "/")
     continueSent = false
   }
 
   private mutating func advance(_ p: UnsafeBufferPointer<UInt8>) -> (Step, Int) {
     switch state {
-    case .head(let lineStart, let scanned, let sawRequestLine):
-      return scanHead(p, lineStart: lineStart, scanned: scanned, sawRequestLine: sawRequestLine)
+    case .requestLine, .fields:
+      guard let newline = Self.firstNewline(p, from: scanned) else {
+        scanned = p.count
+        if let error = checkUnfinishedLine(p) { return (.failure(error), 0) }
+        return (.needMore, 0)
+      }
+      scanned = 0
+      headSize += newline + 1
+      let end = newline > 0 && p[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+      return (lineEnded(p[..<end]), newline + 1)
     case .fixedBody(let remaining):
       let take = min(remaining, p.count)
       pending.body.append(contentsOf: UnsafeBufferPointer(rebasing: p[..<take]))
       if take == remaining { return (.request(pending), take) }
       state = .fixedBody(remaining: remaining - take)
       return (.needMore, take)
-    case .chunked(let phase):
-      let (result, used) = ChunkedBody.advance(
-        p, phase: phase, body: &pending.body, limits: limits)
+    case .chunked(var decoder):
+      let (result, used) = decoder.advance(p, body: &pending.body, limits: limits)
+      state = .chunked(decoder)
       switch result {
-      case .more(let next):
-        state = .chunked(next)
+      case .more:
         return (.needMore, used)
       case .done:
         return (.request(pending), used)
@@ -110,67 +124,79 @@ public struct RequestParser: Sendable {
 
   // MARK: Head
 
-  private mutating func scanHead(
-    _ p: UnsafeBufferPointer<UInt8>, lineStart: Int, scanned: Int, sawRequestLine: Bool
-  ) -> (Step, Int) {
-    var lineStart = lineStart
-    var sawRequestLine = sawRequestLine
-    var i = scanned
-    while i < p.count {
-      // Look for the end of the current line.
-      guard let newline = Self.firstNewline(p, from: i) else {
-        if let error = checkUnfinishedLine(p, lineStart: lineStart, sawRequestLine: sawRequestLine)
-        {
-          return (.failure(error), 0)
+  /// Handles one complete line of the head (without its CRLF).
+  private mutating func lineEnded(_ line: ByteSlice) -> Step {
+    switch state {
+    case .requestLine(let emptyLines):
+      guard !line.isEmpty else {
+        // RFC 9112 §2.2: ignore a few empty lines before the request line.
+        guard emptyLines < Self.maxEmptyLines else {
+          return .failure(HTTPError(.badRequest, "empty lines instead of a request"))
         }
-        state = .head(lineStart: lineStart, scanned: p.count, sawRequestLine: sawRequestLine)
-        return (.needMore, 0)
+        state = .requestLine(emptyLines: emptyLines + 1)
+        headSize = 0
+        return .needMore
       }
-      let lineEnd = newline > lineStart && p[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
-      if !sawRequestLine {
-        if lineEnd == lineStart {
-          // RFC 9112 §2.2: ignore empty lines before the request line, a few at most.
-          guard newline < 8 else { return (.failure(HTTPError(.badRequest, "empty lines")), 0) }
-          lineStart = newline + 1
-          i = lineStart
-          continue
-        }
-        guard lineEnd - lineStart <= limits.maxRequestLine else {
-          return (.failure(HTTPError(.uriTooLong, "the request line is too long")), 0)
-        }
-        sawRequestLine = true
-      } else if lineEnd == lineStart {
-        // The empty line ends the head.
-        let head = UnsafeBufferPointer(rebasing: p[..<(newline + 1)])
-        return finishHead(head)
+      guard line.count <= limits.maxRequestLine else {
+        return .failure(HTTPError(.uriTooLong, "the request line is too long"))
       }
-      guard newline + 1 <= limits.maxHeaderBlock else {
-        return (.failure(HTTPError(.headerFieldsTooLarge, "the request head is too large")), 0)
+      switch RequestLine.parse(line) {
+      case .failure(let error):
+        return .failure(error)
+      case .success(let requestLine):
+        pending.method = requestLine.method
+        pending.target = requestLine.target
+        pending.version = requestLine.version
+        pending.headers.reserveCapacity(8)
+        state = .fields
+        return .needMore
       }
-      lineStart = newline + 1
-      i = lineStart
+    case .fields:
+      guard !line.isEmpty else { return finishHead() }
+      guard headSize <= limits.maxHeaderBlock else {
+        return .failure(HTTPError(.headerFieldsTooLarge, "the request head is too large"))
+      }
+      guard line.count <= limits.maxFieldLine else {
+        return .failure(HTTPError(.headerFieldsTooLarge, "a header field is too large"))
+      }
+      guard pending.headers.count < limits.maxHeaderCount else {
+        return .failure(HTTPError(.headerFieldsTooLarge, "too many header fields"))
+      }
+      switch RequestHead.parseField(line) {
+      case .failure(let error):
+        return .failure(error)
+      case .success(let field):
+        pending.headers.append(field)
+        return .needMore
+      }
+    case .fixedBody, .chunked:
+      return .failure(HTTPError(.internalServerError, "a head line while reading a body"))
     }
-    state = .head(lineStart: lineStart, scanned: p.count, sawRequestLine: sawRequestLine)
-    return (.needMore, 0)
   }
 
-  /// Rejects early what can never become a valid head, so junk is answered at once.
-  private func checkUnfinishedLine(
-    _ p: UnsafeBufferPointer<UInt8>, lineStart: Int, sawRequestLine: Bool
-  ) -> HTTPError? {
-    if !sawRequestLine {
-      var j = lineStart
+  /// Refuses early what can never become a valid head, so junk is answered at once.
+  private func checkUnfinishedLine(_ p: UnsafeBufferPointer<UInt8>) -> HTTPError? {
+    switch state {
+    case .requestLine:
+      var j = 0
       while j < p.count, p[j] != UInt8(ascii: " ") {
         guard Syntax.isTokenByte(p[j]) || (p[j] == UInt8(ascii: "\r") && j == p.count - 1) else {
           return HTTPError(.badRequest, "the method is not a token")
         }
         j += 1
       }
-      if p.count - lineStart > limits.maxRequestLine {
+      if p.count > limits.maxRequestLine {
         return HTTPError(.uriTooLong, "the request line is too long")
       }
-    } else if p.count > limits.maxHeaderBlock {
-      return HTTPError(.headerFieldsTooLarge, "the request head is too large")
+    case .fields:
+      if p.count > limits.maxFieldLine + 1 {
+        return HTTPError(.headerFieldsTooLarge, "a header field is too large")
+      }
+      if headSize + p.count > limits.maxHeaderBlock {
+        return HTTPError(.headerFieldsTooLarge, "the request head is too large")
+      }
+    case .fixedBody, .chunked:
+      break
     }
     return nil
   }
@@ -181,26 +207,25 @@ public struct RequestParser: Sendable {
     return UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
   }
 
-  private mutating func finishHead(_ head: UnsafeBufferPointer<UInt8>) -> (Step, Int) {
-    switch RequestHead.parse(head, limits: limits) {
+  private mutating func finishHead() -> Step {
+    switch RequestHead.finish(&pending, limits: limits) {
     case .failure(let error):
-      return (.failure(error), head.count)
-    case .success(let parsed):
-      pending = parsed.request
-      switch parsed.framing {
+      return .failure(error)
+    case .success(let head):
+      switch head.framing {
       case .none:
-        return (.request(pending), head.count)
+        return .request(pending)
       case .length(let length):
         pending.body.reserveCapacity(length)
         state = .fixedBody(remaining: length)
       case .chunked:
-        state = .chunked(.sizeLine)
+        state = .chunked(ChunkedBody())
       }
-      if parsed.expectsContinue && !continueSent {
+      if head.expectsContinue && !continueSent {
         continueSent = true
-        return (.expectContinue, head.count)
+        return .expectContinue
       }
-      return (.needMore, head.count)
+      return .needMore
     }
   }
 }

@@ -312,7 +312,8 @@ public final class Application: HTTPHandler {
     return .response(make())
   }
 
+  /// A rendered page: GET and HEAD only, with an ETag and conditional requests honoured.
   private func page(_ request: Request, _ make: () -> Response) -> Reply {
-    readOnly(request, make)
+    readOnly(request) { Preconditions.validate(make(), for: request) }
   }
 }

@@ -27,16 +27,23 @@ final class EventLoop: @unchecked Sendable {
   let index: Int
   private let poller: Poller
   private let queue = Mutex<[@Sendable () -> Void]>([])
-  private var channels: [Int32: Channel] = [:]
-  private var running = true
+  /// Channels by descriptor.
+  // NB: loop state is touched only on the loop's thread, without nested accesses, so the
+  // run-time exclusivity checks are turned off for what every event reads.
+  @exclusivity(unchecked) private var channels: [Channel?] = []
+  @exclusivity(unchecked) private var running = true
+  /// Open HTTP connections on this loop, read by other loops' listeners to spread the load.
+  let connectionCount = Atomic<Int>(0)
   private var lastTimerCheck = MonotonicTime.zero
   private var dateSecond = -1
-  private(set) var date = ""
+  /// The `Date` value for responses, as bytes, refreshed each second.
+  @exclusivity(unchecked) private(set) var date: [UInt8] = []
   /// Scratch space for reads, shared by the loop's channels.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
   /// How often channels' timers are checked.
   static let timerInterval: Duration = .milliseconds(100)
+  static let timerNanoseconds = MonotonicTime.nanoseconds(in: timerInterval)
 
   init(index: Int) throws {
     self.index = index
@@ -46,6 +53,7 @@ final class EventLoop: @unchecked Sendable {
 
   deinit {
     readBuffer.deallocate()
+    poller.deallocate()
   }
 
   /// Whether the caller is on this loop's thread.
@@ -61,7 +69,22 @@ final class EventLoop: @unchecked Sendable {
   }
 
   func register(_ channel: Channel, events: PollEvents) {
-    channels[channel.fd] = channel
+    let slot = Int(channel.fd)
+    if slot >= channels.count {
+      channels.append(
+        contentsOf: repeatElement(nil, count: max(slot + 1, channels.count * 2) - channels.count))
+    }
+    channels[slot] = channel
+    poller.add(channel.fd, events: events)
+  }
+
+  /// Stops watching a channel's descriptor, keeping the channel and its timers.
+  func unwatch(_ channel: Channel) {
+    poller.remove(channel.fd)
+  }
+
+  /// Watches a channel's descriptor again after `unwatch`.
+  func watch(_ channel: Channel, events: PollEvents) {
     poller.add(channel.fd, events: events)
   }
 
@@ -71,15 +94,17 @@ final class EventLoop: @unchecked Sendable {
 
   /// Hands a descriptor to another channel (a connection changing protocol).
   func replace(_ old: Channel, with new: Channel) {
-    channels[old.fd] = new
+    channels[Int(old.fd)] = new
   }
 
   func deregister(_ channel: Channel) {
-    channels[channel.fd] = nil
+    let slot = Int(channel.fd)
+    if slot < channels.count, channels[slot] === channel { channels[slot] = nil }
     poller.remove(channel.fd)
   }
 
-  var channelCount: Int { channels.count }
+  /// Every registered channel, for timers and shutdown.
+  private var allChannels: [Channel] { channels.compactMap { $0 } }
 
   /// The loop's body; returns after `stop`.
   func run() {
@@ -93,21 +118,22 @@ final class EventLoop: @unchecked Sendable {
           poller.drainWake()
           continue
         }
-        channels[fds[i]]?.ready(events[i])
+        let slot = Int(fds[i])
+        if slot < channels.count { channels[slot]?.ready(events[i]) }
       }
       runTasks()
       let now = MonotonicTime.now()
-      if now - lastTimerCheck >= EventLoop.timerInterval {
+      if now.nanoseconds &- lastTimerCheck.nanoseconds >= EventLoop.timerNanoseconds {
         lastTimerCheck = now
         refreshDate()
-        for channel in Array(channels.values) { channel.checkTimers(now: now) }
+        for channel in allChannels { channel.checkTimers(now: now) }
       }
     }
   }
 
   /// Asks every channel to finish and close.
   func beginShutdown() {
-    for channel in Array(channels.values) { channel.beginShutdown() }
+    for channel in allChannels { channel.beginShutdown() }
   }
 
   func stop() {
@@ -116,9 +142,11 @@ final class EventLoop: @unchecked Sendable {
 
   private func runTasks() {
     while true {
+      // NB: taking the array and leaving an empty one allocates nothing; removeAll(keepingCapacity:)
+      // on the shared buffer would allocate a new one on every turn of the loop.
       let tasks = queue.withLock { tasks in
         let taken = tasks
-        tasks.removeAll(keepingCapacity: true)
+        tasks = []
         return taken
       }
       if tasks.isEmpty { return }
@@ -132,7 +160,7 @@ final class EventLoop: @unchecked Sendable {
     let second = Int(now.tv_sec)
     if second != dateSecond {
       dateSecond = second
-      date = HTTPDate.format(Int64(second))
+      date = Array(HTTPDate.format(Int64(second)).utf8)
     }
   }
 

@@ -11,21 +11,42 @@ import WebSocket
 
 /// One accepted TCP connection speaking HTTP/1.1: the socket side of
 /// `HTTPConnectionStateMachine`. Confined to its event loop's thread.
+///
+/// Every entry point (readiness, a timer, a late response, shutdown) reports to the machine,
+/// carries out its actions, then writes what they queued in one go and updates what the
+/// poller watches, so pipelined responses leave in one `sendmsg`.
 final class HTTPChannel: Channel, @unchecked Sendable {
   let fd: Int32
   let loop: EventLoop
   let server: ServerCore
   let context: RequestContext
-  private var machine: HTTPConnectionStateMachine
-  private var output = OutputQueue()
-  private var interest: PollEvents = .readable
-  private var closeAfterWrite: Bool?
-  private var lingering = false
+  // NB: the channel lives on one thread and never nests accesses to its own state, so the
+  // run-time exclusivity checks (a thread-local lookup each) are turned off for the hot fields.
+  @exclusivity(unchecked) private var machine: HTTPConnectionStateMachine
+  @exclusivity(unchecked) private var output = OutputQueue()
+  @exclusivity(unchecked) private var interest: PollEvents = .readable
+  /// How to close once the output is written, when the machine has asked to.
+  @exclusivity(unchecked) private var closeAfterWrite: CloseMode?
+  @exclusivity(unchecked) private var lingering = false
+  /// Inside `runActions`: a response given now is carried out by that loop, not here.
+  @exclusivity(unchecked) private var runningActions = false
   private var closed = false
   /// Set once the connection has become another protocol.
   private var upgraded: Channel?
   /// The WebSocket waiting for its 101 to go out.
   private var pendingUpgrade: (WebSocketHandshake.Accepted, any WebSocketHandler, Request)?
+
+  enum CloseMode {
+    case plain
+    case lingering
+  }
+
+  static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+  /// Queued output beyond which it is written before the next action.
+  static let flushThreshold = 256 * 1024
+
+  /// Whether to read: while lingering (to drain), or when the machine wants input.
+  private var wantsToRead: Bool { lingering || (closeAfterWrite != .plain && machine.wantsInput) }
 
   init(fd: Int32, loop: EventLoop, server: ServerCore, now: MonotonicTime) {
     self.fd = fd
@@ -44,8 +65,15 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       upgraded.ready(events)
       return
     }
+    if events.contains(.hangup) && !wantsToRead {
+      // NB: a hang-up is reported even when reading is paused, and level-triggered it would
+      // wake the loop forever; the socket is dead both ways, so nothing is left to do.
+      close()
+      return
+    }
     if events.contains(.writable) { flush() }
     if events.contains(.readable) || events.contains(.hangup) { readAvailable() }
+    settle()
   }
 
   func checkTimers(now: MonotonicTime) {
@@ -53,8 +81,10 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       upgraded.checkTimers(now: now)
       return
     }
-    guard !closed, now >= machine.deadline else { return }
-    perform(machine.timerFired(now: now))
+    guard !closed, let deadline = machine.nextDeadline, now >= deadline else { return }
+    machine.timerFired(now: now)
+    runActions()
+    settle()
   }
 
   func beginShutdown() {
@@ -62,26 +92,33 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       upgraded.beginShutdown()
       return
     }
-    if machine.isIdle || lingering { close() }
-    // A request in flight finishes, then `ServerCore.isStopping` makes its response the last.
+    guard !closed else { return }
+    if lingering {
+      close()
+      return
+    }
+    machine.shutDown(now: MonotonicTime.now())
+    runActions()
+    settle()
   }
 
   private func readAvailable() {
     var rounds = 0
-    while !closed && rounds < 4 {
+    while !closed && upgraded == nil && rounds < 4 && wantsToRead {
       rounds += 1
       let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
       if count > 0 {
         if lingering { continue }
-        let now = MonotonicTime.now()
-        perform(
-          machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count]), now: now))
-        if upgraded != nil || count < loop.readBuffer.count { return }
+        machine.received(
+          UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count]), now: MonotonicTime.now())
+        runActions()
+        if count < loop.readBuffer.count { return }
       } else if count == 0 {
         if lingering {
           close()
         } else {
-          perform(machine.peerClosed(now: MonotonicTime.now()))
+          machine.peerClosed(now: MonotonicTime.now())
+          runActions()
         }
         return
       } else {
@@ -95,27 +132,29 @@ final class HTTPChannel: Channel, @unchecked Sendable {
 
   // MARK: Actions
 
-  private func perform(_ actions: [HTTPConnectionStateMachine.Action]) {
-    for action in actions {
-      guard !closed else { return }
+  private func runActions() {
+    runningActions = true
+    defer { runningActions = false }
+    while !closed, upgraded == nil, let action = machine.nextAction() {
       switch action {
       case .dispatch(let request):
         dispatch(request)
-      case .send(let response, let omitBody):
-        send(response, omitBody: omitBody)
-      case .sendRaw(let bytes):
-        output.append(bytes)
-        flush()
-      case .pauseReading:
-        setInterest(interest.subtracting(.readable))
-      case .resumeReading:
-        setInterest(interest.union(.readable))
-      case .close(let linger):
-        if output.isEmpty {
-          finish(linger: linger)
-        } else {
-          closeAfterWrite = linger
+      case .send(let response, let omitBody, let keepAlive):
+        output.stage {
+          ResponseSerializer.appendHead(response, date: loop.date, keepAlive: keepAlive, to: &$0)
         }
+        if !omitBody { output.append(response.body) }
+        // A long pipeline: write now, so that a peer that does not read is noticed (and its
+        // later requests held back) before much is queued.
+        if output.byteCount > Self.flushThreshold { flush() }
+      case .sendContinue:
+        output.stage { $0.append(contentsOf: Self.continueBytes) }
+      case .close:
+        closeAfterWrite = .plain
+      case .closeLingering:
+        closeAfterWrite = .lingering
+      case .abort:
+        close()
       case .upgrade(let leftover):
         upgrade(leftover: leftover)
       }
@@ -137,30 +176,17 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     }
   }
 
+  /// The application's answer. Given during `runActions` (a synchronous reply), that loop
+  /// carries out what follows; given later from the loop's task queue, this does.
   private func respond(_ response: Response) {
-    guard !closed else { return }
-    var response = response
-    if server.isStopping && response.status != .switchingProtocols {
-      response.headers.set("Connection", "close")
-    }
-    perform(machine.respond(response, now: MonotonicTime.now()))
+    guard !closed, upgraded == nil else { return }
+    machine.respond(response, now: MonotonicTime.now())
+    guard !runningActions else { return }
+    runActions()
+    settle()
   }
 
-  private func send(_ response: Response, omitBody: Bool) {
-    let head = ResponseSerializer.head(response, date: loop.date)
-    if omitBody || response.body.isEmpty {
-      output.append(head)
-    } else if response.body.count <= 64 * 1024 {
-      var joined = head
-      joined.append(contentsOf: response.body)
-      output.append(joined)
-    } else {
-      output.append(head)
-      output.append(response.body)
-    }
-    flush()
-  }
-
+  /// The 101 is queued in `output`: whoever takes over the socket writes it first.
   private func upgrade(leftover: [UInt8]) {
     guard let (accepted, handler, request) = pendingUpgrade else {
       close()
@@ -178,17 +204,32 @@ final class HTTPChannel: Channel, @unchecked Sendable {
 
   // MARK: Writing
 
+  /// Writes the queued output, closes if that was the last of it, carries out what a drained
+  /// output let go ahead, and watches what is needed.
+  private func settle() {
+    while !closed, upgraded == nil {
+      flush()
+      guard !closed, machine.hasActions else { break }
+      runActions()
+    }
+    guard !closed, upgraded == nil else { return }
+    var wanted: PollEvents = []
+    if wantsToRead { wanted.insert(.readable) }
+    if !output.isEmpty { wanted.insert(.writable) }
+    setInterest(wanted)
+  }
+
   func flush() {
-    guard !closed else { return }
+    guard !closed, !output.isEmpty else {
+      if !closed, let mode = closeAfterWrite { finish(mode) }
+      return
+    }
     switch output.write(to: fd) {
     case .done:
-      if interest.contains(.writable) { setInterest(interest.subtracting(.writable)) }
-      if let linger = closeAfterWrite {
-        closeAfterWrite = nil
-        finish(linger: linger)
-      }
+      if machine.writeDeadline != nil { machine.outputDrained(now: MonotonicTime.now()) }
+      if let mode = closeAfterWrite { finish(mode) }
     case .wouldBlock:
-      if !interest.contains(.writable) { setInterest(interest.union(.writable)) }
+      machine.outputBlocked(now: MonotonicTime.now())
     case .failed:
       close()
     }
@@ -201,25 +242,26 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   /// Closes now, or shuts down writing and drains input until the peer closes or time runs out.
-  private func finish(linger: Bool) {
-    guard linger else {
-      close()
+  private func finish(_ mode: CloseMode) {
+    closeAfterWrite = nil
+    guard mode == .lingering, !lingering else {
+      if mode == .plain { close() }
       return
     }
     lingering = true
     shutdown(fd, Int32(SHUT_WR))
-    setInterest(.readable)
   }
 
   func close() {
     guard !closed else { return }
     closed = true
+    output.removeAll()
     loop.deregister(self)
-    Glibc_close(fd)
+    closeDescriptor(fd)
     server.connectionClosed()
   }
 }
 
-private func Glibc_close(_ fd: Int32) {
+private func closeDescriptor(_ fd: Int32) {
   _ = close(fd)
 }

@@ -49,13 +49,14 @@ public final class HTTPServer: Sendable {
     self.port = port
     self.host = configuration.host
     let display = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    let loops = try (0..<configuration.eventLoops).map { try EventLoop(index: $0) }
+    self.loops = loops
     self.core = ServerCore(
       configuration: configuration, handler: handler, logger: logger,
-      address: "\(display):\(port)")
-    self.loops = try (0..<configuration.eventLoops).map { try EventLoop(index: $0) }
+      address: "\(display):\(port)", loops: loops)
     for loop in loops {
       let listener = ListenerChannel(fd: fd, loop: loop, server: core)
-      loop.register(listener, events: [.readable, .exclusive])
+      loop.register(listener, events: ListenerChannel.events)
       finished.enter()
       let thread = Thread { [finished] in
         loop.run()
@@ -68,6 +69,9 @@ public final class HTTPServer: Sendable {
 
   /// Open connections right now.
   public var connectionCount: Int { core.connections.load(ordering: .relaxed) }
+
+  /// Open connections on each event loop, in loop order.
+  var loopConnectionCounts: [Int] { loops.map { $0.connectionCount.load(ordering: .relaxed) } }
 
   /// Stops accepting, lets in-flight requests finish (up to the grace period), closes the rest,
   /// and stops the loops. Blocks until done.
@@ -107,15 +111,24 @@ final class ServerCore: Sendable {
   let address: String
   let connections = Atomic<Int>(0)
   let stopping = Atomic<Bool>(false)
+  let loops: [EventLoop]
 
   init(
     configuration: HTTPServer.Configuration, handler: any HTTPHandler, logger: Logger,
-    address: String
+    address: String, loops: [EventLoop]
   ) {
     self.configuration = configuration
     self.handler = handler
     self.logger = logger
     self.address = address
+    self.loops = loops
+  }
+
+  /// The loop with the fewest open connections.
+  func leastLoadedLoop() -> EventLoop? {
+    loops.min {
+      $0.connectionCount.load(ordering: .relaxed) < $1.connectionCount.load(ordering: .relaxed)
+    }
   }
 
   var isStopping: Bool { stopping.load(ordering: .relaxed) }
@@ -130,7 +143,9 @@ final class ServerCore: Sendable {
     return true
   }
 
+  /// Counts a closed connection; called on the thread of the loop that had it.
   func connectionClosed() {
     connections.wrappingSubtract(1, ordering: .relaxed)
+    EventLoop.current?.connectionCount.subtract(1, ordering: .relaxed)
   }
 }

@@ -7,7 +7,9 @@ import HTTP
   import Darwin
 #endif
 
-/// The listening socket as seen by one event loop: accepts connections into that loop.
+/// The listening socket as seen by one event loop. Every loop watches it (only one is woken per
+/// connection); whichever accepts hands the connection to the loop with the fewest, so that
+/// keep-alive connections, which stay where they land, are spread evenly over the threads.
 final class ListenerChannel: Channel, @unchecked Sendable {
   let fd: Int32
   let loop: EventLoop
@@ -19,6 +21,8 @@ final class ListenerChannel: Channel, @unchecked Sendable {
     ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
       + "Content-Length: 45\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
       + "503 Service Unavailable: too many connections").utf8)
+
+  static let events: PollEvents = [.readable, .exclusive]
 
   init(fd: Int32, loop: EventLoop, server: ServerCore) {
     self.fd = fd
@@ -33,8 +37,9 @@ final class ListenerChannel: Channel, @unchecked Sendable {
         let error = errno
         if error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM {
           // Out of descriptors: stop accepting for a moment instead of spinning.
+          // NB: a descriptor added with EPOLLEXCLUSIVE cannot be modified, only removed.
           server.logger.error("accept failed: \(SocketError("accept", code: error))")
-          loop.modify(self, events: [])
+          loop.unwatch(self)
           pausedUntil = MonotonicTime.now() + .milliseconds(200)
         }
         return
@@ -47,16 +52,29 @@ final class ListenerChannel: Channel, @unchecked Sendable {
         continue
       }
       var one: Int32 = 1
-      setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-      let channel = HTTPChannel(fd: client, loop: loop, server: server, now: MonotonicTime.now())
-      loop.register(channel, events: .readable)
+      setsockopt(
+        client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      let target = server.leastLoadedLoop() ?? loop
+      target.connectionCount.add(1, ordering: .relaxed)
+      if target === loop {
+        Self.open(client, on: loop, server: server)
+      } else {
+        target.execute { [server] in Self.open(client, on: target, server: server) }
+      }
     }
+  }
+
+  private static func open(_ client: Int32, on loop: EventLoop, server: ServerCore) {
+    let channel = HTTPChannel(fd: client, loop: loop, server: server, now: MonotonicTime.now())
+    loop.register(channel, events: .readable)
+    // Handed over just as the server began to stop: this loop has already told its channels.
+    if server.isStopping { channel.beginShutdown() }
   }
 
   func checkTimers(now: MonotonicTime) {
     if let until = pausedUntil, now >= until {
       pausedUntil = nil
-      loop.modify(self, events: [.readable, .exclusive])
+      loop.watch(self, events: Self.events)
     }
   }
 

@@ -23,6 +23,8 @@ struct PollEvents: OptionSet, Sendable {
   struct Poller {
     let fd: Int32
     let wakeFD: Int32
+    /// Raw event bits of the last wait, reused so that waiting allocates nothing.
+    private let raw = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 256)
 
     init() throws {
       fd = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -56,16 +58,20 @@ struct PollEvents: OptionSet, Sendable {
       _ = cposix_epoll_ctl(fd, EPOLL_CTL_DEL, target, 0)
     }
 
+    /// Frees the event buffer; the poller is unusable afterwards.
+    func deallocate() {
+      raw.deallocate()
+    }
+
     /// Waits for readiness; fills `fds` and `events`, returns how many.
     func wait(into fds: inout [Int32], _ events: inout [PollEvents], timeout: Duration) -> Int {
-      var raw = [UInt32](repeating: 0, count: fds.count)
-      let milliseconds = Int32(timeout.components.seconds * 1000)
+      let milliseconds =
+        Int32(timeout.components.seconds * 1000)
         + Int32(timeout.components.attoseconds / 1_000_000_000_000_000)
       let count = fds.withUnsafeMutableBufferPointer { fdBuffer in
-        raw.withUnsafeMutableBufferPointer { rawBuffer in
-          cposix_epoll_wait(
-            fd, fdBuffer.baseAddress, rawBuffer.baseAddress, Int32(fdBuffer.count), milliseconds)
-        }
+        cposix_epoll_wait(
+          fd, fdBuffer.baseAddress, raw.baseAddress, Int32(min(fdBuffer.count, raw.count)),
+          milliseconds)
       }
       guard count > 0 else { return 0 }
       for i in 0..<Int(count) {
@@ -126,6 +132,8 @@ struct PollEvents: OptionSet, Sendable {
       change(target, filter: Int16(EVFILT_READ), enable: false)
       change(target, filter: Int16(EVFILT_WRITE), enable: false)
     }
+
+    func deallocate() {}
 
     func wait(into fds: inout [Int32], _ events: inout [PollEvents], timeout: Duration) -> Int {
       var ready = [Darwin.kevent](repeating: Darwin.kevent(), count: fds.count)

@@ -33,7 +33,7 @@ enum Socket {
       guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
         throw SocketError("bind(\(host):\(port))")
       }
-      guard Glibc_listen(fd, backlog) == 0 else { throw SocketError("listen") }
+      guard systemListen(fd, backlog) == 0 else { throw SocketError("listen") }
       return (fd, try localPort(fd))
     } catch {
       close(fd)
@@ -108,6 +108,6 @@ enum Socket {
 }
 
 // NB: `listen` is shadowed inside `Socket` by our own `listen(host:port:backlog:)`.
-private func Glibc_listen(_ fd: Int32, _ backlog: Int32) -> Int32 {
+private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
   listen(fd, backlog)
 }

@@ -56,6 +56,18 @@ struct Serve: ParsableCommand {
   @Option(help: "Most open connections; beyond it new ones get 503.")
   var maxConnections = 4096
 
+  @Option(help: "Seconds a client has to send a request head. (default: 10)")
+  var headerTimeout: Double?
+
+  @Option(help: "Seconds a client has to send a request body. (default: 20)")
+  var bodyTimeout: Double?
+
+  @Option(help: "Seconds a kept-alive connection may sit idle. (default: 15)")
+  var idleTimeout: Double?
+
+  @Option(help: "Event-loop threads. (default: one per core)")
+  var eventLoops: Int?
+
   func validate() throws {
     guard (0...65535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port)")
@@ -75,6 +87,17 @@ struct Serve: ParsableCommand {
     for origin in allowedOrigins
     where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
       throw ValidationError("--allow-origin must look like https://example.com, not \(origin)")
+    }
+    for (flag, seconds) in [
+      ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+      ("--idle-timeout", idleTimeout),
+    ] {
+      if let seconds, !(seconds > 0 && seconds <= 3600) {
+        throw ValidationError("\(flag) must be from 0 to 3600 seconds")
+      }
+    }
+    if let count = eventLoops, !(1...256).contains(count) {
+      throw ValidationError("--event-loops must be from 1 to 256")
     }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
@@ -112,6 +135,10 @@ struct Serve: ParsableCommand {
     options.host = host
     options.port = port
     options.server.maxConnections = maxConnections
+    if let headerTimeout { options.server.http.headerTimeout = .seconds(headerTimeout) }
+    if let bodyTimeout { options.server.http.bodyTimeout = .seconds(bodyTimeout) }
+    if let idleTimeout { options.server.http.idleTimeout = .seconds(idleTimeout) }
+    if let eventLoops { options.server.eventLoops = eventLoops }
     do {
       try Service.run(environment: environment, options: options)
     } catch {

@@ -1,35 +1,40 @@
 import HTTP
 
-/// One file under `Public/`, in memory with its precomputed headers and gzip form.
-struct StaticFile: Sendable {
-  var contentType: String
-  var body: [UInt8]
+/// One file under `Public/`, in memory with its gzip form and its responses made up front, so
+/// that serving it copies bytes rather than building headers.
+final class StaticFile: Sendable {
+  let contentType: String
+  let body: [UInt8]
   /// The gzip form, when it is smaller.
-  var gzipped: [UInt8]?
-  /// Strong validator of `body`; the gzip form's is this with `-gzip` added.
-  var etag: String
-  var lastModified: Int64
+  let gzipped: [UInt8]?
+  /// Strong validator of `body`.
+  let etag: String
+  /// Strong validator of `gzipped` (RFC 9110 §8.8.3: each content coding has its own).
+  let gzipETag: String
+  let lastModified: Int64
   /// Size and modification time on disk when loaded, to notice changes.
-  var stamp: FileStamp
-  /// When the file on disk was last compared with `stamp`, in monotonic seconds.
-  var checkedAt: Double
-  /// Headers shared by every response for this file.
-  var headers: HTTPHeaders
+  let stamp: FileStamp
+  /// The whole file, 200, with its headers serialized.
+  let identity: Response
+  /// The gzip form, 200, with its headers serialized.
+  let compressed: Response?
 
-  init(
-    name: String, body: [UInt8], stamp: FileStamp, checkedAt: Double,
-    gzip: @Sendable ([UInt8]) -> [UInt8]?
-  ) {
-    self.contentType = ContentType.forFile(name)
+  init(name: String, body: [UInt8], stamp: FileStamp, gzip: @Sendable ([UInt8]) -> [UInt8]?) {
+    let contentType = ContentType.forFile(name)
+    self.contentType = contentType
     self.body = body
     self.stamp = stamp
-    self.checkedAt = checkedAt
     self.lastModified = stamp.modified
-    self.etag = "\"\(Self.fnv1a(body))\""
+    let hash = Self.fnv1a(body)
+    self.etag = "\"\(hash)\""
+    self.gzipETag = "\"\(hash)-gzip\""
     let compressible = ContentType.isCompressible(contentType)
+    var gzipped: [UInt8]?
     if compressible && body.count >= 256, let packed = gzip(body), packed.count < body.count {
       gzipped = packed
     }
+    self.gzipped = gzipped
+
     var headers = HTTPHeaders()
     headers.add("Content-Type", contentType)
     headers.add("Last-Modified", HTTPDate.format(stamp.modified))
@@ -42,7 +47,19 @@ struct StaticFile: Sendable {
     } else {
       headers.add("X-Content-Type-Options", "nosniff")
     }
-    self.headers = headers
+    var identity = Response(status: .ok, headers: headers, body: body)
+    identity.headers.add("ETag", etag)
+    identity.prepare()
+    self.identity = identity
+    if let gzipped {
+      var compressed = Response(status: .ok, headers: headers, body: gzipped)
+      compressed.headers.add("ETag", gzipETag)
+      compressed.headers.add("Content-Encoding", "gzip")
+      compressed.prepare()
+      self.compressed = compressed
+    } else {
+      self.compressed = nil
+    }
   }
 
   /// 64-bit FNV-1a of the bytes, as 16 hex digits.

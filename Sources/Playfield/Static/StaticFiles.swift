@@ -16,7 +16,7 @@ final class StaticFiles: Sendable {
   /// The root, with symbolic links resolved.
   let root: String
   let gzip: @Sendable ([UInt8]) -> [UInt8]?
-  private let cache = Mutex<[String: StaticFile]>([:])
+  private let cache = Mutex<[String: Entry]>([:])
   /// Largest file served; bigger ones are not found.
   static let maxFileSize = 64 << 20
   /// How long a cached file is trusted before the disk is checked again, in seconds.
@@ -30,51 +30,47 @@ final class StaticFiles: Sendable {
 
   /// The response for a file, or nil when there is no file at that path.
   func response(for segments: [String], request: Request) -> Response? {
-    guard !segments.isEmpty, !segments.contains(where: { $0.hasPrefix(".") }) else { return nil }
-    guard let file = file(at: segments.joined(separator: "/")) else { return nil }
+    guard !segments.isEmpty, !segments.contains(where: { $0.utf8.first == UInt8(ascii: ".") }),
+      !URLPath.isFolderForm(request.path)
+    else { return nil }
+    let key = segments.count == 1 ? segments[0] : segments.joined(separator: "/")
+    guard let file = file(at: key) else { return nil }
     guard request.method == .get || request.method == .head else {
       return HTTPError(
         .methodNotAllowed, "a file accepts GET and HEAD", headers: ["Allow": "GET, HEAD"]
-      )
-      .response
+      ).response
     }
-    return Self.respond(file, to: request)
+    return Self.respond(file, to: request, now: Int64(time(nil)))
   }
 
-  /// Conditional requests, ranges and content coding for one cached file.
-  static func respond(_ file: StaticFile, to request: Request) -> Response {
-    let useGzip = file.gzipped != nil && acceptsGzip(request.headers["Accept-Encoding"])
-    let etag = useGzip ? String(file.etag.dropLast()) + "-gzip\"" : file.etag
-    var headers = file.headers
-    headers.add("ETag", etag)
-
-    // RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since.
-    if let tags = request.headers["If-None-Match"] {
-      if etagMatches(tags, current: etag) {
-        return Response(status: .notModified, headers: headers)
-      }
-    } else if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse),
-      file.lastModified <= since
-    {
-      return Response(status: .notModified, headers: headers)
+  /// Conditional requests, ranges and content coding for one cached file; `now` is the wall
+  /// clock in seconds since 1970.
+  static func respond(_ file: StaticFile, to request: Request, now: Int64) -> Response {
+    var response = file.identity
+    var etag = file.etag
+    if let compressed = file.compressed, acceptsGzip(request.headers["Accept-Encoding"]) {
+      response = compressed
+      etag = file.gzipETag
     }
 
-    if useGzip, let gzipped = file.gzipped {
-      headers.add("Content-Encoding", "gzip")
-      return Response(status: .ok, headers: headers, body: gzipped)
-    }
+    let outcome = Preconditions.evaluate(
+      request, etag: etag, lastModified: file.lastModified, now: now)
+    if let answer = Preconditions.answer(outcome, for: response) { return answer }
 
-    var range = ByteRange(request.headers["Range"], size: file.body.count)
+    guard etag == file.etag, let rangeHeader = request.headers["Range"] else { return response }
+    var range = ByteRange(rangeHeader, size: file.body.count)
     if let ifRange = request.headers["If-Range"], !ifRangeHolds(ifRange, file: file) {
       range = .whole
     }
     switch range {
     case .whole:
-      return Response(status: .ok, headers: headers, body: file.body)
+      return response
     case .part(let bytes):
-      headers.add(
+      response.status = .partialContent
+      response.headers.add(
         "Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.body.count)")
-      return Response(status: .partialContent, headers: headers, body: Array(file.body[bytes]))
+      response.body = Array(file.body[bytes])
+      return response
     case .unsatisfiable:
       var response = HTTPError(.rangeNotSatisfiable, "the range lies outside the file").response
       response.headers.add("Content-Range", "bytes */\(file.body.count)")
@@ -103,14 +99,6 @@ final class StaticFiles: Sendable {
     return (gzip ?? star ?? 0) > 0
   }
 
-  /// Weak comparison of an `If-None-Match` list against the current tag (RFC 9110 §13.1.2).
-  static func etagMatches(_ list: String, current: String) -> Bool {
-    let trimmed = list.trimmingSpaces()
-    if trimmed == "*" { return true }
-    let opaque = { (tag: String) in tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag }
-    return trimmed.split(separator: ",").contains { opaque($0.trimmingSpaces()) == current }
-  }
-
   /// `If-Range` holds when it is the strong ETag, or exactly the Last-Modified date.
   static func ifRangeHolds(_ value: String, file: StaticFile) -> Bool {
     let value = value.trimmingSpaces()
@@ -120,30 +108,37 @@ final class StaticFiles: Sendable {
 
   // MARK: Disk
 
+  /// A cached file and when it was last compared with the disk, in monotonic seconds.
+  private struct Entry {
+    var file: StaticFile
+    var checkedAt: Double
+  }
+
   private func file(at key: String) -> StaticFile? {
     let now = Self.monotonicSeconds()
-    if let cached = cache.withLock({ $0[key] }), now - cached.checkedAt < Self.revalidateAfter {
-      return cached
-    }
-    let previous = cache.withLock { $0[key] }
+    let cached = cache.withLock { $0[key] }
+    if let cached, now - cached.checkedAt < Self.revalidateAfter { return cached.file }
     guard let (path, stamp) = locate(key) else {
       cache.withLock { $0[key] = nil }
       return nil
     }
-    if var previous, previous.stamp == stamp {
-      previous.checkedAt = now
-      cache.withLock { $0[key] = previous }
-      return previous
+    if let cached, cached.file.stamp == stamp {
+      cache.withLock { $0[key] = Entry(file: cached.file, checkedAt: now) }
+      return cached.file
     }
     guard let bytes = Self.read(path, size: stamp.size) else { return nil }
-    let file = StaticFile(name: key, body: bytes, stamp: stamp, checkedAt: now, gzip: gzip)
-    cache.withLock { $0[key] = file }
+    let file = StaticFile(name: key, body: bytes, stamp: stamp, gzip: gzip)
+    cache.withLock { $0[key] = Entry(file: file, checkedAt: now) }
     return file
   }
 
   /// The real path and stamp of a regular file inside the root, or nil.
   private func locate(_ key: String) -> (String, FileStamp)? {
     guard let real = Self.resolve(root + "/" + key), real.hasPrefix(root + "/") else { return nil }
+    // A link inside the root may still point at a hidden file (`.git/config`).
+    guard
+      !real.dropFirst(root.count + 1).split(separator: "/").contains(where: { $0.hasPrefix(".") })
+    else { return nil }
     var info = stat()
     guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
       Int(info.st_size) <= Self.maxFileSize
@@ -200,9 +195,15 @@ final class StaticFiles: Sendable {
     return bytes
   }
 
+  /// A monotonic clock reading in seconds; the coarse clock is plenty for a 1 s revalidation
+  /// and cheaper to read on every request.
   static func monotonicSeconds() -> Double {
     var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
+    #if os(Linux)
+      clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+    #else
+      clock_gettime(CLOCK_MONOTONIC, &time)
+    #endif
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 }

@@ -33,10 +33,13 @@ final class TileService: Sendable {
     }
     var headers = Self.headers
     headers.add("ETag", tile.etag)
-    if let tags = request.headers["If-None-Match"],
-      StaticFiles.etagMatches(tags, current: tile.etag)
-    {
+    switch Preconditions.evaluate(request, etag: tile.etag, lastModified: nil, now: 0) {
+    case .notModified:
       return .response(Response(status: .notModified, headers: headers))
+    case .failed(let condition):
+      return .response(HTTPError(.preconditionFailed, "\(condition) does not hold").response)
+    case .proceed:
+      break
     }
     if let png = cache.cachedValue(for: tile) {
       return .response(Response(status: .ok, headers: headers, body: png))

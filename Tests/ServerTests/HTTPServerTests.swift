@@ -1,0 +1,251 @@
+import Dispatch
+import HTTP
+import Logging
+import Synchronization
+import Testing
+
+@testable import Server
+
+/// Responses held back by `/hold/...` until a test lets them go.
+private let held = Mutex<[PendingResponse]>([])
+/// How many `/big/...` requests were answered.
+private let bigAnswers = Atomic<Int>(0)
+
+/// Answers `/echo/...` with the path, `/later/...` from another thread after a pause,
+/// `/hold/...` only when the test says, `/big/N` with N bytes, and anything else with 404.
+private struct TestHandler: HTTPHandler {
+  func handle(_ request: Request, context: RequestContext) -> Reply {
+    let path = String(request.path)
+    if path.hasPrefix("/hold/") {
+      let pending = PendingResponse()
+      held.withLock { $0.append(pending) }
+      return .later(pending)
+    }
+    if path.hasPrefix("/later/") {
+      let pending = PendingResponse()
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+        pending.succeed(Response(contentType: "text/plain", body: path))
+      }
+      return .later(pending)
+    }
+    if path.hasPrefix("/big/"), let size = Int(path.dropFirst(5)) {
+      bigAnswers.add(1, ordering: .relaxed)
+      return .response(Response(contentType: "application/octet-stream", body: bigBody(size)))
+    }
+    if path.hasPrefix("/echo/") {
+      return .response(
+        Response(
+          contentType: "text/plain",
+          body: path + " " + String(decoding: request.body, as: UTF8.self)))
+    }
+    return .response(HTTPError(.notFound, "no \(path)").response)
+  }
+}
+
+/// `size` bytes of `x` ending in `.end`, quick to make even in a debug build.
+private func bigBody(_ size: Int) -> [UInt8] {
+  Array(repeating: UInt8(ascii: "x"), count: size - 4) + Array(".end".utf8)
+}
+
+/// A server on a free port for one test, stopped at the end.
+private func withServer(
+  _ configuration: HTTPServer.Configuration = testConfiguration(),
+  _ body: (HTTPServer) throws -> Void
+) throws {
+  let server = try HTTPServer(
+    configuration: configuration, handler: TestHandler(), logger: Logger(label: "test"))
+  defer { server.stop() }
+  try body(server)
+}
+
+/// Port 0, two loops, a short grace on stop.
+private func testConfiguration(_ change: (inout HTTPServer.Configuration) -> Void = { _ in })
+  -> HTTPServer.Configuration
+{
+  var configuration = HTTPServer.Configuration()
+  configuration.port = 0
+  configuration.eventLoops = 2
+  configuration.shutdownGrace = .milliseconds(500)
+  change(&configuration)
+  return configuration
+}
+
+private func get(_ path: String, _ extra: String = "") -> String {
+  "GET \(path) HTTP/1.1\r\nHost: test\r\n\(extra)\r\n"
+}
+
+@Suite struct HTTPServerTests {
+  @Test func answersOverARealSocket() throws {
+    try withServer { server in
+      #expect(server.port > 0)
+      let client = try TestClient(port: server.port)
+      try client.send(get("/echo/hello"))
+      let reply = try client.read()
+      #expect(reply.status == 200)
+      #expect(reply.text == "/echo/hello ")
+      #expect(reply.header("Connection") == "keep-alive")
+      #expect(reply.header("Date")?.hasSuffix("GMT") == true)
+    }
+  }
+
+  @Test func pipelinedRequestsComeBackInOrderEvenWhenSomeAreLate() throws {
+    try withServer { server in
+      let client = try TestClient(port: server.port)
+      try client.send(get("/later/1") + get("/echo/2") + get("/later/3") + get("/echo/4"))
+      let texts = try (0..<4).map { _ in try client.read().text }
+      #expect(texts == ["/later/1", "/echo/2 ", "/later/3", "/echo/4 "])
+    }
+  }
+
+  @Test func bodiesOfBothFramingsReachTheHandler() throws {
+    try withServer { server in
+      let client = try TestClient(port: server.port)
+      try client.send("POST /echo/a HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello")
+      #expect(try client.read().text == "/echo/a hello")
+      try client.send(
+        "POST /echo/b HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+      )
+      #expect(try client.read().text == "/echo/b abc")
+    }
+  }
+
+  @Test func expectContinueIsAnsweredBeforeTheBody() throws {
+    try withServer { server in
+      let client = try TestClient(port: server.port)
+      try client.send(
+        "POST /echo/c HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+      #expect(try client.read().status == 100)
+      try client.send("hi")
+      #expect(try client.read().text == "/echo/c hi")
+    }
+  }
+
+  @Test func aBadRequestGets400AndTheConnectionCloses() throws {
+    try withServer { server in
+      let client = try TestClient(port: server.port)
+      try client.send("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n")
+      #expect(try client.read().status == 400)
+      #expect(client.isClosed(within: 5))
+      let other = try TestClient(port: server.port)
+      try other.send(get("/echo/still"))
+      #expect(try other.read().status == 200)
+    }
+  }
+
+  @Test func connectionsBeyondTheLimitGet503() throws {
+    try withServer(testConfiguration { $0.maxConnections = 2 }) { server in
+      let first = try TestClient(port: server.port)
+      let second = try TestClient(port: server.port)
+      for client in [first, second] {
+        try client.send(get("/echo/x"))
+        #expect(try client.read().status == 200)
+      }
+      let third = try TestClient(port: server.port)
+      #expect(try third.read().status == 503)
+      #expect(third.isClosed(within: 5))
+    }
+  }
+
+  @Test func anUnfinishedHeadTimesOutWith408() throws {
+    try withServer(testConfiguration { $0.http.headerTimeout = .milliseconds(200) }) { server in
+      let client = try TestClient(port: server.port)
+      try client.send("GET /echo/x HTTP/1.1\r\nHost: t\r\n")
+      #expect(try client.read().status == 408)
+      #expect(client.isClosed(within: 5))
+    }
+  }
+
+  @Test func anIdleKeptAliveConnectionIsClosed() throws {
+    try withServer(testConfiguration { $0.http.idleTimeout = .milliseconds(200) }) { server in
+      let client = try TestClient(port: server.port)
+      try client.send(get("/echo/x"))
+      #expect(try client.read().status == 200)
+      #expect(client.isClosed(within: 5))
+      #expect(waitUntil { server.connectionCount == 0 })
+    }
+  }
+
+  @Test func aLargeBodyArrivesWholeThroughASmallWindow() throws {
+    try withServer { server in
+      let client = try TestClient(port: server.port, receiveBuffer: 4096)
+      try client.send(get("/big/3000000") + get("/echo/after"))
+      let reply = try client.read()
+      #expect(reply.body.count == 3_000_000)
+      #expect(reply.body == bigBody(3_000_000))
+      #expect(try client.read().text == "/echo/after ")
+    }
+  }
+
+  @Test func aPeerThatNeverReadsIsDroppedAfterTheSendTimeout() throws {
+    try withServer(testConfiguration { $0.http.sendTimeout = .milliseconds(300) }) { server in
+      let client = try TestClient(port: server.port, receiveBuffer: 4096)
+      try client.send(get("/big/16000000"))
+      #expect(waitUntil { server.connectionCount == 1 })
+      #expect(waitUntil(seconds: 10) { server.connectionCount == 0 })
+    }
+  }
+
+  @Test func aPeerThatPipelinesButNeverReadsGetsNoMoreAnswersQueued() throws {
+    try withServer(testConfiguration { $0.http.sendTimeout = .seconds(2) }) { server in
+      let before = bigAnswers.load(ordering: .relaxed)
+      let client = try TestClient(port: server.port, receiveBuffer: 4096)
+      try client.send(String(repeating: get("/big/1000000"), count: 200))
+      #expect(waitUntil { bigAnswers.load(ordering: .relaxed) > before })
+      usleep(300_000)
+      let answered = bigAnswers.load(ordering: .relaxed) - before
+      #expect(answered < 10, "\(answered) answers of 1 MB queued for a peer that reads nothing")
+      #expect(waitUntil(seconds: 10) { server.connectionCount == 0 })
+    }
+  }
+
+  @Test func aResetWhileReadingIsPausedClosesAtOnce() throws {
+    try withServer(testConfiguration { $0.http.maxBuffered = 1024 }) { server in
+      let client = try TestClient(port: server.port)
+      try client.send(get("/hold/1") + String(repeating: get("/echo/piled"), count: 100))
+      #expect(waitUntil { held.withLock { !$0.isEmpty } })
+      client.reset()
+      #expect(waitUntil { server.connectionCount == 0 }, "closed without waiting for the answer")
+      for pending in held.withLock({ $0 }) { pending.succeed(Response(status: .ok)) }
+    }
+  }
+
+  @Test func connectionsAreSpreadOverTheLoops() throws {
+    try withServer(testConfiguration { $0.eventLoops = 3 }) { server in
+      let clients = try (0..<12).map { _ in try TestClient(port: server.port) }
+      for client in clients {
+        try client.send(get("/echo/x"))
+        #expect(try client.read().status == 200)
+      }
+      #expect(server.loopConnectionCounts == [4, 4, 4])
+    }
+  }
+
+  @Test func stopClosesIdleConnections() throws {
+    var configuration = HTTPServer.Configuration()
+    configuration.port = 0
+    let server = try HTTPServer(
+      configuration: configuration, handler: TestHandler(), logger: Logger(label: "test"))
+    let client = try TestClient(port: server.port)
+    try client.send(get("/echo/x"))
+    #expect(try client.read().status == 200)
+    server.stop()
+    #expect(client.isClosed(within: 5))
+    #expect(server.connectionCount == 0)
+  }
+}
+
+/// Polls `condition` until it holds or `seconds` pass.
+private func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+  let deadline = DispatchTime.now() + seconds
+  while DispatchTime.now() < deadline {
+    if condition() { return true }
+    usleep(10_000)
+  }
+  return condition()
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Server
-
-@Test func serverBuilds() {}
