@@ -40,6 +40,12 @@ public struct Request: Sendable {
     return target[start..<end]
   }
 
+  /// Whether the request framed a body with Content-Length or Transfer-Encoding. A handler
+  /// that needs a body answers 411 without one (RFC 9110 §15.5.12).
+  public var declaresBody: Bool {
+    headers.contains("Content-Length") || headers.contains("Transfer-Encoding")
+  }
+
   /// Whether the connection should stay open after this request (RFC 9112 §9.3).
   public var keepAlive: Bool {
     if headers.hasToken("Connection", "close") { return false }

@@ -155,9 +155,8 @@ struct RequestHead: Sendable, Equatable {
       }
       return .success(value == 0 ? .none : .length(value))
     }
-    if method == .post || method == .put || method == .patch {
-      return .failure(HTTPError(.lengthRequired, "a \(method) request needs a Content-Length"))
-    }
+    // RFC 9112 §6.3: with neither field the body is empty. Where an empty body will not do,
+    // the application answers 411 (`Request.declaresBody`).
     return .success(.none)
   }
 }

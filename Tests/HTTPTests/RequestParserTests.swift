@@ -52,6 +52,12 @@ private func status(_ text: String, limits: HTTPLimits = .default) -> Int? {
     #expect(r.headers["x-thing"] == "spaced out")
   }
 
+  @Test func aPostWithoutLengthHasAnEmptyBody() throws {
+    // RFC 9112 §6.3: neither Content-Length nor Transfer-Encoding means no body.
+    let r = try request("POST /p HTTP/1.1\r\nHost: a\r\n\r\n")
+    #expect(r.method == .post && r.body.isEmpty && !r.declaresBody)
+  }
+
   @Test func contentLengthBody() throws {
     let r = try request("POST /p HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello")
     #expect(r.body == Array("hello".utf8))
@@ -140,8 +146,6 @@ private func status(_ text: String, limits: HTTPLimits = .default) -> Int? {
     ("GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400),
     ("GET relative HTTP/1.1\r\nHost: a\r\n\r\n", 400),
     ("GET http://u@h/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
-    ("POST / HTTP/1.1\r\nHost: a\r\n\r\n", 411),
-    ("PUT / HTTP/1.1\r\nHost: a\r\n\r\n", 411),
     ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
     ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400),
     ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1, 2\r\n\r\n", 400),

@@ -174,3 +174,14 @@ def test_echo_text_binary_with_and_without_compression(playfield):
                 await ws.send(bytes(range(256)) * 40)
                 assert await ws.recv() == bytes(range(256)) * 40
     asyncio.run(run())
+
+
+def test_a_post_without_a_body_length_gets_411(playfield):
+    import socket
+    with socket.create_connection((playfield.host, playfield.port), timeout=5) as raw:
+        raw.sendall(b"POST /api/sessions HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := raw.recv(4096):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 411 "), answer[:80]
+    assert b"Content-Length" in answer

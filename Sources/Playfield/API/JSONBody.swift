@@ -6,6 +6,9 @@ struct JSONBody {
   let fields: [String: JSONValue]
 
   init(_ request: Request, maxBytes: Int = 64 * 1024) throws(APIError) {
+    guard request.declaresBody else {
+      throw APIError(.lengthRequired, "send a JSON body with a Content-Length")
+    }
     if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json")
     {
       throw APIError(.unsupportedMediaType, "send application/json")
