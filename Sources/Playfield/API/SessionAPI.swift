@@ -49,7 +49,8 @@ struct SessionAPI: Sendable {
 
   private func create(_ request: Request) throws(APIError) -> Response {
     guard request.declaresBody else {
-      throw APIError(.lengthRequired, "send {\"kind\": NAME, \"config\": {...}} with a Content-Length")
+      throw APIError(
+        .lengthRequired, "send {\"kind\": NAME, \"config\": {...}} with a Content-Length")
     }
     if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json")
     {
