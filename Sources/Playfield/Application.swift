@@ -209,11 +209,21 @@ public final class Application: HTTPHandler {
       "gallery",
       [
         "title": "Playfield",
-        "demos": demos.map {
-          ["name": $0.name, "title": $0.title, "summary": $0.summary, "seed": $0.seed]
+        "demos": demos.map { demo in
+          [
+            "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
+            "preview": preview(demo),
+          ]
         },
         "hasDemos": !demos.isEmpty,
       ])
+  }
+
+  /// The embed page a gallery card shows live: a simulation's showcase session, watched.
+  private func preview(_ demo: Demo) -> String {
+    guard demo.simulation else { return "/embed/\(demo.name)?preview" }
+    guard let session = registry.showcase(demo.name) else { return "/embed/\(demo.name)?preview" }
+    return "/embed/\(demo.name)?session=\(session.id)&watch&preview"
   }
 
   /// A demo's body (`Templates/demos/NAME.mustache`) inside the site layout or, embedded, the
@@ -225,6 +235,8 @@ public final class Application: HTTPHandler {
       "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
       "simulation": demo.simulation,
+      "preview": embedded
+        && (try? QueryParameters(request.query))?.names.contains("preview") == true,
     ]
     guard let body = pages.fragment("demos/\(demo.name)", context) else {
       return HTTPError(.internalServerError, "the template demos/\(demo.name) is missing").response
@@ -236,7 +248,7 @@ public final class Application: HTTPHandler {
 
   private func sessionsPage() -> Response {
     let now = environment.wallClock()
-    let rows: [[String: Any]] = registry.all.map { session in
+    let rows: [[String: Any]] = registry.listed.map { session in
       let summary = session.summary
       return [
         "id": summary.id, "kind": summary.kind,

@@ -27,3 +27,32 @@ def test_not_found_page_helps(playfield, watched):
     assert "gallery" in page.page.content()
     page.allow(lambda p: "404" in p)
     page.screenshot("not-found")
+
+
+def test_gallery_cards_show_each_demo_live(playfield, watched):
+    page = watched()
+    page.page.goto(playfield.url + "/")
+    frames = page.page.locator(".card-preview iframe")
+    assert frames.count() == 5
+    # Each simulation preview watches a showcase session whose ticks advance.
+    for index in range(4):
+        frame = page.page.frame_locator(".card-preview iframe").nth(index)
+        frame.locator("canvas, .cloud").first.wait_for()
+    handle = page.page.locator(".card-preview iframe").first.element_handle().content_frame()
+    handle.wait_for_function("() => (window.playfield?.frames?.newest?.tick ?? 0) > 0")
+    first = handle.evaluate("() => window.playfield.frames.newest.tick")
+    handle.wait_for_function(f"() => window.playfield.frames.newest.tick > {first + 10}")
+    assert handle.evaluate("() => window.playfield.client.controls") is False
+    page.screenshot("gallery-live")
+
+
+def test_showcase_sessions_stay_out_of_listings(playfield):
+    import json
+    import urllib.request
+    urllib.request.urlopen(playfield.url + "/").read()
+    listing = json.loads(urllib.request.urlopen(playfield.url + "/api/sessions").read())
+    shown = {s["id"] for s in listing["sessions"]}
+    html = urllib.request.urlopen(playfield.url + "/").read().decode()
+    import re
+    previews = set(re.findall(r"session=([A-Za-z0-9_-]{22})", html))
+    assert len(previews) == 4 and not (previews & shown)

@@ -13,7 +13,7 @@ struct SessionAPI: Sendable {
     switch request.method {
     case .get, .head:
       let now = registry.wallClock()
-      let sessions = registry.all.map { $0.summary.json(now: now) }
+      let sessions = registry.listed.map { $0.summary.json(now: now) }
       return .json(
         .object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
     case .post:

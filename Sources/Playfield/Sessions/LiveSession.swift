@@ -18,6 +18,8 @@ final class LiveSession: @unchecked Sendable {
   /// Seconds since 1970.
   let createdAt: Double
   let journal: SessionJournal?
+  /// A gallery preview: kept in memory and left out of listings.
+  let isShowcase: Bool
 
   /// Most commands waiting for one tick; a client sending faster is told to slow down.
   static let maxPendingCommands = 512
@@ -48,8 +50,9 @@ final class LiveSession: @unchecked Sendable {
 
   init(
     id: String, model: any Simulation, seed: UInt64, tokenHash: String, createdAt: Double,
-    running: Bool, journal: SessionJournal?
+    running: Bool, journal: SessionJournal?, isShowcase: Bool = false
   ) {
+    self.isShowcase = isShowcase
     self.id = id
     self.type = Swift.type(of: model)
     self.model = model
@@ -98,7 +101,8 @@ final class LiveSession: @unchecked Sendable {
       case .join(let socket, let role):
         clients.append((socket, role))
         joined.append((socket, role))
-        if role == .controller && pausedForIdle {
+        // Anyone arriving wakes a session that only paused because nobody was there.
+        if pausedForIdle {
           pausedForIdle = false
           running = true
         }

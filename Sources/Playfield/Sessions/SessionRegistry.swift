@@ -9,6 +9,7 @@ import WebSocket
 /// restore of stored sessions at start.
 final class SessionRegistry: Sendable {
   private let live = Mutex<[String: LiveSession]>([:])
+  private let showcases = Mutex<[String: LiveSession]>([:])
   let journal: SessionJournal?
   let limits: SessionLimits
   let random: @Sendable (Int) -> [UInt8]
@@ -26,13 +27,36 @@ final class SessionRegistry: Sendable {
     self.logger = logger
   }
 
-  /// Every live session, oldest first.
+  /// Every live session, oldest first, gallery previews included (for the game loop).
   var all: [LiveSession] {
     live.withLock { Array($0.values) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
   }
 
-  /// How many sessions are live.
+  /// The sessions people made, oldest first (for listings).
+  var listed: [LiveSession] { all.filter { !$0.isShowcase } }
+
+  /// How many sessions are live, gallery previews included.
   var count: Int { live.withLock { $0.count } }
+
+  /// The gallery's preview session of `kind`, made on first use: in memory only, watched by
+  /// anyone, pausing when nobody looks.
+  func showcase(_ kind: String) -> LiveSession? {
+    guard let type = Simulations.named(kind) else { return nil }
+    return showcases.withLock { showcases in
+      if let existing = showcases[kind], session(existing.id) != nil { return existing }
+      let config = ShowcaseConfig.configs[kind] ?? .object([:])
+      guard var model = try? type.init(config: config, seed: 1) else { return nil }
+      let setup = (ShowcaseConfig.setups[kind] ?? []).compactMap { try? type.input(from: $0) }
+      if !setup.isEmpty { _ = model.step(inputs: setup) }
+      let made = LiveSession(
+        id: Self.identifier(random(16)), model: model, seed: 1,
+        tokenHash: TokenHash.hash(token: Self.identifier(random(16))), createdAt: wallClock(),
+        running: true, journal: nil, isShowcase: true)
+      adopt(made)
+      showcases[kind] = made
+      return made
+    }
+  }
 
   func session(_ id: String) -> LiveSession? {
     live.withLock { $0[id] }
@@ -60,7 +84,7 @@ final class SessionRegistry: Sendable {
     let id = Self.identifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
-    guard count < limits.maxLive else {
+    guard listed.count < limits.maxLive else {
       throw APIError(
         .serviceUnavailable,
         "too many live sessions (the limit is \(limits.maxLive)); delete one first")
@@ -109,7 +133,7 @@ final class SessionRegistry: Sendable {
   /// Removes sessions nobody has touched for `limits.maxAge`.
   func removeExpired() {
     let now = wallClock()
-    for session in all where now - session.summary.updatedAt > limits.maxAge {
+    for session in listed where now - session.summary.updatedAt > limits.maxAge {
       remove(session, reason: "the session expired")
     }
   }
