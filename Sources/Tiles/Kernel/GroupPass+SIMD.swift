@@ -4,12 +4,9 @@ extension GroupPass {
   @inline(never)
   static func iterateFour(_ values: UnsafeMutablePointer<Double>, limit: Int) {
     typealias Vector = SIMD4<Double>
-    func load(_ row: Row, _ index: Int) -> Vector {
-      UnsafeRawPointer(values + row.offset + 4 * index).loadUnaligned(as: Vector.self)
-    }
-    func store(_ vector: Vector, _ row: Row, _ index: Int) {
-      UnsafeMutableRawPointer(values + row.offset + 4 * index).storeBytes(
-        of: vector, as: Vector.self)
+    func load(_ row: LaneValues.Row, _ index: Int) -> Vector { LaneValues.load(values, row, index) }
+    func store(_ vector: Vector, _ row: LaneValues.Row, _ index: Int) {
+      LaneValues.store(vector, values, row, index)
     }
     var x0 = load(.x, 0)
     var x1 = load(.x, 1)
@@ -87,12 +84,9 @@ extension GroupPass {
   @inline(never)
   static func iterateEight(_ values: UnsafeMutablePointer<Double>, limit: Int) {
     typealias Vector = SIMD8<Double>
-    func load(_ row: Row, _ index: Int) -> Vector {
-      UnsafeRawPointer(values + row.offset + 8 * index).loadUnaligned(as: Vector.self)
-    }
-    func store(_ vector: Vector, _ row: Row, _ index: Int) {
-      UnsafeMutableRawPointer(values + row.offset + 8 * index).storeBytes(
-        of: vector, as: Vector.self)
+    func load(_ row: LaneValues.Row, _ index: Int) -> Vector { LaneValues.load(values, row, index) }
+    func store(_ vector: Vector, _ row: LaneValues.Row, _ index: Int) {
+      LaneValues.store(vector, values, row, index)
     }
     var x0 = load(.x, 0)
     var x1 = load(.x, 1)

@@ -7,42 +7,8 @@
 /// because the pass stops at `limit`. Pixels still inside the bailout at `limit` go on, with
 /// their z, to the lane blocks.
 struct GroupPass: ~Copyable {
-  /// Pixels in a group: four SIMD4 or two SIMD8 vectors.
-  static let lanes = 16
-
-  /// Rows of `lanes` doubles in `values`.
-  enum Row: Int {
-    case x = 0
-    case y
-    case cx
-    case cy
-    case count
-
-    /// The offset of the row's first lane.
-    var offset: Int { rawValue * GroupPass.lanes }
-  }
-
-  /// x, y, cx, cy and the count (as a Double) of every lane.
-  let values: UnsafeMutablePointer<Double>
-
-  init() {
-    values = .allocate(capacity: 5 * Self.lanes)
-    values.initialize(repeating: 0, count: 5 * Self.lanes)
-  }
-
-  deinit {
-    values.deallocate()
-  }
-
-  @inline(__always)
-  private func value(_ row: Row, _ lane: Int) -> Double {
-    values[row.offset + lane]
-  }
-
-  @inline(__always)
-  private func set(_ row: Row, _ lane: Int, _ value: Double) {
-    values[row.offset + lane] = value
-  }
+  /// x, y, cx, cy and the count of every lane.
+  let values = LaneValues()
 
   /// Runs the groups of every row `dispenser` hands out. Pixels in the main cardioid or the
   /// period-2 bulb, and pixels that escape within `limit` updates, are written at once; the
@@ -53,33 +19,33 @@ struct GroupPass: ~Copyable {
   ) {
     while let row = dispenser.take() {
       let cy = viewport.imaginary(row: row)
-      for first in stride(from: 0, to: viewport.width, by: Self.lanes) {
+      for first in stride(from: 0, to: viewport.width, by: LaneValues.lanes) {
         let base = row * viewport.width + first
         var skipped = 0
-        for lane in 0..<Self.lanes {
+        for lane in 0..<LaneValues.lanes {
           let column = first + lane
           let cx = column < viewport.width ? viewport.real(column: column) : 0
-          set(.cx, lane, cx)
-          set(.cy, lane, cy)
+          values[.cx, lane] = cx
+          values[.cy, lane] = cy
           if column < viewport.width && !InteriorTest.contains(real: cx, imaginary: cy) {
-            set(.x, lane, 0)
-            set(.y, lane, 0)
+            values[.x, lane] = 0
+            values[.y, lane] = 0
             continue
           }
           if column < viewport.width { writer.inside(base + lane) }
           // NB: z = ∞ fails the bailout test at once, so the lane counts nothing and stops.
-          set(.x, lane, .infinity)
-          set(.y, lane, .infinity)
+          values[.x, lane] = .infinity
+          values[.y, lane] = .infinity
           skipped |= 1 << lane
         }
-        guard skipped != (1 << Self.lanes) - 1 else { continue }
+        guard skipped != (1 << LaneValues.lanes) - 1 else { continue }
         switch shape {
-        case .four: Self.iterateFour(values, limit: limit)
-        case .eight: Self.iterateEight(values, limit: limit)
+        case .four: Self.iterateFour(values.base, limit: limit)
+        case .eight: Self.iterateEight(values.base, limit: limit)
         }
-        for lane in 0..<Self.lanes where skipped & (1 << lane) == 0 {
-          let count = Int(value(.count, lane))
-          let cx = value(.cx, lane)
+        for lane in 0..<LaneValues.lanes where skipped & (1 << lane) == 0 {
+          let count = Int(values[.count, lane])
+          let cx = values[.cx, lane]
           if count < limit {
             writer.escaped(base + lane, count: count, cx: cx, cy: cy)
           } else if limit == writer.maxIterations {
@@ -87,7 +53,7 @@ struct GroupPass: ~Copyable {
           } else {
             survivors.append(
               Orbit(
-                pixel: base + lane, cx: cx, cy: cy, x: value(.x, lane), y: value(.y, lane),
+                pixel: base + lane, cx: cx, cy: cy, x: values[.x, lane], y: values[.y, lane],
                 count: count))
           }
         }

@@ -24,24 +24,25 @@ enum LaneRender {
         survivors: &survivors)
     }
     let laneLimit = min(maxIterations, max(groupLimit, EscapeTimeKernel.laneLimit))
-    if laneLimit > groupLimit && !survivors.isEmpty {
-      let pool = SurvivorPool(orbits: survivors)
-      survivors = collect(threads) { survivors in
+    if laneLimit > groupLimit {
+      survivors = iterate(survivors, to: laneLimit, periodic: false)
+    }
+    if laneLimit < maxIterations {
+      _ = iterate(survivors, to: maxIterations, periodic: true)
+    }
+
+    /// Runs lane blocks over `orbits` on every thread; returns those that reach `limit` short
+    /// of the cap.
+    func iterate(_ orbits: [Orbit], to limit: Int, periodic: Bool) -> [Orbit] {
+      guard !orbits.isEmpty else { return [] }
+      let pool = SurvivorPool(orbits: orbits)
+      return collect(threads) { survivors in
         var source = SurvivorSource(pool: pool)
         var lanes = LaneBlock()
         lanes.run(
-          &source, shape: shape, limit: laneLimit, periodic: false,
+          &source, shape: shape, limit: limit, periodic: periodic,
           savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &survivors)
       }
-    }
-    guard laneLimit < maxIterations && !survivors.isEmpty else { return }
-    let pool = SurvivorPool(orbits: survivors)
-    _ = collect(threads) { survivors in
-      var source = SurvivorSource(pool: pool)
-      var lanes = LaneBlock()
-      lanes.run(
-        &source, shape: shape, limit: maxIterations, periodic: true,
-        savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &survivors)
     }
   }
 
