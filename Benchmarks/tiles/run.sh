@@ -10,6 +10,7 @@
 #   - the same for a few other tiles;
 #   - the 64 level-3 tiles at iter=1000, rendered one after another in-process (compute, colour,
 #     PNG), cold, beside the time mandel_ref avx2 needs just to compute them on one core.
+#   - PNG encode time and size of those tiles under several zlib/filter settings.
 # Swift Miter/s count the iterations the plain loop would do (mandel_ref's total_iters) per
 # second: the kernel skips some of them (cardioid, bulb, periodic orbits), which is the point.
 set -euo pipefail
@@ -29,8 +30,11 @@ modes=(scalar avx2)
 if grep -q -w avx512f /proc/cpuinfo; then modes+=(avx512); fi
 
 echo "# building the release benchmark (swift test -c release) ..."
-(cd "$root" && swift build -c release --build-tests -Xswiftc -enable-testing \
-  --scratch-path .build-bench >/dev/null)
+if ! log=$(cd "$root" && swift build -c release --build-tests -Xswiftc -enable-testing \
+  --scratch-path .build-bench 2>&1); then
+  echo "$log" >&2
+  exit 1
+fi
 echo "# checking that the kernel has no fused multiply-adds ..."
 fused=$(objdump -d --no-show-raw-insn "$root"/.build-bench/release/Tiles.build/*.o \
   | grep -c -E 'vfn?m(add|sub)[0-9]' || true)
@@ -69,3 +73,7 @@ for y in 0 1 2 3 4 5 6 7; do
 done
 printf 'C avx2, compute only, one core: %.1f ms\n' "$c_ms"
 grep -o 'tiles64 .*' <<<"$swift_lines" | sed 's/^/Swift in-process, compute+colour+PNG, 2 threads: /'
+
+echo
+echo "## PNG settings on the same 64 tiles (palette PNG where exact, and all 64 as RGB)"
+grep -o 'png .*' <<<"$swift_lines" || true

@@ -35,7 +35,8 @@ struct BenchmarkTests {
           }
           #expect(field?.totalIterations == total)
           let line = String(
-            format: "BENCH kernel tile=%d/%d/%d iter=%d kernel=%@ threads=%d ms=%.3f Miter_per_s=%.0f",
+            format: "BENCH kernel tile=%d/%d/%d iter=%d kernel=%@ threads=%d"
+              + " ms=%.3f Miter_per_s=%.0f",
             zoom, x, y, iterations, kernel.rawValue, threads, seconds * 1e3,
             Double(total) / seconds / 1e6)
           print(line)
@@ -72,13 +73,59 @@ struct BenchmarkTests {
         bytes += png.count
         palettes += image.fitsPalette ? 1 : 0
       }
-      phases = (min(phases.compute, compute), min(phases.colour, colour), min(phases.encode, encode))
+      phases = (
+        min(phases.compute, compute), min(phases.colour, colour), min(phases.encode, encode)
+      )
     }
     let line = String(
-      format:
-        "BENCH tiles64 level=3 iter=1000 total_ms=%.1f compute_ms=%.1f colour_ms=%.1f encode_ms=%.1f bytes=%d palette_pngs=%d",
+      format: "BENCH tiles64 level=3 iter=1000 total_ms=%.1f compute_ms=%.1f colour_ms=%.1f"
+        + " encode_ms=%.1f bytes=%d palette_pngs=%d",
       total * 1e3, phases.compute * 1e3, phases.colour * 1e3, phases.encode * 1e3, bytes, palettes)
     print(line)
     #expect(palettes > 0)
+  }
+
+  @Test(arguments: [Palette.classic, .ultra])
+  func pngSettings(palette: Palette) throws {
+    let renderer = TileRenderer(threads: 2)
+    let images = (0..<64).map {
+      let request = TileRequest(
+        tile: TileCoordinate(zoom: 3, x: $0 % 8, y: $0 / 8)!, iterations: 1000, palette: palette)
+      return TileImage(field: renderer.field(for: request), palette: palette)
+    }
+    let rgb = images.map { $0.rgbBytes() }
+    let indexed = images.filter(\.fitsPalette)
+    let indices = indexed.map { $0.indices.map { UInt8(truncatingIfNeeded: $0) } }
+    let settings: [(String, PNGEncoder.Options)] = [
+      ("level1", .init(level: 1)), ("level1-rle", .init(level: 1, strategy: .rle)),
+      ("level1-up", .init(level: 1, filters: .up)), ("level6", .init(level: 6)),
+      ("level6-adaptive", .init(level: 6, filters: .all)), ("level9", .init(level: 9)),
+    ]
+    for (name, options) in settings {
+      var paletteBytes = 0
+      var rgbBytes = 0
+      let paletteSeconds = try best(of: 3) {
+        paletteBytes = 0
+        for (image, indices) in zip(indexed, indices) {
+          paletteBytes +=
+            try PNGEncoder.encodePalette(
+              indices, palette: image.colours, width: 256, height: 256, options: options
+            ).count
+        }
+      }
+      let rgbSeconds = try best(of: 3) {
+        rgbBytes = 0
+        for pixels in rgb {
+          rgbBytes += try PNGEncoder.encodeRGB(pixels, width: 256, height: 256, options: options)
+            .count
+        }
+      }
+      let line = String(
+        format: "BENCH png palette=%@ setting=%@ palette_tiles=%d palette_ms=%.1f"
+          + " palette_bytes=%d rgb_tiles=64 rgb_ms=%.1f rgb_bytes=%d",
+        palette.rawValue, name, indexed.count, paletteSeconds * 1e3, paletteBytes,
+        rgbSeconds * 1e3, rgbBytes)
+      print(line)
+    }
   }
 }
