@@ -52,7 +52,7 @@ struct LaneBlock: ~Copyable {
   /// Iterates every orbit `source` hands out until it has escaped, been proved periodic, or
   /// reached `limit` updates.
   ///
-  /// Orbits that reach `limit` below `writer.maxIterations` go to `survivors` for the periodic
+  /// Orbits that reach `limit` below `writer.maxIterations` go to `survivors` for the next
   /// phase; at `limit == maxIterations` they are inside. With `periodic`, lanes also compare z
   /// with a point saved every `savePeriod` iterations: an orbit that repeats a value bit for bit
   /// repeats forever and never escapes, so its count is exactly the maximum.

@@ -10,8 +10,8 @@ import Synchronization
 /// 2. `LaneBlock`s take the survivors of every thread up to `EscapeTimeKernel.laneLimit`,
 ///    refilling each lane as its pixel finishes, so slow neighbours no longer hold fast ones.
 /// 3. The survivors of that go on to the cap in lane blocks that also check for exactly
-///    repeating orbits, which costs about a third more per update but ends most inside orbits
-///    long before the cap.
+///    repeating orbits, which costs a little more per update but ends many inside orbits long
+///    before the cap.
 enum LaneRender {
   static func fill(_ viewport: Viewport, writer: FieldWriter, shape: VectorShape, threads: Int) {
     let maxIterations = writer.maxIterations

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Hands out the orbits that outlived the first phase, in chunks, to whichever worker asks next.
+/// Hands out the orbits that outlived a phase, in chunks, to whichever worker asks next.
 final class SurvivorPool: Sendable {
   /// Orbits per take: large enough to keep the atomic out of the way, small enough to balance.
   static let chunk = 64
