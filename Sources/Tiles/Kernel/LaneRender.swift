@@ -17,7 +17,8 @@ enum LaneRender {
     let maxIterations = writer.maxIterations
     let groupLimit = min(maxIterations, EscapeTimeKernel.groupLimit)
     let dispenser = RowDispenser(rows: viewport.height)
-    var survivors = collect(threads) { survivors in
+    let pixels = viewport.width * viewport.height
+    var survivors = collect(threads, expecting: pixels / 4) { survivors in
       var pass = GroupPass()
       pass.run(
         viewport, rows: dispenser, shape: shape, limit: groupLimit, writer: writer,
@@ -36,7 +37,7 @@ enum LaneRender {
     func iterate(_ orbits: [Orbit], to limit: Int, periodic: Bool) -> [Orbit] {
       guard !orbits.isEmpty else { return [] }
       let pool = SurvivorPool(orbits: orbits)
-      return collect(threads) { survivors in
+      return collect(threads, expecting: orbits.count) { survivors in
         var source = SurvivorSource(pool: pool)
         var lanes = LaneBlock()
         lanes.run(
@@ -46,18 +47,23 @@ enum LaneRender {
     }
   }
 
-  /// Runs `body` on `threads` threads and gathers the survivors each appends.
+  /// Runs `body` on `threads` threads and gathers the survivors each appends, of which there
+  /// are probably fewer than `expected` (it only sizes the arrays).
   private static func collect(
-    _ threads: Int, _ body: @Sendable (inout [Orbit]) -> Void
+    _ threads: Int, expecting expected: Int, _ body: @Sendable (inout [Orbit]) -> Void
   ) -> [Orbit] {
     if threads == 1 {
       var survivors: [Orbit] = []
+      survivors.reserveCapacity(expected)
       body(&survivors)
       return survivors
     }
-    let gathered = Mutex<[Orbit]>([])
+    var reserved: [Orbit] = []
+    reserved.reserveCapacity(expected)
+    let gathered = Mutex<[Orbit]>(reserved)
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       var survivors: [Orbit] = []
+      survivors.reserveCapacity(expected / threads)
       body(&survivors)
       gathered.withLock { $0.append(contentsOf: survivors) }
     }

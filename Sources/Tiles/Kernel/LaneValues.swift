@@ -15,6 +15,8 @@ struct LaneValues: ~Copyable {
     case savedY
     /// The count of a group-pass lane, as a Double.
     case count
+    /// 1 for a group-pass lane answered in closed form, else 0.
+    case interior
 
     /// The offset of the row's first lane.
     var offset: Int { rawValue * LaneValues.lanes }
