@@ -61,12 +61,15 @@ struct GroupPass: ~Copyable {
     typealias Vector = SIMD4<Double>
     var allClosed = SIMDMask<SIMD4<Int64>>(repeating: true)
     let imaginary = Vector(repeating: cy)
+    let left = Vector(repeating: viewport.left)
+    let step = Vector(repeating: viewport.step)
+    let end = Vector(repeating: Double(first + used))
     for index in 0..<LaneValues.lanes / 4 {
-      let column = Vector(0, 1, 2, 3) + Double(first + 4 * index)
+      let column = Vector(repeating: Double(first + 4 * index)) + Vector(0, 1, 2, 3)
       // NB: left + (i + 0.5)·step, exactly `Viewport.real(column:)`.
-      let real = Vector(repeating: viewport.left) + (column + 0.5) * viewport.step
+      let real = left + (column + 0.5) * step
       var closed = InteriorTest.contains(real: real, imaginary: imaginary)
-      closed .|= column .>= Vector(repeating: Double(first + used))
+      closed .|= column .>= end
       allClosed .&= closed
       let start = Vector().replacing(with: .infinity, where: closed)
       LaneValues.store(real, values.base, .cx, index)
