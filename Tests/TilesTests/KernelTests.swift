@@ -59,6 +59,32 @@ let referenceTiles = [
     }
   }
 
+  @Test func randomTilesNearTheBoundaryMatchTheScalarLoop() {
+    // A fixed sequence of tiles around well-known boundary points, at every depth.
+    var random = SplitMix64(seed: 0x5eed_7175)
+    let points = [
+      (-0.743643887037151, 0.131825904205330), (-1.768778833, -0.001738996), (-0.1011, 0.9563),
+      (0.25, 0.0), (-0.75, 0.0), (-1.25066, 0.02012), (-0.1226, 0.7449), (0.28, 0.008),
+    ]
+    for index in 0..<16 {
+      let (real, imaginary) = points[index % points.count]
+      let zoom = Int(random.next() % UInt64(TileCoordinate.maxZoom + 1))
+      let side = 3.0 / Double(1 << zoom)
+      let last = (1 << zoom) - 1
+      let x = min(max(Int(((real + 2) / side).rounded(.down)) + random.offset(), 0), last)
+      let y = min(max(Int(((1.5 - imaginary) / side).rounded(.down)) + random.offset(), 0), last)
+      let iterations = [50, 200, 777, 1000][Int(random.next() % 4)]
+      let viewport = Viewport(tile: TileCoordinate(zoom: zoom, x: x, y: y)!)
+      let smooth = index % 2 == 0
+      let reference = EscapeTimeKernel.scalar.render(
+        viewport, maxIterations: iterations, smooth: smooth)
+      for kernel in [EscapeTimeKernel.simd4, .simd8] {
+        let field = kernel.render(viewport, maxIterations: iterations, smooth: smooth, threads: 2)
+        #expect(field == reference, "\(kernel) on \(zoom)/\(x)/\(y)@\(iterations)")
+      }
+    }
+  }
+
   @Test func smoothCountsMatchTheScalarLoop() {
     for tile in referenceTiles.prefix(3) {
       let reference = EscapeTimeKernel.scalar.render(

@@ -2,11 +2,12 @@ extension Palette {
   /// Entries in each smooth palette's lookup table.
   static let gradientSize = 1024
 
-  /// Where a smooth count lands on the gradient: s = sqrt(μ)/4 runs one cycle from μ = 0 to 16,
-  /// the next to 64, then 144, so bands keep a similar width as counts grow with depth.
+  /// Where a smooth count lands on the gradient: s = (sqrt(μ) - 1)/4 starts the gradient at
+  /// the far field (μ ≈ 1) and runs one cycle to μ = 25, the next to 81, then 169, so bands
+  /// keep a similar width as counts grow with depth.
   @inline(__always)
   static func gradientIndex(smoothCount μ: Float, cyclic: Bool) -> Int {
-    let s = max(μ, 0).squareRoot() * 0.25
+    let s = (max(μ, 0).squareRoot() - 1) * 0.25
     let fraction = s - s.rounded(.down)
     let position = cyclic ? fraction : 1 - abs(1 - 2 * fraction)
     return min(Int(position * Float(gradientSize - 1) + 0.5), gradientSize - 1)

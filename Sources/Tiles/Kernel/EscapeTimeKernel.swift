@@ -8,11 +8,12 @@ import PNGShim
 public enum EscapeTimeKernel: String, Sendable, CaseIterable {
   /// The plain loop, one pixel at a time: the reference the others are tested against.
   case scalar
-  /// Sixteen lanes as four SIMD4<Double> vectors (AVX2), with the shortcuts of `simd8`.
+  /// Sixteen lanes as four SIMD4<Double> vectors (AVX2). The main cardioid and period-2 bulb
+  /// are answered without iterating; a first pass takes sixteen neighbours at a time for a few
+  /// updates; then lanes are refilled one by one as their pixels finish, and long orbits are
+  /// checked for exact periodicity. Uses several threads.
   case simd4
-  /// Sixteen lanes as two SIMD8<Double> vectors (AVX-512). Lanes are refilled as pixels finish;
-  /// the main cardioid and period-2 bulb are answered without iterating; orbits that outlive a
-  /// first phase are checked for exact periodicity.
+  /// The same with two SIMD8<Double> vectors (AVX-512).
   case simd8
 
   /// The fastest kernel for the CPU this module was compiled for: `simd8` when the build
@@ -25,8 +26,8 @@ public enum EscapeTimeKernel: String, Sendable, CaseIterable {
   static let groupLimit = 16
   /// Updates the plain lane blocks do before handing an orbit on to the periodicity check.
   static let laneLimit = 64
-  /// Iterations between the points the periodic phase saves and compares against: cycles of up
-  /// to this length are caught within two periods of the orbit settling on them.
+  /// Iterations between the points the periodic phase saves and compares against: a cycle of
+  /// up to this length is caught at most `savePeriod` + its length after the orbit settles.
   static let savePeriod = 64
 
   /// Computes the escape count of every pixel of `viewport`, capped at `maxIterations`, using up

@@ -4,12 +4,10 @@ extension GroupPass {
   @inline(never)
   static func iterateFour(_ values: UnsafeMutablePointer<Double>, limit: Int) {
     typealias Vector = SIMD4<Double>
-    func load(_ row: Row, _ index: Int) -> Vector {
-      UnsafeRawPointer(values + row.offset + 4 * index).loadUnaligned(as: Vector.self)
-    }
-    func store(_ vector: Vector, _ row: Row, _ index: Int) {
-      UnsafeMutableRawPointer(values + row.offset + 4 * index).storeBytes(
-        of: vector, as: Vector.self)
+    typealias Mask = SIMD4<Int64>
+    func load(_ row: LaneValues.Row, _ index: Int) -> Vector { LaneValues.load(values, row, index) }
+    func store(_ vector: Vector, _ row: LaneValues.Row, _ index: Int) {
+      LaneValues.store(vector, values, row, index)
     }
     var x0 = load(.x, 0)
     var x1 = load(.x, 1)
@@ -31,13 +29,15 @@ extension GroupPass {
     var n1 = Vector()
     var n2 = Vector()
     var n3 = Vector()
-    var active0 = SIMDMask<SIMD4<Int64>>(repeating: true)
-    var active1 = active0
-    var active2 = active0
-    var active3 = active0
     let four = Vector(repeating: 4)
-    let zero = Vector()
     let one = Vector(repeating: 1)
+    // NB: 1.0 in active lanes by masking its bits: a select here compiles to mask shuffles.
+    func ones(where active: Mask) -> Vector {
+      unsafeBitCast(unsafeBitCast(one, to: Mask.self) & active, to: Vector.self)
+    }
+    // NB: a lane still counts iff its count equals the updates done so far, so no mask has to
+    // be carried from one iteration to the next (a carried mask makes `any` a slow reduction).
+    var done = Vector()
     for _ in 0..<limit {
       let xx0 = x0 * x0
       let xx1 = x1 * x1
@@ -47,15 +47,16 @@ extension GroupPass {
       let yy1 = y1 * y1
       let yy2 = y2 * y2
       let yy3 = y3 * y3
-      active0 .&= xx0 + yy0 .<= four
-      active1 .&= xx1 + yy1 .<= four
-      active2 .&= xx2 + yy2 .<= four
-      active3 .&= xx3 + yy3 .<= four
-      if !any((active0 .| active1) .| (active2 .| active3)) { break }
-      n0 += zero.replacing(with: one, where: active0)
-      n1 += zero.replacing(with: one, where: active1)
-      n2 += zero.replacing(with: one, where: active2)
-      n3 += zero.replacing(with: one, where: active3)
+      let active0 = (xx0 + yy0 .<= four)._storage & (n0 .== done)._storage
+      let active1 = (xx1 + yy1 .<= four)._storage & (n1 .== done)._storage
+      let active2 = (xx2 + yy2 .<= four)._storage & (n2 .== done)._storage
+      let active3 = (xx3 + yy3 .<= four)._storage & (n3 .== done)._storage
+      if (active0 | active1) | (active2 | active3) == Mask() { break }
+      n0 += ones(where: active0)
+      n1 += ones(where: active1)
+      n2 += ones(where: active2)
+      n3 += ones(where: active3)
+      done += one
       let xy0 = x0 * y0
       let xy1 = x1 * y1
       let xy2 = x2 * y2
@@ -87,12 +88,10 @@ extension GroupPass {
   @inline(never)
   static func iterateEight(_ values: UnsafeMutablePointer<Double>, limit: Int) {
     typealias Vector = SIMD8<Double>
-    func load(_ row: Row, _ index: Int) -> Vector {
-      UnsafeRawPointer(values + row.offset + 8 * index).loadUnaligned(as: Vector.self)
-    }
-    func store(_ vector: Vector, _ row: Row, _ index: Int) {
-      UnsafeMutableRawPointer(values + row.offset + 8 * index).storeBytes(
-        of: vector, as: Vector.self)
+    typealias Mask = SIMD8<Int64>
+    func load(_ row: LaneValues.Row, _ index: Int) -> Vector { LaneValues.load(values, row, index) }
+    func store(_ vector: Vector, _ row: LaneValues.Row, _ index: Int) {
+      LaneValues.store(vector, values, row, index)
     }
     var x0 = load(.x, 0)
     var x1 = load(.x, 1)
@@ -104,21 +103,26 @@ extension GroupPass {
     let cy1 = load(.cy, 1)
     var n0 = Vector()
     var n1 = Vector()
-    var active0 = SIMDMask<SIMD8<Int64>>(repeating: true)
-    var active1 = active0
     let four = Vector(repeating: 4)
-    let zero = Vector()
     let one = Vector(repeating: 1)
+    // NB: 1.0 in active lanes by masking its bits: a select here compiles to mask shuffles.
+    func ones(where active: Mask) -> Vector {
+      unsafeBitCast(unsafeBitCast(one, to: Mask.self) & active, to: Vector.self)
+    }
+    // NB: a lane still counts iff its count equals the updates done so far, so no mask has to
+    // be carried from one iteration to the next (a carried mask makes `any` a slow reduction).
+    var done = Vector()
     for _ in 0..<limit {
       let xx0 = x0 * x0
       let xx1 = x1 * x1
       let yy0 = y0 * y0
       let yy1 = y1 * y1
-      active0 .&= xx0 + yy0 .<= four
-      active1 .&= xx1 + yy1 .<= four
-      if !any(active0 .| active1) { break }
-      n0 += zero.replacing(with: one, where: active0)
-      n1 += zero.replacing(with: one, where: active1)
+      let active0 = (xx0 + yy0 .<= four)._storage & (n0 .== done)._storage
+      let active1 = (xx1 + yy1 .<= four)._storage & (n1 .== done)._storage
+      if active0 | active1 == Mask() { break }
+      n0 += ones(where: active0)
+      n1 += ones(where: active1)
+      done += one
       let xy0 = x0 * y0
       let xy1 = x1 * y1
       y0 = xy0 + xy0 + cy0

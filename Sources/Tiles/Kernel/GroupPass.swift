@@ -7,42 +7,8 @@
 /// because the pass stops at `limit`. Pixels still inside the bailout at `limit` go on, with
 /// their z, to the lane blocks.
 struct GroupPass: ~Copyable {
-  /// Pixels in a group: four SIMD4 or two SIMD8 vectors.
-  static let lanes = 16
-
-  /// Rows of `lanes` doubles in `values`.
-  enum Row: Int {
-    case x = 0
-    case y
-    case cx
-    case cy
-    case count
-
-    /// The offset of the row's first lane.
-    var offset: Int { rawValue * GroupPass.lanes }
-  }
-
-  /// x, y, cx, cy and the count (as a Double) of every lane.
-  let values: UnsafeMutablePointer<Double>
-
-  init() {
-    values = .allocate(capacity: 5 * Self.lanes)
-    values.initialize(repeating: 0, count: 5 * Self.lanes)
-  }
-
-  deinit {
-    values.deallocate()
-  }
-
-  @inline(__always)
-  private func value(_ row: Row, _ lane: Int) -> Double {
-    values[row.offset + lane]
-  }
-
-  @inline(__always)
-  private func set(_ row: Row, _ lane: Int, _ value: Double) {
-    values[row.offset + lane] = value
-  }
+  /// x, y, cx, cy and the count of every lane.
+  let values = LaneValues()
 
   /// Runs the groups of every row `dispenser` hands out. Pixels in the main cardioid or the
   /// period-2 bulb, and pixels that escape within `limit` updates, are written at once; the
@@ -51,47 +17,93 @@ struct GroupPass: ~Copyable {
     _ viewport: Viewport, rows dispenser: RowDispenser, shape: VectorShape, limit: Int,
     writer: FieldWriter, survivors: inout [Orbit]
   ) {
+    let lanes = LaneValues.lanes
     while let row = dispenser.take() {
       let cy = viewport.imaginary(row: row)
-      for first in stride(from: 0, to: viewport.width, by: Self.lanes) {
+      for first in stride(from: 0, to: viewport.width, by: lanes) {
         let base = row * viewport.width + first
-        var skipped = 0
-        for lane in 0..<Self.lanes {
-          let column = first + lane
-          let cx = column < viewport.width ? viewport.real(column: column) : 0
-          set(.cx, lane, cx)
-          set(.cy, lane, cy)
-          if column < viewport.width && !InteriorTest.contains(real: cx, imaginary: cy) {
-            set(.x, lane, 0)
-            set(.y, lane, 0)
-            continue
+        let used = min(lanes, viewport.width - first)
+        let allClosed = setUp(viewport, cy: cy, first: first, used: used)
+        if !allClosed {
+          switch shape {
+          case .four: Self.iterateFour(values.base, limit: limit)
+          case .eight: Self.iterateEight(values.base, limit: limit)
           }
-          if column < viewport.width { writer.inside(base + lane) }
-          // NB: z = ∞ fails the bailout test at once, so the lane counts nothing and stops.
-          set(.x, lane, .infinity)
-          set(.y, lane, .infinity)
-          skipped |= 1 << lane
         }
-        guard skipped != (1 << Self.lanes) - 1 else { continue }
-        switch shape {
-        case .four: Self.iterateFour(values, limit: limit)
-        case .eight: Self.iterateEight(values, limit: limit)
+        // NB: the common case, no survivor and no smooth count, writes counts without branches.
+        if writer.smoothCounts == nil && used == lanes
+          && (limit == writer.maxIterations || longestCount() < limit)
+        {
+          writeCounts(at: base, writer)
+          continue
         }
-        for lane in 0..<Self.lanes where skipped & (1 << lane) == 0 {
-          let count = Int(value(.count, lane))
-          let cx = value(.cx, lane)
-          if count < limit {
-            writer.escaped(base + lane, count: count, cx: cx, cy: cy)
-          } else if limit == writer.maxIterations {
-            writer.inside(base + lane)
+        for lane in 0..<used {
+          let pixel = base + lane
+          let count = Int(values[.count, lane])
+          let cx = values[.cx, lane]
+          if values[.interior, lane] != 0 || count == writer.maxIterations {
+            writer.inside(pixel)
+          } else if count < limit {
+            writer.escaped(pixel, count: count, cx: cx, cy: cy)
           } else {
-            survivors.append(
-              Orbit(
-                pixel: base + lane, cx: cx, cy: cy, x: value(.x, lane), y: value(.y, lane),
-                count: count))
+            let (x, y) = (values[.x, lane], values[.y, lane])
+            survivors.append(Orbit(pixel: pixel, cx: cx, cy: cy, x: x, y: y, count: count))
           }
         }
       }
     }
+  }
+
+  /// Loads the group of `used` pixels of row `cy` from column `first`: c, z = 0, and the
+  /// closed-form answer; lanes inside the main components (and unused lanes) start at z = ∞,
+  /// which fails the bailout test at once. Returns whether every lane is such a lane.
+  private func setUp(_ viewport: Viewport, cy: Double, first: Int, used: Int) -> Bool {
+    typealias Vector = SIMD4<Double>
+    var allClosed = SIMDMask<SIMD4<Int64>>(repeating: true)
+    let imaginary = Vector(repeating: cy)
+    let left = Vector(repeating: viewport.left)
+    let step = Vector(repeating: viewport.step)
+    let end = Vector(repeating: Double(first + used))
+    for index in 0..<LaneValues.lanes / 4 {
+      let column = Vector(repeating: Double(first + 4 * index)) + Vector(0, 1, 2, 3)
+      // NB: left + (i + 0.5)·step, exactly `Viewport.real(column:)`.
+      let real = left + (column + 0.5) * step
+      var closed = InteriorTest.contains(real: real, imaginary: imaginary)
+      closed .|= column .>= end
+      allClosed .&= closed
+      let start = Vector().replacing(with: .infinity, where: closed)
+      LaneValues.store(real, values.base, .cx, index)
+      LaneValues.store(imaginary, values.base, .cy, index)
+      LaneValues.store(start, values.base, .x, index)
+      LaneValues.store(start, values.base, .y, index)
+      LaneValues.store(Vector().replacing(with: 1, where: closed), values.base, .interior, index)
+    }
+    // NB: `any` compiles to one vector test, `all` to a slow reduction.
+    return !any(.!allClosed)
+  }
+
+  /// Writes the counts of a full group: the count, or the cap for closed-form lanes.
+  private func writeCounts(at pixel: Int, _ writer: FieldWriter) {
+    typealias Vector = SIMD4<Double>
+    let cap = Vector(repeating: Double(writer.maxIterations))
+    for index in 0..<LaneValues.lanes / 4 {
+      let count: Vector = LaneValues.load(values.base, .count, index)
+      let closed: Vector = LaneValues.load(values.base, .interior, index)
+      // NB: adding 2^52 puts a whole number below 2^32 in the low 32 bits of the Double.
+      let shifted = count.replacing(with: cap, where: closed .!= 0) + 0x1p52
+      let words = SIMD4<UInt32>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt64>.self))
+      UnsafeMutableRawPointer(writer.counts + pixel + 4 * index).storeBytes(
+        of: words, as: SIMD4<UInt32>.self)
+    }
+  }
+
+  /// The largest count in the group.
+  private func longestCount() -> Int {
+    var longest = SIMD4<Double>()
+    for index in 0..<LaneValues.lanes / 4 {
+      let count: SIMD4<Double> = LaneValues.load(values.base, .count, index)
+      longest.replace(with: count, where: count .> longest)
+    }
+    return Int(max(max(longest[0], longest[1]), max(longest[2], longest[3])))
   }
 }

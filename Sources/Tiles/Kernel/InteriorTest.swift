@@ -9,24 +9,33 @@ enum InteriorTest {
   /// keeps every shortcut answer far from that.
   static let multiplierBound = 1 - 2e-6
 
-  /// Whether c lies inside the main cardioid or the period-2 bulb with |λ|² ≤ `multiplierBound`,
-  /// so its count is exactly the maximum without iterating.
+  /// Per lane, whether c lies inside the main cardioid or the period-2 bulb with
+  /// |λ|² ≤ `multiplierBound`, so that its count is exactly the maximum without iterating.
   @inline(__always)
-  static func contains(real x: Double, imaginary y: Double) -> Bool {
+  static func contains(
+    real x: SIMD4<Double>, imaginary y: SIMD4<Double>
+  ) -> SIMDMask<SIMD4<Int64>> {
     let y2 = y * y
     // Period-2 bulb: the 2-cycle's multiplier is 4(c + 1).
     let xb = x + 1
-    if xb * xb + y2 <= multiplierBound / 16 { return true }
-    // The classic cardioid test, a cheap filter: q(q + x - 1/4) ≤ y²/4 iff |λ| ≤ 1.
+    let bulb = xb * xb + y2 .<= SIMD4(repeating: multiplierBound / 16)
+    // The classic cardioid test, q(q + x - 1/4) ≤ y²/4, holds iff |λ| ≤ 1.
     let xq = x - 0.25
     let q = xq * xq + y2
-    guard q * (q + xq) <= 0.25 * y2 else { return false }
+    let cardioid = q * (q + xq) .<= 0.25 * y2
+    guard any(cardioid) else { return bulb }
     // The fixed point's multiplier is λ = 1 - w with w = sqrt(u), u = 1 - 4c, so
     // |λ|² = 1 - 2 Re w + |u| and Re w = sqrt((|u| + Re u) / 2): one square root, no branch cut.
     let ux = 1 - 4 * x
     let uy = -4 * y
     let modulus = (ux * ux + uy * uy).squareRoot()
     let t = 1 + modulus - multiplierBound
-    return t <= 0 || 2 * (modulus + ux) >= t * t
+    let margin = t .<= 0 .| (2 * (modulus + ux) .>= t * t)
+    return bulb .| (cardioid .& margin)
+  }
+
+  /// `contains` for one point.
+  static func contains(real x: Double, imaginary y: Double) -> Bool {
+    contains(real: SIMD4(repeating: x), imaginary: SIMD4(repeating: y))[0]
   }
 }

@@ -31,12 +31,9 @@ extension LaneBlock {
   ) -> (iteration: Int, stopped: Int) {
     typealias Vector = SIMD4<Double>
     typealias Mask = SIMD4<Int64>
-    func load(_ row: Row, _ index: Int) -> Vector {
-      UnsafeRawPointer(values + row.offset + 4 * index).loadUnaligned(as: Vector.self)
-    }
-    func store(_ vector: Vector, _ row: Row, _ index: Int) {
-      UnsafeMutableRawPointer(values + row.offset + 4 * index).storeBytes(
-        of: vector, as: Vector.self)
+    func load(_ row: LaneValues.Row, _ index: Int) -> Vector { LaneValues.load(values, row, index) }
+    func store(_ vector: Vector, _ row: LaneValues.Row, _ index: Int) {
+      LaneValues.store(vector, values, row, index)
     }
     func bits(_ stop: SIMDMask<Mask>, _ index: Int) -> Int {
       Int((stop._storage & Mask(1, 2, 4, 8)).wrappedSum()) << (4 * index)

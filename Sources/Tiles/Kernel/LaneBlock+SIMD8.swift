@@ -29,12 +29,9 @@ extension LaneBlock {
   ) -> (iteration: Int, stopped: Int) {
     typealias Vector = SIMD8<Double>
     typealias Mask = SIMD8<Int64>
-    func load(_ row: Row, _ index: Int) -> Vector {
-      UnsafeRawPointer(values + row.offset + 8 * index).loadUnaligned(as: Vector.self)
-    }
-    func store(_ vector: Vector, _ row: Row, _ index: Int) {
-      UnsafeMutableRawPointer(values + row.offset + 8 * index).storeBytes(
-        of: vector, as: Vector.self)
+    func load(_ row: LaneValues.Row, _ index: Int) -> Vector { LaneValues.load(values, row, index) }
+    func store(_ vector: Vector, _ row: LaneValues.Row, _ index: Int) {
+      LaneValues.store(vector, values, row, index)
     }
     func bits(_ stop: SIMDMask<Mask>, _ index: Int) -> Int {
       Int((stop._storage & Mask(1, 2, 4, 8, 16, 32, 64, 128)).wrappedSum()) << (8 * index)

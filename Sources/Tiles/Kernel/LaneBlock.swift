@@ -6,63 +6,34 @@
 /// (or, in the periodic phase, repeats a saved point) or the oldest lane reaches the limit, and
 /// says which lanes stopped; the scalar code here writes those out and loads new orbits.
 struct LaneBlock: ~Copyable {
-  /// Lanes in the block: four SIMD4 or two SIMD8 vectors.
-  static let lanes = 16
-
-  /// Rows of `lanes` doubles in `values`.
-  enum Row: Int {
-    case x = 0
-    case y
-    case cx
-    case cy
-    case savedX
-    case savedY
-
-    /// The offset of the row's first lane.
-    var offset: Int { rawValue * LaneBlock.lanes }
-  }
-
-  /// x, y, cx, cy and the saved point of every lane, one row of `lanes` doubles each.
-  let values: UnsafeMutablePointer<Double>
+  /// x, y, cx, cy and the saved point of every lane.
+  let values = LaneValues()
   /// The iteration counter's value when each lane's count was 0.
   let starts: UnsafeMutablePointer<Int>
   /// The pixel in each lane, -1 when the lane is idle.
   let pixels: UnsafeMutablePointer<Int>
 
   init() {
-    values = .allocate(capacity: 6 * Self.lanes)
-    starts = .allocate(capacity: Self.lanes)
-    pixels = .allocate(capacity: Self.lanes)
-    values.initialize(repeating: 0, count: 6 * Self.lanes)
-    starts.initialize(repeating: 0, count: Self.lanes)
-    pixels.initialize(repeating: -1, count: Self.lanes)
+    starts = .allocate(capacity: LaneValues.lanes)
+    pixels = .allocate(capacity: LaneValues.lanes)
+    starts.initialize(repeating: 0, count: LaneValues.lanes)
+    pixels.initialize(repeating: -1, count: LaneValues.lanes)
   }
 
   deinit {
-    values.deallocate()
     starts.deallocate()
     pixels.deallocate()
   }
 
-  @inline(__always)
-  private func value(_ row: Row, _ lane: Int) -> Double {
-    values[row.offset + lane]
-  }
-
-  @inline(__always)
-  private func set(_ row: Row, _ lane: Int, _ value: Double) {
-    values[row.offset + lane] = value
-  }
-
   /// Puts `orbit` into `lane` as if it had been iterating since `iteration - orbit.count`.
   private func load(_ orbit: Orbit, into lane: Int, at iteration: Int) {
-    set(.x, lane, orbit.x)
-    set(.y, lane, orbit.y)
-    set(.cx, lane, orbit.cx)
-    set(.cy, lane, orbit.cy)
+    values[.x, lane] = orbit.x
+    values[.y, lane] = orbit.y
+    values[.cx, lane] = orbit.cx
+    values[.cy, lane] = orbit.cy
     // NB: NaN never equals anything, so a fresh lane cannot match a saved point of another orbit.
-    set(.savedX, lane, .nan)
-    set(.savedY, lane, .nan)
+    values[.savedX, lane] = .nan
+    values[.savedY, lane] = .nan
     starts[lane] = iteration - orbit.count
     pixels[lane] = orbit.pixel
   }
@@ -70,10 +41,10 @@ struct LaneBlock: ~Copyable {
   /// Parks `lane`: z = NaN never escapes (NaN > 4 is false) nor matches a saved point, and a
   /// start far in the future keeps it out of the deadline.
   private func idle(_ lane: Int) {
-    set(.x, lane, .nan)
-    set(.y, lane, .nan)
-    set(.cx, lane, 0)
-    set(.cy, lane, 0)
+    values[.x, lane] = .nan
+    values[.y, lane] = .nan
+    values[.cx, lane] = 0
+    values[.cy, lane] = 0
     starts[lane] = Int.max / 2
     pixels[lane] = -1
   }
@@ -81,7 +52,7 @@ struct LaneBlock: ~Copyable {
   /// Iterates every orbit `source` hands out until it has escaped, been proved periodic, or
   /// reached `limit` updates.
   ///
-  /// Orbits that reach `limit` below `writer.maxIterations` go to `survivors` for the periodic
+  /// Orbits that reach `limit` below `writer.maxIterations` go to `survivors` for the next
   /// phase; at `limit == maxIterations` they are inside. With `periodic`, lanes also compare z
   /// with a point saved every `savePeriod` iterations: an orbit that repeats a value bit for bit
   /// repeats forever and never escapes, so its count is exactly the maximum.
@@ -91,7 +62,7 @@ struct LaneBlock: ~Copyable {
   ) {
     var iteration = 0
     var live = 0
-    for lane in 0..<Self.lanes {
+    for lane in 0..<LaneValues.lanes {
       if let orbit = source.next() {
         load(orbit, into: lane, at: iteration)
         live += 1
@@ -104,10 +75,10 @@ struct LaneBlock: ~Copyable {
       let deadline = earliestStart() + limit
       var stopped: Int
       (iteration, stopped) = Self.iterate(
-        values, shape: shape, periodic: periodic, from: iteration, until: deadline,
+        values.base, shape: shape, periodic: periodic, from: iteration, until: deadline,
         nextSave: &nextSave, savePeriod: savePeriod)
       if iteration == deadline {
-        for lane in 0..<Self.lanes where starts[lane] + limit == iteration {
+        for lane in 0..<LaneValues.lanes where starts[lane] + limit == iteration {
           stopped |= 1 << lane
         }
       }
@@ -135,10 +106,10 @@ struct LaneBlock: ~Copyable {
   ) -> Bool {
     let pixel = pixels[lane]
     let count = iteration - starts[lane]
-    let x = value(.x, lane)
-    let y = value(.y, lane)
-    let cx = value(.cx, lane)
-    let cy = value(.cy, lane)
+    let x = values[.x, lane]
+    let y = values[.y, lane]
+    let cx = values[.cx, lane]
+    let cy = values[.cy, lane]
     // NB: the order follows the scalar loop, which stops at the cap before testing |z|.
     if count == limit {
       if limit == writer.maxIterations {
@@ -148,10 +119,10 @@ struct LaneBlock: ~Copyable {
       }
     } else if x * x + y * y > 4 {
       writer.escaped(pixel, count: count, x: x, y: y, cx: cx, cy: cy)
-    } else if y == value(.savedY, lane) {
+    } else if y == values[.savedY, lane] {
       writer.inside(pixel)
     } else {
-      set(.savedX, lane, .nan)
+      values[.savedX, lane] = .nan
       return false
     }
     return true
@@ -161,7 +132,7 @@ struct LaneBlock: ~Copyable {
   @inline(__always)
   private func earliestStart() -> Int {
     var earliest = starts[0]
-    for lane in 1..<Self.lanes {
+    for lane in 1..<LaneValues.lanes {
       earliest = min(earliest, starts[lane])
     }
     return earliest

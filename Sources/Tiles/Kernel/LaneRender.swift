@@ -10,53 +10,60 @@ import Synchronization
 /// 2. `LaneBlock`s take the survivors of every thread up to `EscapeTimeKernel.laneLimit`,
 ///    refilling each lane as its pixel finishes, so slow neighbours no longer hold fast ones.
 /// 3. The survivors of that go on to the cap in lane blocks that also check for exactly
-///    repeating orbits, which costs about a third more per update but ends most inside orbits
-///    long before the cap.
+///    repeating orbits, which costs a little more per update but ends many inside orbits long
+///    before the cap.
 enum LaneRender {
   static func fill(_ viewport: Viewport, writer: FieldWriter, shape: VectorShape, threads: Int) {
     let maxIterations = writer.maxIterations
     let groupLimit = min(maxIterations, EscapeTimeKernel.groupLimit)
     let dispenser = RowDispenser(rows: viewport.height)
-    var survivors = collect(threads) { survivors in
+    let pixels = viewport.width * viewport.height
+    var survivors = collect(threads, expecting: pixels / 4) { survivors in
       var pass = GroupPass()
       pass.run(
         viewport, rows: dispenser, shape: shape, limit: groupLimit, writer: writer,
         survivors: &survivors)
     }
     let laneLimit = min(maxIterations, max(groupLimit, EscapeTimeKernel.laneLimit))
-    if laneLimit > groupLimit && !survivors.isEmpty {
-      let pool = SurvivorPool(orbits: survivors)
-      survivors = collect(threads) { survivors in
+    if laneLimit > groupLimit {
+      survivors = iterate(survivors, to: laneLimit, periodic: false)
+    }
+    if laneLimit < maxIterations {
+      _ = iterate(survivors, to: maxIterations, periodic: true)
+    }
+
+    /// Runs lane blocks over `orbits` on every thread; returns those that reach `limit` short
+    /// of the cap.
+    func iterate(_ orbits: [Orbit], to limit: Int, periodic: Bool) -> [Orbit] {
+      guard !orbits.isEmpty else { return [] }
+      let pool = SurvivorPool(orbits: orbits)
+      return collect(threads, expecting: orbits.count) { survivors in
         var source = SurvivorSource(pool: pool)
         var lanes = LaneBlock()
         lanes.run(
-          &source, shape: shape, limit: laneLimit, periodic: false,
+          &source, shape: shape, limit: limit, periodic: periodic,
           savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &survivors)
       }
     }
-    guard laneLimit < maxIterations && !survivors.isEmpty else { return }
-    let pool = SurvivorPool(orbits: survivors)
-    _ = collect(threads) { survivors in
-      var source = SurvivorSource(pool: pool)
-      var lanes = LaneBlock()
-      lanes.run(
-        &source, shape: shape, limit: maxIterations, periodic: true,
-        savePeriod: EscapeTimeKernel.savePeriod, writer: writer, survivors: &survivors)
-    }
   }
 
-  /// Runs `body` on `threads` threads and gathers the survivors each appends.
+  /// Runs `body` on `threads` threads and gathers the survivors each appends, of which there
+  /// are probably fewer than `expected` (it only sizes the arrays).
   private static func collect(
-    _ threads: Int, _ body: @Sendable (inout [Orbit]) -> Void
+    _ threads: Int, expecting expected: Int, _ body: @Sendable (inout [Orbit]) -> Void
   ) -> [Orbit] {
     if threads == 1 {
       var survivors: [Orbit] = []
+      survivors.reserveCapacity(expected)
       body(&survivors)
       return survivors
     }
-    let gathered = Mutex<[Orbit]>([])
+    var reserved: [Orbit] = []
+    reserved.reserveCapacity(expected)
+    let gathered = Mutex<[Orbit]>(reserved)
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       var survivors: [Orbit] = []
+      survivors.reserveCapacity(expected / threads)
       body(&survivors)
       gathered.withLock { $0.append(contentsOf: survivors) }
     }

@@ -1,24 +1,3 @@
-import Synchronization
-
-/// Hands out the orbits that outlived the first phase, in chunks, to whichever worker asks next.
-final class SurvivorPool: Sendable {
-  /// Orbits per take: large enough to keep the atomic out of the way, small enough to balance.
-  static let chunk = 64
-  let orbits: [Orbit]
-  private let next = Atomic<Int>(0)
-
-  init(orbits: [Orbit]) {
-    self.orbits = orbits
-  }
-
-  /// The next untaken range of `orbits`, or nil when all are taken.
-  func take() -> Range<Int>? {
-    let start = next.wrappingAdd(Self.chunk, ordering: .relaxed).oldValue
-    guard start < orbits.count else { return nil }
-    return start..<min(start + Self.chunk, orbits.count)
-  }
-}
-
 /// Feeds a worker's lanes with survivors from the shared pool.
 struct SurvivorSource {
   let pool: SurvivorPool

@@ -42,7 +42,9 @@ public enum PNGEncoder {
 
   /// A set of PNG row filters (PNG specification §9.2).
   public struct Filters: OptionSet, Sendable, Hashable {
+    /// The libpng PNG_FILTER_* bits.
     public let rawValue: Int32
+    /// Filters from libpng's PNG_FILTER_* bits.
     public init(rawValue: Int32) { self.rawValue = rawValue }
     /// Rows as they are.
     public static let none = Filters(rawValue: Int32(PF_PNG_FILTER_NONE))
