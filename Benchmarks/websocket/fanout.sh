@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Fan-out: how many spectators of one session get every frame at 60 Hz.
+#
+#   Benchmarks/websocket/fanout.sh                 (from anywhere; about a minute per count)
+#   COUNTS="200 1000" SECONDS_EACH=10 Benchmarks/websocket/fanout.sh
+#
+# Uses the team's load tools in shared/bench (override with BENCH_REF=/path/to/bench):
+# wsflood.c (C, epoll) opens N spectator connections to one running bouncing-balls session
+# and counts the frames each receives; fanout.py creates and starts the session and runs it.
+# The figure is wsflood's `kept>=55fps: K/N` (spectators that received at least 55 frames per
+# second), with the server's CPU share beside it. Needs a release build and the test venv:
+#   swift build -c release --product playfield && scripts/install-deps.sh --test
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+ref=${BENCH_REF:-$root/../shared/bench}
+out=${BENCH_OUT:-${TMPDIR:-/tmp}/playfield-bench-fanout}
+python=${PYTHON:-$root/.venv/bin/python}
+mkdir -p "$out"
+
+gcc -O2 -o "$out/wsflood" "$ref/wsflood.c"
+echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
+echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+rm -f "$out"/db.sqlite*
+"$root/.build/release/playfield" serve --port 0 --database "$out/db.sqlite" \
+  --public "$root/Public" --templates "$root/Templates" >"$out/stdout" 2>"$out/stderr" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+  grep -q listening "$out/stdout" 2>/dev/null && break
+  sleep 0.1
+done
+url=$(sed -n 's/^Playfield listening on //p' "$out/stdout")
+
+for n in ${COUNTS:-200 1000 1500 2000}; do
+  echo "## $n spectators"
+  "$python" "$ref/fanout.py" "$url" "$n" "${SECONDS_EACH:-10}" --threads 2 \
+    --wsflood "$out/wsflood" --server-pid "$server" | grep -v '^# fanout'
+  curl -s "$url/healthz"
+  echo
+done
