@@ -53,30 +53,11 @@ final class Pages: Sendable {
   }
 
   private static func templateNames(in directory: String) throws -> [String] {
-    var names: [String] = []
-    var stack = [""]
-    while let folder = stack.popLast() {
-      guard let handle = opendir(directory + "/" + folder) else {
-        if folder.isEmpty {
-          throw PagesError(message: "cannot open the templates folder \(directory)")
-        }
-        continue
-      }
-      defer { closedir(handle) }
-      while let entry = readdir(handle) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        guard !name.hasPrefix(".") else { continue }
-        let key = folder.isEmpty ? name : folder + "/" + name
-        if entry.pointee.d_type == UInt8(DT_DIR) {
-          stack.append(key)
-        } else if name.hasSuffix(".mustache") {
-          names.append(String(key.dropLast(".mustache".count)))
-        }
-      }
+    guard let files = filesBelow(directory) else {
+      throw PagesError(message: "cannot open the templates folder \(directory)")
     }
-    return names.sorted()
+    return files.filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(".mustache".count)) }
+      .sorted()
   }
 
   private static func fileSize(_ path: String) -> Int {

@@ -152,22 +152,8 @@ final class StaticFiles: Sendable {
   }
 
   private func preload() {
-    var stack = [""]
-    while let folder = stack.popLast() {
-      guard let directory = opendir(root + "/" + folder) else { continue }
-      defer { closedir(directory) }
-      while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        guard !name.hasPrefix(".") else { continue }
-        let key = folder.isEmpty ? name : folder + "/" + name
-        if entry.pointee.d_type == UInt8(DT_DIR) {
-          stack.append(key)
-        } else {
-          _ = file(at: key)
-        }
-      }
+    for path in filesBelow(root) ?? [] {
+      _ = file(at: path)
     }
   }
 
