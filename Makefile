@@ -3,7 +3,7 @@ SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: run build release test test-swift test-python deps test-deps bench format lint clean
+.PHONY: run build release test test-swift test-python deps test-deps format lint clean
 
 run: deps release
 	.build/release/playfield serve --host $(HOST) --port $(PORT)

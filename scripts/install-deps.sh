@@ -38,8 +38,16 @@ if ! command -v swift >/dev/null; then
 fi
 
 if [ "$want_test" = 1 ]; then
-  if [ ! -x .venv/bin/python ]; then
-    python3 -m venv .venv
+  if [ ! -x .venv/bin/python ] && ! python3 -m venv .venv; then
+    # Debian's python3 makes virtual environments only with python3-venv.
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+      rm -rf .venv
+      python3 -m venv .venv
+    else
+      echo "install-deps: python3 cannot make a virtual environment; install python3-venv" >&2
+      exit 1
+    fi
   fi
   .venv/bin/pip install -q --disable-pip-version-check -r Tests/requirements.txt
 fi
