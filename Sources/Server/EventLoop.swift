@@ -111,8 +111,11 @@ final class EventLoop: @unchecked Sendable {
     EventLoop.current = self
     var fds = [Int32](repeating: 0, count: 256)
     var events = [PollEvents](repeating: [], count: 256)
+    var moreTasks = false
     while running {
-      let count = poller.wait(into: &fds, &events, timeout: EventLoop.timerInterval)
+      // Tasks left from the last turn: look at the sockets without sleeping, then run them.
+      let timeout = moreTasks ? Duration.zero : EventLoop.timerInterval
+      let count = poller.wait(into: &fds, &events, timeout: timeout)
       for i in 0..<count {
         if fds[i] == poller.wakeFD {
           poller.drainWake()
@@ -121,7 +124,7 @@ final class EventLoop: @unchecked Sendable {
         let slot = Int(fds[i])
         if slot < channels.count { channels[slot]?.ready(events[i]) }
       }
-      runTasks()
+      moreTasks = runTasks()
       let now = MonotonicTime.now()
       if now.nanoseconds &- lastTimerCheck.nanoseconds >= EventLoop.timerNanoseconds {
         lastTimerCheck = now
@@ -140,18 +143,19 @@ final class EventLoop: @unchecked Sendable {
     running = false
   }
 
-  private func runTasks() {
-    while true {
-      // NB: taking the array and leaving an empty one allocates nothing; removeAll(keepingCapacity:)
-      // on the shared buffer would allocate a new one on every turn of the loop.
-      let tasks = queue.withLock { tasks in
-        let taken = tasks
-        tasks = []
-        return taken
-      }
-      if tasks.isEmpty { return }
-      for task in tasks { task() }
+  /// Runs the tasks queued so far, not those they or other threads queue meanwhile, so that
+  /// a stream of tasks arriving faster than they run (frames to many slow sockets on a loaded
+  /// machine) never keeps the loop from its sockets and timers. Returns whether more are queued.
+  private func runTasks() -> Bool {
+    // NB: taking the array and leaving an empty one allocates nothing; removeAll(keepingCapacity:)
+    // on the shared buffer would allocate a new one on every turn of the loop.
+    let tasks = queue.withLock { tasks in
+      let taken = tasks
+      tasks = []
+      return taken
     }
+    for task in tasks { task() }
+    return !tasks.isEmpty && !queue.withLock { $0.isEmpty }
   }
 
   private func refreshDate() {

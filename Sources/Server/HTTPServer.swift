@@ -32,7 +32,7 @@ public final class HTTPServer: Sendable {
   }
 
   private let core: ServerCore
-  private let loops: [EventLoop]
+  let loops: [EventLoop]
   private let listenFD: Int32
   private let finished = DispatchGroup()
   /// The port the server listens on.

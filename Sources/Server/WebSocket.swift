@@ -53,14 +53,22 @@ public final class WebSocket: @unchecked Sendable {
   }
 
   /// Sends `encoded` to every socket, with one hand-over per event loop rather than per socket.
-  public static func broadcast(_ encoded: EncodedMessage, to sockets: [WebSocket], latestOnly: Bool)
-  {
+  ///
+  /// With a `stream`, a hand-over that a newer message of the same stream has overtaken before
+  /// its loop got to it is dropped: a loop that falls behind the game loop skips stale frames
+  /// instead of working through a growing queue of them.
+  public static func broadcast(
+    _ encoded: EncodedMessage, to sockets: [WebSocket], latestOnly: Bool,
+    stream: BroadcastStream? = nil
+  ) {
     var byLoop: [ObjectIdentifier: (EventLoop, [WebSocket])] = [:]
     for socket in sockets {
       byLoop[ObjectIdentifier(socket.loop), default: (socket.loop, [])].1.append(socket)
     }
+    let generation = stream?.advance()
     for (loop, group) in byLoop.values {
       loop.execute {
+        if let stream, let generation, !stream.isLatest(generation) { return }
         for socket in group { socket.channel?.send(encoded, latestOnly: latestOnly) }
       }
     }
@@ -74,5 +82,23 @@ public final class WebSocket: @unchecked Sendable {
         if let channel { body(channel) }
       }
     }
+  }
+}
+
+/// The successive messages of one stream (a session's frames), so that `WebSocket.broadcast`
+/// can tell a stale hand-over from the newest one.
+public final class BroadcastStream: Sendable {
+  private let latest = Atomic<UInt64>(0)
+
+  public init() {}
+
+  /// Numbers a new message of the stream.
+  func advance() -> UInt64 {
+    latest.wrappingAdd(1, ordering: .relaxed).newValue
+  }
+
+  /// Whether no message has come after the one numbered `generation`.
+  func isLatest(_ generation: UInt64) -> Bool {
+    latest.load(ordering: .relaxed) == generation
   }
 }

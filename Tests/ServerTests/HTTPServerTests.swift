@@ -220,6 +220,26 @@ private func get(_ path: String, _ extra: String = "") -> String {
     }
   }
 
+  @Test func tasksThatKeepComingNeverStarveTheSockets() throws {
+    // A loop handed tasks faster than it runs them (frames to thousands of sockets on a
+    // saturated machine) must still accept, read and answer between them.
+    try withServer(testConfiguration { $0.eventLoops = 1 }) { server in
+      let loop = server.loops[0]
+      let storming = Atomic<Bool>(true)
+      @Sendable func storm() {
+        guard storming.load(ordering: .relaxed) else { return }
+        loop.execute { storm() }
+      }
+      defer { storming.store(false, ordering: .relaxed) }
+      loop.execute { storm() }
+      let client = try TestClient(port: server.port)
+      try client.send(get("/echo/through"))
+      let reply = try client.read(seconds: 5)
+      #expect(reply.status == 200)
+      #expect(reply.text == "/echo/through ")
+    }
+  }
+
   @Test func stopClosesIdleConnections() throws {
     var configuration = HTTPServer.Configuration()
     configuration.port = 0

@@ -31,6 +31,8 @@ final class LiveSession: @unchecked Sendable {
   static let snapshotInterval: UInt64 = 300
 
   private let inbox = Mutex<[SessionCommand]>([])
+  /// Numbers the frames, so that an event loop that falls behind skips stale ones.
+  private let frameStream = BroadcastStream()
   private let published: Mutex<SessionSummary>
 
   // Owned by the game loop.
@@ -204,7 +206,9 @@ final class LiveSession: @unchecked Sendable {
       journal?.snapshot(sessionID: id, tick: tick, state: model.snapshot())
     }
     guard !clients.isEmpty else { return }
-    broadcast(frame(), latestOnly: true)
+    // Running, a frame a loop has not sent before the next one is stale; each asked-for step's
+    // frame is sent (the protocol promises one per step).
+    broadcast(frame(), latestOnly: true, stream: running ? frameStream : nil)
     for message in SimulationEvent.messages(events, tick: tick, limit: Self.maxEventsPerTick) {
       broadcast(message, latestOnly: false)
     }
@@ -259,11 +263,12 @@ final class LiveSession: @unchecked Sendable {
     broadcast(statusMessage(), latestOnly: false)
   }
 
-  private func broadcast(_ json: [UInt8], latestOnly: Bool) {
+  private func broadcast(_ json: [UInt8], latestOnly: Bool, stream: BroadcastStream? = nil) {
     let windows = Set(clients.compactMap { $0.socket.compressionWindowBits })
     let text = WebSocketMessage.text(String(decoding: json, as: UTF8.self))
     let encoded = encoder.encode(text, windows: json.count >= 256 ? windows : [])
-    WebSocket.broadcast(encoded, to: clients.map(\.socket), latestOnly: latestOnly)
+    WebSocket.broadcast(
+      encoded, to: clients.map(\.socket), latestOnly: latestOnly, stream: stream)
   }
 
   private func publish(now: Double) {
