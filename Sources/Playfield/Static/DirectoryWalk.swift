@@ -22,7 +22,7 @@ func filesBelow(_ root: String) -> [String]? {
       }
       guard !name.hasPrefix(".") else { continue }
       let path = folder.isEmpty ? name : folder + "/" + name
-      if entry.pointee.d_type == UInt8(DT_DIR) {
+      if isDirectory(entry.pointee.d_type, path: root + "/" + path) {
         stack.append(path)
       } else {
         files.append(path)
@@ -30,4 +30,12 @@ func filesBelow(_ root: String) -> [String]? {
     }
   }
   return files
+}
+
+/// Whether a directory entry is a folder; asks the file system when the entry does not say
+/// (`DT_UNKNOWN`, as on some file systems). Symbolic links are not folders here.
+private func isDirectory(_ type: UInt8, path: String) -> Bool {
+  if type != UInt8(DT_UNKNOWN) { return type == UInt8(DT_DIR) }
+  var info = stat()
+  return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
 }
