@@ -63,12 +63,15 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
 
-    .testTarget(name: "DeflateTests", dependencies: ["Deflate"]),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-    .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Deflate"]),
-    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    // A seeded generator the unit tests share.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "DeflateTests", dependencies: ["Deflate", "TestSupport"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+    .testTarget(
+      name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Deflate", "TestSupport"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON"]),
-    .testTarget(name: "TilesTests", dependencies: ["Tiles"]),
+    .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "WebSocket"]),
     .testTarget(name: "PlayfieldTests", dependencies: ["Playfield", "HTTP", "Server"]),

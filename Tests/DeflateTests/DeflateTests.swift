@@ -1,24 +1,12 @@
 import CZlib
+import TestSupport
 import Testing
 
 @testable import Deflate
 
-/// A small deterministic generator (SplitMix64) so that "random" inputs are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Text that compresses well but has matches at every distance up to a few kilobytes.
 func sampleText(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
-  var random = SeededGenerator(state: seed)
+  var random = SplitMix64(seed: seed)
   let words = ["tick", "frame", "ball", "maze", "\"x\":", "\"y\":", "1.25", "{", "}", ", ", "-0.5"]
   var bytes: [UInt8] = []
   while bytes.count < count {
@@ -101,7 +89,7 @@ func sampleText(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
   @Test func piecesGiveTheSameOutputAsTheWhole() throws {
     let message = sampleText(50_000)
     let compressed = try Deflater().compressMessage(message)
-    var random = SeededGenerator(state: 7)
+    var random = SplitMix64(seed: 7)
     for _ in 0..<20 {
       let inflater = try Inflater()
       var output: [UInt8] = []

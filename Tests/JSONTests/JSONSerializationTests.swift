@@ -1,4 +1,5 @@
 import JSON
+import TestSupport
 import Testing
 
 @Suite("Serialization and the streaming writer")
@@ -108,7 +109,7 @@ struct JSONSerializationTests {
   }
 
   @Test func randomValuesRoundTrip() throws {
-    var random = TestRandom(seed: 7)
+    var random = SplitMix64(seed: 7)
     for _ in 0..<300 {
       let value = random.value(depth: 4)
       let bytes = value.serialized()
@@ -119,20 +120,8 @@ struct JSONSerializationTests {
   }
 }
 
-/// A tiny deterministic generator of JSON trees for round-trip tests.
-struct TestRandom {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-
+/// Random JSON trees for round-trip tests.
+extension SplitMix64 {
   mutating func value(depth: Int) -> JSONValue {
     switch next() % (depth > 0 ? 7 : 4) {
     case 0: return .null

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import WebSocket
@@ -65,7 +66,7 @@ import Testing
   }
 
   @Test func splittingAnywhereGivesTheSameVerdict() {
-    var random = SeededGenerator(state: 3)
+    var random = SplitMix64(seed: 3)
     let samples: [[UInt8]] = [
       Array("ascii only text that is long enough for the eight-byte path".utf8),
       Array("mixed ü € 𝄞 and more ascii after the four-byte one".utf8),
@@ -132,7 +133,7 @@ import Testing
 
   /// Unmasking in pieces at any offset equals unmasking whole.
   @Test func maskPhaseIsKeptAcrossPieces() {
-    var random = SeededGenerator(state: 11)
+    var random = SplitMix64(seed: 11)
     let plain = (0..<1000).map { _ in UInt8.random(in: 0...255, using: &random) }
     var whole = plain
     whole.withUnsafeMutableBytes { testMask.apply(to: $0) }

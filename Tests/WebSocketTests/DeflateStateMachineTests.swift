@@ -1,5 +1,6 @@
 import Deflate
 import HTTP
+import TestSupport
 import Testing
 
 @testable import WebSocket
@@ -37,7 +38,7 @@ import Testing
 
   /// Compressed frames larger than the unmasking scratch buffer, whole and in odd pieces.
   @Test func largeCompressedFramesInPieces() throws {
-    var random = SeededGenerator(state: 5)
+    var random = SplitMix64(seed: 5)
     let noise = (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &random) }
     let frame = clientFrame(0x2, try compressed(noise), rsv1: true)
     #expect(frame.count > 3 * WebSocketStateMachine.scratchSize)
@@ -55,7 +56,7 @@ import Testing
 
   /// Incompressible data grows a little when deflated; a message at the limit still fits.
   @Test func incompressibleMessageAtTheLimitIsAccepted() throws {
-    var random = SeededGenerator(state: 9)
+    var random = SplitMix64(seed: 9)
     let noise = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
     let body = try compressed(noise)
     #expect(body.count > noise.count)

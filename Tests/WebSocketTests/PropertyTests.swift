@@ -1,5 +1,6 @@
 import Deflate
 import HTTP
+import TestSupport
 import Testing
 
 @testable import WebSocket
@@ -9,7 +10,7 @@ import Testing
 @Suite struct PropertyTests {
   /// A random but valid client stream: messages of every kind, fragmented or not, compressed
   /// or not, with pings between fragments, and sometimes a close at the end.
-  func randomStream(_ random: inout SeededGenerator, deflater: Deflater?) throws -> [UInt8] {
+  func randomStream(_ random: inout SplitMix64, deflater: Deflater?) throws -> [UInt8] {
     var bytes: [UInt8] = []
     for _ in 0..<Int.random(in: 1...12, using: &random) {
       let isText = Bool.random(using: &random)
@@ -61,7 +62,7 @@ import Testing
 
   @Test(arguments: [false, true])
   func anySplitGivesTheSameActions(compressed: Bool) throws {
-    var random = SeededGenerator(state: compressed ? 0xC0FFEE : 0xBEEF)
+    var random = SplitMix64(seed: compressed ? 0xC0FFEE : 0xBEEF)
     let settings = compressed ? PerMessageDeflateParameters() : nil
     for _ in 0..<60 {
       let bytes = try randomStream(&random, deflater: compressed ? Deflater() : nil)
@@ -91,7 +92,7 @@ import Testing
 
   @Test(arguments: [false, true])
   func randomBytesNeverCrash(compressed: Bool) {
-    var random = SeededGenerator(state: compressed ? 99 : 42)
+    var random = SplitMix64(seed: compressed ? 99 : 42)
     let settings = compressed ? PerMessageDeflateParameters() : nil
     let prefixes: [[UInt8]] = [
       [], [0x81], [0x82, 0xFE], [0xC1, 0x85], [0x01, 0x83], [0x88, 0x82],
@@ -115,7 +116,7 @@ import Testing
 
   /// Valid streams with a few bytes changed: whatever happens, it happens cleanly.
   @Test func mutatedStreamsNeverCrash() throws {
-    var random = SeededGenerator(state: 7)
+    var random = SplitMix64(seed: 7)
     for _ in 0..<1500 {
       let compressed = Bool.random(using: &random)
       var bytes = try randomStream(&random, deflater: compressed ? Deflater() : nil)
