@@ -217,12 +217,7 @@ final class LiveSession: @unchecked Sendable {
   /// The current `frame` message.
   private func frame() -> [UInt8] {
     frameWriter.reset()
-    frameWriter.beginObject()
-    frameWriter.field("type", "frame")
-    frameWriter.field("tick", Int(model.tick))
-    frameWriter.field("t", Double(model.tick) / 60, decimals: 4)
-    model.writeFrame(into: &frameWriter)
-    frameWriter.endObject()
+    model.writeFrameMessage(into: &frameWriter)
     return frameWriter.bytes
   }
 

@@ -169,12 +169,7 @@ final class ReplaySession: @unchecked Sendable {
 
   private func frame() -> EncodedMessage {
     var writer = JSONWriter(capacity: 1024)
-    writer.beginObject()
-    writer.field("type", "frame")
-    writer.field("tick", Int(model.tick))
-    writer.field("t", Double(model.tick) / 60, decimals: 4)
-    model.writeFrame(into: &writer)
-    writer.endObject()
+    model.writeFrameMessage(into: &writer)
     return EncodedMessage(.text(String(decoding: writer.bytes, as: UTF8.self)))
   }
 
