@@ -5,16 +5,23 @@ import JSON
 struct JSONBody {
   let fields: [String: JSONValue]
 
-  init(_ request: Request, maxBytes: Int = 64 * 1024) throws(APIError) {
+  /// Reads the body of `request`; `example` (such as `{"kind": NAME}`) tells a client that
+  /// sent nothing what to send.
+  init(_ request: Request, maxBytes: Int = 64 * 1024, example: String = "a JSON object")
+    throws(APIError)
+  {
     guard request.declaresBody else {
-      throw APIError(.lengthRequired, "send a JSON body with a Content-Length")
+      throw APIError(.lengthRequired, "send \(example) with a Content-Length")
     }
     if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json")
     {
-      throw APIError(.unsupportedMediaType, "send application/json")
+      throw APIError(.unsupportedMediaType, "send \(example) as application/json")
     }
     guard request.body.count <= maxBytes else {
       throw APIError(.contentTooLarge, "the body is larger than \(maxBytes) bytes")
+    }
+    guard !request.body.isEmpty else {
+      throw APIError(.badRequest, "send \(example)")
     }
     let value: JSONValue
     do {
@@ -26,6 +33,14 @@ struct JSONBody {
       throw APIError(.badRequest, "the body must be a JSON object")
     }
     self.fields = fields
+  }
+
+  /// Refuses fields other than `names`, naming the first unknown one.
+  func allowOnly(_ names: Set<String>) throws(APIError) {
+    if let unknown = fields.keys.sorted().first(where: { !names.contains($0) }) {
+      let known = names.sorted().joined(separator: " and ")
+      throw APIError(.badRequest, "unknown field \(unknown); send \(known)", field: unknown)
+    }
   }
 
   func string(_ name: String) throws(APIError) -> String {

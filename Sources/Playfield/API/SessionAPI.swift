@@ -5,9 +5,6 @@ import JSON
 struct SessionAPI: Sendable {
   let registry: SessionRegistry
 
-  /// Largest request body, in bytes.
-  static let maxBody = 64 * 1024
-
   /// `/api/sessions`: POST creates, GET lists.
   func collection(_ request: Request) -> Response {
     switch request.method {
@@ -48,39 +45,10 @@ struct SessionAPI: Sendable {
   }
 
   private func create(_ request: Request) throws(APIError) -> Response {
-    guard request.declaresBody else {
-      throw APIError(
-        .lengthRequired, "send {\"kind\": NAME, \"config\": {...}} with a Content-Length")
-    }
-    if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json")
-    {
-      throw APIError(.unsupportedMediaType, "send the session as application/json")
-    }
-    guard request.body.count <= Self.maxBody else {
-      throw APIError(.contentTooLarge, "the body is larger than \(Self.maxBody) bytes")
-    }
-    guard !request.body.isEmpty else {
-      throw APIError(.badRequest, "send {\"kind\": NAME, \"config\": {...}}")
-    }
-    let body: JSONValue
-    do {
-      body = try JSONValue.parse(request.body, maxDepth: 32)
-    } catch {
-      throw APIError(.badRequest, "the body is not valid JSON: \(error)")
-    }
-    guard case .object(let fields) = body else {
-      throw APIError(.badRequest, "the body must be a JSON object")
-    }
-    if let unknown = fields.keys.sorted().first(where: { $0 != "kind" && $0 != "config" }) {
-      throw APIError(.badRequest, "unknown field \(unknown); send kind and config", field: unknown)
-    }
-    guard let kindValue = fields["kind"] else {
-      throw APIError(.badRequest, "kind is required", field: "kind")
-    }
-    guard let kind = kindValue.stringValue else {
-      throw APIError(.badRequest, "kind must be a string", field: "kind")
-    }
-    let config = fields["config"] ?? .object([:])
+    let body = try JSONBody(request, example: #"{"kind": NAME, "config": {...}}"#)
+    try body.allowOnly(["kind", "config"])
+    let kind = try body.string("kind")
+    let config = body.fields["config"] ?? .object([:])
     guard case .object = config else {
       throw APIError(.badRequest, "config must be an object", field: "config")
     }
