@@ -380,10 +380,12 @@ class AsyncSession:
         if self.running:
             raise PlayfieldError("step needs a stopped session: call stop() first")
         target = self.tick + count
+        # No ping needed: an error (for the step or an input sent before it) comes instead of
+        # the frame, and fails the wait.
         waiter = _Waiter(lambda m: isinstance(m, Frame) and m.tick >= target, errors=True)
         self._waiters.append(waiter)
         try:
-            await self.send({"type": "step", "count": count})
+            await self.send({"type": "step", "count": count}, confirm=False)
         except BaseException:
             self._waiters.remove(waiter)
             raise
