@@ -30,7 +30,13 @@ class Frame:
 
     @classmethod
     def from_json(cls, message):
-        return cls(tick=message["tick"], t=message.get("t", message["tick"] / 60), data=message)
+        return cls(tick=message["tick"], t=message.get("t", message["tick"] / 60), data=message,
+                   **cls.model_fields(message))
+
+    @staticmethod
+    def model_fields(message):
+        """The typed fields of this kind's frames, read from the message."""
+        return {}
 
 
 @dataclass(frozen=True)
@@ -41,10 +47,9 @@ class MazeFrame(Frame):
     tilt: tuple = (0.0, 0.0)
     revision: int = 0
 
-    @classmethod
-    def from_json(cls, message):
-        return cls(
-            tick=message["tick"], t=message.get("t", 0.0), data=message,
+    @staticmethod
+    def model_fields(message):
+        return dict(
             ball=_point(message["ball"]), tilt=_point(message["tilt"]),
             revision=message["revision"])
 
@@ -64,10 +69,9 @@ class HolesFrame(Frame):
     game_over: bool = False
     pause: int = 0
 
-    @classmethod
-    def from_json(cls, message):
-        return cls(
-            tick=message["tick"], t=message.get("t", 0.0), data=message,
+    @staticmethod
+    def model_fields(message):
+        return dict(
             ball=_point(message["ball"]), holes=_pairs(message["holes"]),
             hole_radius=message["holeRadius"], score=message["score"],
             balls_left=message["ballsLeft"], level=message["level"], phase=message["phase"],
@@ -88,10 +92,9 @@ class BallsFrame(Frame):
         """How many balls."""
         return len(self.positions)
 
-    @classmethod
-    def from_json(cls, message):
-        return cls(
-            tick=message["tick"], t=message.get("t", 0.0), data=message,
+    @staticmethod
+    def model_fields(message):
+        return dict(
             positions=_pairs(message["positions"]), energy=message["energy"],
             momentum=_point(message["momentum"]), collisions=message["collisions"])
 
@@ -108,10 +111,9 @@ class TagCloudFrame(Frame):
     rotation: list = field(default_factory=list)
     dragging: bool = False
 
-    @classmethod
-    def from_json(cls, message):
-        return cls(
-            tick=message["tick"], t=message.get("t", 0.0), data=message,
+    @staticmethod
+    def model_fields(message):
+        return dict(
             points=_pairs(message["points"]), scale=message["scale"],
             opacity=message["opacity"], order=message["order"], rotation=message["rotation"],
             dragging=message["dragging"])
