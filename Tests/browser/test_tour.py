@@ -45,3 +45,45 @@ def test_tag_cloud_reset_rebuilds_the_labels(playfield, watched):
     texts = p.locator(".cloud a").all_inner_texts()
     assert sorted(texts) == ["alpha", "beta", "delta", "gamma"]
     # The watched fixture fails the test on the TypeError the old page threw here.
+
+
+def test_bouncing_balls_readouts_have_units_a_readable_scale_and_a_plot(playfield, watched):
+    session = create_session(playfield, "bouncing-balls", {"balls": 100, "width": 800, "height": 600, "radiusMin": 4, "radiusMax": 8})
+    page = open_demo(watched, playfield.url + session["urls"]["control"])
+    p = page.page
+    wait_for_tick_after(page, 30)
+    energy = p.locator('[data-readout="energy"]').inner_text()
+    assert re.fullmatch(r"\d{1,3}(\.\d{1,2})?( [kMGTPE])?", energy), f"energy reads {energy!r}"
+    assert p.locator('[data-readout="energy"]').evaluate(
+        "e => e.previousElementSibling.querySelector('.unit').textContent") == "m·px²/s²"
+    momentum = p.locator('[data-readout="momentum"]').inner_text()
+    assert re.fullmatch(r"\((−?\d{1,3}(\.\d{1,2})?( [kMGTPE])?), (−?\d{1,3}(\.\d{1,2})?( [kMGTPE])?)\)", momentum), momentum
+    # The plot draws both lines over the last seconds, and moves on as ticks come.
+    p.wait_for_function("() => document.querySelector('canvas.plot').width > 0")
+    time.sleep(0.5)
+    colours = page.canvas_colours("canvas.plot")
+    def yellowish(c):
+        r, g, b = int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
+        return r > 150 and g > 110 and b < 90
+
+    def bluish(c):
+        r, g, b = int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
+        return b > 150 and g > 110 and r < 150
+
+    assert any(yellowish(c) for c in colours), f"an energy line (yellow): {list(colours)[:8]}"
+    assert any(bluish(c) for c in colours), f"a momentum line (blue): {list(colours)[:8]}"
+    assert len(colours) > 3, colours
+    before = p.locator("canvas.plot").evaluate("c => c.toDataURL()")
+    time.sleep(0.5)
+    assert p.locator("canvas.plot").evaluate("c => c.toDataURL()") != before, "the plot rolls"
+    page.screenshot("tour-bouncing-balls-plot")
+
+
+def test_compact_numbers(playfield, watched):
+    page = watched()
+    page.page.goto(playfield.url + "/demos/mandelbrot")
+    cases = page.page.evaluate("""async () => {
+      const { formatCompact } = await import('/js/lib/dom.js');
+      return [10049538, 1234, 999.4, 999.6, 12.5, -0.004, -45678, 0, NaN].map(formatCompact);
+    }""")
+    assert cases == ["10.0 M", "1.23 k", "999", "1.00 k", "12.5", "0.00", "−45.7 k", "0.00", "–"]
