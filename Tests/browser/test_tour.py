@@ -87,3 +87,36 @@ def test_compact_numbers(playfield, watched):
       return [10049538, 1234, 999.4, 999.6, 12.5, -0.004, -45678, 0, NaN].map(formatCompact);
     }""")
     assert cases == ["10.0 M", "1.23 k", "999", "1.00 k", "12.5", "0.00", "−45.7 k", "0.00", "–"]
+
+
+def test_sessions_page_groups_mine_watched_and_idle_newest_first(playfield, watched):
+    # This browser makes a maze session; three more come from elsewhere, one of them watched.
+    page = open_demo(watched, playfield.url + "/demos/maze?new")
+    p = page.page
+    mine = p.evaluate("() => window.playfield.client.id")
+    others = []
+    for _ in range(3):
+        others.append(create_session(playfield, "tag-cloud")["id"])
+        time.sleep(1.1)  # createdAt is in whole seconds
+    watcher = open_demo(watched, playfield.url + f"/demos/tag-cloud?session={others[0]}&watch")
+    p.goto(playfield.url + "/sessions")
+    p.wait_for_function(
+        f"() => document.querySelector('.group-active tr[data-id=\"{others[0]}\"]')")
+
+    mine_row = p.locator(f'.group-mine tr[data-id="{mine}"]')
+    assert mine_row.locator(".mine-badge").inner_text() == "you control this"
+    idle_ids = p.locator(".group-idle tr[data-id]").evaluate_all("rs => rs.map(r => r.dataset.id)")
+    assert others[1] in idle_ids and others[2] in idle_ids
+    assert idle_ids.index(others[2]) < idle_ids.index(others[1]), "newest first"
+    # Groups come in order: mine, watched, idle; idle rows are folded until asked for.
+    order = p.locator("#sessions tbody").evaluate_all("bs => bs.map(b => b.className)")
+    assert order == ["group group-mine", "group group-active", "group group-idle"]
+    assert p.locator(f'tr[data-id="{others[1]}"]').is_hidden()
+    fold = p.locator(".group-idle .fold")
+    assert fold.get_attribute("aria-expanded") == "false"
+    assert "idle" in fold.inner_text().lower()
+    fold.click()
+    assert p.locator(f'tr[data-id="{others[1]}"]').is_visible()
+    assert fold.get_attribute("aria-expanded") == "true"
+    page.screenshot("tour-sessions-groups")
+    watcher.page.context.close()
