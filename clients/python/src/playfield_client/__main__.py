@@ -111,18 +111,22 @@ def record(args, out):
 
 
 def main(argv=None, out=None):
-    parser = argparse.ArgumentParser(prog="python -m playfield_client", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m playfield_client",
+                                     description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, summary in (("watch", "print ticks and events"), ("record", "write frames as JSON lines")):
+    for name, summary in (("watch", "print ticks and events"),
+                          ("record", "write frames as JSON lines")):
         command = commands.add_parser(name, help=summary, description=summary)
         command.add_argument("url", help="the session's page, API or channel address")
         command.add_argument("--token", help="the control token (join as controller)")
         command.add_argument("--frames", type=int, help="stop after this many frames")
         command.add_argument("--seconds", type=float, help="stop after this many seconds")
         if name == "watch":
-            command.add_argument("--every", type=int, default=1, help="print every Nth frame (default 1)")
+            command.add_argument("--every", type=int, default=1,
+                                 help="print every Nth frame (default 1)")
         else:
-            command.add_argument("--out", default="-", help="the JSON lines file (default: standard output)")
+            command.add_argument("--out", default="-",
+                                 help="the JSON lines file (default: standard output)")
             command.add_argument("--events", action="store_true", help="write events too")
     args = parser.parse_args(argv)
     if args.frames is not None and args.frames < 1:

@@ -10,13 +10,13 @@ Each environment drives one server session in step mode: `reset(seed=S)` creates
 with seed S (deleting the one before), stops it, and puts the model back at its start with the
 model's `reset` input and one step; `reset()` without a seed does the same in the current
 session. `step(action)` sends a tilt (the action, in g) and one step of `frame_skip` ticks
-(default 1 tick, 1/60 s), and builds the observation from the last tick's frame. The server's models are deterministic and the start does
-not depend on how long the session ran before, so the same seed and actions give the same
-observations, run after run.
+(default 1 tick, 1/60 s), and builds the observation from the last tick's frame. The server's
+models are deterministic and the start does not depend on how long the session ran before, so
+the same seed and actions give the same observations, run after run.
 
-Velocities are not in the frames; they are the last step's change of position per tick times 60 (px/s),
-from positions rounded to 0.01 px, so they are exact functions of the frames (and bounded by
-the table's size times 60).
+Velocities are not in the frames; they are the last step's change of position per tick times
+60 (px/s), from positions rounded to 0.01 px, so they are exact functions of the frames (and
+bounded by the table's size times 60).
 """
 import collections
 import os
@@ -42,7 +42,8 @@ class PlayfieldEnv(gymnasium.Env):
                  timeout=10.0):
         if not 0 < max_tilt <= 2:
             raise ValueError(f"max_tilt must be a number in (0, 2] g, not {max_tilt!r}")
-        if isinstance(frame_skip, bool) or not isinstance(frame_skip, int) or not 1 <= frame_skip <= 600:
+        if (isinstance(frame_skip, bool) or not isinstance(frame_skip, int)
+                or not 1 <= frame_skip <= 600):
             raise ValueError(f"frame_skip must be an int from 1 to 600 ticks, not {frame_skip!r}")
         self.frame_skip = frame_skip
         self.client = Client(base_url or os.environ.get("PLAYFIELD_URL", "http://127.0.0.1:8080"),

@@ -44,7 +44,8 @@ def decode_png(png):
         raise PlayfieldError("not a PNG: no IHDR chunk")
     width, height, depth, colour, _, _, interlace = header
     if depth != 8 or colour not in CHANNELS or interlace:
-        raise PlayfieldError(f"unsupported PNG: depth {depth}, colour type {colour}, interlace {interlace}")
+        raise PlayfieldError(
+            f"unsupported PNG: depth {depth}, colour type {colour}, interlace {interlace}")
     channels = CHANNELS[colour]
     stride = width * channels
     raw = np.frombuffer(zlib.decompress(b"".join(data)), dtype=np.uint8).reshape(height, stride + 1)
