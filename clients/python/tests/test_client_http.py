@@ -122,10 +122,15 @@ def test_a_finished_holes_game_enters_the_high_scores(client):
         client.enter_high_score(info.id, "B" * 22, "thief")
     assert stolen.value.status == 403 and stolen.value.field == "token"
     rank = client.enter_high_score(info.id, info.token, "client")
-    assert rank is None or rank >= 1
-    if rank is not None:
-        rows = client.high_scores()
+    rows = client.high_scores()
+    assert [row.rank for row in rows] == list(range(1, len(rows) + 1))
+    if rank is None:
+        assert "client" not in {row.name for row in rows}
+    else:
         assert rows[rank - 1].name == "client" and rows[rank - 1].score == 0
+    with pytest.raises(HTTPError) as twice:
+        client.enter_high_score(info.id, info.token, "client")
+    assert twice.value.status == 409 and "already" in twice.value.message
     client.delete_session(info)
 
 

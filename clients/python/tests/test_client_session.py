@@ -250,6 +250,15 @@ def test_reconnects_and_resumes_after_the_server_restarts(start_server):
     Client(again.url).delete_session(info)
 
 
+def test_reconnect_by_hand_starts_afresh_with_hello(maze):
+    maze.step(3)
+    maze.clear()
+    hello = maze.reconnect()
+    assert isinstance(hello, Hello) and hello.tick == maze.tick and maze.connected
+    assert maze.receive(timeout=5) == hello
+    assert maze.step().tick == hello.tick + 1
+
+
 def test_a_command_reconnects_first_when_the_connection_dropped(start_server):
     first = start_server()
     client = Client(first.url)
