@@ -51,6 +51,22 @@ def test_a_controller_gets_hello_and_steps_frame_by_frame(maze):
     assert seen == [frame.tick + 1, frame.tick + 2, frame.tick + 3]
 
 
+def test_step_sends_its_inputs_first(maze):
+    frame = maze.step(30, inputs=[{"type": "tilt", "x": 1, "y": 0}])
+    assert frame.tilt == (1, 0) and frame.ball[0] > 180
+    # A refused input is raised once the step (which still runs) has come back.
+    with pytest.raises(ServerError) as refused:
+        maze.step(5, inputs=[{"type": "tilt", "x": 0, "y": -3}, {"type": "toggle", "row": 0}])
+    assert refused.value.field == "y"
+    assert maze.tick == frame.tick + 5
+    assert maze.step().tick == frame.tick + 6
+    # The second refusal was not lost: it waits for the reader.
+    with pytest.raises(ServerError) as second:
+        while True:
+            maze.receive(timeout=5)
+    assert second.value.field == "col"
+
+
 def test_start_and_stop_switch_the_session(maze):
     maze.start()
     assert maze.running is True
@@ -143,8 +159,8 @@ def test_tag_cloud_inputs(client):
 @pytest.mark.parametrize("call, code, field, words", [
     (lambda s: s.tilt(5, 0), "bad-field", "x", "x: must be a number from -2 to 2"),
     (lambda s: s.toggle(99, 0), "bad-field", "row", "row"),
-    (lambda s: s.step(601), "bad-field", "count", "count must be an integer from 1 to 600"),
-    (lambda s: s.step(0), "bad-field", "count", "count must be an integer from 1 to 600"),
+    (lambda s: s.send({"type": "step", "count": 601}), "bad-field", "count",
+     "count must be an integer from 1 to 600"),
     (lambda s: s.add_ball(1, 1), "unknown-type", "type", 'unknown message type "add-ball" for maze'),
     (lambda s: s.send({"type": "tilt", "x": 0, "y": 0, "z": 1}), "bad-field", "z", "z"),
     (lambda s: s.send({"type": "load", "cells": 5}), "bad-field", "cells", "cells"),
@@ -167,6 +183,9 @@ def test_bad_python_values_are_refused_before_sending(maze):
         maze.send({"kind": "tilt"})
     with pytest.raises(TypeError):
         maze.step(1.5)
+    for count in (0, 601):
+        with pytest.raises(ValueError, match="count must be an integer from 1 to 600"):
+            maze.step(count)
     with pytest.raises(ValueError):
         maze.send({"type": "tilt", "x": float("nan"), "y": 0})
     with pytest.raises(ValueError):

@@ -78,11 +78,8 @@ class PlayfieldEnv(gymnasium.Env):
 
     def _restart(self, before=()):
         """Sends `before` inputs and `reset`, then one step; returns that step's frame."""
-        for message in before:
-            self.session.send(message, confirm=False)
-        self.session.reset(confirm=False)
         self.session.clear()
-        return self.session.step(1)
+        return self.session.step(1, inputs=(*before, {"type": "reset"}))
 
     def close(self):
         """Closes the connection and deletes the session (unless `keep_session`)."""
@@ -110,8 +107,8 @@ class PlayfieldEnv(gymnasium.Env):
         action = np.asarray(action, dtype=np.float32).reshape(2)
         if not self.action_space.contains(action):
             raise ValueError(f"action {action.tolist()} is outside {self.action_space}")
-        self.session.tilt(float(action[0]), float(action[1]), confirm=False)
-        frame = self.session.step(self.frame_skip)
+        tilt = {"type": "tilt", "x": float(action[0]), "y": float(action[1])}
+        frame = self.session.step(self.frame_skip, inputs=(tilt,))
         previous, self.frame = self.frame, frame
         self.steps += 1
         self._velocity = _velocity(previous.ball, frame.ball, frame.tick - previous.tick)

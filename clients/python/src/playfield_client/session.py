@@ -30,6 +30,8 @@ from .messages import Frame, Hello, Pong, Status, parse
 # each wait scaled by a random factor from 0.5 to 1.5.
 FIRST_DELAY = 0.25
 LAST_DELAY = 8.0
+# Most ticks one `step` message may ask for (the server's limit).
+MAX_STEP = 600
 
 
 class _Waiter:
@@ -53,6 +55,31 @@ class _Waiter:
         if self.match(message):
             self.future.set_result(message)
         return False
+
+
+class _StepWaiter(_Waiter):
+    """Waits for the frame of tick `target`. An input's error is kept and raised once that
+    frame has come (further ones stay for `receive`); a refusal of the step itself (a spectator, too many commands) fails the
+    wait at once, as no frame will come."""
+
+    REFUSED = ("not-controller", "too-many")
+
+    def __init__(self, target):
+        super().__init__(lambda m: isinstance(m, Frame) and m.tick >= target, errors=True)
+        self.error = None
+
+    def offer(self, message):
+        if self.future.done():
+            return False
+        if isinstance(message, ServerError) and message.code not in self.REFUSED:
+            if self.error is not None:
+                return False  # raised later by `receive`
+            self.error = message
+            return True
+        if self.error is not None and self.match(message):
+            self.future.set_exception(self.error)
+            return False
+        return super().offer(message)
 
 
 class AsyncSession:
@@ -372,19 +399,25 @@ class AsyncSession:
             raise
         await self._await(waiter)
 
-    async def step(self, count=1):
+    async def step(self, count=1, inputs=()):
         """Advances a stopped session `count` ticks (1 to 600) and returns the last one's
-        frame."""
+        frame. `inputs` (message dicts, such as `{"type": "tilt", "x": 1, "y": 0}`) are sent
+        just before, in one call, and apply from the first of those ticks. An input the server
+        refuses is raised as `ServerError` once the step's frame has come (the step ran)."""
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeError(f"count must be an int, not {count!r}")
+        if not 1 <= count <= MAX_STEP:
+            # NB: checked here too, so that a refusal from the server is always about an input
+            # and the step itself always runs.
+            raise ValueError(f"count must be an integer from 1 to {MAX_STEP}, not {count}")
         if self.running:
             raise PlayfieldError("step needs a stopped session: call stop() first")
-        target = self.tick + count
-        # No ping needed: an error (for the step or an input sent before it) comes instead of
-        # the frame, and fails the wait.
-        waiter = _Waiter(lambda m: isinstance(m, Frame) and m.tick >= target, errors=True)
+        # No ping needed: the frame is the answer, and errors come before it.
+        waiter = _StepWaiter(self.tick + count)
         self._waiters.append(waiter)
         try:
+            for message in inputs:
+                await self.send(message, confirm=False)
             await self.send({"type": "step", "count": count}, confirm=False)
         except BaseException:
             self._waiters.remove(waiter)
