@@ -27,7 +27,7 @@ def test_check_env_passes_without_warnings(server, env_id):
         env.close()
 
 
-def _run(url, env_id, seed, steps, out):
+def _run(url, env_id, seed, steps, out, key):
     env = gymnasium.make(env_id, base_url=url)
     try:
         observation, _ = env.reset(seed=seed)
@@ -41,7 +41,7 @@ def _run(url, env_id, seed, steps, out):
                 ends += 1
                 observation, _ = env.reset()
                 observations.append(observation)
-        out[seed if seed not in out else -seed - 1] = (np.array(observations), rewards, ends)
+        out[key] = (np.array(observations), rewards, ends)
     finally:
         env.close()
 
@@ -51,18 +51,19 @@ def test_the_same_seed_and_actions_give_the_same_observations(server, env_id):
     # Two runs of 1,000 random actions at once (each waits on the game loop's ticks), then a
     # third with another seed, which must differ, so the comparison can fail.
     results = {}
-    runs = [threading.Thread(target=_run, args=(server.url, env_id, 2024, 1000, results))
-            for _ in range(2)]
-    runs.append(threading.Thread(target=_run, args=(server.url, env_id, 7, 200, results)))
+    runs = [threading.Thread(target=_run, args=(server.url, env_id, 2024, 1000, results, key))
+            for key in ("first", "second")]
+    runs.append(threading.Thread(target=_run, args=(server.url, env_id, 7, 200, results, "other")))
     for run in runs:
         run.start()
     for run in runs:
         run.join()
-    first, second = results[2024], results[-2025]
+    assert set(results) == {"first", "second", "other"}, "a run failed: see its traceback"
+    first, second = results["first"], results["second"]
     assert first[0].shape[0] >= 1001
     assert np.array_equal(first[0], second[0])
     assert first[1] == second[1] and first[2] == second[2]
-    other = results[7][0]
+    other = results["other"][0]
     assert not np.array_equal(first[0][:201], other[:201])
     # The ball moved: the run exercised the physics, not a frozen state.
     assert np.ptp(first[0][:, 0]) > 10
