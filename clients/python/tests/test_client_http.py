@@ -110,10 +110,14 @@ def test_mazes_are_saved_listed_loaded_and_deleted(client):
 
 def test_a_finished_holes_game_enters_the_high_scores(client):
     # One ball and one hole on the start: the first ball is lost at once.
+    playing = client.create_session("holes")
+    with client.connect(playing) as session:
+        session.stop()
+        with pytest.raises(HTTPError) as early:
+            client.enter_high_score(playing.id, playing.token, "early")
+    assert early.value.status == 409 and "no finished game" in early.value.message
+    client.delete_session(playing)
     info = client.create_session("holes", {"balls": 1, "holes": [[0.953, 0.969]]})
-    with pytest.raises(HTTPError) as early:
-        client.enter_high_score(info.id, info.token, "early")
-    assert early.value.status == 409
     with client.connect(info) as session:
         session.stop()
         frame = session.step(600)

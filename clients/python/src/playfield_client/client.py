@@ -5,6 +5,7 @@ in a worker thread, so both have one implementation.
 """
 import asyncio
 import functools
+import inspect
 import json
 import urllib.error
 import urllib.parse
@@ -192,18 +193,27 @@ class AsyncClient:
     def __repr__(self):
         return f"AsyncClient({self.base_url!r})"
 
-    def __getattr__(self, name):
-        method = getattr(self._client, name)
-        if name.startswith("_") or not callable(method) or name == "socket_url":
-            return method
-
-        @functools.wraps(method)
-        async def run(*args, **kwargs):
-            return await asyncio.to_thread(method, *args, **kwargs)
-        return run
+    def socket_url(self, session_id, token=None):
+        """`ws://HOST/ws/sessions/ID[?token=T]`."""
+        return self._client.socket_url(session_id, token)
 
     async def connect(self, session, token=None, **options):
         """Joins a session; returns a connected `AsyncSession`."""
         if isinstance(session, SessionInfo):
             session, token = session.id, token or session.token
         return await AsyncSession.connect(self._client.socket_url(session, token), **options)
+
+
+def _in_thread(method):
+    """`method` of `Client` as a coroutine of `AsyncClient`, run in a worker thread."""
+
+    @functools.wraps(method)
+    async def call(self, *args, **kwargs):
+        return await asyncio.to_thread(method, self._client, *args, **kwargs)
+
+    return call
+
+
+for _name, _method in inspect.getmembers(Client, inspect.isfunction):
+    if not _name.startswith("_") and _name not in ("connect", "socket_url"):
+        setattr(AsyncClient, _name, _in_thread(_method))

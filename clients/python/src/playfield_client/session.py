@@ -12,6 +12,7 @@ server's text) from the call that caused it.
 """
 import asyncio
 import collections
+import functools
 import inspect
 import itertools
 import json
@@ -515,19 +516,8 @@ class Session:
         return repr(self._inner).replace("AsyncSession", "Session")
 
     def __getattr__(self, name):
-        attribute = getattr(self._inner, name)
-        if not inspect.iscoroutinefunction(attribute):
-            return attribute
-
-        def call(*args, **kwargs):
-            return _Loop.run(attribute(*args, **kwargs))
-
-        call.__name__ = name
-        call.__doc__ = attribute.__doc__
-        return call
-
-    def __dir__(self):
-        return sorted(set(dir(type(self))) | {n for n in dir(self._inner) if not n.startswith("_")})
+        """The session's state (`hello`, `tick`, `frame`...), read from the asyncio side."""
+        return getattr(self._inner, name)
 
     def __iter__(self):
         return self
@@ -543,3 +533,19 @@ class Session:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _blocking(method):
+    """`method` of `AsyncSession` as a blocking method of `Session`, with its signature and
+    documentation."""
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        return _Loop.run(method(self._inner, *args, **kwargs))
+
+    return call
+
+
+for _name, _method in inspect.getmembers(AsyncSession, inspect.iscoroutinefunction):
+    if not _name.startswith("_") and _name != "connect":
+        setattr(Session, _name, _blocking(_method))
