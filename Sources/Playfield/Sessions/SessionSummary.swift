@@ -31,6 +31,7 @@ struct SessionSummary: Sendable {
     .object([
       "id": .string(id),
       "kind": .string(kind),
+      "title": .string(Demo.title(of: kind)),
       "status": .string(running ? "running" : "stopped"),
       "running": .bool(running),
       "tick": .number(Double(tick)),
