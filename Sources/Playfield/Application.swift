@@ -60,7 +60,7 @@ public final class Application: HTTPHandler {
     let replays = ReplayRegistry()
     self.replays = replays
     self.gameLoop = GameLoop(
-      idlePause: limits.idlePause, wallClock: environment.wallClock, sessions: { registry.all },
+      wallClock: environment.wallClock, sessions: { registry.all },
       replays: { replays.all }, maintenance: { registry.removeExpired() })
     gameLoop.start()
   }
