@@ -183,8 +183,10 @@ import Testing
     let session = try #require(app.application.registry.session(id))
     for tick in 0..<40 {
       if tick % 7 == 0 {
-        session.send(
-          .input(["type": "add-ball", "x": .number(10 * tick), "y": 20, "vx": 100, "vy": -50]))
+        let message: JSONValue = [
+          "type": "add-ball", "x": .number(10 * tick), "y": 20, "vx": 100, "vy": -50,
+        ]
+        session.send(.input(try #require(try BouncingBalls.checkedInput(from: message))))
       }
       app.tick()
     }

@@ -13,7 +13,7 @@ private struct ReplayDriver {
   /// A counter whose log adds 1 at ticks 3 and 5, replayed to tick `end`.
   init(end: UInt64 = 10) throws {
     let start = try Counter(config: [:], seed: 1)
-    let add: JSONValue = ["type": "add", "amount": 1]
+    let add = try #require(try Counter.checkedInput(from: ["type": "add", "amount": 1]))
     machine = ReplayMachine(id: "r1", start: start, inputs: [3: [add], 5: [add]], end: end)
   }
 

@@ -27,7 +27,7 @@ struct ReplayMachine {
   /// The last tick there is to show.
   let end: UInt64
   private let start: any Simulation
-  private let inputs: [UInt64: [JSONValue]]
+  private let inputs: [UInt64: [CheckedInput]]
   private(set) var model: any Simulation
   private(set) var playing = true
   private(set) var speed = 1.0
@@ -38,7 +38,7 @@ struct ReplayMachine {
 
   /// A replay from `start` (the model at tick 0) of `inputs` (by the tick whose step applied
   /// them), to `end`.
-  init(id: String, start: any Simulation, inputs: [UInt64: [JSONValue]], end: UInt64) {
+  init(id: String, start: any Simulation, inputs: [UInt64: [CheckedInput]], end: UInt64) {
     self.id = id
     self.start = start
     self.model = start
@@ -115,7 +115,7 @@ struct ReplayMachine {
     _ goal: UInt64, sendingEvents: Bool, mayStepAgain: () -> Bool, perform: (Action) -> Void
   ) {
     while model.tick < goal {
-      let events = model.step(inputs: inputs[model.tick + 1] ?? [])
+      let events = model.step(checked: inputs[model.tick + 1] ?? [])
       if sendingEvents {
         let messages = ServerMessage.events(
           events, tick: model.tick, limit: Self.maxEventsPerStep)

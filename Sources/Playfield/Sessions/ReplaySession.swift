@@ -31,9 +31,14 @@ final class ReplaySession: @unchecked Sendable {
       throw SimulationError(field: "kind", message: "unknown kind \(stored.kind)")
     }
     let start = try type.init(config: try JSONValue.parse(stored.config), seed: stored.seed)
-    var byTick: [UInt64: [JSONValue]] = [:]
+    // The log is parsed and checked once, here, not on every step.
+    var byTick: [UInt64: [CheckedInput]] = [:]
     for input in inputs {
-      byTick[UInt64(input.tick), default: []].append(try JSONValue.parse(input.input))
+      let json = try JSONValue.parse(input.input)
+      // NB: an input that no longer checks stays JSON; its step reports `input-rejected`.
+      let checked = (try? type.checkedInput(from: json)) ?? nil
+      byTick[UInt64(input.tick), default: []].append(
+        checked ?? CheckedInput(json: json, value: json))
     }
     self.socket = socket
     self.machine = ReplayMachine(

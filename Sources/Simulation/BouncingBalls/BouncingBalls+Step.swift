@@ -8,12 +8,12 @@ extension BouncingBalls {
   /// Most a ball moves in one substep, as a fraction of the smallest radius.
   static let travelPerSubstep = 0.75
 
-  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+  mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
 
     // Inputs: apply the validated inputs in arrival order.
-    apply(inputs, events: &events)
+    for input in inputs { apply(input, events: &events) }
 
     // Substeps: no ball may move more than 3/4 of the smallest radius in one substep, so two
     // balls close by less than the sum of their radii and cannot pass through each other.
