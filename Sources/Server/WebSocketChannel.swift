@@ -127,31 +127,23 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
   }
 
   private func readAvailable() {
-    var rounds = 0
-    while !closed && rounds < 4 {
-      rounds += 1
-      let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
-      if count > 0 {
-        if lingerUntil != nil { continue }
-        let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count])
+    let outcome = SocketReader.read(
+      fd, into: loop.readBuffer, while: { !closed },
+      deliver: { bytes in
+        // Lingering, what the peer still sends is drained and dropped.
+        guard lingerUntil == nil else { return }
         perform(machine.receive(bytes, now: MonotonicTime.now()))
-        if count < loop.readBuffer.count { break }
-      } else if count == 0 {
-        if lingerUntil != nil {
-          finalClose()
-        } else {
-          perform(machine.peerClosedConnection())
-        }
-        break
-      } else {
-        let error = errno
-        if error == EINTR { continue }
-        if error != EAGAIN && error != EWOULDBLOCK {
-          _ = machine.peerClosedConnection()
-          finalClose()
-        }
-        break
-      }
+      })
+    switch outcome {
+    case .drained:
+      break
+    case .endOfFile where lingerUntil != nil:
+      finalClose()
+    case .endOfFile:
+      perform(machine.peerClosedConnection())
+    case .failed:
+      _ = machine.peerClosedConnection()
+      finalClose()
     }
     flush()
   }
