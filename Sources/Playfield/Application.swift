@@ -35,7 +35,7 @@ public final class Application: HTTPHandler {
     var journal: StorageJournal?
     if let path = environment.databasePath {
       do {
-        journal = StorageJournal(store: try SQLiteSessionStore(path: path), logger: logger)
+        journal = StorageJournal(store: try environment.openStore(path), logger: logger)
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -46,7 +46,7 @@ public final class Application: HTTPHandler {
       maxAge: environment.sessionMaxAge)
     let registry = SessionRegistry(
       journal: journal, limits: limits, random: environment.random,
-      wallClock: environment.wallClock, logger: logger)
+      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
@@ -62,7 +62,13 @@ public final class Application: HTTPHandler {
     self.gameLoop = GameLoop(
       wallClock: environment.wallClock, sessions: { registry.all },
       replays: { replays.all }, maintenance: { registry.removeExpired() })
-    gameLoop.start()
+    if environment.gameLoop == .thread { gameLoop.start() }
+  }
+
+  /// Runs one game-loop tick now: every session and replay advances once (for a `.manual`
+  /// game loop).
+  public func tick() {
+    gameLoop.tickOnce()
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
