@@ -21,6 +21,7 @@ enum Route: Equatable {
   case tile(zoom: String, x: String, file: String)
   case mazes
   case maze(String)
+  case spheres(radius: String, level: String)
   /// Anything else is looked up under `Public/`.
   case file([String])
 
@@ -50,6 +51,8 @@ enum Route: Equatable {
       self = .highScores
     case 2 where segments == ["api", "mazes"]:
       self = .mazes
+    case 4 where segments[0] == "api" && segments[1] == "spheres":
+      self = .spheres(radius: segments[2], level: segments[3])
     case 3 where segments[0] == "api" && segments[1] == "mazes":
       self = .maze(segments[2])
     case 3 where segments[0] == "api" && segments[1] == "sessions":
