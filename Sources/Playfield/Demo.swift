@@ -22,7 +22,12 @@ struct Demo: Sendable, Equatable {
         name: "mandelbrot", title: "Mandelbrot explorer",
         summary:
           "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
-        seed: "iOS – Mandelbrot", simulation: false)
+        seed: "iOS – Mandelbrot", simulation: false),
+      Demo(
+        name: "apollonian", title: "Apollonian spheres",
+        summary: "An Apollonian sphere packing computed on the server, drawn with WebGL2: "
+          + "levels 0 to 10, drag to turn, wheel or pinch to zoom.",
+        seed: "3D viewer for our Apollonian service", simulation: false),
     ]
 
   /// The iOS sample each demo re-creates.
