@@ -54,6 +54,17 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
     #expect(body.components(separatedBy: "\"L\":").count - 1 == 30)
   }
 
+  @Test func aComputedBodyTellsItsTimingsAndACachedOneDoesNot() {
+    let api = SpheresAPI(cacheBytes: 1 << 20)
+    let first = answer(api, get("/api/spheres/1/3", ["Accept-Encoding": "gzip"]))
+    let timing = first.headers["Server-Timing"] ?? ""
+    #expect(
+      timing.hasPrefix("packing;dur=") && timing.contains("encode;dur=")
+        && timing.contains("gzip;dur="))
+    let second = answer(api, get("/api/spheres/1/3", ["Accept-Encoding": "gzip"]))
+    #expect(second.headers["Server-Timing"] == nil && second.body == first.body)
+  }
+
   @Test func binaryByAcceptOrSuffixHasTheCountInItsHeader() {
     let api = SpheresAPI(cacheBytes: 1 << 20)
     for request in [

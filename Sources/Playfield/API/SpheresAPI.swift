@@ -3,6 +3,7 @@ import Deflate
 import Dispatch
 import HTTP
 import Server
+import Synchronization
 import Tiles
 
 /// `GET /api/spheres/RADIUS/LEVEL[.bin|.json][?surface=1]`: the seed's Apollonian packing
@@ -20,6 +21,8 @@ final class SpheresAPI: Sendable {
 
   let packings = PackingStore()
   let bodies: TileCache<Key>
+  /// How long each body just computed took, for the `Server-Timing` of its first response.
+  private let timings = Mutex<[Key: String]>([:])
 
   /// - Parameter cacheBytes: most bytes of encoded bodies kept (the packings come on top,
   ///   at most about 23 MB).
@@ -69,12 +72,20 @@ final class SpheresAPI: Sendable {
       return .response(Response(status: .ok, headers: headers, body: body))
     }
     let pending = PendingResponse()
-    let packings = self.packings
     bodies.fetch(
-      key, compute: { try Self.encode(key, packings: packings) },
+      key,
+      compute: {
+        let (body, timing) = try Self.encode(key, packings: self.packings)
+        self.timings.withLock { $0[key] = timing }
+        return body
+      },
       completion: { result in
         switch result {
         case .success(let body):
+          var headers = headers
+          if let timing = self.timings.withLock({ $0.removeValue(forKey: key) }) {
+            headers.add("Server-Timing", timing)
+          }
           pending.succeed(Response(status: .ok, headers: headers, body: body))
         case .failure(let error):
           pending.succeed(
@@ -84,16 +95,30 @@ final class SpheresAPI: Sendable {
     return .later(pending)
   }
 
-  /// The body for `key`; runs on the cache's queue.
-  static func encode(_ key: Key, packings: PackingStore) throws -> [UInt8] {
+  /// The body for `key` and how long its steps took, as a W3C `Server-Timing` value; runs on
+  /// the cache's queue.
+  static func encode(_ key: Key, packings: PackingStore) throws -> ([UInt8], String) {
     let request = key.request
+    let clock = ContinuousClock()
+    let start = clock.now
     let spheres = packings.packing(request.level).selected(surface: request.surface)
-    let body =
+    let packed = clock.now
+    var body =
       switch request.format {
       case .json: ApollonianPacking.json(spheres, radius: request.radius)
       case .binary: ApollonianPacking.binary(spheres, radius: request.radius)
       }
-    return key.gzip ? try Gzip.compress(body) : body
+    let encoded = clock.now
+    if key.gzip { body = try Gzip.compress(body) }
+    let zipped = clock.now
+    func ms(_ duration: Duration) -> String {
+      let value =
+        Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+      return String(Double(Int(value * 1000)) / 1000)
+    }
+    var timing = "packing;dur=\(ms(packed - start)), encode;dur=\(ms(encoded - packed))"
+    if key.gzip { timing += ", gzip;dur=\(ms(zipped - encoded))" }
+    return (body, timing)
   }
 
   /// Whether `Accept` names the binary type before (or instead of) JSON, with q > 0.
