@@ -115,6 +115,8 @@ def test_level_10_in_both_forms(playfield):
         for value, key in zip(row[:4], "XYZR"):
             assert value == struct.unpack("<f", struct.pack("<f", sphere[key]))[0]
     assert fetch(playfield, "/api/spheres/1/10.bin")[2] == body
+    _, head, zipped = fetch(playfield, "/api/spheres/1/10.bin", {"Accept-Encoding": "gzip"})
+    assert head["Content-Encoding"] == "gzip" and gzip.decompress(zipped) == body
     assert min(s["R"] for s in spheres[1:]) >= 0.001
 
 

@@ -19,30 +19,45 @@ export function packingURL(level, surface) {
 export async function loadPacking(level, surface, { signal, onProgress } = {}) {
   const response = await fetch(packingURL(level, surface), { signal });
   if (!response.ok) throw new Error(`the server answered ${response.status} for level ${level}`);
-  const total = Number(response.headers.get("Content-Length")) || 0;
-  const bytes = await readAll(response, total, onProgress);
+  const bytes = await readAll(response, onProgress);
   return parsePacking(bytes.buffer);
 }
 
-/** Reads the body, in chunks when the browser streams it, reporting the fraction read. */
-async function readAll(response, total, onProgress) {
-  if (!response.body || !total) {
-    const buffer = new Uint8Array(await response.arrayBuffer());
+/**
+ * Reads the body in chunks, reporting the fraction read. The total comes from the count in the
+ * header (16 + 17 count bytes), so progress is right whether or not the body came gzipped.
+ */
+async function readAll(response, onProgress) {
+  if (!response.body) {
+    const whole = new Uint8Array(await response.arrayBuffer());
     onProgress?.(1);
-    return buffer;
+    return whole;
   }
-  const out = new Uint8Array(total);
   const reader = response.body.getReader();
+  const chunks = [];
   let received = 0;
+  let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (received + value.length > total) throw new Error("the body is longer than announced");
-    out.set(value, received);
+    chunks.push(value);
     received += value.length;
-    onProgress?.(received / total);
+    if (!total && received >= 8) total = 16 + 17 * new DataView(join(chunks, 8).buffer).getUint32(4, true);
+    if (total) onProgress?.(Math.min(1, received / total));
   }
-  if (received !== total) throw new Error("the body ended early");
+  return join(chunks, received);
+}
+
+/** The first `length` bytes of `chunks`, in one array. */
+function join(chunks, length) {
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    if (offset >= length) break;
+    const part = chunk.subarray(0, length - offset);
+    out.set(part, offset);
+    offset += part.length;
+  }
   return out;
 }
 

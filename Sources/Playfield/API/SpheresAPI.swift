@@ -55,9 +55,8 @@ final class SpheresAPI: Sendable {
     if !spheres.formatInPath, Self.prefersBinary(request.headers["Accept"]) {
       spheres.format = .binary
     }
-    // NB: float32 data hardly compresses (about 10%), so only JSON is gzipped.
-    let gzip =
-      spheres.format == .json && StaticFiles.acceptsGzip(request.headers["Accept-Encoding"])
+    // NB: both forms gain from gzip (JSON shrinks to a third, float32 data to two thirds).
+    let gzip = StaticFiles.acceptsGzip(request.headers["Accept-Encoding"])
     let key = Key(request: spheres, gzip: gzip)
     let headers = Self.headers(for: key)
     switch Preconditions.evaluate(request, etag: Self.etag(for: key), lastModified: nil, now: 0) {
@@ -109,7 +108,7 @@ final class SpheresAPI: Sendable {
       case .binary: ApollonianPacking.binary(spheres, radius: request.radius)
       }
     let encoded = clock.now
-    if key.gzip { body = try Gzip.compress(body) }
+    if key.gzip { body = try Gzip.compress(body, level: gzipLevel) }
     let zipped = clock.now
     func ms(_ duration: Duration) -> String {
       let value =
@@ -160,6 +159,9 @@ final class SpheresAPI: Sendable {
     if key.gzip { headers.add("Content-Encoding", "gzip") }
     return headers
   }
+
+  /// zlib's level 4: for level 10's 41 MB of JSON, 5 % larger than level 6 and much faster.
+  static let gzipLevel = 4
 
   /// Bumped when the packing or an encoding changes, so old ETags stop matching.
   static let version = 1
