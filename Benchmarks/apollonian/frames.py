@@ -1,6 +1,6 @@
 """The viewer's frame time in headless Chromium (SwiftShader WebGL2, on the CPU): levels 7 and
-10, surface shell and every sphere, 1280 x 800, turning on its own; 5 s of requestAnimationFrame
-intervals each, after the level is drawn.
+10, surface shell and every sphere (or the cases given, as `10:all 7:shell`), 1280 x 800,
+turning on its own; 5 s of requestAnimationFrame intervals each, after the level is drawn.
 
     swift build -c release --product playfield
     .venv/bin/python Benchmarks/apollonian/frames.py
@@ -8,6 +8,7 @@ intervals each, after the level is drawn.
 import os
 import pathlib
 import subprocess
+import sys
 import tempfile
 
 from playwright.sync_api import sync_playwright
@@ -39,8 +40,9 @@ def main():
             page.goto(url + "/demos/apollonian")
             renderer = page.evaluate("() => document.querySelector('section.demo-apollonian').dataset.renderer")
             print(f"renderer: {renderer}; load average {os.getloadavg()[0]:.1f}")
-            for level in (7, 10):
-                for surface in (True, False):
+            cases = [(int(a.split(":")[0]), a.endswith(":shell")) for a in sys.argv[1:]]
+            for level, surface in cases or [(7, True), (7, False), (10, True), (10, False)]:
+                if True:
                     page.evaluate(f"() => {{ const v = window.playfield.apollonian;"
                                   f" v.setSurface({str(surface).lower()}); v.setLevel({level}); }}")
                     page.wait_for_function(
