@@ -6,6 +6,9 @@
  *
  *   cc -O2 -o /tmp/apollonian-ref Benchmarks/apollonian/reference.c -lm
  *   /tmp/apollonian-ref 7 8 10
+ *
+ * With a file name after the levels (`/tmp/apollonian-ref 7 out.bin`) it also writes the last
+ * level's binary form there: it is byte for byte the server's `/api/spheres/1/7.bin`.
  */
 #include <math.h>
 #include <stdint.h>
@@ -29,8 +32,9 @@ static double curvature(const int64_t *v) {
 
 static Ball ball(const int64_t *v, int level) {
   double k = curvature(v), h = sqrt(2.0) / 2;
-  Ball b = {(double)(-v[1] + v[2] + v[3] - v[4]) * h / k, (double)(v[1] - v[2] + v[3] - v[4]) * h / k,
-            (double)(v[1] + v[2] - v[3] - v[4]) * h / k, 1 / k, (uint8_t)level};
+  /* + 0.0 turns the outer sphere's -0 into 0, as the server does. */
+  Ball b = {(double)(-v[1] + v[2] + v[3] - v[4]) * h / k + 0.0, (double)(v[1] - v[2] + v[3] - v[4]) * h / k + 0.0,
+            (double)(v[1] + v[2] - v[3] - v[4]) * h / k + 0.0, 1 / k, (uint8_t)level};
   return b;
 }
 
@@ -81,6 +85,7 @@ static size_t pack(int level, double min_radius, Ball **out) {
 }
 
 int main(int argc, char **argv) {
+  const char *dump = argc > 2 && !strchr("0123456789", argv[argc - 1][0]) ? argv[--argc] : NULL;
   for (int a = 1; a < argc; a++) {
     int level = atoi(argv[a]);
     Ball *balls;
@@ -110,6 +115,13 @@ int main(int argc, char **argv) {
       bin[16 + 16 * n + i] = balls[i].level;
     }
     double t3 = now();
+    if (dump && a == argc - 1) {
+      FILE *out = fopen(dump, "wb");
+      if (!out || fwrite(bin, 1, 16 + 17 * n, out) != 16 + 17 * n || fclose(out) != 0) {
+        perror(dump);
+        return 1;
+      }
+    }
     printf("level %d: %zu spheres, compute %.1f ms, json %.1f ms (%zu bytes), binary %.1f ms (%zu bytes)\n",
            level, n, (t1 - t0) * 1e3, (t2 - t1) * 1e3, len, (t3 - t2) * 1e3, 16 + 17 * n);
     free(json);

@@ -53,3 +53,17 @@ struct EncodingTests {
     }
   }
 }
+
+@Suite("Apollonian packing: golden bytes")
+struct GoldenTests {
+  /// FNV-1a of level 7's binary form. The ETags of `/api/spheres` promise that a URL's bytes
+  /// never change: if this fails on purpose, bump `SpheresAPI.version` with the new hash.
+  /// `Benchmarks/apollonian/reference.c`, written apart in C, makes the same bytes.
+  @Test func levelSevenIsByteForByteTheSame() {
+    let bytes = ApollonianPacking.binary(ApollonianPacking(level: 7).spheres, radius: 1)
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    #expect(bytes.count == 16 + 17 * 11_160)
+    #expect(hash == 0xb588_b58a_0e77_cfe0)
+  }
+}
