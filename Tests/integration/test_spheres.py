@@ -135,6 +135,9 @@ def test_etags_answer_304_and_gzip_matches_the_plain_body(playfield):
     assert gzip.decompress(zipped) == plain and zipped_head["ETag"] != head["ETag"]
     status, _, body = request(playfield.url + "/api/spheres/1/5", headers={"If-None-Match": head["ETag"]})
     assert status == 304 and not body
+    status, head_only, body = request(playfield.url + "/api/spheres/1/5", method="HEAD")
+    assert status == 200 and not body
+    assert head_only["ETag"] == head["ETag"] and int(head_only["Content-Length"]) == len(plain)
 
 
 @pytest.mark.parametrize("path, field", [
