@@ -31,7 +31,7 @@ export class FlatRenderer {
     const discs = [];
     const limit = Math.min(this.count, maxDiscs);
     for (let i = 0; i < limit; i++) {
-      const [x, y, z, r] = [spheres[4 * i], spheres[4 * i + 1], spheres[4 * i + 2], spheres[4 * i + 3]];
+      const [x, y, z, r] = spheres.subarray(4 * i, 4 * i + 4);
       if (r <= 0) continue;
       const ex = view[0] * x + view[4] * y + view[8] * z + view[12];
       const ey = view[1] * x + view[5] * y + view[9] * z + view[13];
@@ -58,6 +58,4 @@ export class FlatRenderer {
       context.fill();
     }
   }
-
-  finish() {}
 }

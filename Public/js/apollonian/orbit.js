@@ -58,7 +58,8 @@ export class Orbit {
 
   /** The eye-space transform, column-major: translate(0, 0, -distance) Rx(pitch) Ry(yaw). */
   view() {
-    const [cy, sy, cp, sp] = [Math.cos(this.yaw), Math.sin(this.yaw), Math.cos(this.pitch), Math.sin(this.pitch)];
+    const [cy, sy] = [Math.cos(this.yaw), Math.sin(this.yaw)];
+    const [cp, sp] = [Math.cos(this.pitch), Math.sin(this.pitch)];
     return new Float32Array([
       cy, sp * sy, -cp * sy, 0,
       0, cp, sp, 0,

@@ -42,7 +42,9 @@ async function readAll(response, onProgress) {
     if (done) break;
     chunks.push(value);
     received += value.length;
-    if (!total && received >= 8) total = 16 + 17 * new DataView(join(chunks, 8).buffer).getUint32(4, true);
+    if (!total && received >= 8) {
+      total = 16 + 17 * new DataView(join(chunks, 8).buffer).getUint32(4, true);
+    }
     if (total) onProgress?.(Math.min(1, received / total));
   }
   return join(chunks, received);

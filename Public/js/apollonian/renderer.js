@@ -78,7 +78,10 @@ class SphereRenderer {
     this.count = 0;
     this.program = link(gl, vertexShader, fragmentShader);
     this.uniforms = Object.fromEntries(
-      ["view", "projection", "palette", "light"].map((n) => [n, gl.getUniformLocation(this.program, n)]),
+      ["view", "projection", "palette", "light"].map((name) => [
+        name,
+        gl.getUniformLocation(this.program, name),
+      ]),
     );
     this.vao = gl.createVertexArray();
     gl.bindVertexArray(this.vao);
@@ -129,17 +132,15 @@ class SphereRenderer {
     gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, this.count);
     gl.bindVertexArray(null);
   }
-
-  /** Waits until the GPU has finished the frame (for measuring). */
-  finish() {
-    const pixel = new Uint8Array(4);
-    this.gl.readPixels(0, 0, 1, 1, this.gl.RGBA, this.gl.UNSIGNED_BYTE, pixel);
-  }
 }
 
 function link(gl, vertexSource, fragmentSource) {
   const program = gl.createProgram();
-  for (const [type, source] of [[gl.VERTEX_SHADER, vertexSource], [gl.FRAGMENT_SHADER, fragmentSource]]) {
+  const stages = [
+    [gl.VERTEX_SHADER, vertexSource],
+    [gl.FRAGMENT_SHADER, fragmentSource],
+  ];
+  for (const [type, source] of stages) {
     const shader = gl.createShader(type);
     gl.shaderSource(shader, source);
     gl.compileShader(shader);

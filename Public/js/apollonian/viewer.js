@@ -30,7 +30,8 @@ export class Viewer {
     this.progress = root.querySelector(".spheres-progress");
     this.notice = root.querySelector(".spheres-notice");
     this.orbit = new Orbit();
-    this.level = document.body.classList.contains("preview") ? options.previewLevel : options.startLevel;
+    const preview = document.body.classList.contains("preview");
+    this.level = preview ? options.previewLevel : options.startLevel;
     this.surface = true;
     this.spinning = !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
     this.packings = new Map(); // "level:surface" -> packing, oldest first
@@ -56,7 +57,10 @@ export class Viewer {
     try {
       const renderer = createRenderer(this.canvas);
       if (renderer) return renderer;
-      this.tell("This browser offers no WebGL2, so the spheres are drawn flat: slower, and at most 40,000 of them.");
+      this.tell(
+        "This browser offers no WebGL2, so the spheres are drawn flat: slower, and at most " +
+          "40,000 of them.",
+      );
     } catch (error) {
       this.tell(`WebGL2 failed (${error.message}), so the spheres are drawn flat.`);
     }
@@ -108,13 +112,17 @@ export class Viewer {
           onProgress: (fraction) => this.showProgress(fraction),
         });
       } catch (error) {
-        if (error.name !== "AbortError") this.tell(`Could not load level ${level}: ${error.message}`, "error");
+        if (error.name !== "AbortError") {
+          this.tell(`Could not load level ${level}: ${error.message}`, "error");
+        }
         return;
       } finally {
         if (this.controller === controller) this.loading.hidden = true;
       }
       this.packings.set(key, packing);
-      while (this.packings.size > options.keptPackings) this.packings.delete(this.packings.keys().next().value);
+      while (this.packings.size > options.keptPackings) {
+        this.packings.delete(this.packings.keys().next().value);
+      }
     }
     if (level !== this.level || surface !== this.surface) return;
     this.renderer.setSpheres(packing);
@@ -158,7 +166,9 @@ export class Viewer {
     if (this.dirty) {
       this.draw();
       this.dirty = false;
-      this.frameMs = this.frameMs ? this.frameMs + options.frameSmoothing * (dt * 1000 - this.frameMs) : dt * 1000;
+      const ms = dt * 1000;
+      const weight = this.frameMs ? options.frameSmoothing : 1;
+      this.frameMs += weight * (ms - this.frameMs);
       if (this.pendingReady) {
         this.pendingReady = false;
         this.root.dataset.ready = "true";
@@ -206,7 +216,8 @@ export class Viewer {
   // MARK: Input
 
   bindControls() {
-    this.levelSelect.addEventListener("change", () => this.setLevel(Number(this.levelSelect.value)));
+    const select = this.levelSelect;
+    select.addEventListener("change", () => this.setLevel(Number(select.value)));
     const actions = {
       shell: () => this.setSurface(!this.surface),
       spin: () => this.setSpinning(!this.spinning),
@@ -223,7 +234,8 @@ export class Viewer {
     const shell = this.root.querySelector('[data-action="shell"]');
     shell.setAttribute("aria-pressed", String(this.surface));
     shell.textContent = this.surface ? "Surface shell" : "Every sphere";
-    this.root.querySelector('[data-action="spin"]').setAttribute("aria-pressed", String(this.spinning));
+    const spin = this.root.querySelector('[data-action="spin"]');
+    spin.setAttribute("aria-pressed", String(this.spinning));
   }
 
   zoom(factor) {
@@ -271,7 +283,8 @@ export class Viewer {
       } catch {
         // NB: a pointer the browser does not track (a synthetic event) cannot be captured.
       }
-      this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY, t: event.timeStamp });
+      const point = { x: event.clientX, y: event.clientY, t: event.timeStamp };
+      this.pointers.set(event.pointerId, point);
       this.orbit.velocity = { yaw: 0, pitch: 0 };
       this.pinch = this.pinchDistance();
     });
@@ -291,14 +304,19 @@ export class Viewer {
       this.turn(yaw, pitch);
       const dt = Math.max(1, now.t - last.t) / 1000;
       const v = this.orbit.velocity;
-      this.orbit.velocity = { yaw: 0.5 * v.yaw + (0.5 * yaw) / dt, pitch: 0.5 * v.pitch + (0.5 * pitch) / dt };
+      this.orbit.velocity = {
+        yaw: 0.5 * v.yaw + (0.5 * yaw) / dt,
+        pitch: 0.5 * v.pitch + (0.5 * pitch) / dt,
+      };
       this.lastMove = now.t;
     });
     const release = (event) => {
       if (!this.pointers.delete(event.pointerId)) return;
       this.pinch = this.pinchDistance();
       // A drag that stopped before the pointer went up leaves no spin.
-      if (event.timeStamp - (this.lastMove ?? 0) > options.releaseWindow) this.orbit.velocity = { yaw: 0, pitch: 0 };
+      if (event.timeStamp - (this.lastMove ?? 0) > options.releaseWindow) {
+        this.orbit.velocity = { yaw: 0, pitch: 0 };
+      }
     };
     canvas.addEventListener("pointerup", release);
     canvas.addEventListener("pointercancel", release);
