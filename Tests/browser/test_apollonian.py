@@ -176,3 +176,18 @@ def test_pages_are_accessible_on_a_desktop_and_embedded_on_a_phone(playfield, wa
     assert sample(phone)["lit"] > 0
     assert_accessible(phone)
     phone.screenshot("apollonian-embed-phone")
+
+
+def test_the_address_keeps_the_level_and_shell(playfield, watched):
+    page = open_viewer(watched, playfield, "/demos/apollonian?level=3&surface=0")
+    p = page.page
+    assert p.locator(ROOT).get_attribute("data-level") == "3"
+    assert p.locator(ROOT).get_attribute("data-count") == "89"
+    assert p.locator('[data-action="shell"]').get_attribute("aria-pressed") == "false"
+    p.keyboard.press("5")
+    wait_level(page, 5)
+    assert p.url.endswith("?level=5&surface=0")
+    bad = open_viewer(watched, playfield, "/demos/apollonian?level=12")
+    assert bad.page.locator(ROOT).get_attribute("data-level") == "7"
+    notice = bad.page.locator(".spheres-notice")
+    assert notice.is_visible() and "0 to 10" in notice.inner_text()

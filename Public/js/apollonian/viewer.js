@@ -33,6 +33,7 @@ export class Viewer {
     const preview = document.body.classList.contains("preview");
     this.level = preview ? options.previewLevel : options.startLevel;
     this.surface = true;
+    this.readAddress();
     this.spinning = !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
     this.packings = new Map(); // "level:surface" -> packing, oldest first
     this.frameMs = 0;
@@ -51,6 +52,29 @@ export class Viewer {
     this.lastFrame = performance.now();
     this.lastReadout = 0;
     requestAnimationFrame((t) => this.frame(t));
+  }
+
+  /** Takes `?level=0..10` and `?surface=1|0` from the address; says so when they are bad. */
+  readAddress() {
+    const query = new URLSearchParams(location.search);
+    const level = query.get("level");
+    if (level !== null) {
+      if (/^([0-9]|10)$/.test(level)) this.level = Number(level);
+      else this.tell(`The level in the address must be 0 to 10, not "${level}".`, "error");
+    }
+    const surface = query.get("surface");
+    if (surface !== null) {
+      if (["1", "0"].includes(surface)) this.surface = surface === "1";
+      else this.tell(`surface in the address must be 1 or 0, not "${surface}".`, "error");
+    }
+  }
+
+  /** Keeps the level and shell in the address, so a reload or a shared link shows them. */
+  writeAddress() {
+    const url = new URL(location.href);
+    url.searchParams.set("level", String(this.level));
+    url.searchParams.set("surface", this.surface ? "1" : "0");
+    history.replaceState(history.state, "", url);
   }
 
   makeRenderer() {
@@ -99,6 +123,7 @@ export class Viewer {
     this.root.dataset.ready = "false";
     this.levelSelect.value = String(level);
     this.readouts.level.textContent = String(level);
+    this.writeAddress();
     this.controller?.abort();
     const key = `${level}:${surface}`;
     let packing = this.packings.get(key);
