@@ -22,6 +22,7 @@ public final class Application: HTTPHandler {
   let highScores: HighScoreAPI
   let mazes: MazeAPI
   let tiles: TileService
+  let spheres: SpheresAPI
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -52,6 +53,7 @@ public final class Application: HTTPHandler {
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
     self.mazes = MazeAPI(store: journal?.store, wallClock: environment.wallClock)
     self.tiles = TileService(cacheBytes: environment.tileCacheBytes)
+    self.spheres = SpheresAPI(cacheBytes: environment.sphereCacheBytes)
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
@@ -117,6 +119,8 @@ public final class Application: HTTPHandler {
       return .response(mazes.member(request, name: name))
     case .demosAPI:
       return readOnly(request) { .json(Demo.listing(demos)) }
+    case .spheres(let radius, let level):
+      return spheres.handle(request, radius: radius, level: level)
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))

@@ -24,5 +24,10 @@ struct Demo: Sendable {
       page: "mandelbrot", title: "Mandelbrot explorer",
       summary: "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
       seed: "iOS – Mandelbrot", group: .explorers),
+    Demo(
+      page: "apollonian", title: "Apollonian spheres",
+      summary: "An Apollonian sphere packing computed on the server, drawn with WebGL2: "
+        + "levels 0 to 10, drag to turn, wheel or pinch to zoom.",
+      seed: "3D viewer for our Apollonian service", group: .explorers),
   ]
 }

@@ -38,6 +38,8 @@ public struct Environment: Sendable {
   public var maxSessions = 256
   /// Most bytes of rendered tiles kept in memory.
   public var tileCacheBytes = 64 << 20
+  /// Most bytes of encoded sphere packings kept in memory (the packings add at most 23 MB).
+  public var sphereCacheBytes = 96 << 20
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger
