@@ -10,19 +10,29 @@ struct Demo: Sendable, Equatable {
   var seed: String
   /// Whether it is a server-side simulation with a session (else a page that only fetches).
   var simulation: Bool
+  /// The gallery shelf it sits on.
+  var group: DemoGroup
 
   /// Every demo this build serves, in gallery order: the simulations, then the explorers.
   static let all: [Demo] =
     Simulations.all.map { type in
       Demo(
         name: type.kind, title: type.title, summary: type.summary,
-        seed: seeds[type.kind] ?? type.title, simulation: true)
+        seed: seeds[type.kind] ?? type.title, simulation: true, group: .simulations)
     } + [
       Demo(
         name: "mandelbrot", title: "Mandelbrot explorer",
         summary:
           "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
-        seed: "iOS – Mandelbrot", simulation: false)
+        seed: "iOS – Mandelbrot", simulation: false, group: .explorers),
+      Demo(
+        name: "stick-man", title: "Stick Man",
+        summary: "A figure drawn in stacked layers: read, smile, frown, hat on or off, fly, swing.",
+        seed: "Stick Man", simulation: false, group: .smallClassics),
+      Demo(
+        name: "temperature", title: "Temperature",
+        summary: "Fahrenheit and Celsius converted as you type, with a picture for each range.",
+        seed: "Fahrenheit to Celcius", simulation: false, group: .smallClassics),
     ]
 
   /// The iOS sample each demo re-creates.
