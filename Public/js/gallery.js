@@ -22,6 +22,7 @@ class Preview {
     this.onScreen = false;
     this.playing = false;
     this.loaded = false;
+    card.dataset.preview = "paused";
   }
 
   /** Plays while on screen in a visible tab, else pauses. */

@@ -5,7 +5,7 @@ import pytest
 
 from helpers import request
 
-DEMOS = ["bouncing-balls", "maze", "holes", "tag-cloud", "mandelbrot"]
+DEMOS = ["bouncing-balls", "maze", "holes", "tag-cloud", "mandelbrot", "stick-man", "temperature"]
 
 
 def test_gallery_lists_every_demo_and_only_those(playfield):

@@ -1,0 +1,171 @@
+"""The gallery as a launcher: every demo the server knows, grouped; a filter by name or seed;
+arrow keys between cards and Enter to open; previews that run only on screen in a visible tab;
+one sideways-scrolling row per shelf on a phone."""
+import re
+import urllib.request
+
+import pytest
+
+from axe import assert_accessible
+
+GROUPS = ["simulations", "explorers", "sensors-and-drawing", "small-classics"]
+
+
+def server_demos(playfield):
+    """The server's own list of demos, as its 404 page renders it (from Demo.all)."""
+    request = urllib.request.Request(playfield.url + "/no/such/page", headers={"Accept": "text/html"})
+    try:
+        urllib.request.urlopen(request)
+    except urllib.error.HTTPError as error:
+        html = error.read().decode()
+    return re.findall(r'<li><a href="/demos/([a-z0-9-]+)">', html)
+
+
+def open_gallery(watched, playfield, **kwargs):
+    page = watched(**kwargs)
+    page.page.goto(playfield.url + "/")
+    page.page.wait_for_function("() => document.querySelector('.card[data-preview]')")
+    return page
+
+
+def card_names(page, visible_only=False):
+    selector = ".card:not([hidden])" if visible_only else ".card"
+    return page.page.locator(selector).evaluate_all("els => els.map(e => e.dataset.name)")
+
+
+def focused_card(page):
+    return page.page.evaluate("() => document.activeElement.closest('.card')?.dataset.name ?? null")
+
+
+def test_gallery_lists_every_demo_the_server_knows_grouped(playfield, watched):
+    page = open_gallery(watched, playfield)
+    known = server_demos(playfield)
+    assert len(known) >= 7 and "stick-man" in known and "temperature" in known
+    assert sorted(card_names(page)) == sorted(known)
+    shelves = page.page.locator(".shelf").evaluate_all("els => els.map(e => e.dataset.group)")
+    assert shelves == [g for g in GROUPS if g in shelves], "shelves in the fixed order"
+    for shelf in shelves:
+        groups = page.page.locator(f'.shelf[data-group="{shelf}"] .card').evaluate_all(
+            "els => els.map(e => e.dataset.group)")
+        assert groups and set(groups) == {shelf}
+    # Sessions show a live preview; pages an icon.
+    for name in card_names(page):
+        card = page.page.locator(f'.card[data-name="{name}"]')
+        assert card.locator("iframe").count() + card.locator(".card-icon").count() == 1, name
+    assert page.page.locator('.card[data-name="stick-man"] .card-icon svg').count() == 1
+    assert page.page.locator('.card[data-name="maze"] iframe').count() == 1
+    assert_accessible(page)
+    page.screenshot("launcher")
+
+
+@pytest.mark.parametrize("typed, expected", [
+    ("maze", ["maze"]),
+    ("SPACEBALLS", ["bouncing-balls"]),  # by seed, any case
+    ("celcius", ["temperature"]),  # the seed's own spelling
+    ("stick", ["stick-man"]),
+    ("ios mandel", ["mandelbrot"]),  # every word must match
+])
+def test_filter_narrows_by_name_or_seed(playfield, watched, typed, expected):
+    page = open_gallery(watched, playfield)
+    box = page.page.locator("#launcher-filter")
+    box.press_sequentially(typed)
+    assert card_names(page, visible_only=True) == expected
+    total = len(card_names(page))
+    assert page.page.locator("#launcher-count").inner_text() == f"{len(expected)} of {total} demos"
+    visible_shelves = page.page.locator(".shelf:not([hidden])").count()
+    assert visible_shelves == 1
+    box.fill("")
+    assert len(card_names(page, visible_only=True)) == total
+    assert page.page.locator("#launcher-count").inner_text() == ""
+
+
+def test_filter_with_no_match_says_so_and_enter_opens_the_first_match(playfield, watched):
+    page = open_gallery(watched, playfield)
+    box = page.page.locator("#launcher-filter")
+    box.fill("zzz")
+    assert card_names(page, visible_only=True) == []
+    assert page.page.locator(".launcher-none").is_visible()
+    box.fill("temp")
+    box.press("Enter")
+    page.page.wait_for_url("**/demos/temperature")
+
+
+def test_arrow_keys_move_between_cards_and_enter_opens(playfield, watched):
+    page = open_gallery(watched, playfield)
+    names = card_names(page)
+    page.page.locator("#launcher-filter").press("ArrowDown")
+    assert focused_card(page) == names[0]
+    page.page.keyboard.press("ArrowRight")
+    assert focused_card(page) == names[1]
+    page.page.keyboard.press("ArrowLeft")
+    assert focused_card(page) == names[0]
+    page.page.keyboard.press("End")
+    assert focused_card(page) == names[-1]
+    page.page.keyboard.press("Home")
+    assert focused_card(page) == names[0]
+    # Down goes to the next row: a card lower on the page, nearest in x.
+    top = page.page.evaluate("() => document.activeElement.closest('.card').getBoundingClientRect().top")
+    page.page.keyboard.press("ArrowDown")
+    below = focused_card(page)
+    assert below not in (None, names[0])
+    assert page.page.evaluate("() => document.activeElement.closest('.card').getBoundingClientRect().top") > top
+    page.page.keyboard.press("ArrowUp")
+    assert focused_card(page) == names[0]
+    page.page.keyboard.press("ArrowUp")
+    assert page.page.evaluate("() => document.activeElement.id") == "launcher-filter"
+    # Filtered-out cards are skipped.
+    page.page.locator("#launcher-filter").fill("man")
+    page.page.locator("#launcher-filter").press("ArrowDown")
+    shown = card_names(page, visible_only=True)
+    assert focused_card(page) == shown[0]
+    page.page.keyboard.press("ArrowRight")
+    assert focused_card(page) == shown[1]
+    page.page.keyboard.press("Enter")
+    page.page.wait_for_url(f"**/demos/{shown[1]}")
+
+
+def test_previews_run_only_on_screen_and_in_a_visible_tab(playfield, watched):
+    page = open_gallery(watched, playfield, viewport=(1280, 500))
+    p = page.page
+    state = "name => document.querySelector(`.card[data-name=\"${name}\"]`).dataset.preview"
+    assert p.evaluate(state, "bouncing-balls") == "playing"
+    assert p.evaluate(state, "stick-man") == "paused", "off screen: not started"
+    assert p.locator('.card[data-name="stick-man"]').evaluate("c => c.classList.contains('playing')") is False
+    frame = p.locator('.card[data-name="bouncing-balls"] iframe').element_handle().content_frame()
+    frame.wait_for_function("() => window.playfield?.client?.state === 'connected'")
+    # Hidden tab: every preview pauses and its channel closes.
+    p.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    assert p.evaluate(state, "bouncing-balls") == "paused"
+    frame.wait_for_function("() => window.playfield.client.state === 'ended'")
+    p.evaluate("""() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    frame.wait_for_function("() => window.playfield.client.state === 'connected'")
+    ticks = frame.evaluate("() => window.playfield.frames.received")
+    frame.wait_for_function(f"() => window.playfield.frames.received > {ticks + 5}")
+    # Scrolled away: the first card pauses, the last one plays.
+    p.locator('.card[data-name="stick-man"]').scroll_into_view_if_needed()
+    p.wait_for_function(f"() => ({state})('stick-man') === 'playing'")
+    p.wait_for_function(f"() => ({state})('bouncing-balls') === 'paused'")
+    frame.wait_for_function("() => window.playfield.client.state === 'ended'")
+    assert p.locator('.card[data-name="stick-man"]').evaluate("c => c.classList.contains('playing')")
+
+
+def test_phone_shows_one_row_per_shelf_that_scrolls_sideways(playfield, watched):
+    page = open_gallery(watched, playfield, viewport=(390, 844), is_mobile=True, has_touch=True)
+    rows = page.page.locator(".gallery").evaluate_all("""els => els.map(list => {
+      const tops = [...list.children].map(c => Math.round(c.getBoundingClientRect().top));
+      return { tops: new Set(tops).size, scrolls: list.scrollWidth > list.clientWidth, cards: tops.length };
+    })""")
+    for row in rows:
+        assert row["tops"] == 1, f"one row of cards: {row}"
+        if row["cards"] > 1:
+            assert row["scrolls"], f"a row of several cards scrolls sideways: {row}"
+    width = page.page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, "the page itself does not scroll sideways"
+    assert_accessible(page)
+    page.screenshot("launcher-phone")
