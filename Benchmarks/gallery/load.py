@@ -7,8 +7,9 @@ live preview receives a frame, and CPU while the page sits idle.
 
 Each run starts a fresh server (port 0, a new database) and a fresh headless Chromium
 context (empty cache) at 1280x800, opens `/`, and measures:
-- bytes: the transfer size (headers and body) of every HTTP response the page and its frames
-  load; requests: how many (WebSocket traffic is not included);
+- bytes: what came over the wire (headers and body, as Chromium's network log counts it) for
+  every HTTP request the page and its frames sent; requests: how many went to the server, and
+  how many more the browser's memory cache answered (WebSocket traffic is not included);
 - first preview frame: from navigation start to the first `frame` message any preview's
   WebSocket receives (an init script in every frame notes the time);
 - idle CPU: after 3 s of settling, the CPU time of Chromium (every process of it) and of the
@@ -105,8 +106,12 @@ def one_run(browser, args):
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         context.add_init_script(FIRST_FRAME)
         page = context.new_page()
-        loads = []
-        page.on("requestfinished", lambda r: loads.append(r))
+        network = context.new_cdp_session(page)
+        network.send("Network.enable")
+        sent, cached, wire = set(), set(), {}
+        network.on("Network.requestWillBeSent", lambda e: sent.add(e["requestId"]))
+        network.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))
+        network.on("Network.loadingFinished", lambda e: wire.update({e["requestId"]: e["encodedDataLength"]}))
         page.goto(url + "/", wait_until="load")
         page.wait_for_function("() => true")
         deadline = time.monotonic() + 15
@@ -126,12 +131,11 @@ def one_run(browser, args):
           const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).length""")
         time.sleep(1)
         scrolled = idle_cpu(server.pid, args.idle)
-        size = 0
-        for request in loads:
-            sizes = request.sizes()
-            size += sizes["responseHeadersSize"] + sizes["responseBodySize"]
+        page.evaluate("() => 0")  # delivers the network events queued during the sleeps
+        fetched = sent - cached
         result = {
-            "bytes": size, "requests": len(loads), "first_frame_ms": first,
+            "bytes": sum(wire.get(id, 0) for id in fetched), "requests": len(fetched),
+            "cache_hits": len(sent & cached), "first_frame_ms": first,
             "visible_cpu": visible, "scrolled_cpu": scrolled, "on_screen": on_screen,
         }
         context.close()
@@ -157,7 +161,8 @@ def main():
         browser.close()
     for number, run in enumerate(runs, 1):
         first = f"{run['first_frame_ms']:.0f} ms" if run["first_frame_ms"] is not None else "none"
-        print(f"run {number}: {run['bytes']} bytes in {run['requests']} requests; first preview frame {first}; "
+        print(f"run {number}: {run['bytes']} bytes in {run['requests']} requests "
+              f"(+{run['cache_hits']} from the cache); first preview frame {first}; "
               f"idle CPU visible: browser {run['visible_cpu'][0]:.1f} %, server {run['visible_cpu'][1]:.1f} %; "
               f"scrolled to the bottom ({run['on_screen']} previews on screen): "
               f"browser {run['scrolled_cpu'][0]:.1f} %, server {run['scrolled_cpu'][1]:.1f} %")

@@ -4,10 +4,46 @@
 
 import { $, $all, setText } from "./lib/dom.js";
 
-/** How far outside the viewport a card still counts as on screen, in CSS px. */
-const previewMargin = "80px";
+/** How far outside the viewport a card still counts as on screen (CSS px, IntersectionObserver margin). */
+const previewMargin = "0px";
+
+/** The longest wait for one preview to load before the next one starts, in ms. */
+const loadTimeoutMs = 3000;
 
 const cards = $all(".card");
+
+/**
+ * Starts previews one at a time: the first embed fills the HTTP cache with the modules every
+ * embed shares, so the others load them from it instead of fetching each one four times.
+ */
+const loader = {
+  queue: [],
+  busy: false,
+  add(preview) {
+    if (!this.queue.includes(preview)) this.queue.push(preview);
+    this.next();
+  },
+  next() {
+    if (this.busy) return;
+    const preview = this.queue.shift();
+    if (!preview) return;
+    if (!preview.playing) {
+      preview.loaded = false;
+      this.next();
+      return;
+    }
+    this.busy = true;
+    const done = () => {
+      clearTimeout(timer);
+      preview.frame.removeEventListener("load", done);
+      this.busy = false;
+      this.next();
+    };
+    const timer = setTimeout(done, loadTimeoutMs);
+    preview.frame.addEventListener("load", done);
+    preview.frame.src = preview.frame.dataset.src;
+  },
+};
 const filter = document.querySelector("#launcher-filter");
 
 /**
@@ -40,7 +76,7 @@ class Preview {
   resume() {
     if (!this.loaded) {
       this.loaded = true;
-      this.frame.src = this.frame.dataset.src;
+      loader.add(this);
       return;
     }
     const client = this.client;
