@@ -85,6 +85,14 @@ def chromium_cpu():
     return total
 
 
+def first_frame_at(frame):
+    """When `frame` received its first session frame (epoch ms), or None (also mid-navigation)."""
+    try:
+        return frame.evaluate("() => window.__firstFrameAt ?? null")
+    except Exception:  # noqa: BLE001 - a frame that is navigating has no context to ask
+        return None
+
+
 def idle_cpu(server_pid, seconds):
     browser0, server0, t0 = chromium_cpu(), cpu_seconds(server_pid), time.monotonic()
     time.sleep(seconds)
@@ -117,8 +125,7 @@ def one_run(browser, args):
         deadline = time.monotonic() + 15
         first = None
         while first is None and time.monotonic() < deadline:
-            times = [f.evaluate("() => window.__firstFrameAt ?? null") for f in page.frames]
-            times = [t for t in times if t is not None]
+            times = [t for t in map(first_frame_at, page.frames) if t is not None]
             if times:
                 first = min(times) - page.evaluate("() => performance.timeOrigin")
             else:
