@@ -10,6 +10,10 @@ const previewMargin = "0px";
 /** The longest wait for one preview to load before the next one starts, in ms. */
 const loadTimeoutMs = 3000;
 
+/** How often and how many times to look for a loaded embed's client, in ms and polls. */
+const readyPollMs = 100;
+const readyPolls = 50;
+
 const cards = $all(".card");
 
 /**
@@ -36,6 +40,7 @@ const loader = {
     const done = () => {
       clearTimeout(timer);
       preview.frame.removeEventListener("load", done);
+      preview.settle();
       this.busy = false;
       this.next();
     };
@@ -84,14 +89,25 @@ class Preview {
   }
 
   pause() {
-    const client = this.client;
-    if (client) {
-      client.close();
-    } else if (this.loaded) {
-      // NB: the embed has not made its client yet; unloading it is the sure way to stop it.
-      this.loaded = false;
-      this.frame.src = "about:blank";
-    }
+    this.client?.close();
+  }
+
+  /**
+   * After the embed loads: its client appears once it has joined the session; if the card
+   * was paused meanwhile, close it then (polls every `readyPollMs` for a few seconds).
+   */
+  settle() {
+    let polls = 0;
+    const check = () => {
+      const client = this.client;
+      if (client) {
+        if (!this.playing) client.close();
+        return;
+      }
+      polls += 1;
+      if (polls < readyPolls) setTimeout(check, readyPollMs);
+    };
+    check();
   }
 
   /** The embed's session client (same origin, so the gallery may reach it), if it has one. */

@@ -24,7 +24,9 @@ def server_demos(playfield):
 def open_gallery(watched, playfield, **kwargs):
     page = watched(**kwargs)
     page.page.goto(playfield.url + "/")
-    page.page.wait_for_function("() => document.querySelector('.card[data-preview]')")
+    # Every preview on screen has joined its session (so no load is cut short when a test ends).
+    page.page.wait_for_function("""() => [...document.querySelectorAll('.card[data-preview="playing"] iframe')]
+      .every(f => f.contentWindow.playfield?.client?.state === 'connected')""", timeout=15_000)
     return page
 
 
