@@ -4,7 +4,7 @@
 
 import { $, $all, setText } from "./lib/dom.js";
 
-/** How far outside the viewport a card still counts as on screen (CSS px, IntersectionObserver margin). */
+/** How far outside the viewport a card counts as on screen (an IntersectionObserver margin). */
 const previewMargin = "0px";
 
 /** The longest wait for one preview to load before the next one starts, in ms. */
@@ -207,7 +207,8 @@ function neighbour(card, key) {
     ? Math.min(...rows.map(({ rect }) => rect.top))
     : Math.max(...rows.map(({ rect }) => rect.top));
   const row = rows.filter(({ rect }) => Math.abs(rect.top - rowTop) < 1);
-  row.sort((a, b) => Math.abs(centre(a.rect) - centre(here)) - Math.abs(centre(b.rect) - centre(here)));
+  const distance = ({ rect }) => Math.abs(centre(rect) - centre(here));
+  row.sort((a, b) => distance(a) - distance(b));
   return row[0].other;
 }
 

@@ -29,8 +29,8 @@ function showRange(celsius) {
   message.dataset.range = name;
   if (celsius === null) return;
   setText(message, range.message);
-  const level = clamp(
-    (celsius - thermometer.lowC) / (thermometer.highC - thermometer.lowC), 0, 1);
+  const span = thermometer.highC - thermometer.lowC;
+  const level = clamp((celsius - thermometer.lowC) / span, 0, 1);
   const y = thermometer.bottomY - level * (thermometer.bottomY - thermometer.topY);
   mercury.setAttribute("y", y.toFixed(1));
   mercury.setAttribute("height", (thermometer.baseY - y).toFixed(1));
@@ -51,7 +51,9 @@ function read(unit, { fromURL = false } = {}) {
     setError(unit, result.error ?? "");
     fields[target].value = "";
     showRange(null);
-    setText(message, result.error ? `Fix the ${unit === "F" ? "Fahrenheit" : "Celsius"} value to see the other.` : "Type a temperature.");
+    const name = unit === "F" ? "Fahrenheit" : "Celsius";
+    const hint = result.error ? `Fix the ${name} value to see the other.` : "Type a temperature.";
+    setText(message, hint);
     return;
   }
   setError(unit, "");

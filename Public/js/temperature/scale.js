@@ -45,16 +45,17 @@ export function parseTemperature(text, unit) {
   const typed = String(text).trim().replace(/\u2212/g, "-").replace(/\s+/g, "");
   if (typed === "") return { empty: true };
   if (!number.test(typed)) {
-    return { error: `“${String(text).trim()}” is not a number: type digits, such as 36 or -4.5.` };
+    const shown = String(text).trim();
+    return { error: `“${shown}” is not a number: type digits, such as 36 or -4.5.` };
   }
   const value = Number(typed.replace(",", "."));
+  const shown = `${formatTemperature(value)} °${unit}`;
   if (Math.abs(value) > largest) {
-    return { error: `${formatTemperature(value)} °${unit} is too far out: stay within ±10,000,000.` };
+    return { error: `${shown} is too far out: stay within ±10,000,000.` };
   }
   if (value < absoluteZero[unit]) {
-    return {
-      error: `${formatTemperature(value)} °${unit} is below absolute zero (${absoluteZero[unit]} °${unit}); nothing is colder.`,
-    };
+    const zero = `${absoluteZero[unit]} °${unit}`;
+    return { error: `${shown} is below absolute zero (${zero}); nothing is colder.` };
   }
   return { value };
 }
