@@ -13,7 +13,7 @@ struct Demo: Sendable, Equatable {
   /// The gallery shelf it sits on.
   var group: DemoGroup
 
-  /// Every demo this build serves, in gallery order: the simulations, then the explorers.
+  /// Every demo this build serves, in gallery order (the gallery shelves them by `group`).
   static let all: [Demo] =
     Simulations.all.map { type in
       Demo(

@@ -61,6 +61,7 @@ function read(unit, { fromURL = false } = {}) {
   fields[target].value = formatTemperature(converted);
   const celsius = unit === "C" ? result.value : converted;
   slider.value = String(celsius);
+  slider.setAttribute("aria-valuetext", `${formatTemperature(celsius)} °C`);
   showRange(celsius);
   if (!fromURL) {
     const query = `?${unit.toLowerCase()}=${encodeURIComponent(formatTemperature(result.value))}`;
