@@ -15,6 +15,7 @@ const readyPollMs = 100;
 const readyPolls = 50;
 
 const cards = $all(".card");
+const filter = document.querySelector("#launcher-filter");
 
 /**
  * Starts previews one at a time: the first embed fills the HTTP cache with the modules every
@@ -49,7 +50,6 @@ const loader = {
     preview.frame.src = preview.frame.dataset.src;
   },
 };
-const filter = document.querySelector("#launcher-filter");
 
 /**
  * One card's picture. A live preview is an iframe of a showcase session: it loads the first
