@@ -1,7 +1,7 @@
 """The gallery as a launcher: every demo the server knows, grouped; a filter by name or seed;
 arrow keys between cards and Enter to open; previews that run only on screen in a visible tab;
 one sideways-scrolling row per shelf on a phone."""
-import re
+import json
 import urllib.request
 
 import pytest
@@ -12,13 +12,9 @@ GROUPS = ["simulations", "explorers", "sensors-and-drawing", "small-classics"]
 
 
 def server_demos(playfield):
-    """The server's own list of demos, as its 404 page renders it (from Demo.all)."""
-    request = urllib.request.Request(playfield.url + "/no/such/page", headers={"Accept": "text/html"})
-    try:
-        urllib.request.urlopen(request)
-    except urllib.error.HTTPError as error:
-        html = error.read().decode()
-    return re.findall(r'<li><a href="/demos/([a-z0-9-]+)">', html)
+    """The server's own list of demos (`Demo.all`), as `GET /api/demos` gives it."""
+    with urllib.request.urlopen(playfield.url + "/api/demos") as response:
+        return json.load(response)
 
 
 def open_gallery(watched, playfield, **kwargs):
@@ -42,18 +38,21 @@ def focused_card(page):
 def test_gallery_lists_every_demo_the_server_knows_grouped(playfield, watched):
     page = open_gallery(watched, playfield)
     known = server_demos(playfield)
-    assert len(known) >= 7 and "stick-man" in known and "temperature" in known
-    assert sorted(card_names(page)) == sorted(known)
+    names = [demo["name"] for demo in known["demos"]]
+    assert "stick-man" in names and "temperature" in names
+    assert sorted(card_names(page)) == sorted(names)
+    order = [group["name"] for group in known["groups"]]
+    assert order == GROUPS
     shelves = page.page.locator(".shelf").evaluate_all("els => els.map(e => e.dataset.group)")
-    assert shelves == [g for g in GROUPS if g in shelves], "shelves in the fixed order"
-    for shelf in shelves:
-        groups = page.page.locator(f'.shelf[data-group="{shelf}"] .card').evaluate_all(
-            "els => els.map(e => e.dataset.group)")
-        assert groups and set(groups) == {shelf}
-    # Sessions show a live preview; pages an icon.
-    for name in card_names(page):
+    assert shelves == [g for g in order if any(d["group"] == g for d in known["demos"])]
+    for demo in known["demos"]:
+        name, group = demo["name"], demo["group"]
         card = page.page.locator(f'.card[data-name="{name}"]')
-        assert card.locator("iframe").count() + card.locator(".card-icon").count() == 1, name
+        assert card.get_attribute("data-group") == group
+        assert page.page.locator(f'.shelf[data-group="{group}"] .card[data-name="{name}"]').count() == 1
+        # Sessions show a live preview; pages an icon.
+        assert card.locator("iframe").count() == (1 if demo["session"] else 0), name
+        assert card.locator(".card-icon").count() == (0 if demo["session"] else 1), name
     assert page.page.locator('.card[data-name="stick-man"] .card-icon svg').count() == 1
     assert page.page.locator('.card[data-name="maze"] iframe').count() == 1
     assert_accessible(page)
