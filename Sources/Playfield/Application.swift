@@ -217,18 +217,30 @@ public final class Application: HTTPHandler {
   // MARK: Pages
 
   private func gallery() -> Response {
-    pages.render(
-      "gallery",
-      [
-        "title": "Playfield",
-        "demos": demos.map { demo in
-          [
-            "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
-            "group": demo.group.rawValue, "preview": preview(demo),
-          ]
-        },
-        "hasDemos": !demos.isEmpty,
-      ])
+    let shelves: [[String: Any]] = Demo.Group.allCases.compactMap { group in
+      let members = demos.filter { $0.group == group }
+      guard !members.isEmpty else { return nil }
+      return ["group": group.rawValue, "title": group.title, "demos": members.map(card)]
+    }
+    return pages.render(
+      "gallery", ["title": "Playfield", "groups": shelves, "hasDemos": !demos.isEmpty])
+  }
+
+  /// One gallery card: a live preview for a simulation, else the demo's icon
+  /// (`Templates/icons/NAME.mustache`, or a lettered tile when it has none).
+  private func card(_ demo: Demo) -> [String: Any] {
+    var card: [String: Any] = [
+      "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
+      "group": demo.group.rawValue,
+    ]
+    if demo.isSession {
+      card["preview"] = preview(demo)
+    } else if let icon = pages.fragment("icons/\(demo.name)", [:]) {
+      card["icon"] = icon
+    } else {
+      card["initial"] = String(demo.title.prefix(1))
+    }
+    return card
   }
 
   /// The embed page a gallery card shows live: a simulation's showcase session, watched.
