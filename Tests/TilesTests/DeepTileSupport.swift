@@ -32,4 +32,18 @@ enum DeepTileSupport {
   static func mismatches(_ a: EscapeField, _ b: EscapeField, tolerance: Int = 0) -> Int {
     zip(a.counts, b.counts).filter { abs(Int($0) - Int($1)) > tolerance }.count
   }
+
+  /// The count of pixel (column, row) of `tile` iterated directly in `BigFixed` with 128 bits
+  /// to spare: c = (-2 + 3(2(256X + i) + 1)/2^(Z+9), 1.5 - 3(2(256Y + j) + 1)/2^(Z+9)).
+  static func exactCount(_ tile: TileCoordinate, column: Int, row: Int, maxIterations: Int) -> Int {
+    let limbs = 3 + (tile.zoom + 9) / 64
+    func centre(_ index: TileIndex, _ offset: Int) -> BigFixed {
+      let numerator = Limbs.multiplyAdd(
+        Limbs.multiplyAdd(index.limbs, 512, UInt64(2 * offset + 1)), 3, 0)
+      return BigFixed(numerator: numerator, overTwoToThe: tile.zoom + 9, limbCount: limbs)
+    }
+    let cx = centre(tile.x, column) - BigFixed(2, limbCount: limbs)
+    let cy = BigFixed(numerator: [3], overTwoToThe: 1, limbCount: limbs) - centre(tile.y, row)
+    return ReferenceOrbit(cx: cx, cy: cy, maxIterations: maxIterations).last
+  }
 }

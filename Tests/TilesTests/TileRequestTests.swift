@@ -51,7 +51,7 @@ import Testing
     ("0/0/-0.png", "y '-0' is negative"),
     ("0/0/1.5.png", "y '1.5' is not a number"),
     ("5/" + String(repeating: "9", count: 700) + "/0.png", "is far too large"),
-    ("5/" + String(repeating: "9", count: 500) + "/0.png", "…'"),
+    ("5/" + String(repeating: "9", count: 1000) + "/0.png", "…'"),
   ])
   func badPathsAreNotFound(path: String, message: String) {
     let error = #expect(throws: TileRequestError.self) {

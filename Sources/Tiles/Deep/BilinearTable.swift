@@ -27,7 +27,8 @@ struct BilinearTable: Sendable {
       levels.append(level)
       guard level.count > 1 else { break }
       level = stride(from: 0, to: level.count - 1, by: 2).map {
-        Self.merge(level[$0], then: level[$0 + 1], cMaxMantissa: cMaxMantissa,
+        Self.merge(
+          level[$0], then: level[$0 + 1], cMaxMantissa: cMaxMantissa,
           cMaxExponent: cMaxExponent)
       }
     }
