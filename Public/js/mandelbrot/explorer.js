@@ -120,14 +120,15 @@ export class Explorer {
     this.go({ ...this.state, journey: [...this.state.journey, q] }, { push: true });
   }
 
-  /** Flies to bookmark `index` of `places`, keeping the palette. */
+  /** Flies to bookmark `index` of `places`, with its cap and palette (else auto and ours). */
   visit(index) {
     const place = places[index];
     if (!place) return;
     const level = place.zoom > limits.frameFrom ? Math.floor(place.zoom) - limits.frameLag : 0;
     const view = normalizeView(viewFromDecimals(place.x, place.y, place.zoom, level));
     const iterations = place.iterations ?? null;
-    this.go({ ...this.state, anchor: view, journey: [], iterations }, { push: true });
+    const palette = place.palette ?? this.state.palette;
+    this.go({ ...this.state, anchor: view, journey: [], iterations, palette }, { push: true });
   }
 
   /** Returns to the previous view. */

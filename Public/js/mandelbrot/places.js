@@ -1,5 +1,6 @@
 // Famous places for the explorer's bookmarks menu: centres as decimal strings (exact at any
-// depth), zoom levels (the view's side is 3 / 2^zoom) and, where auto is not enough, a cap.
+// depth), zoom levels (the view's side is 3 / 2^zoom) and, where auto does not suit, a cap and
+// a palette.
 
 /** The bookmarks, in menu order. */
 export const places = [
@@ -18,7 +19,22 @@ export const places = [
     y: "0.1383438194098955771982824957159986432903",
     zoom: 101,
   },
-  // NB: escape counts here are a few hundred; a small cap keeps the classic colours apart.
-  { label: "The dendrite at c = i (1e-100)", x: "0", y: "1", zoom: 333, iterations: 400 },
-  { label: "The dendrite at c = i (1e-300)", x: "0", y: "1", zoom: 997, iterations: 1000 },
+  // NB: escape counts here span only a few around 270 (or 800), which the classic colours,
+  // linear in count / cap, barely tell apart; the smooth gradient does.
+  {
+    label: "The dendrite at c = i (1e-100)",
+    x: "0",
+    y: "1",
+    zoom: 333,
+    iterations: 400,
+    palette: "ultra",
+  },
+  {
+    label: "The dendrite at c = i (1e-300)",
+    x: "0",
+    y: "1",
+    zoom: 997,
+    iterations: 1000,
+    palette: "ultra",
+  },
 ];
