@@ -33,10 +33,10 @@ enum DeepTileSupport {
     zip(a.counts, b.counts).filter { abs(Int($0) - Int($1)) > tolerance }.count
   }
 
-  /// The count of pixel (column, row) of `tile` iterated directly in `BigFixed` with 128 bits
+  /// The count of pixel (column, row) of `tile` iterated directly in `BigFixed` with 192 bits
   /// to spare: c = (-2 + 3(2(256X + i) + 1)/2^(Z+9), 1.5 - 3(2(256Y + j) + 1)/2^(Z+9)).
   static func exactCount(_ tile: TileCoordinate, column: Int, row: Int, maxIterations: Int) -> Int {
-    let limbs = 3 + (tile.zoom + 9) / 64
+    let limbs = 5 + (tile.zoom + 9) / 64
     func centre(_ index: TileIndex, _ offset: Int) -> BigFixed {
       let numerator = Limbs.multiplyAdd(
         Limbs.multiplyAdd(index.limbs, 512, UInt64(2 * offset + 1)), 3, 0)

@@ -59,8 +59,8 @@ import Testing
       reference.orbit.y.withUnsafeBufferPointer { zy in
         (0..<256).map { sample -> (Int, Int) in
           let (i, j) = (sample * 37 % 256, sample * 91 % 256)
-          let (dcx, dcy) = viewport.offset(column: i, row: j)
-          let extended = viewport.extendedOffset(column: i, row: j)
+          let (dcx, dcy) = viewport.offset(column: i, row: j, from: reference.offset)
+          let extended = viewport.extendedOffset(column: i, row: j, from: reference.offset)
           let counts = [false, true].map { wide in
             PerturbationLoop(
               zx: zx, zy: zy, table: reference.table, maxIterations: 900, extended: wide

@@ -31,37 +31,56 @@ public struct PerturbationViewport: Sendable, Hashable {
   /// 2^-(Z + 9): the unit of the offsets' numerators.
   var unitExponent: Int { -(tile.zoom + 9) }
 
-  /// The numerator of pixel i's real offset (j's imaginary offset is minus `numerator(row:)`).
+  /// Half the anchor's side in half-pixels: offsets inside it are below this.
+  static let halfSide = 1 << (levelsUp + 8)
+
+  /// The numerator of pixel i's real offset from the anchor's centre, in units of
+  /// 2^-(Z + 9) (an odd number of half-pixels, times 3).
   @inline(__always)
   func numerator(column i: Int) -> Int {
-    3 * (512 * column + 2 * i + 1 - (1 << (Self.levelsUp + 8)))
+    3 * (512 * column + 2 * i + 1 - Self.halfSide)
   }
 
+  /// The numerator of pixel j's imaginary offset from the anchor's centre (rows go down).
   @inline(__always)
   func numerator(row j: Int) -> Int {
-    -3 * (512 * row + 2 * j + 1 - (1 << (Self.levelsUp + 8)))
+    -3 * (512 * row + 2 * j + 1 - Self.halfSide)
   }
 
-  /// The offset of pixel (i, j) from the reference point as doubles (zero or subnormal past
-  /// about 1e-308).
+  /// The offset of pixel (i, j) from a reference at numerators `reference` as doubles (zero or
+  /// subnormal past about 1e-308).
   @inline(__always)
-  func offset(column i: Int, row j: Int) -> (Double, Double) {
+  func offset(column i: Int, row j: Int, from reference: (x: Int, y: Int)) -> (Double, Double) {
     (
-      scalbn(Double(numerator(column: i)), unitExponent),
-      scalbn(Double(numerator(row: j)), unitExponent)
+      scalbn(Double(numerator(column: i) - reference.x), unitExponent),
+      scalbn(Double(numerator(row: j) - reference.y), unitExponent)
     )
   }
 
-  /// The offset of pixel (i, j) in extended form, exact at any depth.
-  func extendedOffset(column i: Int, row j: Int) -> ExtendedComplex {
+  /// The same offset in extended form, exact at any depth.
+  func extendedOffset(column i: Int, row j: Int, from reference: (x: Int, y: Int))
+    -> ExtendedComplex
+  {
     ExtendedComplex(
-      re: Double(numerator(column: i)), im: Double(numerator(row: j)), exponent: unitExponent)
+      re: Double(numerator(column: i) - reference.x), im: Double(numerator(row: j) - reference.y),
+      exponent: unitExponent)
   }
 
-  /// The largest |dc| over the anchor's tiles, as mantissa and power of two.
+  /// A bound on |dc| for any pixel of the anchor and a reference inside it, as mantissa and
+  /// power of two.
   var maxOffset: (mantissa: Double, exponent: Int) {
-    (3 * Double(1 << (Self.levelsUp + 8)) * 2.0.squareRoot(), unitExponent)
+    (6 * Double(Self.halfSide) * 2.0.squareRoot(), unitExponent)
   }
+
+  /// Points the reference may be, as numerators from the anchor's centre: the centre, then an
+  /// 8 x 8 grid of pixel centres over the anchor. A reference that stays bounded as long as the
+  /// pixels do keeps their deltas small; one that escapes early leaves them to plain doubles.
+  static let candidates: [(x: Int, y: Int)] =
+    [(0, 0)]
+    + (0..<64).map { index in
+      let step = halfSide / 4
+      return (3 * ((index % 8 * 2 - 7) * step / 2 + 1), -3 * ((index / 8 * 2 - 7) * step / 2 + 1))
+    }
 
   /// Whether offsets must start in extended form: the pixel spacing, 3·2^-(Z + 8), is below
   /// 2^-900, where squares and products of deltas would leave the double range.
@@ -70,9 +89,21 @@ public struct PerturbationViewport: Sendable, Hashable {
   /// Fraction limbs that carry the reference point and its orbit: the pixel's bits plus 64.
   var limbCount: Int { 2 + (tile.zoom + 9 + 64) / 64 }
 
-  /// The reference point, exactly: (-2 + 3·(2X + 1)/2^(L + 1), 1.5 - 3·(2Y + 1)/2^(L + 1)) for
+  /// A candidate reference point, exactly: the anchor's centre plus numerators·2^-(Z + 9).
+  func point(at candidate: (x: Int, y: Int)) -> (x: BigFixed, y: BigFixed) {
+    let (x, y) = centre
+    let limbs = limbCount
+    func shift(_ n: Int) -> BigFixed {
+      BigFixed(
+        numerator: [UInt64(n.magnitude)], overTwoToThe: -unitExponent, isNegative: n < 0,
+        limbCount: limbs)
+    }
+    return (x + shift(candidate.x), y + shift(candidate.y))
+  }
+
+  /// The anchor's centre, exactly: (-2 + 3·(2X + 1)/2^(L + 1), 1.5 - 3·(2Y + 1)/2^(L + 1)) for
   /// the anchor (L, X, Y).
-  public var reference: (x: BigFixed, y: BigFixed) {
+  public var centre: (x: BigFixed, y: BigFixed) {
     let limbs = limbCount
     let exponent = anchor.zoom + 1
     let x = BigFixed(
