@@ -234,7 +234,9 @@ public final class Application: HTTPHandler {
     var context: [String: Any] = [
       "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
-      "simulation": demo.simulation,
+      "simulation": demo.simulation, "frameWidth": OEmbed.naturalSize(of: demo.name).width,
+      "frameHeight": OEmbed.naturalSize(of: demo.name).height,
+      "otherDemos": demos.filter { $0.name != demo.name }.map { ["name": $0.name, "title": $0.title] },
       "preview": embedded
         && (try? QueryParameters(request.query))?.names.contains("preview") == true,
     ]

@@ -22,7 +22,12 @@ struct Demo: Sendable, Equatable {
         name: "mandelbrot", title: "Mandelbrot explorer",
         summary:
           "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
-        seed: "iOS – Mandelbrot", simulation: false)
+        seed: "iOS – Mandelbrot", simulation: false),
+      Demo(
+        name: "embedding", title: "Embedding",
+        summary:
+          "One demo framed twice, as it is and scaled to fit, plus a snippet builder and remote.",
+        seed: "Embedding Web Pages", simulation: false),
     ]
 
   /// The iOS sample each demo re-creates.

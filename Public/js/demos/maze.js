@@ -92,6 +92,9 @@ function bindTaps(canvas, demo) {
 runDemo({
   kind: "maze",
   config: options.config,
+  urlConfig: ["rows", "columns", "gravity", "restitution"],
+  inputs: ["tilt", "toggle", "clear", "load", "reset"],
+  events: ["maze", "ball-moved", "reset", "bump"],
   controls(demo) {
     bindTaps($("canvas.view", demo.root), demo);
     demo.bind("clear", { type: "clear" });

@@ -46,13 +46,14 @@ struct SessionAPI: Sendable {
 
   private func create(_ request: Request) throws(APIError) -> Response {
     let body = try JSONBody(request, example: #"{"kind": NAME, "config": {...}}"#)
-    try body.allowOnly(["kind", "config"])
+    try body.allowOnly(["kind", "config", "seed"])
     let kind = try body.string("kind")
     let config = body.fields["config"] ?? .object([:])
     guard case .object = config else {
       throw APIError(.badRequest, "config must be an object", field: "config")
     }
-    let (session, token, warning) = try registry.create(kind: kind, config: config)
+    let seed = try Self.seed(body.fields["seed"])
+    let (session, token, warning) = try registry.create(kind: kind, config: config, seed: seed)
     var json = session.summary.json(now: registry.wallClock())
     if case .object(var object) = json {
       object["token"] = .string(token)

@@ -62,9 +62,9 @@ final class SessionRegistry: Sendable {
     live.withLock { $0[id] }
   }
 
-  /// Creates a session of `kind` with `config`; returns it, its control token, and a warning
-  /// when it could not be stored (it then runs in memory only).
-  func create(kind: String, config: JSONValue) throws(APIError) -> (
+  /// Creates a session of `kind` with `config` and `seed` (random when nil); returns it, its
+  /// control token, and a warning when it could not be stored (it then runs in memory only).
+  func create(kind: String, config: JSONValue, seed chosen: UInt64? = nil) throws(APIError) -> (
     LiveSession, token: String, warning: String?
   ) {
     guard let type = Simulations.named(kind) else {
@@ -73,7 +73,7 @@ final class SessionRegistry: Sendable {
       let kinds = Simulations.all.map { $0.kind }.joined(separator: ", ")
       throw APIError(.badRequest, "kind must be one of: \(kinds)", field: "kind")
     }
-    let seed = random(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    let seed = chosen ?? random(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     let model: any Simulation
     do {
       model = try type.init(config: config, seed: seed)
