@@ -51,7 +51,8 @@ struct OEmbed: Sendable {
       ("html", .string(html)), ("width", .number(Double(size.width))),
       ("height", .number(Double(size.height))),
     ]
-    return format == "xml" ? Self.xml(fields) : .json(.object(Dictionary(uniqueKeysWithValues: fields)))
+    return format == "xml"
+      ? Self.xml(fields) : .json(.object(Dictionary(uniqueKeysWithValues: fields)))
   }
 
   /// The origin, demo and query of a demo page URL (`http://host:port/demos/NAME?...`).
