@@ -1,5 +1,6 @@
 // The Playfield host library as a plain script:
-// `<script src="https://HOST/js/playfield-embed.global.js"></script>` sets `window.PlayfieldEmbed`. The ES module `/js/playfield-embed.js` exports the same class.
+// `<script src="https://HOST/js/playfield-embed.global.js"></script>` sets
+// `window.PlayfieldEmbed`. The ES module `/js/playfield-embed.js` exports the same class.
 // It drives one embedded demo over protocol v1 (docs/embedding.md): promise methods for every
 // command, `on(type, fn)` for what the frame says, and auto-height on `resize`.
 (function install(global) {
@@ -151,7 +152,7 @@
       if (removeFrame) this.iframe.remove();
     }
 
-    /** Sends `message` after `ready`; resolves with the reply's result or rejects with its error. */
+    /** Sends `message` after `ready`; resolves with the reply's result, or rejects. */
     async request(message) {
       await this.ready;
       const id = this.nextID++;

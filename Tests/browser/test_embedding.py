@@ -275,6 +275,25 @@ def test_url_options_are_read_checked_and_the_rest_ignored(playfield, watched):
         assert heard(p, "bad", "ready")[0]["options"]["controls"] == "full"
 
 
+def test_maze_option_starts_from_a_saved_maze(playfield, watched):
+    cells = ["#......."] + ["........"] * 7
+    body = json.dumps({"cells": cells}).encode()
+    request = urllib.request.Request(
+        playfield.url + "/api/mazes/corner", data=body, method="PUT",
+        headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request).read()
+    page = watched(viewport=(400, 300))
+    p = page.page
+    p.goto(playfield.url + "/embed/maze?maze=corner")
+    p.wait_for_function("() => window.playfield?.hello")
+    assert p.evaluate("() => window.playfield.hello.cells") == cells
+    assert "maze=" not in p.url, "a reload resumes the session instead of making another"
+    p.goto(playfield.url + "/embed/maze?maze=nowhere")
+    p.wait_for_function("() => window.playfield?.hello")
+    p.locator(".demo-notice", has_text='No saved maze "nowhere"').wait_for()
+    page.allow(lambda problem: "/api/mazes/nowhere" in problem or "404" in problem)
+
+
 SIZES = [(240, 180), (400, 300), (1280, 720)]
 DRAWN = {"bouncing-balls": "canvas.view", "maze": "canvas.view", "holes": "canvas.view",
          "tag-cloud": ".cloud", "mandelbrot": ".explorer-canvas"}

@@ -40,7 +40,8 @@ async function showPair() {
     try {
       const session = await createSession(options.pairDemo, {});
       const id = encodeURIComponent(session.id);
-      controller = `/embed/${options.pairDemo}?session=${id}&token=${encodeURIComponent(session.token)}`;
+      const token = encodeURIComponent(session.token);
+      controller = `/embed/${options.pairDemo}?session=${id}&token=${token}`;
       watcher = `/embed/${options.pairDemo}?session=${id}&watch`;
     } catch (error) {
       setText($("[data-readout=scale]", root), `cannot start a session: ${error.message}`);
@@ -88,7 +89,8 @@ function snippets(choice) {
   const title = $(`option[value="${choice.demo}"]`, root).textContent;
   const iframe =
     `<iframe src="${src}" width="${choice.width}" height="${choice.height}" title="${title}"\n` +
-    `  style="border:0;max-width:100%" allow="fullscreen; accelerometer; gyroscope" allowfullscreen></iframe>`;
+    `  style="border:0;max-width:100%" allow="fullscreen; accelerometer; gyroscope"` +
+    ` allowfullscreen></iframe>`;
   const library =
     `<div id="playfield"></div>\n<script type="module">\n` +
     `  import { PlayfieldEmbed } from "${location.origin}/js/playfield-embed.js";\n` +
@@ -135,12 +137,16 @@ function builder() {
       title: `Live embed of ${choice.demo}`,
     });
     setText(stateLine, "waiting for ready…");
-    player.on("ready", (m) => note(`ready: ${m.demo}, ${m.role ?? "no session"}, ${m.commands.join(" ")}`));
+    player.on("ready", (m) => {
+      note(`ready: ${m.demo}, ${m.role ?? "no session"}, commands ${m.commands.join(" ")}`);
+    });
     player.on("event", (m) => note(`event ${m.name}`));
     player.on("error", (m) => note(`error ${m.error}: ${m.message}`));
     player.on("state", (m) => {
-      const tick = m.tick === null ? "" : `tick ${m.tick}, `;
-      setText(stateLine, `${m.running ? "running" : "paused"}, ${tick}${Object.entries(m.readouts).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+      const parts = [m.running ? "running" : "paused"];
+      if (m.tick !== null) parts.push(`tick ${m.tick}`);
+      for (const [name, value] of Object.entries(m.readouts)) parts.push(`${name} ${value}`);
+      setText(stateLine, parts.join(", "));
     });
   };
 
@@ -161,7 +167,8 @@ function builder() {
         if (name === "capture") {
           captured.hidden = false;
           $("img", captured).src = result.image;
-          setText($("figcaption", captured), `capture(): ${result.width} × ${result.height} px PNG`);
+          const size = `${result.width} × ${result.height} px`;
+          setText($("figcaption", captured), `capture(): a ${size} PNG`);
         }
       } catch (error) {
         note(`${name}() failed: ${error.code ?? ""} ${error.message}`);

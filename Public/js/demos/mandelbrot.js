@@ -31,7 +31,8 @@ function embedExplorer(root, explorer) {
     },
     pan: ({ dx, dy }) => {
       if (![dx, dy].every((v) => typeof v === "number" && Math.abs(v) <= 10000)) {
-        throw new EmbedError("bad-field", "dx and dy must be numbers from -10000 to 10000 (CSS px)");
+        const text = "dx and dy must be numbers from -10000 to 10000 (CSS px)";
+        throw new EmbedError("bad-field", text);
       }
       explorer.panBy(dx, dy, true);
     },
@@ -44,7 +45,12 @@ function embedExplorer(root, explorer) {
     events: ["view"],
     inputs: Object.keys(inputs),
     wheel: true,
-    getState: () => ({ running: false, tick: null, ready: root.dataset.ready === "true", view: view() }),
+    getState: () => ({
+      running: false,
+      tick: null,
+      ready: root.dataset.ready === "true",
+      view: view(),
+    }),
     capture: () => explorer.canvas,
     onCommand(message) {
       if (message.type === "reset") return explorer.reset();

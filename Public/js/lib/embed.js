@@ -164,7 +164,8 @@ export function startEmbed(spec) {
       throw new EmbedError("unknown-command", `${spec.demo} has no command "${type}"`);
     }
     if (controlCommands.has(type) && embed.role === "spectator") {
-      throw new EmbedError("not-controller", "this frame watches the session; it cannot control it");
+      const text = "this frame watches the session; it cannot control it";
+      throw new EmbedError("not-controller", text);
     }
     if (!embed.isReady) throw new EmbedError("not-ready", "wait for the ready message");
     if (type === "input") {
@@ -332,7 +333,9 @@ const icons = {
   pause: "M7 5h4v14H7zM13 5h4v14h-4z",
   reset: "M12 5V2L7 6l5 4V7a5 5 0 1 1-5 5H5a7 7 0 1 0 7-7z",
   fullscreen: "M4 4h6v2H6v4H4zM14 4h6v6h-2V6h-4zM4 14h2v4h4v2H4zM18 14h2v6h-6v-2h4z",
-  menu: "M5 10a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm7 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm7 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4z",
+  menu:
+    "M5 10a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm7 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4z" +
+    "m7 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4z",
 };
 
 function icon(name) {
@@ -364,18 +367,22 @@ function buildChrome(embed, spec) {
   const body = document.body;
   const root = document.querySelector(".demo, .explorer");
   const button = (name, label, onclick) =>
-    el("button", { type: "button", class: `embed-${name}-button`, "aria-label": label, title: label, onclick }, icon(name));
+    el(
+      "button",
+      { type: "button", class: `embed-${name}-button`, "aria-label": label, title: label, onclick },
+      icon(name),
+    );
+  const run = (type) =>
+    embed.run({ type }).catch((error) => embed.error(error.code, error.message));
   const bar = el("div", { class: "embed-bar", role: "toolbar", "aria-label": "Frame controls" });
   const commands = spec.commands ?? [];
   let playButton = null;
   if (commands.includes("play")) {
-    playButton = button("play", "Play", () => {
-      embed.run({ type: spec.getState?.().running ? "pause" : "play" }).catch((error) => embed.error(error.code, error.message));
-    });
+    playButton = button("play", "Play", () => run(spec.getState?.().running ? "pause" : "play"));
     bar.append(playButton);
   }
   if (commands.includes("reset")) {
-    bar.append(button("reset", "Reset", () => embed.run({ type: "reset" }).catch((error) => embed.error(error.code, error.message))));
+    bar.append(button("reset", "Reset", () => run("reset")));
   }
   if (document.fullscreenEnabled) {
     bar.append(
@@ -399,14 +406,10 @@ function buildChrome(embed, spec) {
   const open = new URLSearchParams(location.search);
   open.delete("token");
   const search = open.toString();
-  menu.append(
-    el(
-      "p",
-      { class: "embed-open" },
-      el("a", { href: `/demos/${spec.demo}${search ? `?${search}` : ""}`, target: "_blank", rel: "noopener" }, "Open in Playfield"),
-    ),
-  );
-  const hint = el("p", { class: "embed-hint", role: "status", hidden: true }, "Click the picture first, then the wheel zooms.");
+  const href = `/demos/${spec.demo}${search ? `?${search}` : ""}`;
+  const away = el("a", { href, target: "_blank", rel: "noopener" }, "Open in Playfield");
+  menu.append(el("p", { class: "embed-open" }, away));
+  const hint = el("p", { class: "embed-hint", role: "status", hidden: true });
   root.append(bar, menu, hint);
 
   if (playButton) {
