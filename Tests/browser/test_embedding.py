@@ -5,6 +5,8 @@ import base64
 import contextlib
 import http.server
 import json
+import pathlib
+import re
 import struct
 import threading
 import time
@@ -391,6 +393,35 @@ def test_host_keeps_focus_and_the_wheel_until_the_frame_is_clicked(playfield, wa
         inner.wait_for_function(f"() => window.location.search !== {json.dumps(before)}")
         time.sleep(0.3)
         assert p.evaluate("() => scrollY") == scrolled
+
+
+def doc_examples():
+    text = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "embedding.md").read_text()
+    return re.findall(r"```html\n(.*?)```", text, re.S)
+
+
+def test_the_guide_examples_work_as_written(playfield, watched):
+    page = watched(viewport=(900, 700))
+    p = page.page
+    module = next(block for block in doc_examples() if block.startswith("<!doctype html>"))
+    with host_site(module.replace("http://127.0.0.1:8080", playfield.url)) as url:
+        p.goto(url)
+        p.wait_for_function("() => /^tick \\d+$/.test(document.getElementById('tick').textContent)")
+        inner = next(f for f in p.frames if "/embed/bouncing-balls" in f.url)
+        inner.wait_for_function("() => window.playfield?.hello")
+        assert inner.evaluate("() => window.playfield.hello.config.balls") == 12
+        assert inner.evaluate("() => document.body.dataset.theme") == "light"
+        p.click("#pause")
+        inner.wait_for_function("() => window.playfield.running === false")
+        p.click("#capture")
+        p.wait_for_function("() => document.getElementById('shot').src.startsWith('data:image/png')")
+    script = next(block for block in doc_examples() if "playfield-embed.global.js" in block)
+    html = (f'<!doctype html><html lang="en"><title>Host</title><iframe title="maze" '
+            f'src="{playfield.url}/embed/maze"></iframe>' + script.replace("http://127.0.0.1:8080", playfield.url))
+    with host_site(html) as url:
+        p.goto(url)
+        inner = p.locator("iframe").element_handle().content_frame()
+        inner.wait_for_function("() => window.playfield?.hello && window.playfield.running === false")
 
 
 def test_oembed_frame_follows_the_size_rules(playfield):
