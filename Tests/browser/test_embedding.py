@@ -343,6 +343,29 @@ def test_frames_fit_any_size(playfield, watched, size):
         p.screenshot(path=f"{SHOTS}/embeds-{width}x{height}.png", full_page=True)
 
 
+@pytest.mark.parametrize("name", ["maze", "tag-cloud", "bouncing-balls", "mandelbrot"])
+def test_phone_sized_frame_shows_its_controls_below_the_picture(playfield, watched, name):
+    page = watched(viewport=(390, 844), has_touch=True, is_mobile=True, device_scale_factor=2)
+    p = page.page
+    p.goto(playfield.url + "/embed/" + name)
+    if name == "mandelbrot":
+        p.wait_for_selector(".explorer[data-ready=true]", timeout=15_000)
+    else:
+        p.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 3")
+    picture = p.locator(DRAWN[name]).bounding_box()
+    controls = p.locator(".controls, .explorer-controls").first
+    box = controls.bounding_box()
+    assert picture["width"] >= 380, "the picture takes the phone's width"
+    assert box["y"] >= picture["y"] + picture["height"] - 1 and box["y"] + box["height"] <= 844
+    assert controls.evaluate("e => getComputedStyle(e).opacity") == "1"
+    assert p.evaluate("() => document.documentElement.scrollHeight") <= 844
+    # No line of text is cut off: what does not fit went into the menu, where it wraps.
+    for element in p.locator(".controls *, .explorer-controls *").all():
+        if element.is_visible():
+            assert element.evaluate("e => e.scrollWidth <= e.clientWidth + 1 || e.clientWidth === 0")
+    p.screenshot(path=f"{SHOTS}/embed-phone-{name}.png")
+
+
 def test_menu_holds_the_share_links_and_status_line(playfield, watched):
     page = watched(viewport=(400, 300))
     p = page.page

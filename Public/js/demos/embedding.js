@@ -11,6 +11,7 @@ const options = {
   pairDemo: "bouncing-balls", // the demo framed twice (one live session, watched twice)
   previewDemo: "mandelbrot", // the pair in the gallery's preview: no session to create
   pairSize: { width: 360, height: 580 }, // the natural frame of the pair, CSS px
+  previewSize: { width: 180, height: 180 }, // the pair's frame in the gallery's preview, CSS px
   logLength: 40, // event log lines kept
   rebuildMs: 300, // quiet time after a change before the live frame is rebuilt
 };
@@ -33,8 +34,8 @@ function frame(src, title, size) {
 async function showPair() {
   const natural = $(".natural-box", root);
   const scaled = $(".scaled-box", root);
-  const size = options.pairSize;
-  let controller = `/embed/${options.previewDemo}`;
+  const size = preview ? options.previewSize : options.pairSize;
+  let controller = `/embed/${options.previewDemo}?preview`;
   let watcher = controller;
   if (!preview) {
     try {
