@@ -2,13 +2,10 @@
 library over protocol v1; frames fit from 240x180 up; the host keeps focus and the wheel
 until the frame is clicked; oEmbed and the Embedding demo."""
 import base64
-import contextlib
-import http.server
 import json
 import pathlib
 import re
 import struct
-import threading
 import time
 import urllib.parse
 import urllib.request
@@ -17,33 +14,9 @@ import zlib
 import pytest
 
 from axe import assert_accessible
+from demo_pages import host_site
 
 SHOTS = "/tmp/shots/embed"
-
-
-@contextlib.contextmanager
-def host_site(html):
-    """Serves `html` at / from another origin (a second port on loopback)."""
-    body = html.encode()
-
-    class Host(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Host)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def host_page(playfield, frames, extra=""):
@@ -239,6 +212,8 @@ def test_host_library_drives_two_demos_from_another_origin(playfield, watched):
         assert call(p, "balls", "set", {"theme": "light"})["result"]["options"]["theme"] == "light"
         inner = next(f for f in p.frames if "/embed/bouncing-balls" in f.url)
         assert inner.evaluate("() => document.body.dataset.theme") == "light"
+        # The library's frames allow full screen, so the toolbar offers it.
+        assert inner.locator(".embed-fullscreen-button").count() == 1
         assert "ball-added" not in call(p, "balls", "unsubscribe", ["ball-added"])["result"]["events"]
         count = len(heard(p, "balls", "event", "ball-added"))
         assert call(p, "balls", "send", {"type": "add-ball", "x": 50, "y": 50})["ok"]
