@@ -134,11 +134,16 @@ export function startEmbed(spec) {
     return { ...(spec.getState?.() ?? {}), readouts: readouts() };
   }
 
-  function frameAspect() {
+  /** The natural frame's width / height (embed.mustache has it from the server), exact. */
+  function naturalAspect() {
     const { frameWidth, frameHeight } = document.body.dataset;
     const width = Number(frameWidth);
     const height = Number(frameHeight);
-    return width > 0 && height > 0 ? Math.round((width / height) * 1000) / 1000 : 4 / 3;
+    return width > 0 && height > 0 ? width / height : 4 / 3;
+  }
+
+  function frameAspect() {
+    return Math.round(naturalAspect() * 1000) / 1000;
   }
 
   let resizedWidth = 0;
@@ -146,7 +151,7 @@ export function startEmbed(spec) {
     const width = window.innerWidth;
     if (!embed.isReady || width === resizedWidth) return;
     resizedWidth = width;
-    post({ type: "resize", width, height: Math.round(width / frameAspect()) });
+    post({ type: "resize", width, height: Math.round(width / naturalAspect()) });
   }
 
   function post(message) {
