@@ -3,12 +3,12 @@
 // is driven through the host library (/js/playfield-embed.js) with an event log.
 
 import { $, $all, el, setText } from "../lib/dom.js";
-import { createSession } from "../lib/join.js";
+import { lastOrNewSession } from "../lib/join.js";
 import { PlayfieldEmbed } from "../playfield-embed.js";
 
 /** Options of this page. */
 const options = {
-  pairDemo: "bouncing-balls", // the demo framed twice (one live session, watched twice)
+  pairDemo: "bouncing-balls", // the demo framed twice: this browser's session of it, or a new one
   previewDemo: "mandelbrot", // the pair in the gallery's preview: no session to create
   pairSize: { width: 360, height: 580 }, // the natural frame of the pair, CSS px
   previewSize: { width: 180, height: 180 }, // the pair's frame in the gallery's preview, CSS px
@@ -39,7 +39,7 @@ async function showPair() {
   let watcher = controller;
   if (!preview) {
     try {
-      const session = await createSession(options.pairDemo, {});
+      const session = await lastOrNewSession(options.pairDemo);
       const id = encodeURIComponent(session.id);
       const token = encodeURIComponent(session.token);
       controller = `/embed/${options.pairDemo}?session=${id}&token=${token}`;

@@ -91,7 +91,9 @@ export function startEmbed(spec) {
 
     /** The state may have changed: sends it now if `running` did, else at most every 200 ms. */
     stateChanged(force = false) {
-      if (!embed.isReady || !embed.embedded || (!force && embed.stateTimer)) return;
+      if (!embed.isReady || !embed.embedded) return;
+      const flipped = spec.getState?.().running !== embed.lastState?.running;
+      if (!force && !flipped && embed.stateTimer) return;
       const state = currentState();
       const previous = embed.lastState;
       const now = performance.now();

@@ -104,13 +104,10 @@ export async function chooseSession(kind, config = {}, fresh = false, urlFields 
   const seed = seedFromURL(query);
   const own = Object.keys(fields).length > 0 || seed !== null;
   if (!fresh && !own && !query.has("new") && !query.has("config")) {
-    const last = recall(storageKey(kind));
-    const token = last && heldToken(last);
-    if (token && (await exists(last))) session = { id: last, token };
+    session = await resumable(kind);
   }
   session ??= await createSession(kind, { ...config, ...configFromURL(query), ...fields }, seed);
-  remember(storageKey(kind), session.id);
-  remember(tokenKey(session.id), session.token);
+  keep(kind, session);
   query.delete("new");
   query.delete("config");
   query.delete("seed");
@@ -118,6 +115,26 @@ export async function chooseSession(kind, config = {}, fresh = false, urlFields 
   query.set("session", session.id);
   query.set("token", session.token);
   history.replaceState(null, "", `${location.pathname}?${query}`);
+  return session;
+}
+
+/** This browser's last session of `kind` that still exists and whose token it holds, or null. */
+async function resumable(kind) {
+  const last = recall(storageKey(kind));
+  const token = last && heldToken(last);
+  return token && (await exists(last)) ? { id: last, token } : null;
+}
+
+/** Remembers `session` as this browser's last of `kind`, with its token. */
+function keep(kind, session) {
+  remember(storageKey(kind), session.id);
+  remember(tokenKey(session.id), session.token);
+}
+
+/** This browser's last session of `kind`, or a new one: `{id, token}` (for pages that frame it). */
+export async function lastOrNewSession(kind) {
+  const session = (await resumable(kind)) ?? (await createSession(kind));
+  keep(kind, session);
   return session;
 }
 
