@@ -18,6 +18,7 @@ public final class Application: HTTPHandler {
   let gameLoop: GameLoop
   let journal: StorageJournal?
   let origins: OriginPolicy
+  let hosts: HostPolicy
   let replays: ReplayRegistry
   let highScores: HighScoreAPI
   let mazes: MazeAPI
@@ -30,6 +31,7 @@ public final class Application: HTTPHandler {
     self.pages = try Pages(directory: environment.templatesDirectory)
     self.demos = Demo.all
     self.origins = OriginPolicy(allowedOrigins: environment.allowedOrigins)
+    self.hosts = HostPolicy(names: environment.allowedHosts)
 
     // Storage: without a database the app still serves, with sessions in memory only.
     var journal: StorageJournal?
@@ -66,6 +68,7 @@ public final class Application: HTTPHandler {
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
+    if let refusal = hosts.check(request) { return .response(refusal) }
     if request.target == "*" {
       return .response(Response(status: .noContent, headers: ["Allow": Self.allMethods]))
     }

@@ -27,6 +27,9 @@ public struct Environment: Sendable {
   public var maxSessions = 256
   /// Most bytes of rendered tiles kept in memory.
   public var tileCacheBytes = 64 << 20
+  /// Host names answered besides `localhost` and IP literals (the bound name, `--allow-host`);
+  /// any other `Host` gets 421.
+  public var allowedHosts: [String] = []
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger

@@ -44,6 +44,13 @@ struct Serve: ParsableCommand {
       "Another origin allowed to open session WebSockets (repeatable), e.g. https://example.com.")
   var allowedOrigins: [String] = []
 
+  @Option(
+    name: .customLong("allow-host"),
+    help:
+      "Another Host name to answer (repeatable), e.g. playfield.example; besides localhost, IP literals and --host, others get 421."
+  )
+  var allowedHosts: [String] = []
+
   @Option(help: "Most live sessions.")
   var maxSessions = 256
 
@@ -88,6 +95,13 @@ struct Serve: ParsableCommand {
     where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
       throw ValidationError("--allow-origin must look like https://example.com, not \(origin)")
     }
+    for name in allowedHosts
+    where name.isEmpty
+      || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.".contains($0)) })
+    {
+      throw ValidationError(
+        "--allow-host must be a host name without port, such as playfield.example, not \(name)")
+    }
     for (flag, seconds) in [
       ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
       ("--idle-timeout", idleTimeout),
@@ -128,6 +142,7 @@ struct Serve: ParsableCommand {
       publicDirectory: publicFolder, templatesDirectory: templatesFolder, databasePath: database,
       logger: logger)
     environment.allowedOrigins = allowedOrigins
+    environment.allowedHosts = allowedHosts
     environment.maxSessions = maxSessions
     environment.idlePause = idlePause
     environment.sessionMaxAge = sessionMaxAge
