@@ -52,7 +52,8 @@ public final class Application: HTTPHandler {
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
-    self.mazes = MazeAPI(store: journal?.store, wallClock: environment.wallClock)
+    self.mazes = MazeAPI(
+      store: journal?.store, wallClock: environment.wallClock, random: environment.random)
     self.tiles = TileService(cacheBytes: environment.tileCacheBytes)
     if let journal {
       let count = SessionRestorer.restore(
@@ -111,7 +112,7 @@ public final class Application: HTTPHandler {
     case .mazes:
       return .response(mazes.collection(request))
     case .maze(let name):
-      return .response(mazes.member(request, name: name))
+      return .response(mazes.member(request, name: name, client: context.remoteAddress))
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
