@@ -100,7 +100,7 @@ public final class Application: HTTPHandler {
     case .replaySocket(let id):
       return replaySocket(request, id: id)
     case .tile(let zoom, let x, let file):
-      return tiles.handle(request, zoom: zoom, x: x, file: file)
+      return tiles.handle(request, zoom: zoom, x: x, file: file, client: context.remoteAddress)
     case .oEmbed:
       return .response(OEmbed(demos: demos).handle(request))
     case .sessionsPage:
