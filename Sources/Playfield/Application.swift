@@ -158,6 +158,9 @@ public final class Application: HTTPHandler {
       let status = journal.writer.status
       body["storage"] = .string(status.summary)
       if !status.isHealthy { body["status"] = "degraded" }
+      let file = journal.checkFile()
+      body["databaseFile"] = .string(file.description)
+      if file != .same { body["status"] = "degraded" }
     } else {
       body["storage"] = "off"
     }
