@@ -37,7 +37,10 @@ public final class Application: HTTPHandler {
     var journal: StorageJournal?
     if let path = environment.databasePath {
       do {
-        journal = StorageJournal(store: try SQLiteSessionStore(path: path), logger: logger)
+        var storeLimits = StoreLimits()
+        storeLimits.maxMazesPerClient = environment.mazesPerClient
+        journal = StorageJournal(
+          store: try SQLiteSessionStore(path: path, limits: storeLimits), logger: logger)
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -45,7 +48,8 @@ public final class Application: HTTPHandler {
     self.journal = journal
     let limits = SessionLimits(
       maxLive: environment.maxSessions, idlePause: environment.idlePause,
-      maxAge: environment.sessionMaxAge)
+      maxAge: environment.sessionMaxAge, perClient: environment.sessionsPerClient,
+      maxInputs: environment.inputsPerSession)
     let registry = SessionRegistry(
       journal: journal, limits: limits, random: environment.random,
       wallClock: environment.wallClock, logger: logger)
@@ -54,7 +58,11 @@ public final class Application: HTTPHandler {
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
     self.mazes = MazeAPI(
       store: journal?.store, wallClock: environment.wallClock, random: environment.random)
-    self.tiles = TileService(cacheBytes: environment.tileCacheBytes)
+    self.tiles = TileService(
+      cacheBytes: environment.tileCacheBytes,
+      limits: .init(
+        waiting: environment.tileQueueLength, perClient: environment.tileRendersPerClient,
+        deadline: environment.tileWaitSeconds))
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
@@ -86,7 +94,7 @@ public final class Application: HTTPHandler {
     case .health:
       return readOnly(request) { health() }
     case .sessionsAPI:
-      return .response(sessionAPI.collection(request))
+      return .response(sessionAPI.collection(request, client: context.remoteAddress))
     case .sessionAPI(let id):
       return .response(sessionAPI.member(request, id: id))
     case .sessionSocket(let id):
@@ -183,7 +191,8 @@ public final class Application: HTTPHandler {
     }
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
-      return .webSocket(accepted, SessionSocketHandler(session: session, role: role))
+      return .webSocket(
+        accepted, SessionSocketHandler(session: session, role: role, inputLog: registry.inputLog))
     case .reject(let response):
       return .response(response)
     }

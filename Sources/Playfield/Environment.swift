@@ -30,6 +30,18 @@ public struct Environment: Sendable {
   /// Host names answered besides `localhost` and IP literals (the bound name, `--allow-host`);
   /// any other `Host` gets 421.
   public var allowedHosts: [String] = []
+  /// Live sessions one client (address) may hold; past it, 429.
+  public var sessionsPerClient = 16
+  /// Inputs one session may log; past it the session takes no more input.
+  public var inputsPerSession = 200_000
+  /// Saved mazes one client (address) may own.
+  public var mazesPerClient = 20
+  /// Tile renders one client may have running or waiting; past it, 429.
+  public var tileRendersPerClient = 32
+  /// Tile renders waiting across all clients; past it, 503.
+  public var tileQueueLength = 256
+  /// Seconds a tile render may wait for its turn before 503.
+  public var tileWaitSeconds = 10.0
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger

@@ -51,8 +51,26 @@ struct Serve: ParsableCommand {
   )
   var allowedHosts: [String] = []
 
-  @Option(help: "Most live sessions.")
+  @Option(help: "Most live sessions; when full, creating one gets 503 with Retry-After.")
   var maxSessions = 256
+
+  @Option(help: "Live sessions one client (address) may hold; past it, 429.")
+  var sessionsPerClient = 16
+
+  @Option(help: "Inputs one session may log; past it, the session takes no more input.")
+  var inputsPerSession = 200_000
+
+  @Option(help: "Saved mazes one client (address) may own.")
+  var mazesPerClient = 20
+
+  @Option(help: "Tile renders one client may have running or waiting; past it, 429.")
+  var tileRendersPerClient = 32
+
+  @Option(help: "Tile renders waiting across all clients (two run at once); past it, 503.")
+  var tileQueue = 256
+
+  @Option(help: "Seconds a tile render may wait for its turn before 503.")
+  var tileWait: Double = 10
 
   @Option(help: "Seconds without clients before a running session pauses.")
   var idlePause: Double = 30
@@ -81,6 +99,16 @@ struct Serve: ParsableCommand {
     }
     guard (1...100_000).contains(maxSessions) else {
       throw ValidationError("--max-sessions must be from 1 to 100000, not \(maxSessions)")
+    }
+    for (flag, value) in [
+      ("--sessions-per-client", sessionsPerClient), ("--inputs-per-session", inputsPerSession),
+      ("--mazes-per-client", mazesPerClient), ("--tile-renders-per-client", tileRendersPerClient),
+      ("--tile-queue", tileQueue),
+    ] where !(1...10_000_000).contains(value) {
+      throw ValidationError("\(flag) must be from 1 to 10000000, not \(value)")
+    }
+    guard tileWait > 0, tileWait <= 3600 else {
+      throw ValidationError("--tile-wait must be from 0 to 3600 seconds")
     }
     guard (1...1_000_000).contains(maxConnections) else {
       throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections)")
@@ -143,6 +171,12 @@ struct Serve: ParsableCommand {
       logger: logger)
     environment.allowedOrigins = allowedOrigins
     environment.allowedHosts = allowedHosts
+    environment.sessionsPerClient = sessionsPerClient
+    environment.inputsPerSession = inputsPerSession
+    environment.mazesPerClient = mazesPerClient
+    environment.tileRendersPerClient = tileRendersPerClient
+    environment.tileQueueLength = tileQueue
+    environment.tileWaitSeconds = tileWait
     environment.maxSessions = maxSessions
     environment.idlePause = idlePause
     environment.sessionMaxAge = sessionMaxAge

@@ -29,7 +29,7 @@ def test_a_flood_of_renders_is_bounded_and_others_still_get_tiles(start_playfiel
     assert normal_cached[0] == 200
     assert normal_new[0] == 200
     statuses = [status for status, _, _ in answers]
-    # The flooder has at most 8 renders running or waiting; most of the rest are refused at
+    # The flooder has at most 32 renders running or waiting; most of the rest are refused at
     # once (a few more get in as earlier ones finish).
     refused = [(status, headers) for status, headers, _ in answers if status != 200]
     assert len(refused) >= 50, statuses

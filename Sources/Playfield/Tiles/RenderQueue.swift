@@ -10,9 +10,9 @@ struct RenderQueue<Job> {
     /// Renders at once.
     var running = 2
     /// Renders waiting, across all clients.
-    var waiting = 64
+    var waiting = 256
     /// Renders one client may have running or waiting.
-    var perClient = 8
+    var perClient = 32
     /// Seconds a render may wait before it is refused.
     var deadline = 10.0
   }
