@@ -72,7 +72,9 @@ import Testing
     defer { app.shutdown() }
     let response = app.request(.get, "/oembed?\(query)")
     #expect(response.status.code == status)
-    if status == 200 {
+    if query.hasSuffix("format=xml") {
+      #expect(String(decoding: response.body, as: UTF8.self).contains("<oembed>"))
+    } else if status == 200 {
       let body = try JSONValue.parse(response.body)
       #expect(body["width"] == 300)
       #expect(
