@@ -1,12 +1,16 @@
 // Stick Man (seed "iOS – Stick Man"): the page's one module script. The figure is an SVG of
 // stacked transparent layers (`[data-layer]`), each holding variants (`[data-variant]`) of
-// which one shows; a button sets the pose's layers, says its line and plays its frames.
+// which one shows; a button sets the pose's layers, says its line and plays its frames. It
+// speaks the embed protocol (docs/embedding.md): the host can press the buttons too.
 
 import { $, $all, setText } from "../lib/dom.js";
+import { EmbedError, startEmbed } from "../lib/embed.js";
+import { svgToCanvas } from "../lib/svg-capture.js";
 import {
   formatState,
   greeting,
   hatSays,
+  initialState,
   layersFor,
   parseState,
   poses,
@@ -76,6 +80,18 @@ function press(action) {
     animate();
   }
   remember();
+  tellHost();
+}
+
+/** Back to the start: no pose, no hat, the greeting. */
+function reset() {
+  clearTimeout(timer);
+  state = initialState();
+  setText(speech, greeting);
+  show(layersFor(state));
+  figure.dataset.playing = "false";
+  remember();
+  tellHost();
 }
 
 for (const button of $all("[data-action]", root)) {
@@ -97,4 +113,65 @@ document.addEventListener("keydown", (event) => {
 setText(speech, state.pose ? poses[state.pose].says : state.hat ? hatSays.on : greeting);
 hatButton.setAttribute("aria-pressed", String(state.hat));
 animate();
-window.playfield = { stickMan: { press, state: () => state } };
+
+// The embed protocol: `input` presses a button (`{type: "happy"}`, `{type: "hat"}`), `set`
+// takes `pose` (a pose name or null) and `hat` (true or false), `reset` goes back to the start.
+const actions = [...Object.keys(poses), "hat"];
+const embed = startEmbed({
+  demo: "stick-man",
+  commands: ["reset", "input", "set"],
+  events: ["pose"],
+  inputs: actions,
+  getState: () => ({
+    running: false,
+    tick: null,
+    pose: state.pose,
+    hat: state.hat,
+    playing: figure.dataset.playing === "true",
+  }),
+  capture: () => svgToCanvas(figure),
+  onCommand(message) {
+    if (message.type === "reset") return reset();
+    if (message.type === "input") {
+      const action = message.input.type;
+      if (!actions.includes(action)) {
+        throw new EmbedError("bad-field", `input type must be one of ${actions.join(", ")}`);
+      }
+      return press(action);
+    }
+    const { pose, hat, ...rest } = message.options;
+    const unknown = Object.keys(rest)[0];
+    if (unknown !== undefined) {
+      throw new EmbedError("bad-field", `Stick Man has no option ${unknown}`);
+    }
+    if (pose !== undefined && pose !== null && !Object.hasOwn(poses, pose)) {
+      const names = Object.keys(poses).join(", ");
+      throw new EmbedError("bad-field", `pose must be null or one of ${names}`);
+    }
+    if (hat !== undefined && typeof hat !== "boolean") {
+      throw new EmbedError("bad-field", "hat must be true or false");
+    }
+    if (hat !== undefined && hat !== state.hat) press("hat");
+    if (pose === null && state.pose !== null) {
+      state = { ...state, pose: null };
+      setText(speech, greeting);
+      animate();
+      remember();
+      tellHost();
+    } else if (pose) press(pose);
+    return null;
+  },
+});
+
+/** Tells the host page about the new pose (an event and the state). */
+function tellHost() {
+  embed.event("pose", { pose: state.pose, hat: state.hat, says: speech.textContent });
+  embed.stateChanged();
+}
+
+new MutationObserver(() => embed.stateChanged()).observe(figure, {
+  attributes: true,
+  attributeFilter: ["data-playing"],
+});
+embed.ready();
+window.playfield = { stickMan: { press, reset, state: () => state } };

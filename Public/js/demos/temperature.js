@@ -1,8 +1,11 @@
 // Temperature (seed "iOS – Fahrenheit to Celcius"): the page's one module script. Typing in
 // either field converts to the other at once; the slider sets Celsius; the message and the
-// picture follow the range; the last good value lives in the URL (`?f=36` or `?c=100`).
+// picture follow the range; the last good value lives in the URL (`?f=36` or `?c=100`). It
+// speaks the embed protocol (docs/embedding.md): the host can set the temperature too.
 
 import { $, clamp, setText } from "../lib/dom.js";
+import { EmbedError, startEmbed } from "../lib/embed.js";
+import { svgToCanvas } from "../lib/svg-capture.js";
 import { convert, formatTemperature, parseTemperature, rangeOf } from "../temperature/scale.js";
 
 const root = $(".demo-temperature");
@@ -13,6 +16,9 @@ const picture = $(".temp-picture", root);
 const mercury = $(".temp-mercury", root);
 const message = $(".temp-message", root);
 const other = { F: "C", C: "F" };
+/** The last good value, in Celsius (null: none), and the unit it was typed in. */
+let current = { celsius: null, unit: "C" };
+let embed = null; // the embed protocol, once started (below)
 
 /** The thermometer's scale: Celsius at the bulb and at the top of the tube, in SVG units. */
 const thermometer = { lowC: -40, highC: 50, bottomY: 160, topY: 30, baseY: 172 };
@@ -54,6 +60,7 @@ function read(unit, { fromURL = false } = {}) {
     const name = unit === "F" ? "Fahrenheit" : "Celsius";
     const hint = result.error ? `Fix the ${name} value to see the other.` : "Type a temperature.";
     setText(message, hint);
+    changed(null, unit);
     return;
   }
   setError(unit, "");
@@ -63,6 +70,7 @@ function read(unit, { fromURL = false } = {}) {
   slider.value = String(celsius);
   slider.setAttribute("aria-valuetext", `${formatTemperature(celsius)} °C`);
   showRange(celsius);
+  changed(celsius, unit);
   if (!fromURL) {
     const query = `?${unit.toLowerCase()}=${encodeURIComponent(formatTemperature(result.value))}`;
     history.replaceState(null, "", location.pathname + query);
@@ -83,4 +91,68 @@ const query = new URLSearchParams(location.search);
 const start = query.has("f") ? "F" : "C";
 fields[start].value = query.get(start.toLowerCase()) ?? "20";
 read(start, { fromURL: true });
+
+// The embed protocol: `input` `{type: "celsius" or "fahrenheit", value}` and `set` with
+// `celsius` or `fahrenheit` type a value into that field; `reset` goes back to 20 °C.
+const units = { celsius: "C", fahrenheit: "F" };
+embed = startEmbed({
+  demo: "temperature",
+  commands: ["reset", "input", "set"],
+  events: ["temperature", "range"],
+  inputs: Object.keys(units),
+  getState: () => ({ running: false, tick: null, ...reading() }),
+  capture: () => svgToCanvas(picture),
+  onCommand(request) {
+    if (request.type === "reset") return enter("C", 20);
+    if (request.type === "input") {
+      const unit = units[request.input.type];
+      if (!unit) throw new EmbedError("bad-field", "input type must be celsius or fahrenheit");
+      return enter(unit, request.input.value, "value");
+    }
+    const names = Object.keys(request.options);
+    if (names.length !== 1 || !units[names[0]]) {
+      throw new EmbedError("bad-field", "set takes one option: celsius or fahrenheit");
+    }
+    return enter(units[names[0]], request.options[names[0]], names[0]);
+  },
+});
+embed.ready();
+
+/** The value now: `{celsius, fahrenheit, range, error}` (numbers rounded as shown). */
+function reading() {
+  const { celsius } = current;
+  const error = errors.F.textContent || errors.C.textContent || null;
+  if (celsius === null) return { celsius: null, fahrenheit: null, range: null, error };
+  const fahrenheit = convert(celsius, "C");
+  const round = (value) => Number(formatTemperature(value));
+  const range = rangeOf(celsius).name;
+  return { celsius: round(celsius), fahrenheit: round(fahrenheit), range, error };
+}
+
+/** Types `value` into the `unit` field for the host; a bad value is refused, naming `field`. */
+function enter(unit, value, field = "value") {
+  if (typeof value !== "number" && typeof value !== "string") {
+    throw new EmbedError("bad-field", `${field} must be a number or a string`);
+  }
+  const parsed = parseTemperature(value, unit);
+  if (parsed.error || parsed.empty) {
+    throw new EmbedError("bad-field", `${field}: ${parsed.error ?? "type a temperature"}`);
+  }
+  fields[unit].value = String(value);
+  read(unit);
+  return reading();
+}
+
+/** After every read: tells the host (an event per change, and the state). */
+function changed(celsius, unit) {
+  const before = current.celsius;
+  current = { celsius, unit };
+  if (!embed) return;
+  const now = reading();
+  if (celsius !== before) embed.event("temperature", now);
+  const range = celsius === null ? null : rangeOf(celsius).name;
+  const previous = before === null ? null : rangeOf(before).name;
+  if (range !== previous) embed.event("range", { range, message: message.textContent });
+  embed.stateChanged();
+}
 window.playfield = { temperature: { read } };
