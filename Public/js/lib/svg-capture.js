@@ -5,8 +5,13 @@
 /** Style properties copied from the page onto every element of the copy. */
 const copiedStyles = ["fill", "stroke", "stroke-width", "opacity", "display"];
 
-/** A canvas holding `svg` drawn at `scale` times its viewBox size; resolves once drawn. */
+/**
+ * A canvas holding `svg` drawn at `scale` times its viewBox size, once its running CSS
+ * transitions have ended (the picture as it settles); resolves once drawn.
+ */
 export async function svgToCanvas(svg, scale = 2) {
+  const transitions = svg.getAnimations({ subtree: true }).filter((a) => a instanceof CSSTransition);
+  await Promise.allSettled(transitions.map((transition) => transition.finished));
   const box = svg.viewBox.baseVal;
   const width = Math.round((box?.width || svg.clientWidth) * scale);
   const height = Math.round((box?.height || svg.clientHeight) * scale);
