@@ -179,7 +179,9 @@ def test_page_demo_frames_fit(playfield, watched, size):
             share = box["width"] * box["height"] / (width * height)
             assert max(box["width"] / width, box["height"] / height) >= 0.99, (name, box)
             assert share >= 0.5, (name, share)
+            # The whole drawing is inside the frame: nothing is cut off.
             assert frame_box["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= frame_box["x"] + width + 0.5
+            assert frame_box["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= frame_box["y"] + height + 0.5
             scroll = handle.evaluate("""() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,
               document.body.scrollWidth, document.body.scrollHeight, innerWidth, innerHeight]""")
             assert scroll[0] <= scroll[4] and scroll[1] <= scroll[5], (name, scroll)
