@@ -205,9 +205,21 @@ def test_wheel_scrolls_the_host_until_the_frame_is_clicked(playfield, watched, n
         p.goto(url)
         handle = p.locator("#f").element_handle().content_frame()
         handle.wait_for_load_state("networkidle")
+        if name == "apollonian":
+            handle.wait_for_selector(".demo[data-ready=true]", timeout=15_000)
+        distance = "() => window.playfield.apollonian.orbit.distance"
+        before = handle.evaluate(distance) if name == "apollonian" else None
         p.mouse.move(200, 150)
         p.mouse.wheel(0, 200)
         p.wait_for_function("() => scrollY > 0")
+        assert p.evaluate("() => document.activeElement.tagName") == "BODY"
+        if name == "apollonian":
+            # Not zoomed while the wheel was the host's; after a click into the frame it zooms.
+            assert handle.evaluate(distance) == before
+            p.evaluate("() => scrollTo(0, 0)")
+            p.mouse.click(200, 150)
+            p.mouse.wheel(0, 200)
+            handle.wait_for_function(f"() => window.playfield.apollonian.orbit.distance > {before}")
 
 
 @pytest.mark.parametrize("name", list(DRAWN))
