@@ -84,7 +84,6 @@ public final class Application: HTTPHandler {
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
-    if let refusal = hosts.check(request) { return .response(refusal) }
     if request.target == "*" {
       return .response(Response(status: .noContent, headers: ["Allow": Self.allMethods]))
     }
@@ -95,6 +94,7 @@ public final class Application: HTTPHandler {
       return .response(error.response)
     }
     let route = Route(segments: segments)
+    if route.guardsState, let refusal = hosts.check(request) { return .response(refusal) }
     switch route {
     case .gallery:
       return page(request) { gallery() }
