@@ -200,7 +200,7 @@ struct DeterminismTests {
 
   @Test func registryListsEveryKind() {
     let kinds = Simulations.all.map { $0.kind }
-    #expect(kinds == ["bouncing-balls", "maze", "holes", "tag-cloud"])
+    #expect(kinds == ["bouncing-balls", "maze", "holes", "tag-cloud", "paintbrush"])
     let maze = Simulations.named("maze").map { ObjectIdentifier($0) }
     #expect(maze == ObjectIdentifier(MazeBall.self))
     #expect(Simulations.named("mandelbrot") == nil)
