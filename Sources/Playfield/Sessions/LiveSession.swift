@@ -233,6 +233,9 @@ final class LiveSession: @unchecked Sendable {
     writer.field("tick", Int(model.tick))
     writer.field("running", running)
     writer.field("config", model.config)
+    if role == .controller, !DrawToken.guestInputs(for: type).isEmpty {
+      writer.field("drawToken", DrawToken.token(tokenHash: tokenHash))
+    }
     model.writeHello(into: &writer)
     writer.endObject()
     socket.send(.text(String(decoding: writer.bytes, as: UTF8.self)))
