@@ -22,7 +22,15 @@ struct Demo: Sendable, Equatable {
         name: "mandelbrot", title: "Mandelbrot explorer",
         summary:
           "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
-        seed: "iOS – Mandelbrot", simulation: false)
+        seed: "iOS – Mandelbrot", simulation: false),
+      Demo(
+        name: "accelerometer", title: "Accelerometer",
+        summary: "x, y, z and magnitude in g with their extremes, a polar grid and a rolling plot.",
+        seed: "Accelerometer", simulation: false),
+      Demo(
+        name: "color-picker", title: "Colour picker",
+        summary: "A hue ring around a saturation and brightness box, as a reusable web component.",
+        seed: "HSV colour picker", simulation: false),
     ]
 
   /// The iOS sample each demo re-creates.
