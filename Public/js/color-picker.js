@@ -11,7 +11,7 @@
 
 /** Tunables of the picker. */
 export const colorPickerOptions = {
-  size: 220, // default width and height of the picker, in CSS px
+  size: 220, // width and height before the picker is laid out, in CSS px (CSS: --picker-size)
   ringWidth: 0.13, // ring thickness as a fraction of the size
   gap: 4, // space between the ring and the box, in CSS px
   hueStep: 1, // hue change per arrow key, in degrees
@@ -58,7 +58,7 @@ export function toHex({ r, g, b }) {
 /** The picker's own styles, adopted by its shadow root (no inline <style>: the CSP forbids it). */
 const styles = `
   :host { display: inline-block; position: relative; touch-action: none; user-select: none;
-    width: var(--picker-size); height: var(--picker-size); }
+    width: var(--picker-size, 220px); height: var(--picker-size, 220px); }
   :host([disabled]) { opacity: 0.45; pointer-events: none; }
   canvas { display: block; width: 100%; height: 100%; cursor: crosshair; }
   .marker { position: absolute; width: 18px; height: 18px; margin: -9px 0 0 -9px; box-sizing: border-box;
@@ -108,9 +108,6 @@ export class PlayfieldColorPicker extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.style.getPropertyValue("--picker-size")) {
-      this.style.setProperty("--picker-size", `${colorPickerOptions.size}px`);
-    }
     if (!this.hasAttribute("value")) this.setHSV({ h: 0, s: 0, v: 1 }, false);
     this.group.setAttribute("aria-label", this.getAttribute("label") ?? "Colour picker");
     this.observer.observe(this);
