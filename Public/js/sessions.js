@@ -1,6 +1,7 @@
 // The sessions page: lists every live session and keeps the list current (new sessions
 // appear, ended ones are marked), with control and delete for the sessions whose token this
-// browser holds.
+// browser holds. Rows come in three groups, newest first in each: this browser's sessions,
+// the ones somebody watches, and the idle ones (nobody watching), folded away by default.
 
 import { el, setText } from "./lib/dom.js";
 import { requestJSON } from "./lib/api.js";
@@ -19,6 +20,16 @@ const titles = {
 
 const table = document.getElementById("sessions");
 const body = table.querySelector("tbody");
+
+/** The groups, in page order: who they hold and their heading. */
+const groups = [
+  { name: "mine", heading: (n) => `Yours (${n})` },
+  { name: "active", heading: (n) => `Watched now (${n})` },
+  { name: "idle", heading: (n) => `Idle: nobody watching (${n})`, folds: true },
+];
+/** Each group's `<tbody>`, headed by a row that names it (the idle one can unfold). */
+const sections = new Map();
+let idleOpen = false;
 const empty = document.getElementById("sessions-empty");
 const statusLine = document.getElementById("sessions-status");
 
@@ -72,6 +83,7 @@ function addControls(row) {
   const token = heldToken(id);
   if (!token) return;
   row.classList.add("mine");
+  row.querySelector(".demo").append(" ", el("span", { class: "mine-badge" }, "you control this"));
   const links = row.querySelector(".links");
   const query = `session=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
   const control = el("a", { class: "control", href: `/demos/${kind}?${query}` }, "control");
@@ -94,6 +106,8 @@ function addControls(row) {
 }
 
 function show(row, session) {
+  row.dataset.created = session.createdAt;
+  row.dataset.watching = session.spectators + session.controllers;
   setText(row.querySelector(".age"), age(session.ageSeconds));
   setText(row.querySelector(".tick"), session.tick);
   setText(row.querySelector(".watching"), session.spectators + session.controllers);
@@ -107,9 +121,65 @@ function showStatus(row, status) {
 }
 
 function showEmptiness() {
-  const rows = body.querySelectorAll("tr").length;
+  const rows = table.querySelectorAll("tr[data-id]").length;
   table.hidden = rows === 0;
   empty.hidden = rows > 0;
+}
+
+/** Makes the group sections, in place of the server's single body. */
+function buildSections() {
+  for (const group of groups) {
+    const heading = group.folds
+      ? el(
+          "button",
+          { type: "button", class: "fold", "aria-expanded": "false", onclick: toggleIdle },
+          "",
+        )
+      : el("span", {});
+    const head = el(
+      "tr",
+      { class: "group-head" },
+      el("th", { scope: "rowgroup", colspan: "6" }, heading),
+    );
+    const section = el("tbody", { class: `group group-${group.name}` }, head);
+    sections.set(group.name, { group, section, heading });
+    table.append(section);
+  }
+  const rows = Array.from(body.querySelectorAll("tr"));
+  body.remove();
+  for (const row of rows) sections.get("active").section.append(row);
+}
+
+function toggleIdle() {
+  idleOpen = !idleOpen;
+  arrange();
+}
+
+/** The group a row belongs in. */
+function groupOf(row) {
+  if (row.classList.contains("mine")) return "mine";
+  if (row.classList.contains("gone")) return "active";
+  return Number(row.dataset.watching ?? 1) > 0 ? "active" : "idle";
+}
+
+/** Puts every row in its group, newest first, and updates the headings. */
+function arrange() {
+  const rows = Array.from(table.querySelectorAll("tr[data-id]"));
+  const byGroup = new Map(groups.map((group) => [group.name, []]));
+  for (const row of rows) byGroup.get(groupOf(row)).push(row);
+  for (const [name, members] of byGroup) {
+    const { group, section, heading } = sections.get(name);
+    members.sort((a, b) => Number(b.dataset.created ?? 0) - Number(a.dataset.created ?? 0));
+    // NB: appending a row that is already in place moves nothing, so the order is stable.
+    for (const row of members) {
+      if (row.parentElement !== section || row !== section.lastElementChild) section.append(row);
+      row.hidden = Boolean(group.folds) && !idleOpen;
+    }
+    section.hidden = members.length === 0;
+    const text = group.heading(members.length);
+    setText(heading, group.folds ? `${idleOpen ? "Hide" : "Show"} ${text.toLowerCase()}` : text);
+    if (group.folds) heading.setAttribute("aria-expanded", String(idleOpen));
+  }
 }
 
 async function deleteSession(row, id, token) {
@@ -125,6 +195,7 @@ async function deleteSession(row, id, token) {
     }
   }
   row.remove();
+  arrange();
   showEmptiness();
   setText(statusLine, `Deleted ${id}.`);
 }
@@ -137,12 +208,14 @@ async function refresh() {
     setText(statusLine, "The server is not answering; retrying.");
     return;
   }
-  const rows = new Map(Array.from(body.querySelectorAll("tr"), (row) => [row.dataset.id, row]));
+  const rows = new Map(
+    Array.from(table.querySelectorAll("tr[data-id]"), (row) => [row.dataset.id, row]),
+  );
   for (const session of sessions) {
     let row = rows.get(session.id);
     if (!row) {
       row = rowFor(session);
-      body.append(row);
+      sections.get("active").section.append(row);
     }
     rows.delete(session.id);
     show(row, session);
@@ -151,9 +224,13 @@ async function refresh() {
     row.classList.add("gone");
     showStatus(row, "ended");
   }
+  arrange();
   showEmptiness();
   if (statusLine.textContent.startsWith("The server")) setText(statusLine, "");
 }
 
 for (const row of body.querySelectorAll("tr")) addControls(row);
+buildSections();
+arrange();
+refresh();
 setInterval(refresh, refreshEvery);

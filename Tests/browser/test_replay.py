@@ -79,6 +79,20 @@ def seek(page, tick):
         f"() => window.playfield.frames.newest?.tick === {tick} && !window.playfield.replay.state.seeking")
 
 
+def tick_steps_over(page, seconds):
+    """The tick differences between the frames received over `seconds`."""
+    page.page.evaluate("""() => {
+      window.frameTicks = [];
+      const handlers = window.playfield.client.handlers;
+      const original = window.originalFrame ?? handlers.frame;
+      window.originalFrame = original;
+      handlers.frame = (message) => { window.frameTicks.push(message.tick); original(message); };
+    }""")
+    time.sleep(seconds)
+    ticks = page.page.evaluate("() => window.frameTicks")
+    return [b - a for a, b in zip(ticks, ticks[1:])]
+
+
 def ticks_over(page, seconds):
     start = newest_tick(page)
     time.sleep(seconds)
@@ -144,13 +158,14 @@ def test_replay_pauses_plays_faster_and_restarts_at_the_end(playfield, watched, 
     seek(page, 0)
     p.keyboard.press("Space")
     p.wait_for_function("() => window.playfield.replay.state.playing === true")
-    normal = ticks_over(page, 0.6)
+    normal = tick_steps_over(page, 0.6)
     p.locator('[data-speed="4"]').click()
     p.wait_for_function("() => window.playfield.replay.state.speed === 4")
     assert p.locator('[data-speed="4"]').get_attribute("aria-pressed") == "true"
-    fast = ticks_over(page, 0.6)
-    assert 20 <= normal <= 50, f"1x plays about 36 ticks in 0.6 s, not {normal}"
-    assert 2.5 <= fast / normal <= 6, f"4x: {fast} ticks against {normal} at 1x"
+    fast = tick_steps_over(page, 0.6)
+    # NB: counts, not rates: a busy machine may drop frames, which only widens the steps.
+    assert normal and min(normal) == 1, f"1x advances one tick per frame: {normal}"
+    assert fast and min(fast) == 4 and all(step % 4 == 0 for step in fast), f"4x: {fast}"
     page.screenshot("replay-maze-4x")
 
     # At the end the replay stops; PLAY (now REPLAY) starts it again from tick 0.

@@ -46,7 +46,7 @@ def test_sessions_page_lists_refreshes_and_deletes(playfield, watched):
     # The list is live: ticks move, and a session made after the page loaded appears.
     tick = int(owned.locator(".tick").inner_text())
     later = create_session(playfield, "tag-cloud")
-    row(page, later["id"]).wait_for(timeout=5_000)
+    row(page, later["id"]).wait_for(state="attached", timeout=5_000)
     assert row(page, later["id"]).locator(".title").inner_text() == "Tag cloud"
     p.wait_for_function(
         f"() => +document.querySelector('#sessions tr[data-id=\"{mine}\"] .tick').textContent > {tick}")
@@ -68,6 +68,9 @@ def test_sessions_page_on_a_phone_shows_cards(playfield, watched):
     p = page.page
     p.goto(playfield.url + "/sessions")
     card = row(page, session["id"])
+    # Nobody watches it: it is in the idle group, folded until asked for.
+    p.wait_for_function(f"() => document.querySelector('.group-idle tr[data-id=\"{session['id']}\"]')")
+    p.locator(".group-idle .fold").click()
     assert p.locator("#sessions thead").is_hidden()
     assert p.evaluate("() => document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
     box = card.bounding_box()
@@ -81,9 +84,14 @@ def test_sessions_page_on_a_phone_shows_cards(playfield, watched):
     page.screenshot("phone-sessions")
 
 
-def play_to_game_over(server, session):
+# Holes with one ball and one hole at the top right, away from the diagonal to the flag.
+ONE_HOLE_ONE_BALL = {"holes": [[0.95, 0.05]], "balls": 1}
+
+
+def play_to_game_over(server, session, score_first=False):
     """Plays holes fast as a second controller (stopped, stepping), tilting at the nearest
-    hole until the game is over, then lets it run again; returns the `game-over` event."""
+    hole until the game is over, then lets it run again; returns the `game-over` event.
+    With `score_first`, it first rolls the ball to the flag (top left) to score a point."""
     url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
     with connect(url, max_size=None) as ws:
         ws.send(json.dumps({"type": "stop"}))
@@ -105,6 +113,8 @@ def play_to_game_over(server, session):
                 bx, by = frame["ball"]
                 holes = list(zip(frame["holes"][::2], frame["holes"][1::2]))
                 hx, hy = min(holes, key=lambda h: (h[0] - bx) ** 2 + (h[1] - by) ** 2)
+                if score_first and frame["score"] == 0:
+                    hx, hy = 0, 0
                 tilt = {"type": "tilt", "x": max(-1, min(1, (hx - bx) / 20)),
                         "y": max(-1, min(1, (by - hy) / 20))}
                 ws.send(json.dumps(tilt))
@@ -112,7 +122,7 @@ def play_to_game_over(server, session):
 
 
 def test_holes_asks_for_a_name_on_game_over_and_shows_it_escaped(playfield, watched):
-    session = create_session(playfield, "holes")
+    session = create_session(playfield, "holes", ONE_HOLE_ONE_BALL)
     page = open_demo(watched, playfield.url + session["urls"]["control"])
     p = page.page
     table = p.locator(".high-scores")
@@ -120,7 +130,8 @@ def test_holes_asks_for_a_name_on_game_over_and_shows_it_escaped(playfield, watc
     form = p.locator(".score-entry")
     assert form.is_hidden()
 
-    over = play_to_game_over(playfield, session)
+    over = play_to_game_over(playfield, session, score_first=True)
+    assert over["score"] == 1
     form.wait_for(state="visible")
     assert p.locator(".overlay .game-over").is_visible()
     assert p.locator(".entry-result").inner_text() == f"Score {over['score']} at level {over['level']}."
@@ -155,6 +166,15 @@ def test_holes_asks_for_a_name_on_game_over_and_shows_it_escaped(playfield, watc
     p.locator('.overlay [data-action="restart"]').click()
     p.wait_for_function("() => window.playfield.frames.newest?.gameOver === false")
     assert form.is_hidden()
+
+
+def test_holes_does_not_ask_for_a_name_when_the_game_scored_nothing(playfield, watched):
+    page = open_game_over(watched, playfield, "control")
+    p = page.page
+    assert p.locator('[data-readout="score"]').inner_text() == "0"
+    assert p.locator(".overlay .game-over").is_visible()
+    time.sleep(0.3)
+    assert p.locator(".score-entry").is_hidden(), "a score of 0 is not asked for a name"
 
 
 def test_holes_spectators_see_the_table_but_no_prompt(playfield, watched):

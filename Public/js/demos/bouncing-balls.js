@@ -1,9 +1,10 @@
 // Bouncing balls (seed "SpaceBalls"): draws the streamed ball positions, adds and throws
 // balls with the pointer, and shows the energy and momentum the server reports.
 
-import { $, formatNumber, setText } from "../lib/dom.js";
+import { $, formatCompact, formatNumber, setText } from "../lib/dom.js";
 import { FlickTracker } from "../lib/canvas.js";
 import { runDemo } from "../lib/demo.js";
+import { RollingPlot } from "../lib/plot.js";
 
 /** Options of this page. */
 const options = {
@@ -13,6 +14,8 @@ const options = {
   border: "#2b303b", // the box's edge
   aimColor: "rgba(255, 255, 255, 0.55)", // the ghost ball and flick line while adding
   squareBelowPx: 2.5, // balls smaller than this radius on screen (CSS px) are drawn as squares
+  energyColor: "#ffd400", // the energy line of the plot
+  momentumColor: "#7fc8ff", // the |momentum| line of the plot
 };
 
 let view = null;
@@ -28,6 +31,7 @@ let byColor = []; // ball indices grouped by colour, rebuilt when the balls chan
 let groupedCount = -1;
 
 const readouts = {};
+let plot = null;
 
 function group(count) {
   byColor = palette.map(() => []);
@@ -116,10 +120,11 @@ function drawAim(context, tracker) {
 
 function showReadouts(frame) {
   setText(readouts.count, formatNumber(frame.count));
-  setText(readouts.energy, formatNumber(frame.energy));
+  setText(readouts.energy, formatCompact(frame.energy));
   const [px, py] = frame.momentum;
-  setText(readouts.momentum, `(${formatNumber(px)}, ${formatNumber(py)})`);
+  setText(readouts.momentum, `(${formatCompact(px)}, ${formatCompact(py)})`);
   setText(readouts.collisions, formatNumber(frame.collisions));
+  plot?.push([frame.energy, Math.hypot(px, py)]);
 }
 
 /** The ball under world point p, or -1. */
@@ -194,6 +199,13 @@ runDemo({
       collisions: "hits/tick",
     };
     for (const [name, label] of Object.entries(labels)) readouts[name] = demo.readout(name, label);
+    const canvas = demo.root.querySelector("canvas.plot");
+    if (canvas) {
+      plot = new RollingPlot(canvas, [
+        { name: "energy", color: options.energyColor },
+        { name: "momentum", color: options.momentumColor },
+      ]);
+    }
   },
   controls(demo) {
     demo.bind("reset", { type: "reset" });
@@ -213,6 +225,7 @@ runDemo({
       colors[message.index] = message.color;
       groupedCount = -1;
     } else if (message.name === "reset") {
+      plot?.clear();
       adopt(message.hello);
       demo.frames.cut(message.tick);
       demo.fit(world);

@@ -167,7 +167,9 @@ runDemo({
   },
   event(message, demo) {
     if (message.name === "tags" || message.name === "reset") {
-      buildLabels($(".cloud", demo.root), message.tags, message.sizes);
+      // NB: `reset` carries the new hello; `tags` carries the tags themselves.
+      const source = message.hello ?? message;
+      buildLabels($(".cloud", demo.root), source.tags, source.sizes);
       demo.frames.cut(message.tick);
       demo.redraw();
     }

@@ -87,6 +87,8 @@ export class HighScores {
     this.game = { score: game.score, level: game.level };
     this.refresh();
     if (!this.available || !this.demo.client?.controls || this.entered) return;
+    // NB: a game that scored nothing has nothing to enter; the server refuses it too.
+    if (game.score <= 0) return;
     setText($(".entry-result", this.form), `Score ${game.score} at level ${game.level}.`);
     this.say("");
     this.form.hidden = false;

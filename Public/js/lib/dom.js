@@ -52,3 +52,23 @@ export function formatNumber(value, digits = 0) {
 export function clamp(value, low, high) {
   return Math.min(high, Math.max(low, value));
 }
+
+/** SI prefixes for `formatCompact`, from 10^3 up. */
+const prefixes = ["k", "M", "G", "T", "P", "E"];
+
+/**
+ * A number for people: three significant digits and an SI prefix, e.g. 10049538 -> "10.0 M",
+ * 1234 -> "1.23 k", 12.5 -> "12.5", -0.004 -> "0.00".
+ */
+export function formatCompact(value) {
+  if (!Number.isFinite(value)) return "–";
+  let scaled = Math.abs(value);
+  let prefix = "";
+  for (let i = 0; scaled >= 999.5 && i < prefixes.length; i += 1) {
+    scaled /= 1000;
+    prefix = prefixes[i];
+  }
+  const digits = scaled >= 99.95 ? 0 : scaled >= 9.995 ? 1 : 2;
+  const sign = value < 0 && scaled.toFixed(digits) !== (0).toFixed(digits) ? "−" : "";
+  return `${sign}${scaled.toFixed(digits)}${prefix ? ` ${prefix}` : ""}`;
+}

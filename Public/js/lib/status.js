@@ -46,19 +46,33 @@ export class StatusLine {
     this.element.dataset.state = this.values.state;
     // Connection and role changes show at once; counters wait for the next refresh.
     if ("state" in values || "role" in values) this.render();
+    // NB: the tick shows at once too, so that it agrees with other readouts of the same frame
+    // (the replay's seek bar), instead of lagging up to one refresh behind them.
+    else if ("tick" in values || "running" in values) this.renderTick();
+  }
+
+  renderTick() {
+    const { tick, running } = this.values;
+    if (!this.fields.tick) return;
+    setText(
+      this.fields.tick,
+      tick === null ? "" : `tick ${tick}${running === false ? ` (${this.stoppedText})` : ""}`,
+    );
   }
 
   render() {
-    const { state, role, latency, tick, running } = this.values;
+    const { state, role, latency } = this.values;
     const texts = {
       state,
       role: role === "controller" ? "you control" : role === "spectator" ? "watching" : "",
       fps: `${this.drawn.rate()} fps`,
       frames: `${this.received.rate()} frames/s`,
       latency: `rtt ${latency === null ? "–" : `${latency.toFixed(latency < 10 ? 1 : 0)} ms`}`,
-      tick: tick === null ? "" : `tick ${tick}${running === false ? ` (${this.stoppedText})` : ""}`,
     };
-    for (const [name, field] of Object.entries(this.fields)) setText(field, texts[name]);
+    for (const [name, field] of Object.entries(this.fields)) {
+      if (name !== "tick") setText(field, texts[name]);
+    }
+    this.renderTick();
     if (this.fields.state) {
       this.fields.state.className = `status-state state-${state.replace(/\s.*/, "")}`;
     }

@@ -66,11 +66,12 @@ export class TiltInput {
     this.pad = pad;
     this.knob = el("span", { class: "tilt-knob" });
     pad.replaceChildren(this.knob);
+    // NB: a slider needs a value; a 2D pad reports its x tilt and says both axes in words.
     pad.setAttribute("role", "slider");
     pad.setAttribute("aria-label", "tilt pad: drag to tilt, or use the arrow keys");
-    pad.setAttribute("aria-valuemin", "-2");
-    pad.setAttribute("aria-valuemax", "2");
-    pad.setAttribute("aria-valuenow", "0");
+    pad.setAttribute("aria-valuemin", String(-tiltOptions.maxTilt));
+    pad.setAttribute("aria-valuemax", String(tiltOptions.maxTilt));
+    this.describe({ x: 0, y: 0 });
     pad.tabIndex = 0;
     const read = (event) => {
       const box = pad.getBoundingClientRect();
@@ -212,13 +213,15 @@ export class TiltInput {
     const shown = tiltOptions.padTilt;
     this.knob.style.left = `${50 + clamp(this.current.x / shown, -1, 1) * 38}%`;
     this.knob.style.top = `${50 - clamp(this.current.y / shown, -1, 1) * 38}%`;
-    this.pad.setAttribute("aria-valuenow", this.current.x.toFixed(2));
-    this.pad.setAttribute(
-      "aria-valuetext",
-      `tilt x ${this.current.x.toFixed(1)} g, y ${this.current.y.toFixed(1)} g`,
-    );
+    this.describe(this.current);
     this.onReading?.(this.reading);
     this.schedule();
+  }
+
+  /** Tells assistive technology the tilt, in g. */
+  describe({ x, y }) {
+    this.pad.setAttribute("aria-valuenow", x.toFixed(2));
+    this.pad.setAttribute("aria-valuetext", `tilt x ${x.toFixed(2)} g, y ${y.toFixed(2)} g`);
   }
 
   /** Sends the current tilt now or, if one was sent recently, when the interval is up. */
