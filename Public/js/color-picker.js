@@ -60,6 +60,7 @@ const styles = `
   :host { display: inline-block; position: relative; touch-action: none; user-select: none;
     width: var(--picker-size, 220px); height: var(--picker-size, 220px); }
   :host([disabled]) { opacity: 0.45; pointer-events: none; }
+  [role="group"] { position: relative; width: 100%; height: 100%; }
   canvas { display: block; width: 100%; height: 100%; cursor: crosshair; }
   .marker { position: absolute; width: 18px; height: 18px; margin: -9px 0 0 -9px; box-sizing: border-box;
     border-radius: 50%; border: 3px solid #fff; box-shadow: 0 0 0 1px #000, inset 0 0 0 1px #000;

@@ -123,19 +123,15 @@ export class TiltInput {
     const hasMotion = "DeviceMotionEvent" in window;
     const hasOrientation = "DeviceOrientationEvent" in window;
     if (!hasMotion && !hasOrientation) return;
-    const start = () => {
-      if (hasMotion) window.addEventListener("devicemotion", (event) => this.fromMotion(event));
-      if (hasOrientation) {
-        window.addEventListener("deviceorientation", (event) => this.fromOrientation(event));
-      }
-    };
+    // NB: listening costs nothing where permission is still to be asked: no events come.
+    if (hasMotion) window.addEventListener("devicemotion", (event) => this.fromMotion(event));
+    if (hasOrientation) {
+      window.addEventListener("deviceorientation", (event) => this.fromOrientation(event));
+    }
     const askers = [window.DeviceMotionEvent, window.DeviceOrientationEvent].filter(
       (type) => typeof type?.requestPermission === "function",
     );
-    if (!askers.length) {
-      start();
-      return;
-    }
+    if (!askers.length) return;
     // iOS (and some newer browsers): the permission prompt must come from a tap. Only offer
     // it where a sensor is likely, on touch screens, unless the page asks for it everywhere.
     if (!this.offerSensor && !matchMedia("(pointer: coarse)").matches) return;
@@ -146,8 +142,7 @@ export class TiltInput {
         class: "motion-button",
         onclick: async () => {
           try {
-            const answers = await Promise.all(askers.map((type) => type.requestPermission()));
-            if (answers.includes("granted")) start();
+            await Promise.all(askers.map((type) => type.requestPermission()));
           } finally {
             this.motionButton.remove();
           }
