@@ -120,8 +120,10 @@ export class TiltInput {
   }
 
   listenToDevice() {
-    const hasMotion = "DeviceMotionEvent" in window;
-    const hasOrientation = "DeviceOrientationEvent" in window;
+    // NB: a frame without `allow="accelerometer"` may not read motion (and says so loudly).
+    const hasMotion = "DeviceMotionEvent" in window && allowed("accelerometer");
+    const hasOrientation =
+      "DeviceOrientationEvent" in window && allowed("accelerometer") && allowed("gyroscope");
     if (!hasMotion && !hasOrientation) return;
     // NB: listening costs nothing where permission is still to be asked: no events come.
     if (hasMotion) window.addEventListener("devicemotion", (event) => this.fromMotion(event));
@@ -237,6 +239,12 @@ export class TiltInput {
     this.sent = { x: round(x), y: round(y) };
     this.send(this.sent);
   }
+}
+
+/** Whether the page's permissions policy lets it use `feature` (true where nobody says). */
+function allowed(feature) {
+  const policy = document.permissionsPolicy ?? document.featurePolicy;
+  return typeof policy?.allowsFeature === "function" ? policy.allowsFeature(feature) : true;
 }
 
 function round(value) {
