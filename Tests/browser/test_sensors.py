@@ -39,10 +39,10 @@ def test_devicemotion_moves_the_readouts_and_the_ball(playfield, watched):
 
     # The right edge down by 30 degrees: gravity along +x is half a g; the sensor reports the
     # opposite (the table pushing up), in m/s².
-    motion(p, -4.903325, 0, -8.4927)
+    motion(p, -4.903325, 0, 8.4927)
     p.wait_for_function("""() => document.querySelector('[data-readout="x"]').textContent === '0.5'""")
     assert readouts(p, ["x", "y", "z", "magnitude", "x-max", "x-min", "source"]) == {
-        "x": "0.5", "y": "0.0", "z": "0.9", "magnitude": "1.0", "x-max": "0.5", "x-min": "0.0",
+        "x": "0.5", "y": "0.0", "z": "-0.9", "magnitude": "1.0", "x-max": "0.5", "x-min": "0.0",
         "source": "sensor"}
     moved = ball(p)
     assert moved["x"] > centre["x"] + 10 and abs(moved["y"] - centre["y"]) < 1
@@ -54,7 +54,7 @@ def test_devicemotion_moves_the_readouts_and_the_ball(playfield, watched):
     p.wait_for_function("""() => document.querySelector('[data-readout="y"]').textContent === '1.0'""")
     assert ball(p)["y"] < centre["y"] - 10
     assert readouts(p, ["x-max", "y-max", "z-max", "z-min"]) == {
-        "x-max": "0.5", "y-max": "1.0", "z-max": "0.9", "z-min": "-1.0"}
+        "x-max": "0.5", "y-max": "1.0", "z-max": "0.0", "z-min": "-1.0"}
 
     # RESET: the extremes start again from the current reading.
     p.click('[data-action="reset"]')
@@ -234,3 +234,18 @@ def test_colour_picker_fits_a_phone(playfield, watched):
     hsv = page.page.evaluate("() => document.querySelector('playfield-color-picker').hsvValue")
     assert hsv["s"] <= 0.02 and hsv["v"] <= 0.02
     page.screenshot("color-picker-phone")
+
+
+def test_motion_axes_that_disagree_with_orientation_are_turned_round(playfield, watched):
+    page = open_accelerometer(watched, playfield)
+    p = page.page
+    # Right edge down 30 degrees (gamma 30): orientation says x = 0.5. A browser whose motion
+    # axes point the other way reports (4.9, 0, -8.5) m/s² instead of (-4.9, 0, 8.5).
+    p.evaluate("""() => window.dispatchEvent(new DeviceOrientationEvent("deviceorientation",
+                  {alpha: 0, beta: 0, gamma: 30}))""")
+    motion(p, 4.903325, 0, -8.4927)
+    p.wait_for_function("""() => document.querySelector('[data-readout="x"]').textContent === '-0.5'""")
+    for _ in range(5):
+        motion(p, 4.903325, 0, -8.4927)
+    p.wait_for_function("""() => document.querySelector('[data-readout="x"]').textContent === '0.5'""")
+    assert readouts(p, ["z", "source"]) == {"z": "-0.9", "source": "sensor"}

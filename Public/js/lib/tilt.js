@@ -45,6 +45,9 @@ export class TiltInput {
     this.padTilt = null; // {x, y} while the pad is held
     this.deviceReading = null; // {x, y, z} once the sensor reports
     this.motionSeen = false; // devicemotion reported gravity: orientation is not needed
+    this.motionSign = 1; // -1 on browsers whose motion axes point the other way (see fromMotion)
+    this.signVotes = 0; // readings in which motion and orientation disagreed, less agreed ones
+    this.orientationTilt = null; // {x, y} from the orientation sensor, to check motion against
     this.reading = level;
     this.current = { x: 0, y: 0 };
     this.sent = { x: 0, y: 0 };
@@ -160,16 +163,29 @@ export class TiltInput {
     const a = event.accelerationIncludingGravity;
     if (!a || a.x === null || a.y === null || a.z === null) return;
     this.motionSeen = true;
-    const g = tiltOptions.standardGravity;
-    this.fromDevice(-a.x / g, -a.y / g, -a.z / g);
+    const k = -this.motionSign / tiltOptions.standardGravity;
+    const [x, y, z] = [a.x * k, a.y * k, a.z * k];
+    // NB: browsers have not always agreed on the sign of accelerationIncludingGravity, while
+    // beta and gamma agree everywhere: where both sensors report a clear tilt, let them vote.
+    const o = this.orientationTilt;
+    if (o && Math.abs(o.x) > 0.2 && Math.abs(x) > 0.2) {
+      this.signVotes = Math.max(0, this.signVotes + (Math.sign(o.x) === Math.sign(x) ? -1 : 1));
+      if (this.signVotes >= 5) {
+        this.motionSign = -this.motionSign;
+        this.signVotes = 0;
+      }
+    }
+    this.fromDevice(x, y, z);
   }
 
-  /** Tilt from the orientation sensor where there is no motion sensor: gamma, then beta. */
+  /** Tilt from the orientation sensor (kept to check motion against; used where motion is absent). */
   fromOrientation(event) {
-    if (this.motionSeen || event.beta === null || event.gamma === null) return;
+    if (event.beta === null || event.gamma === null) return;
     const rad = Math.PI / 180;
     const x = Math.sin(clamp(event.gamma, -90, 90) * rad);
     const y = -Math.sin(clamp(event.beta, -90, 90) * rad);
+    this.orientationTilt = { x, y };
+    if (this.motionSeen) return;
     this.fromDevice(x, y, -Math.sqrt(Math.max(0, 1 - x * x - y * y)));
   }
 
