@@ -62,6 +62,18 @@ def colour_at(page, x, y):
     return page.page.evaluate(COLOUR_AT, [x, y])
 
 
+def settle(page, quiet=0.5, timeout=10.0):
+    """Waits until the picture has not changed for `quiet` seconds (every batch is in)."""
+    end = time.monotonic() + timeout
+    last, since = version(page), time.monotonic()
+    while time.monotonic() - since < quiet:
+        assert time.monotonic() < end, "the picture keeps changing"
+        time.sleep(0.05)
+        now = version(page)
+        if now != last:
+            last, since = now, time.monotonic()
+
+
 def wait_same_picture(a, b, timeout=5.0):
     """Waits until both pages show the same version and the same pixels; returns the hash."""
     end = time.monotonic() + timeout
@@ -187,9 +199,7 @@ def test_the_picture_survives_kill_9_and_the_replay_ends_on_it(start_playfield, 
     paint(owner, [(100, 400), (500, 400)], colour="#0000ff")
     owner.page.click('[data-action="erase"]')
     paint(owner, [(300, 50), (300, 450)])
-    owner.page.wait_for_function("() => window.playfield.picture.marks.some(m => m.color === '#000000')")
-    owner.page.wait_for_function(
-        "() => window.playfield.frames.newest?.version === window.playfield.picture.version")
+    settle(owner)
     before = owner.page.evaluate(PICTURE_HASH)
     marks = owner.page.evaluate("() => window.playfield.picture.marks.length")
     owner.page.context.close()
@@ -204,6 +214,13 @@ def test_the_picture_survives_kill_9_and_the_replay_ends_on_it(start_playfield, 
     assert colour_at(reloaded, 300, 200) == "#000000"  # erased
     assert colour_at(reloaded, 200, 143) == "#ff0000"
     assert_accessible(reloaded)
+    # PNG export: the canvas at its own size, 640 x 480.
+    with reloaded.page.expect_download() as download:
+        reloaded.page.click('[data-action="export"]')
+    assert download.value.suggested_filename == f"paintbrush-{session['id']}.png"
+    png = open(download.value.path(), "rb").read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    assert int.from_bytes(png[16:20], "big") == 640 and int.from_bytes(png[20:24], "big") == 480
 
     replay = watched()
     replay.page.goto(again.url + f"/sessions/{session['id']}/replay")
