@@ -33,7 +33,8 @@ def test_gallery_cards_show_each_demo_live(playfield, watched):
     page = watched()
     page.page.goto(playfield.url + "/")
     frames = page.page.locator(".card-preview iframe")
-    assert frames.count() == 5
+    cards = page.page.locator(".card").count()
+    assert cards >= 5 and frames.count() == cards
     # Each simulation preview watches a showcase session whose ticks advance.
     for index in range(4):
         frame = page.page.frame_locator(".card-preview iframe").nth(index)
@@ -55,4 +56,5 @@ def test_showcase_sessions_stay_out_of_listings(playfield):
     html = urllib.request.urlopen(playfield.url + "/").read().decode()
     import re
     previews = set(re.findall(r"session=([A-Za-z0-9_-]{22})", html))
-    assert len(previews) == 4 and not (previews & shown)
+    # One showcase per simulation kind (bouncing balls, maze, holes, tag cloud, paintbrush...).
+    assert len(previews) >= 5 and not (previews & shown)
