@@ -5,7 +5,8 @@ import pytest
 
 from helpers import request
 
-DEMOS = ["bouncing-balls", "maze", "holes", "tag-cloud", "mandelbrot"]
+DEMOS = ["bouncing-balls", "maze", "holes", "tag-cloud", "paintbrush", "mandelbrot", "accelerometer",
+         "color-picker"]
 
 
 def test_gallery_lists_every_demo_and_only_those(playfield):
