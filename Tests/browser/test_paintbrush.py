@@ -233,3 +233,21 @@ def test_the_picture_survives_kill_9_and_the_replay_ends_on_it(start_playfield, 
         f"() => window.playfield.picture.marks.length === {marks}", timeout=30_000)
     assert replay.page.evaluate(PICTURE_HASH) == before
     assert_accessible(replay)
+
+
+def test_a_tap_on_a_phone_paints_a_dot_and_the_page_fits(playfield, watched):
+    session = create_session(playfield, "paintbrush")
+    page = open_paint(watched, playfield.url + session["urls"]["control"], viewport=(390, 844),
+                      has_touch=True)
+    p = page.page
+    assert p.evaluate("() => document.documentElement.scrollWidth") <= 390
+    p.click('.swatch[data-color="#0000ff"]')
+    box = p.locator("canvas.view").bounding_box()
+    p.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.wait_for_function("() => window.playfield.picture.marks.length === 1")
+    mark = p.evaluate("() => window.playfield.picture.marks[0]")
+    assert mark["color"] == "#0000ff" and mark["radius"] == 10
+    x, y = round(mark["points"][0]), round(mark["points"][1])
+    assert abs(x - 320) <= 2 and abs(y - 240) <= 2
+    assert colour_at(page, x, y) == "#0000ff" and colour_at(page, x + 12, y) == "#000000"
+    page.screenshot("paintbrush-phone")
