@@ -14,6 +14,7 @@ const options = {
   sendEveryMs: 40, // while drawing, the points so far go out in one batch this often, in ms
   minStep: 0.75, // the brush must move this far (px) before a point is added
   smoothing: 0.55, // weight of the newest pointer sample in the brush position (0 to 1)
+  previewMs: 400, // how long this page's own finished stroke stays drawn over the picture, in ms
 };
 
 const authorKey = "playfield.paint.author";
@@ -22,6 +23,8 @@ const authorKey = "playfield.paint.author";
 const picture = { paper: null, marks: [], version: 0, world: null, background: "#000000" };
 const brush = { color: "#ffffff", erase: false, radius: 10 };
 let view = null;
+/** This page's stroke in progress, drawn over the picture until the server's copy is in. */
+let preview = null;
 let limits = { pointsPerMessage: 256 };
 
 /** Draws one mark: a round-capped line of its radius, or a dot when it has one point. */
@@ -99,6 +102,8 @@ function draw(_sample, demo) {
   const context = view.context2d();
   context.imageSmoothingEnabled = true;
   context.drawImage(picture.paper, 0, 0, picture.world.width, picture.world.height);
+  // NB: only on the screen, never on the paper: the picture is what the server sends.
+  if (preview?.points.length) paintMark(context, preview);
   demo.status.update({});
 }
 
@@ -146,7 +151,10 @@ function bindBrush(canvas, demo) {
     const s = stroke.smooth;
     if (stroke.last && Math.hypot(s.x - stroke.last.x, s.y - stroke.last.y) < options.minStep) return;
     stroke.last = s;
-    stroke.pending.push(Math.round(s.x * 10) / 10, Math.round(s.y * 10) / 10);
+    const point = [Math.round(s.x * 10) / 10, Math.round(s.y * 10) / 10];
+    stroke.pending.push(...point);
+    stroke.preview.points.push(...point);
+    demo.redraw();
   };
   const flush = () => {
     if (!stroke) return;
@@ -173,7 +181,9 @@ function bindBrush(canvas, demo) {
     event.preventDefault();
     canvas.setPointerCapture(event.pointerId);
     number = (number + 1) % 2147483647;
-    stroke = { number, pending: [], smooth: null, last: null, timer: null };
+    const color = brush.erase ? picture.background : brush.color;
+    preview = { color, radius: brush.radius, points: [] };
+    stroke = { number, pending: [], smooth: null, last: null, timer: null, preview };
     add(view.toWorld(event), true);
     flush();
     stroke.timer = setInterval(flush, options.sendEveryMs);
@@ -188,7 +198,12 @@ function bindBrush(canvas, demo) {
     add(view.toWorld(event), true);
     clearInterval(stroke.timer);
     flush();
+    const done = stroke.preview;
     stroke = null;
+    setTimeout(() => {
+      if (preview === done) preview = null;
+      demo.redraw();
+    }, options.previewMs);
   };
   canvas.addEventListener("pointerup", end);
   canvas.addEventListener("pointercancel", end);
