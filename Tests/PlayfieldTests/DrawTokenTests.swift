@@ -1,3 +1,4 @@
+import HTTP
 import JSON
 import Simulation
 import Storage
@@ -12,12 +13,16 @@ import WebSocket
   func session(_ model: any Simulation) -> LiveSession {
     LiveSession(
       id: "s1", model: model, seed: 1, tokenHash: tokenHash, createdAt: 0, running: true,
-      journal: nil)
+      journal: nil, idlePause: 30, clock: { MonotonicTime.now() })
   }
 
-  func errorCode(_ result: Result<JSONValue?, ClientError>) -> String? {
+  func errorCode(_ result: Result<ServerMessage?, ClientError>) -> String? {
     guard case .failure(let error) = result else { return nil }
-    return error.message["error"]?.stringValue
+    return error.code
+  }
+
+  func handler(_ live: LiveSession, _ role: SessionRole) -> SessionSocketHandler {
+    SessionSocketHandler(session: live, role: role, inputLog: InputLogCap(maxInputs: 100))
   }
 
   let stroke =
@@ -39,23 +44,23 @@ import WebSocket
 
   @Test func aDrawerMaySendOnlyGuestInputs() throws {
     let live = session(try Paintbrush(config: [:], seed: 1))
-    let drawer = SessionSocketHandler(session: live, role: .drawer)
+    let drawer = handler(live, .drawer)
     #expect(errorCode(drawer.handle(.text(stroke))) == nil)
     #expect(errorCode(drawer.handle(.text(#"{"type":"undo","author":"ann"}"#))) == nil)
     for type in ["clear", "reset", "start", "stop", "step"] {
       #expect(errorCode(drawer.handle(.text(#"{"type":"\#(type)"}"#))) == "not-controller")
     }
     #expect(errorCode(drawer.handle(.text(#"{"type":"stroke"}"#))) == "bad-field")
-    let spectator = SessionSocketHandler(session: live, role: .spectator)
+    let spectator = handler(live, .spectator)
     #expect(errorCode(spectator.handle(.text(stroke))) == "not-controller")
-    let controller = SessionSocketHandler(session: live, role: .controller)
+    let controller = handler(live, .controller)
     #expect(errorCode(controller.handle(.text(#"{"type":"clear"}"#))) == nil)
     #expect(errorCode(controller.handle(.text(stroke))) == nil)
   }
 
   @Test func aDrawerOfAnotherKindMaySendNothing() throws {
     let live = session(try MazeBall(config: [:], seed: 1))
-    let drawer = SessionSocketHandler(session: live, role: .drawer)
+    let drawer = handler(live, .drawer)
     let tilt = #"{"type":"tilt","x":0.5,"y":0}"#
     #expect(errorCode(drawer.handle(.text(tilt))) == "not-controller")
   }
