@@ -197,10 +197,13 @@ public final class Application: HTTPHandler {
     }
     var role = SessionRole.spectator
     if let token = SessionAPI.token(in: request) {
-      guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
+      if TokenHash.matches(token: token, storedHash: session.tokenHash) {
+        role = .controller
+      } else if DrawToken.matches(token, type: session.type, tokenHash: session.tokenHash) {
+        role = .drawer
+      } else {
         return .response(APIError(.forbidden, "the token does not control this session").response)
       }
-      role = .controller
     }
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
