@@ -22,6 +22,7 @@ public final class Application: HTTPHandler {
   let highScores: HighScoreAPI
   let mazes: MazeAPI
   let tiles: TileService
+  let spheres: SpheresAPI
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -35,7 +36,7 @@ public final class Application: HTTPHandler {
     var journal: StorageJournal?
     if let path = environment.databasePath {
       do {
-        journal = StorageJournal(store: try SQLiteSessionStore(path: path), logger: logger)
+        journal = StorageJournal(store: try environment.openStore(path), logger: logger)
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -46,12 +47,13 @@ public final class Application: HTTPHandler {
       maxAge: environment.sessionMaxAge)
     let registry = SessionRegistry(
       journal: journal, limits: limits, random: environment.random,
-      wallClock: environment.wallClock, logger: logger)
+      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
     self.mazes = MazeAPI(store: journal?.store, wallClock: environment.wallClock)
     self.tiles = TileService(cacheBytes: environment.tileCacheBytes)
+    self.spheres = SpheresAPI(cacheBytes: environment.sphereCacheBytes)
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
@@ -60,9 +62,15 @@ public final class Application: HTTPHandler {
     let replays = ReplayRegistry()
     self.replays = replays
     self.gameLoop = GameLoop(
-      idlePause: limits.idlePause, wallClock: environment.wallClock, sessions: { registry.all },
+      wallClock: environment.wallClock, sessions: { registry.all },
       replays: { replays.all }, maintenance: { registry.removeExpired() })
-    gameLoop.start()
+    if environment.gameLoop == .thread { gameLoop.start() }
+  }
+
+  /// Runs one game-loop tick now: every session and replay advances once (for a `.manual`
+  /// game loop).
+  public func tick() {
+    gameLoop.tickOnce()
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
@@ -109,6 +117,10 @@ public final class Application: HTTPHandler {
       return .response(mazes.collection(request))
     case .maze(let name):
       return .response(mazes.member(request, name: name))
+    case .demosAPI:
+      return readOnly(request) { .json(Demo.listing(demos)) }
+    case .spheres(let radius, let level):
+      return spheres.handle(request, radius: radius, level: level)
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
@@ -123,7 +135,11 @@ public final class Application: HTTPHandler {
         return .response(response)
       }
     case .file(let segments):
-      if let response = files.response(for: segments, request: request) {
+      if var response = files.response(for: segments, request: request) {
+        // NB: other sites import the host library as an ES module, which needs CORS.
+        if segments.first == "js", segments.last?.hasPrefix("playfield-embed") == true {
+          response.headers.set("Access-Control-Allow-Origin", "*")
+        }
         return .response(response)
       }
       return .response(notFound(request))
@@ -205,23 +221,35 @@ public final class Application: HTTPHandler {
   // MARK: Pages
 
   private func gallery() -> Response {
-    pages.render(
-      "gallery",
-      [
-        "title": "Playfield",
-        "demos": demos.map { demo in
-          [
-            "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
-            "preview": preview(demo),
-          ]
-        },
-        "hasDemos": !demos.isEmpty,
-      ])
+    let shelves: [[String: Any]] = Demo.Group.allCases.compactMap { group in
+      let members = demos.filter { $0.group == group }
+      guard !members.isEmpty else { return nil }
+      return ["group": group.rawValue, "title": group.title, "demos": members.map(card)]
+    }
+    return pages.render(
+      "gallery", ["title": "Playfield", "groups": shelves, "hasDemos": !demos.isEmpty])
+  }
+
+  /// One gallery card: a live preview for a simulation, else the demo's icon
+  /// (`Templates/icons/NAME.mustache`, or a lettered tile when it has none).
+  private func card(_ demo: Demo) -> [String: Any] {
+    var card: [String: Any] = [
+      "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
+      "group": demo.group.rawValue,
+    ]
+    if demo.isSession {
+      card["preview"] = preview(demo)
+    } else if let icon = pages.fragment("icons/\(demo.name)", [:]) {
+      card["icon"] = icon
+    } else {
+      card["initial"] = String(demo.title.prefix(1))
+    }
+    return card
   }
 
   /// The embed page a gallery card shows live: a simulation's showcase session, watched.
   private func preview(_ demo: Demo) -> String {
-    guard demo.simulation else { return "/embed/\(demo.name)?preview" }
+    guard demo.isSession else { return "/embed/\(demo.name)?preview" }
     guard let session = registry.showcase(demo.name) else { return "/embed/\(demo.name)?preview" }
     return "/embed/\(demo.name)?session=\(session.id)&watch&preview"
   }
@@ -234,7 +262,12 @@ public final class Application: HTTPHandler {
     var context: [String: Any] = [
       "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
-      "simulation": demo.simulation,
+      "simulation": demo.isSession,
+      "frameWidth": OEmbed.naturalSize(of: demo.name).width,
+      "frameHeight": OEmbed.naturalSize(of: demo.name).height,
+      "otherDemos": demos.filter { $0.name != demo.name }.map {
+        ["name": $0.name, "title": $0.title]
+      },
       "preview": embedded
         && (try? QueryParameters(request.query))?.names.contains("preview") == true,
     ]
@@ -252,7 +285,7 @@ public final class Application: HTTPHandler {
       let summary = session.summary
       return [
         "id": summary.id, "kind": summary.kind,
-        "title": demos.first { $0.name == summary.kind }?.title ?? summary.kind,
+        "title": Demo.title(of: summary.kind),
         "age": Self.age(now - summary.createdAt), "tick": summary.tick,
         "watching": summary.spectators + summary.controllers,
         "status": summary.running ? "running" : "stopped",
@@ -263,11 +296,10 @@ public final class Application: HTTPHandler {
 
   private func replayPage(_ id: String, request: Request) -> Response {
     guard let session = registry.session(id) else { return notFound(request) }
-    let demo = demos.first { $0.name == session.kind }
     return pages.render(
       "replay",
       [
-        "id": id, "kind": session.kind, "title": demo?.title ?? session.kind,
+        "id": id, "kind": session.kind, "title": Demo.title(of: session.kind),
         "hasDatabase": journal != nil,
       ])
   }

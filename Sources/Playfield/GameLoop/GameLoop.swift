@@ -36,9 +36,8 @@ final class GameLoop: @unchecked Sendable {
   private let maintenance: @Sendable () -> Void
   static let maintenanceInterval: UInt64 = 3600
   private let wallClock: @Sendable () -> Double
-  /// Seconds without clients before a running session pauses.
-  private let idlePause: Double
   private let stopped = Atomic<Bool>(false)
+  private let started = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
   private let published = Mutex(Statistics())
   private var lateness = LatencyHistogram()
@@ -47,19 +46,19 @@ final class GameLoop: @unchecked Sendable {
   private let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
   init(
-    idlePause: Double, wallClock: @escaping @Sendable () -> Double,
+    wallClock: @escaping @Sendable () -> Double,
     sessions: @escaping @Sendable () -> [LiveSession],
     replays: @escaping @Sendable () -> [ReplaySession],
     maintenance: @escaping @Sendable () -> Void
   ) {
     self.maintenance = maintenance
-    self.idlePause = idlePause
     self.wallClock = wallClock
     self.sessions = sessions
     self.replays = replays
   }
 
   func start() {
+    started.store(true, ordering: .relaxed)
     let thread = Thread { [self] in
       run()
       finished.signal()
@@ -72,7 +71,8 @@ final class GameLoop: @unchecked Sendable {
   /// Stops after the current tick; blocks until the loop has ended.
   func stop() {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    finished.wait()
+    // NB: a manual game loop never started a thread to wait for.
+    if started.load(ordering: .relaxed) { finished.wait() }
   }
 
   var statistics: Statistics { published.withLock { $0 } }
@@ -93,19 +93,24 @@ final class GameLoop: @unchecked Sendable {
     }
   }
 
+  /// One tick, outside the thread (a `.manual` game loop).
+  func tickOnce() {
+    tick()
+  }
+
   /// Advances every session once, on all cores when there are several.
   private func tick() {
     let started = MonotonicTime.now()
     let all = sessions()
     let now = wallClock()
     if all.count < 2 {
-      for session in all { session.advance(now: now, idlePause: idlePause) }
+      for session in all { session.advance(now: now) }
     } else {
       let chunks = min(workers, all.count)
       DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
         var index = chunk
         while index < all.count {
-          all[index].advance(now: now, idlePause: idlePause)
+          all[index].advance(now: now)
           index += chunks
         }
       }

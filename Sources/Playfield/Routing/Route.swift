@@ -21,6 +21,8 @@ enum Route: Equatable {
   case tile(zoom: String, x: String, file: String)
   case mazes
   case maze(String)
+  case demosAPI
+  case spheres(radius: String, level: String)
   /// Anything else is looked up under `Public/`.
   case file([String])
 
@@ -48,8 +50,12 @@ enum Route: Equatable {
       self = .tile(zoom: segments[2], x: segments[3], file: segments[4])
     case 2 where segments == ["api", "highscores"]:
       self = .highScores
+    case 2 where segments == ["api", "demos"]:
+      self = .demosAPI
     case 2 where segments == ["api", "mazes"]:
       self = .mazes
+    case 4 where segments[0] == "api" && segments[1] == "spheres":
+      self = .spheres(radius: segments[2], level: segments[3])
     case 3 where segments[0] == "api" && segments[1] == "mazes":
       self = .maze(segments[2])
     case 3 where segments[0] == "api" && segments[1] == "sessions":

@@ -1,3 +1,4 @@
+import HTTP
 import JSON
 import Logging
 import Simulation
@@ -14,12 +15,15 @@ final class SessionRegistry: Sendable {
   let limits: SessionLimits
   let random: @Sendable (Int) -> [UInt8]
   let wallClock: @Sendable () -> Double
+  let monotonicClock: @Sendable () -> MonotonicTime
   let logger: Logger
 
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
-    wallClock: @escaping @Sendable () -> Double, logger: Logger
+    wallClock: @escaping @Sendable () -> Double,
+    monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger
   ) {
+    self.monotonicClock = monotonicClock
     self.journal = journal
     self.limits = limits
     self.random = random
@@ -32,8 +36,8 @@ final class SessionRegistry: Sendable {
     live.withLock { Array($0.values) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
   }
 
-  /// The sessions people made, oldest first (for listings).
-  var listed: [LiveSession] { all.filter { !$0.isShowcase } }
+  /// The sessions people made, newest first (for listings).
+  var listed: [LiveSession] { all.reversed().filter { !$0.isShowcase } }
 
   /// How many sessions are live, gallery previews included.
   var count: Int { live.withLock { $0.count } }
@@ -51,7 +55,8 @@ final class SessionRegistry: Sendable {
       let made = LiveSession(
         id: Self.identifier(random(16)), model: model, seed: 1,
         tokenHash: TokenHash.hash(token: Self.identifier(random(16))), createdAt: wallClock(),
-        running: true, journal: nil, isShowcase: true)
+        running: true, journal: nil, idlePause: limits.idlePause, clock: monotonicClock,
+        isShowcase: true)
       adopt(made)
       showcases[kind] = made
       return made
@@ -62,9 +67,9 @@ final class SessionRegistry: Sendable {
     live.withLock { $0[id] }
   }
 
-  /// Creates a session of `kind` with `config`; returns it, its control token, and a warning
-  /// when it could not be stored (it then runs in memory only).
-  func create(kind: String, config: JSONValue) throws(APIError) -> (
+  /// Creates a session of `kind` with `config` and `seed` (random when nil); returns it, its
+  /// control token, and a warning when it could not be stored (it then runs in memory only).
+  func create(kind: String, config: JSONValue, seed chosen: UInt64? = nil) throws(APIError) -> (
     LiveSession, token: String, warning: String?
   ) {
     guard let type = Simulations.named(kind) else {
@@ -73,7 +78,7 @@ final class SessionRegistry: Sendable {
       let kinds = Simulations.all.map { $0.kind }.joined(separator: ", ")
       throw APIError(.badRequest, "kind must be one of: \(kinds)", field: "kind")
     }
-    let seed = random(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    let seed = chosen ?? random(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     let model: any Simulation
     do {
       model = try type.init(config: config, seed: seed)
@@ -92,7 +97,8 @@ final class SessionRegistry: Sendable {
     let warning = record(id: id, model: model, seed: seed, token: token, now: now)
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
-      running: true, journal: warning == nil ? journal : nil)
+      running: true, journal: warning == nil ? journal : nil, idlePause: limits.idlePause,
+      clock: monotonicClock)
     adopt(session)
     logger.info("session \(id) created (\(kind))")
     return (session, token, warning)

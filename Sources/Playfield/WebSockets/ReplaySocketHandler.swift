@@ -43,13 +43,12 @@ final class ReplaySocketHandler: WebSocketHandler {
     switch command(message) {
     case .success(let command):
       guard let session = replay.withLock({ $0 }) else {
-        socket.send(
-          .text(ClientError("not-ready", "the replay is still loading").message.jsonString))
+        socket.send(.error(ClientError("not-ready", "the replay is still loading")))
         return
       }
-      session.send(command)
+      session.send(.replay(command))
     case .failure(let error):
-      socket.send(.text(error.message.jsonString))
+      socket.send(.error(error))
     }
   }
 
@@ -57,7 +56,7 @@ final class ReplaySocketHandler: WebSocketHandler {
     replay.withLock { $0 }?.send(.close)
   }
 
-  func command(_ message: WebSocketMessage) -> Result<ReplaySession.Command, ClientError> {
+  func command(_ message: WebSocketMessage) -> Result<ReplayMachine.Command, ClientError> {
     guard case .text(let text) = message else {
       return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
     }
@@ -70,7 +69,7 @@ final class ReplaySocketHandler: WebSocketHandler {
     case "pause":
       return .success(.pause)
     case "speed":
-      guard let value = parsed["value"]?.doubleValue, ReplaySession.speeds.contains(value) else {
+      guard let value = parsed["value"]?.doubleValue, ReplayMachine.speeds.contains(value) else {
         return .failure(
           ClientError("bad-field", "value must be a number from 0.25 to 8", field: "value"))
       }
@@ -94,7 +93,7 @@ final class ReplaySocketHandler: WebSocketHandler {
   }
 
   private func fail(_ socket: WebSocket, _ text: String) {
-    socket.send(.text(ClientError("replay-unavailable", text).message.jsonString))
+    socket.send(.error(ClientError("replay-unavailable", text)))
     socket.close(.normal, reason: "replay unavailable")
   }
 }
