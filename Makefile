@@ -24,7 +24,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	$(SWIFT) build -c release --product playfield
-	.venv/bin/python -m pytest -q Tests/integration Tests/http Tests/browser
+	.venv/bin/python -m pytest -q Tests/integration Tests/http Tests/browser clients/python/tests
 
 format:
 	swift format -i -r Package.swift Sources Tests

@@ -10,14 +10,6 @@ import { heldToken } from "./lib/join.js";
 const refreshEvery = 2000; // ms between listings
 const confirmMs = 4000; // ms a delete button waits for its second click
 
-// NB: the titles the server gives each kind (the models' `title`), for rows made here.
-const titles = {
-  "bouncing-balls": "Bouncing balls",
-  maze: "Maze ball",
-  holes: "Holes",
-  "tag-cloud": "Tag cloud",
-};
-
 const table = document.getElementById("sessions");
 const body = table.querySelector("tbody");
 
@@ -47,7 +39,7 @@ const cell = (name, label, ...children) =>
 
 /** A row like the server's, for a session that started after the page loaded. */
 function rowFor(session) {
-  const { id, kind } = session;
+  const { id, kind, title } = session;
   const watch = `/demos/${kind}?session=${encodeURIComponent(id)}&watch`;
   const row = el(
     "tr",
@@ -55,7 +47,7 @@ function rowFor(session) {
     cell(
       "demo",
       "Demo",
-      el("a", { class: "title", href: watch }, titles[kind] ?? kind),
+      el("a", { class: "title", href: watch }, title ?? kind),
       " ",
       el("code", { class: "id" }, id),
     ),

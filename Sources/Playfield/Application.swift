@@ -60,7 +60,7 @@ public final class Application: HTTPHandler {
     let replays = ReplayRegistry()
     self.replays = replays
     self.gameLoop = GameLoop(
-      idlePause: limits.idlePause, wallClock: environment.wallClock, sessions: { registry.all },
+      wallClock: environment.wallClock, sessions: { registry.all },
       replays: { replays.all }, maintenance: { registry.removeExpired() })
     gameLoop.start()
   }
@@ -109,6 +109,8 @@ public final class Application: HTTPHandler {
       return .response(mazes.collection(request))
     case .maze(let name):
       return .response(mazes.member(request, name: name))
+    case .demosAPI:
+      return readOnly(request) { .json(Demo.listing(demos)) }
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
@@ -216,7 +218,7 @@ public final class Application: HTTPHandler {
         "demos": demos.map { demo in
           [
             "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
-            "preview": preview(demo),
+            "group": demo.group.rawValue, "preview": preview(demo),
           ]
         },
         "hasDemos": !demos.isEmpty,
@@ -225,7 +227,7 @@ public final class Application: HTTPHandler {
 
   /// The embed page a gallery card shows live: a simulation's showcase session, watched.
   private func preview(_ demo: Demo) -> String {
-    guard demo.simulation else { return "/embed/\(demo.name)?preview" }
+    guard demo.isSession else { return "/embed/\(demo.name)?preview" }
     guard let session = registry.showcase(demo.name) else { return "/embed/\(demo.name)?preview" }
     return "/embed/\(demo.name)?session=\(session.id)&watch&preview"
   }
@@ -238,7 +240,7 @@ public final class Application: HTTPHandler {
     var context: [String: Any] = [
       "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
-      "simulation": demo.simulation, "frameWidth": OEmbed.naturalSize(of: demo.name).width,
+      "simulation": demo.isSession, "frameWidth": OEmbed.naturalSize(of: demo.name).width,
       "frameHeight": OEmbed.naturalSize(of: demo.name).height,
       "otherDemos": demos.filter { $0.name != demo.name }.map {
         ["name": $0.name, "title": $0.title]
@@ -260,7 +262,7 @@ public final class Application: HTTPHandler {
       let summary = session.summary
       return [
         "id": summary.id, "kind": summary.kind,
-        "title": demos.first { $0.name == summary.kind }?.title ?? summary.kind,
+        "title": Demo.title(of: summary.kind),
         "age": Self.age(now - summary.createdAt), "tick": summary.tick,
         "watching": summary.spectators + summary.controllers,
         "status": summary.running ? "running" : "stopped",
@@ -271,11 +273,10 @@ public final class Application: HTTPHandler {
 
   private func replayPage(_ id: String, request: Request) -> Response {
     guard let session = registry.session(id) else { return notFound(request) }
-    let demo = demos.first { $0.name == session.kind }
     return pages.render(
       "replay",
       [
-        "id": id, "kind": session.kind, "title": demo?.title ?? session.kind,
+        "id": id, "kind": session.kind, "title": Demo.title(of: session.kind),
         "hasDatabase": journal != nil,
       ])
   }

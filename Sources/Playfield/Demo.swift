@@ -1,38 +1,33 @@
 import Simulation
 
-/// One demo of the gallery: its URL name, title, and one line about it.
-struct Demo: Sendable, Equatable {
-  /// The name in `/demos/NAME`.
+/// One demo of the gallery: its URL name, title, one line about it, and what serves it.
+struct Demo: Sendable {
+  /// The name in `/demos/NAME`; for a session, the model's `kind`.
   var name: String
   var title: String
   var summary: String
-  /// Its seed app, for the gallery card.
+  /// The iOS sample it re-creates, for the gallery card.
   var seed: String
-  /// Whether it is a server-side simulation with a session (else a page that only fetches).
-  var simulation: Bool
+  /// Where the gallery shows it.
+  var group: Group
+  /// A live session of a model, or a page that only fetches.
+  var kind: Kind
 
-  /// Every demo this build serves, in gallery order: the simulations, then the explorers.
-  static let all: [Demo] =
-    Simulations.all.map { type in
-      Demo(
-        name: type.kind, title: type.title, summary: type.summary,
-        seed: seeds[type.kind] ?? type.title, simulation: true)
-    } + [
-      Demo(
-        name: "mandelbrot", title: "Mandelbrot explorer",
-        summary:
-          "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
-        seed: "iOS – Mandelbrot", simulation: false),
-      Demo(
-        name: "embedding", title: "Embedding",
-        summary:
-          "One demo framed twice, as it is and scaled to fit, plus a snippet builder and remote.",
-        seed: "Embedding Web Pages", simulation: false),
-    ]
-
-  /// The iOS sample each demo re-creates.
-  static let seeds = [
-    "bouncing-balls": "SpaceBalls", "maze": "Maze", "holes": "Return to HOLES",
-    "tag-cloud": "3D Tag Cloud",
+  /// Every demo this build serves, in gallery order. Adding a demo adds one line here
+  /// (see "Adding a demo" in docs/architecture.md).
+  static let all: [Demo] = [
+    Demo(session: BouncingBalls.self, seed: "SpaceBalls", group: .simulations),
+    Demo(session: MazeBall.self, seed: "Maze", group: .simulations),
+    Demo(session: Holes.self, seed: "Return to HOLES", group: .simulations),
+    Demo(session: TagCloud.self, seed: "3D Tag Cloud", group: .simulations),
+    Demo(
+      page: "mandelbrot", title: "Mandelbrot explorer",
+      summary: "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
+      seed: "iOS – Mandelbrot", group: .explorers),
+    Demo(
+      page: "embedding", title: "Embedding",
+      summary:
+        "One demo framed twice, as it is and scaled to fit, plus a snippet builder and remote.",
+      seed: "Embedding Web Pages", group: .explorers),
   ]
 }

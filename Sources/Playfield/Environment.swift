@@ -20,7 +20,7 @@ public struct Environment: Sendable {
   /// Seconds since 1970.
   public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
   /// Seconds without clients before a running session pauses.
-  public var idlePause: Double = 600
+  public var idlePause: Double = 30
   /// Seconds without updates before a session is deleted.
   public var sessionMaxAge: Double = 7 * 24 * 3600
   /// Most live sessions.

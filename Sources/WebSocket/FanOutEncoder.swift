@@ -18,16 +18,26 @@ public final class FanOutEncoder {
 
   /// Encodes `message` plain and, for each window size in `windows` (8...15), compressed.
   public func encode(_ message: WebSocketMessage, windows: some Sequence<Int>) -> EncodedMessage {
-    let payload = message.bytes
-    return payload.withUnsafeBytes { bytes in
+    encode(message.opcode, payload: message.bytes, windows: windows)
+  }
+
+  /// Encodes a text message from its UTF-8 bytes, which the caller vouches for (RFC 6455 §5.6),
+  /// without a trip through `String`.
+  public func encode(utf8 payload: [UInt8], windows: some Sequence<Int>) -> EncodedMessage {
+    encode(.text, payload: payload, windows: windows)
+  }
+
+  private func encode(
+    _ opcode: WebSocketOpcode, payload: [UInt8], windows: some Sequence<Int>
+  ) -> EncodedMessage {
+    payload.withUnsafeBytes { bytes in
       var compressed: [EncodedMessage.CompressedFrame] = []
       for bits in Set(windows) {
-        guard let frame = compressedFrame(message.opcode, bytes, windowBits: bits) else { continue }
+        guard let frame = compressedFrame(opcode, bytes, windowBits: bits) else { continue }
         compressed.append(.init(windowBits: bits, frame: frame))
       }
       return EncodedMessage(
-        plainFrame: WebSocketFrame.encode(message.opcode, payload: bytes),
-        compressedFrames: compressed)
+        plainFrame: WebSocketFrame.encode(opcode, payload: bytes), compressedFrames: compressed)
     }
   }
 

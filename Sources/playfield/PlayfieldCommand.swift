@@ -48,7 +48,7 @@ struct Serve: ParsableCommand {
   var maxSessions = 256
 
   @Option(help: "Seconds without clients before a running session pauses.")
-  var idlePause: Double = 600
+  var idlePause: Double = 30
 
   @Option(help: "Seconds without updates before a session is deleted.")
   var sessionMaxAge: Double = 7 * 24 * 3600

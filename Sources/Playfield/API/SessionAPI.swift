@@ -52,7 +52,7 @@ struct SessionAPI: Sendable {
     guard case .object = config else {
       throw APIError(.badRequest, "config must be an object", field: "config")
     }
-    let seed = try Self.seed(body.fields["seed"])
+    let seed = try Self.seed(in: body)
     let (session, token, warning) = try registry.create(kind: kind, config: config, seed: seed)
     var json = session.summary.json(now: registry.wallClock())
     if case .object(var object) = json {
@@ -67,6 +67,18 @@ struct SessionAPI: Sendable {
     var response = Response.json(json, status: .created)
     response.headers.set("Location", "/api/sessions/\(session.id)")
     return response
+  }
+
+  /// Most seed a client may choose: every integer up to it is exact in a JSON number.
+  static let maxSeed = 9_007_199_254_740_991
+
+  /// The optional `seed` field: an integer from 0 to `maxSeed`, or nil for a random seed.
+  static func seed(in body: JSONBody) throws(APIError) -> UInt64? {
+    guard let value = body.fields["seed"] else { return nil }
+    guard let seed = value.intValue, (0...maxSeed).contains(seed) else {
+      throw APIError(.badRequest, "seed must be an integer from 0 to \(maxSeed)", field: "seed")
+    }
+    return UInt64(seed)
   }
 
   /// The control token from `Authorization: Bearer T` or `?token=T`.

@@ -36,8 +36,6 @@ final class GameLoop: @unchecked Sendable {
   private let maintenance: @Sendable () -> Void
   static let maintenanceInterval: UInt64 = 3600
   private let wallClock: @Sendable () -> Double
-  /// Seconds without clients before a running session pauses.
-  private let idlePause: Double
   private let stopped = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
   private let published = Mutex(Statistics())
@@ -47,13 +45,12 @@ final class GameLoop: @unchecked Sendable {
   private let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
   init(
-    idlePause: Double, wallClock: @escaping @Sendable () -> Double,
+    wallClock: @escaping @Sendable () -> Double,
     sessions: @escaping @Sendable () -> [LiveSession],
     replays: @escaping @Sendable () -> [ReplaySession],
     maintenance: @escaping @Sendable () -> Void
   ) {
     self.maintenance = maintenance
-    self.idlePause = idlePause
     self.wallClock = wallClock
     self.sessions = sessions
     self.replays = replays
@@ -99,13 +96,13 @@ final class GameLoop: @unchecked Sendable {
     let all = sessions()
     let now = wallClock()
     if all.count < 2 {
-      for session in all { session.advance(now: now, idlePause: idlePause) }
+      for session in all { session.advance(now: now) }
     } else {
       let chunks = min(workers, all.count)
       DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
         var index = chunk
         while index < all.count {
-          all[index].advance(now: now, idlePause: idlePause)
+          all[index].advance(now: now)
           index += chunks
         }
       }

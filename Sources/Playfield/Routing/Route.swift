@@ -21,6 +21,7 @@ enum Route: Equatable {
   case tile(zoom: String, x: String, file: String)
   case mazes
   case maze(String)
+  case demosAPI
   /// Anything else is looked up under `Public/`.
   case file([String])
 
@@ -48,6 +49,8 @@ enum Route: Equatable {
       self = .tile(zoom: segments[2], x: segments[3], file: segments[4])
     case 2 where segments == ["api", "highscores"]:
       self = .highScores
+    case 2 where segments == ["api", "demos"]:
+      self = .demosAPI
     case 2 where segments == ["api", "mazes"]:
       self = .mazes
     case 3 where segments[0] == "api" && segments[1] == "mazes":

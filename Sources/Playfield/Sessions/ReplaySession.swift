@@ -103,7 +103,7 @@ final class ReplaySession: @unchecked Sendable {
       guard model.tick == goal else {
         // NB: no frames while a seek catches up: they would not match the state the viewer
         // rebuilt from the last hello.
-        if changed { socket.send(.text(status().jsonString)) }
+        if changed { socket.send(.replayStatus(status)) }
         return
       }
       target = nil
@@ -121,7 +121,7 @@ final class ReplaySession: @unchecked Sendable {
       }
     }
     if model.tick != before || changed { socket.send(frame(), latestOnly: true) }
-    if changed { socket.send(.text(status().jsonString)) }
+    if changed { socket.send(.replayStatus(status)) }
   }
 
   private func seek(to tick: UInt64) {
@@ -141,43 +141,26 @@ final class ReplaySession: @unchecked Sendable {
     while model.tick < goal {
       let events = model.step(inputs: inputs[model.tick + 1] ?? [])
       if sendingEvents && !events.isEmpty {
-        let messages = SimulationEvent.messages(
+        let messages = ServerMessage.events(
           events, tick: model.tick, limit: LiveSession.maxEventsPerTick)
-        for message in messages { socket.send(.text(String(decoding: message, as: UTF8.self))) }
+        for message in messages { socket.send(message) }
       }
       if model.tick % 16 == 0 && MonotonicTime.now() - started > Self.budget { break }
     }
   }
 
   private func greet() {
-    var writer = JSONWriter(capacity: 1024)
-    writer.beginObject()
-    writer.field("type", "hello")
-    writer.field("mode", "replay")
-    writer.field("session", id)
-    writer.field("kind", stored.kind)
-    writer.field("role", "spectator")
-    writer.field("rate", 60)
-    writer.field("tick", Int(model.tick))
-    writer.field("end", Int(end))
-    writer.field("running", playing)
-    writer.field("config", (try? JSONValue.parse(stored.config)) ?? .object([:]))
-    model.writeHello(into: &writer)
-    writer.endObject()
-    socket.send(.text(String(decoding: writer.bytes, as: UTF8.self)))
+    let hello = ServerMessage.Hello(
+      session: id, role: .spectator, running: playing, replayEnd: end, model: model)
+    socket.send(.hello(hello))
   }
 
   private func frame() -> EncodedMessage {
-    var writer = JSONWriter(capacity: 1024)
-    model.writeFrameMessage(into: &writer)
-    return EncodedMessage(.text(String(decoding: writer.bytes, as: UTF8.self)))
+    EncodedMessage(.text(String(decoding: ServerMessage.frame(model).bytes, as: UTF8.self)))
   }
 
-  private func status() -> JSONValue {
-    .object([
-      "type": "status", "mode": "replay", "tick": .number(Double(model.tick)),
-      "end": .number(Double(end)), "playing": .bool(playing), "speed": .number(speed),
-      "seeking": .bool(target != nil),
-    ])
+  private var status: ServerMessage.ReplayStatus {
+    ServerMessage.ReplayStatus(
+      tick: model.tick, end: end, playing: playing, speed: speed, seeking: target != nil)
   }
 }

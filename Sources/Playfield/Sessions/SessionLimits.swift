@@ -3,7 +3,7 @@ struct SessionLimits: Sendable {
   /// Most sessions alive at once; creating another gets 503.
   var maxLive = 256
   /// Seconds without any client before a running session pauses.
-  var idlePause: Double = 600
+  var idlePause: Double = 30
   /// Seconds without any update before a session is removed for good.
   var maxAge: Double = 7 * 24 * 3600
 }

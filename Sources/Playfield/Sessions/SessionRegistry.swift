@@ -32,8 +32,8 @@ final class SessionRegistry: Sendable {
     live.withLock { Array($0.values) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
   }
 
-  /// The sessions people made, oldest first (for listings).
-  var listed: [LiveSession] { all.filter { !$0.isShowcase } }
+  /// The sessions people made, newest first (for listings).
+  var listed: [LiveSession] { all.reversed().filter { !$0.isShowcase } }
 
   /// How many sessions are live, gallery previews included.
   var count: Int { live.withLock { $0.count } }
@@ -51,7 +51,7 @@ final class SessionRegistry: Sendable {
       let made = LiveSession(
         id: Self.identifier(random(16)), model: model, seed: 1,
         tokenHash: TokenHash.hash(token: Self.identifier(random(16))), createdAt: wallClock(),
-        running: true, journal: nil, isShowcase: true)
+        running: true, journal: nil, idlePause: limits.idlePause, isShowcase: true)
       adopt(made)
       showcases[kind] = made
       return made
@@ -92,7 +92,7 @@ final class SessionRegistry: Sendable {
     let warning = record(id: id, model: model, seed: seed, token: token, now: now)
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
-      running: true, journal: warning == nil ? journal : nil)
+      running: true, journal: warning == nil ? journal : nil, idlePause: limits.idlePause)
     adopt(session)
     logger.info("session \(id) created (\(kind))")
     return (session, token, warning)

@@ -25,7 +25,8 @@ enum SessionRestorer {
         registry.adopt(
           LiveSession(
             id: session.id, model: model, seed: session.seed, tokenHash: session.tokenHash,
-            createdAt: session.createdAt, running: session.status == .running, journal: journal))
+            createdAt: session.createdAt, running: session.status == .running, journal: journal,
+            idlePause: registry.limits.idlePause))
         restored += 1
       } catch {
         logger.error("cannot restore session \(session.id): \(error)")

@@ -1,16 +1,21 @@
 import JSON
+import Server
 
 /// What listings show about a session, published by the game loop after each tick.
 struct SessionSummary: Sendable {
   var id: String
   var kind: String
   var running: Bool
+  /// Paused because nobody watched for a while; the next spectator resumes it.
+  var paused = false
   var tick: UInt64
   var spectators: Int
   var controllers: Int
   /// Seconds since 1970.
   var createdAt: Double
   var updatedAt: Double
+  /// Seconds since 1970 when the last client left; nil while someone is connected.
+  var idleSince: Double?
   var config: JSONValue
   /// How the last game ended (holes), for the high-score table.
   var lastGame: GameResult?
@@ -26,13 +31,28 @@ struct SessionSummary: Sendable {
     ]
   }
 
+  /// Takes in what the session machine published after a tick.
+  mutating func update(_ progress: SessionMachine<Server.WebSocket>.Progress) {
+    running = progress.phase == .running
+    paused = progress.phase == .pausedForIdle
+    tick = progress.tick
+    spectators = progress.spectators
+    controllers = progress.controllers
+    idleSince = progress.idleSince
+    updatedAt = progress.now
+  }
+
   /// The JSON shown by `GET /api/sessions/ID`.
   func json(now: Double) -> JSONValue {
     .object([
       "id": .string(id),
       "kind": .string(kind),
+      "title": .string(Demo.title(of: kind)),
       "status": .string(running ? "running" : "stopped"),
       "running": .bool(running),
+      "paused": .bool(paused),
+      "idle": .bool(idleSince != nil),
+      "idleSeconds": idleSince.map { .number(max(0, (now - $0).rounded())) } ?? .null,
       "tick": .number(Double(tick)),
       "seconds": .number((Double(tick) / 60 * 100).rounded() / 100),
       "spectators": .number(Double(spectators)),

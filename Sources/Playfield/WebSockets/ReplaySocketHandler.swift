@@ -43,13 +43,12 @@ final class ReplaySocketHandler: WebSocketHandler {
     switch command(message) {
     case .success(let command):
       guard let session = replay.withLock({ $0 }) else {
-        socket.send(
-          .text(ClientError("not-ready", "the replay is still loading").message.jsonString))
+        socket.send(.error(ClientError("not-ready", "the replay is still loading")))
         return
       }
       session.send(command)
     case .failure(let error):
-      socket.send(.text(error.message.jsonString))
+      socket.send(.error(error))
     }
   }
 
@@ -94,7 +93,7 @@ final class ReplaySocketHandler: WebSocketHandler {
   }
 
   private func fail(_ socket: WebSocket, _ text: String) {
-    socket.send(.text(ClientError("replay-unavailable", text).message.jsonString))
+    socket.send(.error(ClientError("replay-unavailable", text)))
     socket.close(.normal, reason: "replay unavailable")
   }
 }

@@ -23,16 +23,16 @@ struct SessionSocketHandler: WebSocketHandler {
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
     switch handle(message) {
     case .success(let reply?):
-      socket.send(.text(reply.jsonString))
+      socket.send(reply)
     case .success(nil):
       break
     case .failure(let error):
-      socket.send(.text(error.message.jsonString))
+      socket.send(.error(error))
     }
   }
 
   /// Checks one message and queues its command; returns an immediate reply, if any.
-  func handle(_ message: WebSocketMessage) -> Result<JSONValue?, ClientError> {
+  func handle(_ message: WebSocketMessage) -> Result<ServerMessage?, ClientError> {
     guard case .text(let text) = message else {
       return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
     }
@@ -55,10 +55,7 @@ struct SessionSocketHandler: WebSocketHandler {
 
     // Messages anyone may send.
     if type == "ping" {
-      var pong: [String: JSONValue] = ["type": "pong"]
-      if let id = parsed["id"] { pong["id"] = id }
-      if let t = parsed["t"] { pong["t"] = t }
-      return .success(.object(pong))
+      return .success(.pong(id: parsed["id"], t: parsed["t"]))
     }
 
     // Session commands and model inputs: only the controller.
@@ -103,18 +100,5 @@ struct SessionSocketHandler: WebSocketHandler {
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))
     }
     return .success(nil)
-  }
-}
-
-/// What was wrong with a client message, sent back as `{"type": "error", ...}`.
-struct ClientError: Error {
-  var message: JSONValue
-
-  init(_ code: String, _ text: String, field: String? = nil) {
-    var object: [String: JSONValue] = [
-      "type": "error", "error": .string(code), "message": .string(text),
-    ]
-    if let field { object["field"] = .string(field) }
-    message = .object(object)
   }
 }

@@ -6,11 +6,14 @@ public struct SimulationEvent: Sendable, Equatable {
   public var name: String
   /// The event's fields, e.g. `["score": 3]`.
   public var fields: [String: JSONValue]
+  /// What the server itself must act on, if anything; the name and fields are for clients.
+  public var meaning: Meaning
 
   /// Makes an event.
-  public init(name: String, fields: [String: JSONValue] = [:]) {
+  public init(name: String, fields: [String: JSONValue] = [:], meaning: Meaning = .note) {
     self.name = name
     self.fields = fields
+    self.meaning = meaning
   }
 
   /// Writes `"name": ...` followed by the fields (sorted by name) into an object the caller has

@@ -105,10 +105,7 @@ extension Holes {
     events.append(SimulationEvent(name: "lost", fields: ["ballsLeft": .number(state.ballsLeft)]))
     guard state.ballsLeft > 0 else {
       state.phase = .over
-      events.append(
-        SimulationEvent(
-          name: "game-over", fields: ["score": .number(state.score), "level": .number(state.level)])
-      )
+      events.append(.gameOver(score: state.score, level: state.level))
       return
     }
     state.phase = .lost

@@ -1,0 +1,52 @@
+import JSON
+import Simulation
+
+/// Every message the server sends on a session or replay socket (docs/protocol.md), typed until
+/// it is encoded, once, straight to bytes.
+enum ServerMessage: Sendable {
+  /// The first message: who you are and the whole state to draw.
+  case hello(Hello)
+  /// The model's state after a tick.
+  case frame(any Simulation)
+  /// Something that happened in the step that made `tick`.
+  case event(SimulationEvent, tick: UInt64)
+  /// How many events of one tick were left out.
+  case dropped(count: Int, tick: UInt64)
+  /// A live session's status.
+  case status(LiveStatus)
+  /// A replay's status.
+  case replayStatus(ReplayStatus)
+  /// A client message that was refused, and why.
+  case error(ClientError)
+  /// The answer to `ping`.
+  case pong(id: JSONValue?, t: JSONValue?)
+
+  /// The `hello` message of a live session or a replay.
+  struct Hello: Sendable {
+    var session: String
+    var role: SessionRole
+    var running: Bool
+    /// The last tick of a replay; nil for a live session.
+    var replayEnd: UInt64?
+    var model: any Simulation
+  }
+
+  /// The `status` message of a live session.
+  struct LiveStatus: Sendable, Equatable {
+    var tick: UInt64
+    var running: Bool
+    var spectators: Int
+    var controllers: Int
+    /// Inputs waiting for the next step.
+    var queued: Int
+  }
+
+  /// The `status` message of a replay.
+  struct ReplayStatus: Sendable, Equatable {
+    var tick: UInt64
+    var end: UInt64
+    var playing: Bool
+    var speed: Double
+    var seeking: Bool
+  }
+}

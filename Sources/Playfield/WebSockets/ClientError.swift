@@ -1,0 +1,15 @@
+/// What was wrong with a client message, sent back as `{"type": "error", ...}`.
+struct ClientError: Error, Sendable, Equatable {
+  /// A short machine-readable code, e.g. `bad-field`.
+  var code: String
+  /// A sentence for people.
+  var text: String
+  /// The message field at fault, if one is.
+  var field: String?
+
+  init(_ code: String, _ text: String, field: String? = nil) {
+    self.code = code
+    self.text = text
+    self.field = field
+  }
+}

@@ -1,0 +1,198 @@
+import JSON
+import Simulation
+import Testing
+
+@testable import Playfield
+
+/// One connection, named for the test's words.
+private final class Peer: Sendable {
+  let name: String
+  init(_ name: String) { self.name = name }
+}
+
+/// A session driven tick by tick with a manual clock; actions are read back as short words.
+private struct Driver {
+  typealias Machine = SessionMachine<Peer>
+  var machine: Machine
+  /// Seconds since 1970.
+  var now = 1_000.0
+  /// How many asked-for steps one tick may run.
+  var stepsPerTick = Int.max
+  var replies: [SessionState] = []
+
+  init(running: Bool = true, goal: Int = 1_000, idlePause: Double = 30) throws {
+    var configuration = Machine.Configuration()
+    configuration.idlePause = idlePause
+    configuration.maxEventsPerTick = 3
+    let model = try Counter(config: ["goal": .number(goal)], seed: 1)
+    machine = Machine(id: "s1", model: model, running: running, configuration: configuration)
+  }
+
+  mutating func tick(_ commands: Machine.Command..., after seconds: Double = 1.0 / 60) -> [String] {
+    now += seconds
+    var words: [String] = []
+    var allowed = stepsPerTick
+    machine.tick(
+      commands, now: now,
+      mayStepAgain: {
+        allowed -= 1
+        return allowed > 0
+      },
+      perform: { words.append(Self.word($0)) })
+    return words
+  }
+
+  static func word(_ action: Machine.Action) -> String {
+    switch action {
+    case .send(let message, let peer): "\(word(message)) to \(peer.name)"
+    case .broadcast(let message, let peers, let delivery):
+      "\(word(message)) \(delivery) to \(peers.map(\.name).joined(separator: ","))"
+    case .journalInputs(let inputs, let tick): "journal \(inputs.count) at \(tick)"
+    case .snapshot(_, let tick): "snapshot at \(tick)"
+    case .gameEnded(let result): "game over \(result.score) at \(result.tick)"
+    case .publish(let progress):
+      "publish \(progress.tick) \(progress.phase) \(progress.spectators)+\(progress.controllers)"
+    case .reply(_, let state): "reply \(state.tick)"
+    }
+  }
+
+  static func word(_ message: ServerMessage) -> String {
+    switch message {
+    case .hello(let hello): "hello \(hello.role) \(hello.model.tick)"
+    case .frame(let model): "frame \(model.tick)"
+    case .event(let event, let tick): "event \(event.name) \(tick)"
+    case .dropped(let count, _): "dropped \(count)"
+    case .status(let status): "status \(status.tick) q\(status.queued)"
+    case .replayStatus(let status): "replay-status \(status.tick)"
+    case .error(let error): "error \(error.code)"
+    case .pong: "pong"
+    }
+  }
+}
+
+@Suite struct SessionMachineTests {
+  @Test func aJoiningClientGetsHelloFrameAndStatusThenEveryFrame() throws {
+    var d = try Driver()
+    let a = Peer("a")
+    #expect(d.tick() == ["publish 1 running 0+0"])
+    #expect(
+      d.tick(.join(a, .controller)) == [
+        "hello controller 1 to a", "frame 1 to a", "status 1 q0 to a", "frame 2 stream to a",
+        "status 2 q0 reliable to a", "publish 2 running 0+1",
+      ])
+    #expect(d.tick() == ["frame 3 stream to a", "publish 3 running 0+1"])
+  }
+
+  @Test func inputsAreAppliedInOrderJournaledAndTheirEventsBroadcast() throws {
+    var d = try Driver()
+    let a = Peer("a")
+    _ = d.tick(.join(a, .controller))
+    let add: JSONValue = ["type": "add", "amount": 2]
+    #expect(
+      d.tick(.input(add), .input(add)) == [
+        "journal 2 at 2", "frame 2 stream to a", "event added 2 reliable to a",
+        "event added 2 reliable to a", "publish 2 running 0+1",
+      ])
+    #expect((d.machine.model as? Counter)?.total == 4)
+  }
+
+  @Test func eventsBeyondTheLimitAreCountedInOneDroppedEvent() throws {
+    var d = try Driver()
+    _ = d.tick(.join(Peer("a"), .spectator))
+    let add: JSONValue = ["type": "add", "amount": 1]
+    let words = d.tick(.input(add), .input(add), .input(add), .input(add), .input(add))
+    #expect(words.filter { $0.hasPrefix("event") }.count == 3)
+    #expect(words.contains("dropped 2 reliable to a"))
+  }
+
+  @Test func gameOverIsATypedEventNotAName() throws {
+    var d = try Driver(goal: 3)
+    #expect(
+      d.tick(.input(["type": "add", "amount": 5])) == [
+        "game over 5 at 1", "journal 1 at 1", "publish 1 running 0+0",
+      ])
+  }
+
+  @Test func stoppedSessionsStepOnlyWhenAskedAndInputsWaitForTheStep() throws {
+    var d = try Driver(running: false)
+    let a = Peer("a")
+    _ = d.tick(.join(a, .controller))
+    #expect(d.tick() == [])
+    #expect(d.tick(.input(["type": "add", "amount": 1])) == ["status 0 q1 reliable to a"])
+    #expect(
+      d.tick(.step(2)) == [
+        "journal 1 at 1", "frame 1 latestOnly to a", "event added 1 reliable to a",
+        "frame 2 latestOnly to a", "publish 2 stopped 0+1",
+      ])
+    #expect(
+      d.tick(.start) == [
+        "frame 3 stream to a", "status 3 q0 reliable to a", "publish 3 running 0+1",
+      ])
+    #expect(
+      d.tick(.step(5)) == ["frame 4 stream to a", "publish 4 running 0+1"],
+      "running: no extra steps")
+    #expect(d.tick(.stop) == ["status 4 q0 reliable to a", "publish 4 stopped 0+1"])
+  }
+
+  @Test func askedForStepsStopAtTheBudgetAndGoOnNextTick() throws {
+    var d = try Driver(running: false)
+    d.stepsPerTick = 3
+    _ = d.tick(.step(5))
+    #expect(d.machine.model.tick == 3)
+    _ = d.tick()
+    #expect(d.machine.model.tick == 5)
+    _ = d.tick()
+    #expect(d.machine.model.tick == 5)
+  }
+
+  @Test func anUnwatchedSessionPausesAndResumesWhereItWasWhenSomeoneJoins() throws {
+    var d = try Driver(idlePause: 30)
+    let a = Peer("a")
+    _ = d.tick(.join(a, .spectator))
+    _ = d.tick(.leave(a))
+    let left = d.now
+    _ = d.tick(after: 29)
+    #expect(d.machine.phase == .running)
+    #expect(d.machine.idleSince == left)
+    let before = d.machine.model.tick
+    #expect(d.tick(after: 1) == ["publish \(before) pausedForIdle 0+0"])
+    #expect(d.machine.phase == .pausedForIdle)
+    #expect(d.tick(after: 600) == [], "paused: no steps, nothing to publish")
+    let words = d.tick(.join(Peer("b"), .spectator))
+    #expect(words.first == "hello spectator \(before) to b")
+    #expect(d.machine.model.tick == before + 1)
+    #expect(d.machine.phase == .running && d.machine.idleSince == nil)
+  }
+
+  @Test func aStoppedSessionStaysStoppedWhenSomeoneJoins() throws {
+    var d = try Driver(running: false, idlePause: 1)
+    _ = d.tick(after: 5)
+    _ = d.tick(.join(Peer("a"), .spectator))
+    #expect(d.machine.phase == .stopped)
+  }
+
+  @Test func snapshotsEveryIntervalOfTicks() throws {
+    var d = try Driver()
+    var snapshots: [String] = []
+    for _ in 0..<601 { snapshots += d.tick().filter { $0.hasPrefix("snapshot") } }
+    #expect(snapshots == ["snapshot at 300", "snapshot at 600"])
+  }
+
+  @Test func leavingClientsGetNothingMore() throws {
+    var d = try Driver()
+    let a = Peer("a")
+    let b = Peer("b")
+    _ = d.tick(.join(a, .controller), .join(b, .spectator))
+    #expect(
+      d.tick(.leave(a)) == [
+        "frame 2 stream to b", "status 2 q0 reliable to b", "publish 2 running 1+0",
+      ])
+    #expect(d.machine.removeAllClients().map(\.name) == ["b"])
+    #expect(d.machine.clients.isEmpty)
+  }
+
+  @Test func inspectRepliesWithTheStateAfterTheTick() throws {
+    var d = try Driver()
+    #expect(d.tick(.inspect({ _ in })).last == "reply 1")
+  }
+}
