@@ -230,6 +230,9 @@ def test_host_library_drives_two_demos_from_another_origin(playfield, watched):
         assert ready["role"] == "spectator" and "play" not in ready["commands"]
         bad = call(p, "watcher", "pause")
         assert not bad["ok"] and bad["code"] == "not-controller"
+        inner = next(f for f in p.frames if "/embed/bouncing-balls" in f.url)
+        assert inner.locator(".embed-play-button").is_hidden(), "a watcher is offered no controls"
+        assert inner.locator(".embed-menu-button").is_visible()
         assert call(p, "watcher", "getState")["result"]["running"] is True
 
 
