@@ -29,7 +29,8 @@ let package = Package(
     .target(name: "HTTP"),
     .target(name: "WebSocket", dependencies: ["HTTP", "Deflate"]),
     .target(name: "JSON"),
-    .target(name: "Simulation", dependencies: ["JSON"], exclude: ["PROTOCOL-NOTES.md"]),
+    .target(name: "Simulation", dependencies: ["JSON"]),
+    .target(name: "Apollonian", dependencies: ["JSON"]),
     // NB: -march=native lets the SIMD kernel use AVX2 (or AVX-512) on the machine that builds
     // it; Swift never fuses multiply-adds, so the counts stay those of the scalar loop.
     .target(
@@ -52,7 +53,7 @@ let package = Package(
       name: "Playfield",
       dependencies: [
         "HTTP", "WebSocket", "Server", "JSON", "Simulation", "Tiles", "Storage", "Deflate",
-        .product(name: "Logging", package: "swift-log"),
+        "Apollonian", .product(name: "Logging", package: "swift-log"),
         .product(name: "Mustache", package: "swift-mustache"),
       ]),
     .executableTarget(
@@ -71,6 +72,7 @@ let package = Package(
       name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Deflate", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON"]),
+    .testTarget(name: "ApollonianTests", dependencies: ["Apollonian", "JSON"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "WebSocket"]),

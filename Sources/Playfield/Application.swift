@@ -22,6 +22,7 @@ public final class Application: HTTPHandler {
   let highScores: HighScoreAPI
   let mazes: MazeAPI
   let tiles: TileService
+  let spheres: SpheresAPI
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -35,7 +36,7 @@ public final class Application: HTTPHandler {
     var journal: StorageJournal?
     if let path = environment.databasePath {
       do {
-        journal = StorageJournal(store: try SQLiteSessionStore(path: path), logger: logger)
+        journal = StorageJournal(store: try environment.openStore(path), logger: logger)
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -46,12 +47,13 @@ public final class Application: HTTPHandler {
       maxAge: environment.sessionMaxAge)
     let registry = SessionRegistry(
       journal: journal, limits: limits, random: environment.random,
-      wallClock: environment.wallClock, logger: logger)
+      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
     self.mazes = MazeAPI(store: journal?.store, wallClock: environment.wallClock)
     self.tiles = TileService(cacheBytes: environment.tileCacheBytes)
+    self.spheres = SpheresAPI(cacheBytes: environment.sphereCacheBytes)
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
@@ -62,7 +64,13 @@ public final class Application: HTTPHandler {
     self.gameLoop = GameLoop(
       wallClock: environment.wallClock, sessions: { registry.all },
       replays: { replays.all }, maintenance: { registry.removeExpired() })
-    gameLoop.start()
+    if environment.gameLoop == .thread { gameLoop.start() }
+  }
+
+  /// Runs one game-loop tick now: every session and replay advances once (for a `.manual`
+  /// game loop).
+  public func tick() {
+    gameLoop.tickOnce()
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
@@ -111,6 +119,8 @@ public final class Application: HTTPHandler {
       return .response(mazes.member(request, name: name))
     case .demosAPI:
       return readOnly(request) { .json(Demo.listing(demos)) }
+    case .spheres(let radius, let level):
+      return spheres.handle(request, radius: radius, level: level)
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
@@ -211,18 +221,30 @@ public final class Application: HTTPHandler {
   // MARK: Pages
 
   private func gallery() -> Response {
-    pages.render(
-      "gallery",
-      [
-        "title": "Playfield",
-        "demos": demos.map { demo in
-          [
-            "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
-            "group": demo.group.rawValue, "preview": preview(demo),
-          ]
-        },
-        "hasDemos": !demos.isEmpty,
-      ])
+    let shelves: [[String: Any]] = Demo.Group.allCases.compactMap { group in
+      let members = demos.filter { $0.group == group }
+      guard !members.isEmpty else { return nil }
+      return ["group": group.rawValue, "title": group.title, "demos": members.map(card)]
+    }
+    return pages.render(
+      "gallery", ["title": "Playfield", "groups": shelves, "hasDemos": !demos.isEmpty])
+  }
+
+  /// One gallery card: a live preview for a simulation, else the demo's icon
+  /// (`Templates/icons/NAME.mustache`, or a lettered tile when it has none).
+  private func card(_ demo: Demo) -> [String: Any] {
+    var card: [String: Any] = [
+      "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
+      "group": demo.group.rawValue,
+    ]
+    if demo.isSession {
+      card["preview"] = preview(demo)
+    } else if let icon = pages.fragment("icons/\(demo.name)", [:]) {
+      card["icon"] = icon
+    } else {
+      card["initial"] = String(demo.title.prefix(1))
+    }
+    return card
   }
 
   /// The embed page a gallery card shows live: a simulation's showcase session, watched.
@@ -240,7 +262,8 @@ public final class Application: HTTPHandler {
     var context: [String: Any] = [
       "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
-      "simulation": demo.isSession, "frameWidth": OEmbed.naturalSize(of: demo.name).width,
+      "simulation": demo.isSession,
+      "frameWidth": OEmbed.naturalSize(of: demo.name).width,
       "frameHeight": OEmbed.naturalSize(of: demo.name).height,
       "otherDemos": demos.filter { $0.name != demo.name }.map {
         ["name": $0.name, "title": $0.title]
