@@ -30,6 +30,7 @@ let package = Package(
     .target(name: "WebSocket", dependencies: ["HTTP", "Deflate"]),
     .target(name: "JSON"),
     .target(name: "Simulation", dependencies: ["JSON"]),
+    .target(name: "Apollonian", dependencies: ["JSON"]),
     // NB: -march=native lets the SIMD kernel use AVX2 (or AVX-512) on the machine that builds
     // it; Swift never fuses multiply-adds, so the counts stay those of the scalar loop.
     .target(
@@ -52,7 +53,7 @@ let package = Package(
       name: "Playfield",
       dependencies: [
         "HTTP", "WebSocket", "Server", "JSON", "Simulation", "Tiles", "Storage", "Deflate",
-        .product(name: "Logging", package: "swift-log"),
+        "Apollonian", .product(name: "Logging", package: "swift-log"),
         .product(name: "Mustache", package: "swift-mustache"),
       ]),
     .executableTarget(
@@ -63,6 +64,14 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
 
+    // libFuzzer targets over the pure parsers; `make fuzz` builds them instrumented, a plain
+    // build links them without libFuzzer (they then only say how to build them).
+    .target(name: "FuzzShim", path: "Tests/fuzz/FuzzShim"),
+    .executableTarget(
+      name: "PlayfieldFuzz",
+      dependencies: ["FuzzShim", "HTTP", "JSON", "WebSocket", "Tiles", "Simulation"],
+      path: "Tests/fuzz/PlayfieldFuzz"),
+
     // A seeded generator the unit tests share.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "DeflateTests", dependencies: ["Deflate", "TestSupport"]),
@@ -71,6 +80,7 @@ let package = Package(
       name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Deflate", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON"]),
+    .testTarget(name: "ApollonianTests", dependencies: ["Apollonian", "JSON"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "WebSocket"]),

@@ -18,10 +18,12 @@ public final class Application: HTTPHandler {
   let gameLoop: GameLoop
   let journal: StorageJournal?
   let origins: OriginPolicy
+  let hosts: HostPolicy
   let replays: ReplayRegistry
   let highScores: HighScoreAPI
   let mazes: MazeAPI
   let tiles: TileService
+  let spheres: SpheresAPI
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -30,12 +32,15 @@ public final class Application: HTTPHandler {
     self.pages = try Pages(directory: environment.templatesDirectory)
     self.demos = Demo.all
     self.origins = OriginPolicy(allowedOrigins: environment.allowedOrigins)
+    self.hosts = HostPolicy(names: environment.allowedHosts)
 
     // Storage: without a database the app still serves, with sessions in memory only.
     var journal: StorageJournal?
     if let path = environment.databasePath {
       do {
-        journal = StorageJournal(store: try environment.openStore(path), logger: logger)
+        var storeLimits = StoreLimits()
+        storeLimits.maxMazesPerClient = environment.mazesPerClient
+        journal = StorageJournal(store: try environment.openStore(path, storeLimits), logger: logger)
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -43,15 +48,22 @@ public final class Application: HTTPHandler {
     self.journal = journal
     let limits = SessionLimits(
       maxLive: environment.maxSessions, idlePause: environment.idlePause,
-      maxAge: environment.sessionMaxAge)
+      maxAge: environment.sessionMaxAge, perClient: environment.sessionsPerClient,
+      maxInputs: environment.inputsPerSession)
     let registry = SessionRegistry(
       journal: journal, limits: limits, random: environment.random,
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
-    self.mazes = MazeAPI(store: journal?.store, wallClock: environment.wallClock)
-    self.tiles = TileService(cacheBytes: environment.tileCacheBytes)
+    self.mazes = MazeAPI(
+      store: journal?.store, wallClock: environment.wallClock, random: environment.random)
+    self.tiles = TileService(
+      cacheBytes: environment.tileCacheBytes,
+      limits: .init(
+        waiting: environment.tileQueueLength, perClient: environment.tileRendersPerClient,
+        deadline: environment.tileWaitSeconds))
+    self.spheres = SpheresAPI(cacheBytes: environment.sphereCacheBytes)
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
@@ -72,6 +84,7 @@ public final class Application: HTTPHandler {
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
+    if let refusal = hosts.check(request) { return .response(refusal) }
     if request.target == "*" {
       return .response(Response(status: .noContent, headers: ["Allow": Self.allMethods]))
     }
@@ -88,7 +101,7 @@ public final class Application: HTTPHandler {
     case .health:
       return readOnly(request) { health() }
     case .sessionsAPI:
-      return .response(sessionAPI.collection(request))
+      return .response(sessionAPI.collection(request, client: context.remoteAddress))
     case .sessionAPI(let id):
       return .response(sessionAPI.member(request, id: id))
     case .sessionSocket(let id):
@@ -102,7 +115,7 @@ public final class Application: HTTPHandler {
     case .replaySocket(let id):
       return replaySocket(request, id: id)
     case .tile(let zoom, let x, let file):
-      return tiles.handle(request, zoom: zoom, x: x, file: file)
+      return tiles.handle(request, zoom: zoom, x: x, file: file, client: context.remoteAddress)
     case .oEmbed:
       return .response(OEmbed(demos: demos).handle(request))
     case .sessionsPage:
@@ -114,9 +127,11 @@ public final class Application: HTTPHandler {
     case .mazes:
       return .response(mazes.collection(request))
     case .maze(let name):
-      return .response(mazes.member(request, name: name))
+      return .response(mazes.member(request, name: name, client: context.remoteAddress))
     case .demosAPI:
       return readOnly(request) { .json(Demo.listing(demos)) }
+    case .spheres(let radius, let level):
+      return spheres.handle(request, radius: radius, level: level)
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
@@ -131,7 +146,11 @@ public final class Application: HTTPHandler {
         return .response(response)
       }
     case .file(let segments):
-      if let response = files.response(for: segments, request: request) {
+      if var response = files.response(for: segments, request: request) {
+        // NB: other sites import the host library as an ES module, which needs CORS.
+        if segments.first == "js", segments.last?.hasPrefix("playfield-embed") == true {
+          response.headers.set("Access-Control-Allow-Origin", "*")
+        }
         return .response(response)
       }
       return .response(notFound(request))
@@ -162,6 +181,9 @@ public final class Application: HTTPHandler {
       let status = journal.writer.status
       body["storage"] = .string(status.summary)
       if !status.isHealthy { body["status"] = "degraded" }
+      let file = journal.checkFile()
+      body["databaseFile"] = .string(file.description)
+      if file != .same { body["status"] = "degraded" }
     } else {
       body["storage"] = "off"
     }
@@ -182,7 +204,8 @@ public final class Application: HTTPHandler {
     }
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
-      return .webSocket(accepted, SessionSocketHandler(session: session, role: role))
+      return .webSocket(
+        accepted, SessionSocketHandler(session: session, role: role, inputLog: registry.inputLog))
     case .reject(let response):
       return .response(response)
     }
@@ -213,18 +236,30 @@ public final class Application: HTTPHandler {
   // MARK: Pages
 
   private func gallery() -> Response {
-    pages.render(
-      "gallery",
-      [
-        "title": "Playfield",
-        "demos": demos.map { demo in
-          [
-            "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
-            "group": demo.group.rawValue, "preview": preview(demo),
-          ]
-        },
-        "hasDemos": !demos.isEmpty,
-      ])
+    let shelves: [[String: Any]] = Demo.Group.allCases.compactMap { group in
+      let members = demos.filter { $0.group == group }
+      guard !members.isEmpty else { return nil }
+      return ["group": group.rawValue, "title": group.title, "demos": members.map(card)]
+    }
+    return pages.render(
+      "gallery", ["title": "Playfield", "groups": shelves, "hasDemos": !demos.isEmpty])
+  }
+
+  /// One gallery card: a live preview for a simulation, else the demo's icon
+  /// (`Templates/icons/NAME.mustache`, or a lettered tile when it has none).
+  private func card(_ demo: Demo) -> [String: Any] {
+    var card: [String: Any] = [
+      "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
+      "group": demo.group.rawValue,
+    ]
+    if demo.isSession {
+      card["preview"] = preview(demo)
+    } else if let icon = pages.fragment("icons/\(demo.name)", [:]) {
+      card["icon"] = icon
+    } else {
+      card["initial"] = String(demo.title.prefix(1))
+    }
+    return card
   }
 
   /// The embed page a gallery card shows live: a simulation's showcase session, watched.
@@ -243,6 +278,11 @@ public final class Application: HTTPHandler {
       "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
       "simulation": demo.isSession,
+      "frameWidth": OEmbed.naturalSize(of: demo.name).width,
+      "frameHeight": OEmbed.naturalSize(of: demo.name).height,
+      "otherDemos": demos.filter { $0.name != demo.name }.map {
+        ["name": $0.name, "title": $0.title]
+      },
       "preview": embedded
         && (try? QueryParameters(request.query))?.names.contains("preview") == true,
     ]

@@ -24,5 +24,22 @@ struct Demo: Sendable {
       page: "mandelbrot", title: "Mandelbrot explorer",
       summary: "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
       seed: "iOS – Mandelbrot", group: .explorers),
+    Demo(
+      page: "apollonian", title: "Apollonian spheres",
+      summary: "An Apollonian sphere packing computed on the server, drawn with WebGL2: "
+        + "levels 0 to 10, drag to turn, wheel or pinch to zoom.",
+      seed: "3D viewer for our Apollonian service", group: .explorers),
+    Demo(
+      page: "stick-man", title: "Stick Man",
+      summary: "A figure drawn in stacked layers: read, smile, frown, hat on or off, fly, swing.",
+      seed: "Stick Man", group: .smallClassics),
+    Demo(
+      page: "temperature", title: "Temperature",
+      summary: "Fahrenheit and Celsius converted as you type, with a picture for each range.",
+      seed: "Fahrenheit to Celcius", group: .smallClassics),
+    Demo(
+      page: "embedding", title: "Embedding",
+      summary: "One demo framed twice, as it is and scaled to fit, plus a snippet builder and remote.",
+      seed: "Embedding Web Pages", group: .explorers),
   ]
 }

@@ -6,7 +6,7 @@ struct SessionAPI: Sendable {
   let registry: SessionRegistry
 
   /// `/api/sessions`: POST creates, GET lists.
-  func collection(_ request: Request) -> Response {
+  func collection(_ request: Request, client: String) -> Response {
     switch request.method {
     case .get, .head:
       let now = registry.wallClock()
@@ -15,7 +15,7 @@ struct SessionAPI: Sendable {
         .object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
     case .post:
       do {
-        return try create(request)
+        return try create(request, client: client)
       } catch {
         return error.response
       }
@@ -44,15 +44,17 @@ struct SessionAPI: Sendable {
     }
   }
 
-  private func create(_ request: Request) throws(APIError) -> Response {
+  private func create(_ request: Request, client: String) throws(APIError) -> Response {
     let body = try JSONBody(request, example: #"{"kind": NAME, "config": {...}}"#)
-    try body.allowOnly(["kind", "config"])
+    try body.allowOnly(["kind", "config", "seed"])
     let kind = try body.string("kind")
     let config = body.fields["config"] ?? .object([:])
     guard case .object = config else {
       throw APIError(.badRequest, "config must be an object", field: "config")
     }
-    let (session, token, warning) = try registry.create(kind: kind, config: config)
+    let seed = try Self.seed(in: body)
+    let (session, token, warning) = try registry.create(
+      kind: kind, config: config, seed: seed, client: client)
     var json = session.summary.json(now: registry.wallClock())
     if case .object(var object) = json {
       object["token"] = .string(token)
@@ -66,6 +68,18 @@ struct SessionAPI: Sendable {
     var response = Response.json(json, status: .created)
     response.headers.set("Location", "/api/sessions/\(session.id)")
     return response
+  }
+
+  /// Most seed a client may choose: every integer up to it is exact in a JSON number.
+  static let maxSeed = 9_007_199_254_740_991
+
+  /// The optional `seed` field: an integer from 0 to `maxSeed`, or nil for a random seed.
+  static func seed(in body: JSONBody) throws(APIError) -> UInt64? {
+    guard let value = body.fields["seed"] else { return nil }
+    guard let seed = value.intValue, (0...maxSeed).contains(seed) else {
+      throw APIError(.badRequest, "seed must be an integer from 0 to \(maxSeed)", field: "seed")
+    }
+    return UInt64(seed)
   }
 
   /// The control token from `Authorization: Bearer T` or `?token=T`.

@@ -22,6 +22,7 @@ enum Route: Equatable {
   case mazes
   case maze(String)
   case demosAPI
+  case spheres(radius: String, level: String)
   /// Anything else is looked up under `Public/`.
   case file([String])
 
@@ -53,6 +54,8 @@ enum Route: Equatable {
       self = .demosAPI
     case 2 where segments == ["api", "mazes"]:
       self = .mazes
+    case 4 where segments[0] == "api" && segments[1] == "spheres":
+      self = .spheres(radius: segments[2], level: segments[3])
     case 3 where segments[0] == "api" && segments[1] == "mazes":
       self = .maze(segments[2])
     case 3 where segments[0] == "api" && segments[1] == "sessions":

@@ -1,0 +1,43 @@
+"""The exceptions the client raises: each carries what the server said."""
+
+
+class PlayfieldError(Exception):
+    """Anything that went wrong talking to a Playfield server."""
+
+
+class HTTPError(PlayfieldError):
+    """The HTTP API refused a request: `status`, the server's `message`, and the `field` to
+    blame when it named one (e.g. `config.balls`)."""
+
+    def __init__(self, status, message, field=None, method="GET", path=""):
+        self.status = status
+        self.message = message
+        self.field = field
+        self.method = method
+        self.path = path
+        where = f" (field {field})" if field else ""
+        super().__init__(f"{method} {path}: {status} {message}{where}")
+
+
+class ServerError(PlayfieldError):
+    """The server answered a WebSocket message with `error`: `code` (such as `bad-field` or
+    `not-controller`), the server's `message`, and the `field` it named, if any."""
+
+    def __init__(self, code, message, field=None):
+        self.code = code
+        self.message = message
+        self.field = field
+        super().__init__(f"{code}: {message}")
+
+
+class NotController(ServerError):
+    """A spectator sent something only the controller may send (the server's `not-controller`)."""
+
+
+class SessionEnded(PlayfieldError):
+    """The session is gone for good: deleted or expired (close 1001 with that reason), or it no
+    longer exists on the server."""
+
+
+class Disconnected(PlayfieldError):
+    """The connection closed (or could not be opened) and was not, or could not be, reopened."""

@@ -1,0 +1,301 @@
+"""Gymnasium environments over a Playfield server: `PlayfieldMaze-v0` and `PlayfieldHoles-v0`.
+
+    import gymnasium
+    import playfield_client.gym  # registers both ids
+    env = gymnasium.make("PlayfieldHoles-v0", base_url="http://127.0.0.1:8080")
+    observation, info = env.reset(seed=1)
+    observation, reward, terminated, truncated, info = env.step(env.action_space.sample())
+
+Each environment drives one server session in step mode: `reset(seed=S)` creates a session
+with seed S (deleting the one before), stops it, and puts the model back at its start with the
+model's `reset` input and one step; `reset()` without a seed does the same in the current
+session. `step(action)` sends a tilt (the action, in g) and one step of `frame_skip` ticks
+(default 1 tick, 1/60 s), and builds the observation from the last tick's frame. The server's
+models are deterministic and the start does not depend on how long the session ran before, so
+the same seed and actions give the same observations, run after run.
+
+Velocities are not in the frames; they are the last step's change of position per tick times
+60 (px/s), from positions rounded to 0.01 px, so they are exact functions of the frames (and
+bounded by the table's size times 60).
+"""
+import collections
+import os
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.envs.registration import register
+
+from .client import Client
+
+RATE = 60
+
+
+class PlayfieldEnv(gymnasium.Env):
+    """One Playfield session behind the Gymnasium interface; subclasses give the kind, the
+    spaces, the observation and the reward."""
+
+    metadata = {"render_modes": []}
+    kind = None
+
+    def __init__(self, base_url=None, config=None, max_tilt=1.0, frame_skip=1, keep_session=False,
+                 timeout=10.0):
+        if not 0 < max_tilt <= 2:
+            raise ValueError(f"max_tilt must be a number in (0, 2] g, not {max_tilt!r}")
+        if (isinstance(frame_skip, bool) or not isinstance(frame_skip, int)
+                or not 1 <= frame_skip <= 600):
+            raise ValueError(f"frame_skip must be an int from 1 to 600 ticks, not {frame_skip!r}")
+        self.frame_skip = frame_skip
+        self.client = Client(base_url or os.environ.get("PLAYFIELD_URL", "http://127.0.0.1:8080"),
+                             timeout=timeout)
+        self.user_config = dict(config or {})
+        self.keep_session = keep_session
+        self.timeout = timeout
+        self.info = None
+        self.session = None
+        self.frame = None
+        self._open(seed=None)
+        self.config = self.session.hello.config
+        self.action_space = spaces.Box(-max_tilt, max_tilt, shape=(2,), dtype=np.float32)
+
+    # Sessions
+
+    def _open(self, seed):
+        """A new session with `seed` (the server's choice when None), connected and stopped."""
+        self._discard()
+        self.info = self.client.create_session(self.kind, self.user_config, seed=seed)
+        self.session = self.client.connect(self.info, reconnect=False, timeout=self.timeout,
+                                           buffer=64)
+        self.session.stop()
+
+    def _discard(self):
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        if self.info is not None and not self.keep_session:
+            self.client.delete_session(self.info)
+        self.info = None
+
+    def _restart(self, before=()):
+        """Sends `before` inputs and `reset`, then one step; returns that step's frame."""
+        self.session.clear()
+        return self.session.step(1, inputs=(*before, {"type": "reset"}))
+
+    def close(self):
+        """Closes the connection and deletes the session (unless `keep_session`)."""
+        self._discard()
+
+    @property
+    def watch_url(self):
+        """Where a browser watches the current episode live."""
+        return self.client.base_url + self.info.urls["watch"]
+
+    # Gymnasium
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is not None or self.info is None:
+            self._open(seed)
+        frame = self._restart(self._setup())
+        self.frame = frame
+        self.steps = 0
+        self._velocity = (0.0, 0.0)
+        self._started(frame)
+        return self._observation(frame), self._info(frame)
+
+    def step(self, action):
+        action = np.asarray(action, dtype=np.float32).reshape(2)
+        if not self.action_space.contains(action):
+            raise ValueError(f"action {action.tolist()} is outside {self.action_space}")
+        tilt = {"type": "tilt", "x": float(action[0]), "y": float(action[1])}
+        frame = self.session.step(self.frame_skip, inputs=(tilt,))
+        previous, self.frame = self.frame, frame
+        self.steps += 1
+        self._velocity = _velocity(previous.ball, frame.ball, frame.tick - previous.tick)
+        reward, terminated = self._reward(previous, frame)
+        return self._observation(frame), reward, terminated, False, self._info(frame)
+
+    def _setup(self):
+        """Inputs to send before each episode's `reset`."""
+        return ()
+
+    def _started(self, frame):
+        """Called with each episode's first frame."""
+
+    def _info(self, frame):
+        """What the step did besides the observation; the same for the same seed and actions
+        (the session's id and tick are in `self.info` and `self.frame`)."""
+        return {"steps": self.steps}
+
+
+def _velocity(before, after, ticks):
+    """The mean velocity over `ticks` in px/s; 0 when the ball was not on the table."""
+    if before is None or after is None or ticks <= 0:
+        return (0.0, 0.0)
+    return ((after[0] - before[0]) * RATE / ticks, (after[1] - before[1]) * RATE / ticks)
+
+
+class PlayfieldMazeEnv(PlayfieldEnv):
+    """Roll the maze's ball to a goal cell by tilting.
+
+    Observation (float32, px and px/s, y down): ball x, y, velocity x, y, the goal cell's centre
+    x, y, then one value per cell, row by row (1 solid, 0 empty).
+    Action: tilt x, y in g (x > 0 rolls right, y > 0 rolls up), each within +-max_tilt.
+    Reward: progress toward the goal, in cells: the shortest 4-connected path length through
+    empty cells from the ball's cell to the goal before the step minus after it (so an episode's
+    rewards add up to the distance covered). Terminated when the ball's centre is in the goal
+    cell. `layout="random"` (default) makes a new maze at each reset from the environment's
+    seeded generator, `density` of the cells solid, with a path from the start to the goal;
+    `layout="config"` keeps the config's `cells`. The goal is `goal` (row, col), default the
+    top-left cell.
+    """
+
+    kind = "maze"
+
+    def __init__(self, base_url=None, config=None, layout="random", density=0.3, goal=(0, 0),
+                 **options):
+        if layout not in ("random", "config"):
+            raise ValueError(f"layout must be 'random' or 'config', not {layout!r}")
+        if not 0 <= density < 1:
+            raise ValueError(f"density must be from 0 to below 1, not {density!r}")
+        self.layout = layout
+        self.density = density
+        super().__init__(base_url, config, **options)
+        hello = self.session.hello.data
+        self.rows, self.columns = hello["rows"], hello["columns"]
+        self.cell = (hello["cellWidth"], hello["cellHeight"])
+        self.goal = (int(goal[0]), int(goal[1]))
+        if not (0 <= self.goal[0] < self.rows and 0 <= self.goal[1] < self.columns):
+            raise ValueError(f"goal {goal} is outside the {self.rows} x {self.columns} grid")
+        self.cells = list(hello["cells"])
+        width, height = hello["world"]["width"], hello["world"]["height"]
+        # A change of position within the box in one tick, times 60.
+        speed = max(width, height) * RATE
+        low = [0, 0, -speed, -speed, 0, 0] + [0] * (self.rows * self.columns)
+        high = [width, height, speed, speed, width, height] + [1] * (self.rows * self.columns)
+        self.observation_space = spaces.Box(np.array(low, dtype=np.float32),
+                                            np.array(high, dtype=np.float32), dtype=np.float32)
+        self._distances = {}
+
+    def _start_cells(self):
+        """The cells around the box's centre, where the ball starts."""
+        middle = (self.rows // 2, self.columns // 2)
+        rows = {middle[0], middle[0] - 1} if self.rows % 2 == 0 else {middle[0]}
+        columns = {middle[1], middle[1] - 1} if self.columns % 2 == 0 else {middle[1]}
+        return {(r, c) for r in rows for c in columns}
+
+    def _setup(self):
+        if self.layout == "config":
+            return ()
+        self.cells = self._random_cells()
+        return ({"type": "load", "cells": self.cells},)
+
+    def _random_cells(self):
+        start = self._start_cells()
+        for _ in range(1000):
+            solid = self.np_random.random((self.rows, self.columns)) < self.density
+            for r, c in start | {self.goal}:
+                solid[r, c] = False
+            cells = ["".join("#" if s else "." for s in row) for row in solid]
+            distances = _distances(cells, self.goal)
+            if all(cell in distances for cell in start):
+                return cells
+        return ["." * self.columns] * self.rows
+
+    def _started(self, frame):
+        self._distances = _distances(self.cells, self.goal)
+
+    def _ball_cell(self, ball):
+        column = min(self.columns - 1, max(0, int(ball[0] // self.cell[0])))
+        row = min(self.rows - 1, max(0, int(ball[1] // self.cell[1])))
+        return row, column
+
+    def _distance(self, ball):
+        return self._distances.get(self._ball_cell(ball), self.rows * self.columns)
+
+    def _reward(self, previous, frame):
+        progress = self._distance(previous.ball) - self._distance(frame.ball)
+        return float(progress), self._ball_cell(frame.ball) == self.goal
+
+    def _observation(self, frame):
+        goal = ((self.goal[1] + 0.5) * self.cell[0], (self.goal[0] + 0.5) * self.cell[1])
+        walls = [1.0 if ch == "#" else 0.0 for row in self.cells for ch in row]
+        values = [*frame.ball, *self._velocity, *goal, *walls]
+        return np.array(values, dtype=np.float32)
+
+    def _info(self, frame):
+        return {**super()._info(frame), "distance": self._distance(frame.ball),
+                "cells": list(self.cells)}
+
+
+def _distances(cells, goal):
+    """Path lengths in cells from every reachable empty cell to `goal` (4-connected)."""
+    if cells[goal[0]][goal[1]] == "#":
+        return {}
+    found = {goal: 0}
+    queue = collections.deque([goal])
+    while queue:
+        r, c = queue.popleft()
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if (0 <= nr < len(cells) and 0 <= nc < len(cells[0]) and cells[nr][nc] == "."
+                    and (nr, nc) not in found):
+                found[(nr, nc)] = found[(r, c)] + 1
+                queue.append((nr, nc))
+    return found
+
+
+class PlayfieldHolesEnv(PlayfieldEnv):
+    """Steer the ball past the rotating holes to the flag in the top-left corner.
+
+    Observation (float32, px and px/s, y down): ball x, y, velocity x, y, 1 while a ball is on
+    the table (0 during the pause after a loss, and after the game; the ball's values are then
+    0), the flag's corner x, y, the hole radius, then each hole's centre x, y.
+    Action: tilt x, y in g (x > 0 rolls right, y > 0 rolls up), each within +-max_tilt.
+    Reward: +1 for each point scored, minus `lost_penalty` for each ball lost.
+    Terminated at GAME OVER (every ball lost).
+    """
+
+    kind = "holes"
+
+    def __init__(self, base_url=None, config=None, lost_penalty=1.0, **options):
+        self.lost_penalty = float(lost_penalty)
+        super().__init__(base_url, config, **options)
+        hello = self.session.hello.data
+        width, height = hello["world"]["width"], hello["world"]["height"]
+        self.flag = (hello["flag"]["x"], hello["flag"]["y"])
+        count = hello["holeCount"]
+        # Holes turn about the table's centre: bound them by their farthest reach, plus rounding.
+        reach = max(np.hypot(fx * width - width / 2, fy * height - height / 2)
+                    for fx, fy in self.config["holes"]) + 1
+        centre = (width / 2, height / 2)
+        speed = max(width, height) * RATE
+        low = [0, 0, -speed, -speed, 0, 0, 0, 0]
+        high = [width, height, speed, speed, 1, width, height, self.config["maxHoleRadius"]]
+        for _ in range(count):
+            low += [centre[0] - reach, centre[1] - reach]
+            high += [centre[0] + reach, centre[1] + reach]
+        self.observation_space = spaces.Box(np.array(low, dtype=np.float32),
+                                            np.array(high, dtype=np.float32), dtype=np.float32)
+
+    def _reward(self, previous, frame):
+        scored = frame.score - previous.score
+        lost = max(0, previous.balls_left - frame.balls_left)
+        return float(scored - self.lost_penalty * lost), frame.game_over
+
+    def _observation(self, frame):
+        present = frame.ball is not None
+        ball = frame.ball if present else (0.0, 0.0)
+        velocity = self._velocity if present else (0.0, 0.0)
+        holes = [value for centre in frame.holes for value in centre]
+        values = [*ball, *velocity, float(present), *self.flag, frame.hole_radius, *holes]
+        return np.array(values, dtype=np.float32)
+
+    def _info(self, frame):
+        return {**super()._info(frame), "score": frame.score, "ballsLeft": frame.balls_left,
+                "level": frame.level, "phase": frame.phase}
+
+
+register(id="PlayfieldMaze-v0", entry_point="playfield_client.gym:PlayfieldMazeEnv",
+         max_episode_steps=1800)
+register(id="PlayfieldHoles-v0", entry_point="playfield_client.gym:PlayfieldHolesEnv",
+         max_episode_steps=3600)

@@ -1,0 +1,179 @@
+"""The Gymnasium environments: the checker, exact reproducibility, rewards, bad arguments."""
+import threading
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import playfield_client.gym  # noqa: F401  (registers the ids)
+from playfield_client import Client, HTTPError
+from playfield_client.gym import PlayfieldHolesEnv, PlayfieldMazeEnv
+
+IDS = ["PlayfieldMaze-v0", "PlayfieldHoles-v0"]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env_passes_without_warnings(server, env_id):
+    env = gymnasium.make(env_id, base_url=server.url)
+    try:
+        # The checker warns, rather than fails, about doubtful spaces and returns.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(env.unwrapped)
+        assert [str(w.message) for w in caught if "gymnasium" in w.filename] == []
+    finally:
+        env.close()
+
+
+def _run(url, env_id, seed, steps, out, key):
+    env = gymnasium.make(env_id, base_url=url)
+    try:
+        observation, _ = env.reset(seed=seed)
+        env.action_space.seed(seed)
+        observations, rewards, ends = [observation], [], 0
+        for _ in range(steps):
+            observation, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+            observations.append(observation)
+            rewards.append(reward)
+            if terminated or truncated:
+                ends += 1
+                observation, _ = env.reset()
+                observations.append(observation)
+        out[key] = (np.array(observations), rewards, ends)
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_same_seed_and_actions_give_the_same_observations(server, env_id):
+    # Two runs of 1,000 random actions at once (each waits on the game loop's ticks), then a
+    # third with another seed, which must differ, so the comparison can fail.
+    results = {}
+    runs = [threading.Thread(target=_run, args=(server.url, env_id, 2024, 1000, results, key))
+            for key in ("first", "second")]
+    runs.append(threading.Thread(target=_run, args=(server.url, env_id, 7, 200, results, "other")))
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    assert set(results) == {"first", "second", "other"}, "a run failed: see its traceback"
+    first, second = results["first"], results["second"]
+    assert first[0].shape[0] >= 1001
+    assert np.array_equal(first[0], second[0])
+    assert first[1] == second[1] and first[2] == second[2]
+    other = results["other"][0]
+    assert not np.array_equal(first[0][:201], other[:201])
+    # The ball moved: the run exercised the physics, not a frozen state.
+    assert np.ptp(first[0][:, 0]) > 10
+
+
+def test_holes_rewards_a_score_and_penalises_a_lost_ball(server):
+    up_left = np.array([-1, 1], np.float32)
+    # One hole across the diagonal from the start: tilting up-left loses every ball.
+    env = PlayfieldHolesEnv(server.url, config={"holes": [[0.85, 0.85]]}, lost_penalty=2.5)
+    try:
+        env.reset(seed=1)
+        rewards, terminated = [], False
+        while not terminated and len(rewards) < 1000:
+            observation, reward, terminated, truncated, info = env.step(up_left)
+            rewards.append(reward)
+        assert terminated and info["phase"] == "over" and info["ballsLeft"] == 0
+        assert sorted(set(rewards)) == [-2.5, 0.0] and rewards.count(-2.5) == 3
+        assert observation[4] == 0, "no ball on the table after the game"
+    finally:
+        env.close()
+    # The hole in the middle pulls the ball aside, and it rolls on to the flag.
+    env = PlayfieldHolesEnv(server.url, config={"holes": [[0.5, 0.5]]})
+    try:
+        env.reset(seed=1)
+        rewards = []
+        while 1.0 not in rewards and len(rewards) < 1000:
+            _, reward, terminated, _, info = env.step(up_left)
+            rewards.append(reward)
+        assert sum(rewards) == 1.0 and info["score"] == 1 and not terminated
+    finally:
+        env.close()
+
+
+def test_maze_rewards_add_up_to_the_progress(server):
+    env = PlayfieldMazeEnv(server.url, layout="config", goal=(0, 0), max_tilt=2)
+    try:
+        observation, info = env.reset(seed=3)
+        assert info["distance"] == 12  # from a start cell beside the centre of 12 x 12, to (0, 0)
+        assert observation[4:6].tolist() == [15, 15]
+        total, terminated = 0.0, False
+        for _ in range(600):
+            _, reward, terminated, _, info = env.step(np.array([-1, 1], np.float32))
+            total += reward
+            if terminated:
+                break
+        assert terminated and info["distance"] == 0 and total == 12
+    finally:
+        env.close()
+
+
+def test_random_mazes_follow_the_seed_and_leave_a_path(server):
+    env = PlayfieldMazeEnv(server.url, density=0.4)
+    try:
+        first = env.reset(seed=5)[1]["cells"]
+        second = env.reset(seed=5)[1]["cells"]
+        third = env.reset(seed=6)[1]["cells"]
+        assert first == second and first != third
+        assert "#" in "".join(first)
+        assert env.reset(seed=5)[1]["distance"] < 144
+        observation = env.reset(seed=5)[0]
+        walls = observation[6:].reshape(12, 12)
+        assert ["".join("#" if w else "." for w in row) for row in walls] == first
+    finally:
+        env.close()
+
+
+def test_sessions_are_replaced_on_seeded_resets_and_deleted_on_close(server):
+    client = Client(server.url)
+    env = PlayfieldHolesEnv(server.url)
+    env.reset(seed=1)
+    first = env.info.id
+    env.reset()
+    assert env.info.id == first
+    env.reset(seed=2)
+    assert env.info.id != first
+    with pytest.raises(HTTPError):
+        client.session(first)
+    second = env.info.id
+    env.close()
+    with pytest.raises(HTTPError):
+        client.session(second)
+
+
+def test_bad_arguments_and_actions_are_refused(server):
+    with pytest.raises(ValueError, match="max_tilt"):
+        PlayfieldHolesEnv(server.url, max_tilt=3)
+    with pytest.raises(ValueError, match="frame_skip"):
+        PlayfieldHolesEnv(server.url, frame_skip=0)
+    with pytest.raises(ValueError, match="layout"):
+        PlayfieldMazeEnv(server.url, layout="spiral")
+    with pytest.raises(ValueError, match="goal"):
+        PlayfieldMazeEnv(server.url, goal=(12, 0))
+    with pytest.raises(HTTPError) as bad:
+        PlayfieldHolesEnv(server.url, config={"balls": 0})
+    assert bad.value.field == "config.balls"
+    env = PlayfieldHolesEnv(server.url, max_tilt=0.5)
+    try:
+        env.reset(seed=1)
+        with pytest.raises(ValueError, match="outside"):
+            env.step(np.array([0.6, 0], np.float32))
+    finally:
+        env.close()
+
+
+def test_frame_skip_advances_that_many_ticks(server):
+    env = PlayfieldHolesEnv(server.url, frame_skip=4)
+    try:
+        env.reset(seed=1)
+        start = env.frame.tick
+        env.step(np.array([-1, 1], np.float32))
+        assert env.frame.tick == start + 4
+    finally:
+        env.close()
