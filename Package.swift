@@ -29,7 +29,7 @@ let package = Package(
     .target(name: "HTTP"),
     .target(name: "WebSocket", dependencies: ["HTTP", "Deflate"]),
     .target(name: "JSON"),
-    .target(name: "Simulation", dependencies: ["JSON"], exclude: ["PROTOCOL-NOTES.md"]),
+    .target(name: "Simulation", dependencies: ["JSON"]),
     .target(name: "Apollonian", dependencies: ["JSON"]),
     // NB: -march=native lets the SIMD kernel use AVX2 (or AVX-512) on the machine that builds
     // it; Swift never fuses multiply-adds, so the counts stay those of the scalar loop.

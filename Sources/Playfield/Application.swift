@@ -36,7 +36,7 @@ public final class Application: HTTPHandler {
     var journal: StorageJournal?
     if let path = environment.databasePath {
       do {
-        journal = StorageJournal(store: try SQLiteSessionStore(path: path), logger: logger)
+        journal = StorageJournal(store: try environment.openStore(path), logger: logger)
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -47,7 +47,7 @@ public final class Application: HTTPHandler {
       maxAge: environment.sessionMaxAge)
     let registry = SessionRegistry(
       journal: journal, limits: limits, random: environment.random,
-      wallClock: environment.wallClock, logger: logger)
+      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
@@ -64,7 +64,13 @@ public final class Application: HTTPHandler {
     self.gameLoop = GameLoop(
       wallClock: environment.wallClock, sessions: { registry.all },
       replays: { replays.all }, maintenance: { registry.removeExpired() })
-    gameLoop.start()
+    if environment.gameLoop == .thread { gameLoop.start() }
+  }
+
+  /// Runs one game-loop tick now: every session and replay advances once (for a `.manual`
+  /// game loop).
+  public func tick() {
+    gameLoop.tickOnce()
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
@@ -211,18 +217,30 @@ public final class Application: HTTPHandler {
   // MARK: Pages
 
   private func gallery() -> Response {
-    pages.render(
-      "gallery",
-      [
-        "title": "Playfield",
-        "demos": demos.map { demo in
-          [
-            "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
-            "group": demo.group.rawValue, "preview": preview(demo),
-          ]
-        },
-        "hasDemos": !demos.isEmpty,
-      ])
+    let shelves: [[String: Any]] = Demo.Group.allCases.compactMap { group in
+      let members = demos.filter { $0.group == group }
+      guard !members.isEmpty else { return nil }
+      return ["group": group.rawValue, "title": group.title, "demos": members.map(card)]
+    }
+    return pages.render(
+      "gallery", ["title": "Playfield", "groups": shelves, "hasDemos": !demos.isEmpty])
+  }
+
+  /// One gallery card: a live preview for a simulation, else the demo's icon
+  /// (`Templates/icons/NAME.mustache`, or a lettered tile when it has none).
+  private func card(_ demo: Demo) -> [String: Any] {
+    var card: [String: Any] = [
+      "name": demo.name, "title": demo.title, "summary": demo.summary, "seed": demo.seed,
+      "group": demo.group.rawValue,
+    ]
+    if demo.isSession {
+      card["preview"] = preview(demo)
+    } else if let icon = pages.fragment("icons/\(demo.name)", [:]) {
+      card["icon"] = icon
+    } else {
+      card["initial"] = String(demo.title.prefix(1))
+    }
+    return card
   }
 
   /// The embed page a gallery card shows live: a simulation's showcase session, watched.

@@ -29,5 +29,13 @@ struct Demo: Sendable {
       summary: "An Apollonian sphere packing computed on the server, drawn with WebGL2: "
         + "levels 0 to 10, drag to turn, wheel or pinch to zoom.",
       seed: "3D viewer for our Apollonian service", group: .explorers),
+    Demo(
+      page: "stick-man", title: "Stick Man",
+      summary: "A figure drawn in stacked layers: read, smile, frown, hat on or off, fly, swing.",
+      seed: "Stick Man", group: .smallClassics),
+    Demo(
+      page: "temperature", title: "Temperature",
+      summary: "Fahrenheit and Celsius converted as you type, with a picture for each range.",
+      seed: "Fahrenheit to Celcius", group: .smallClassics),
   ]
 }

@@ -1,5 +1,7 @@
 import Foundation
+import HTTP
 import Logging
+import Storage
 
 /// Everything the app depends on, in one value that tests replace piece by piece.
 public struct Environment: Sendable {
@@ -19,6 +21,15 @@ public struct Environment: Sendable {
   }
   /// Seconds since 1970.
   public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+  /// A clock that never goes back, for time budgets within a tick.
+  public var monotonicClock: @Sendable () -> MonotonicTime = { MonotonicTime.now() }
+  /// Opens the session store at `databasePath`; tests may hand over one they made.
+  public var openStore: @Sendable (String) throws -> SQLiteSessionStore = {
+    try SQLiteSessionStore(path: $0)
+  }
+  /// Whether the game loop runs on its own thread at 60 Hz; with `.manual`, nothing steps
+  /// until someone calls `Application.tick()` (tests).
+  public var gameLoop: GameLoopMode = .thread
   /// Seconds without clients before a running session pauses.
   public var idlePause: Double = 30
   /// Seconds without updates before a session is deleted.

@@ -31,8 +31,9 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   /// Inside `runActions`: a response given now is carried out by that loop, not here.
   @exclusivity(unchecked) private var runningActions = false
   private var closed = false
-  /// Set once the connection has become another protocol.
-  private var upgraded: Channel?
+  /// Set once the connection has become a WebSocket. NB: from then on the loop sends events
+  /// to the new channel (`EventLoop.replace`); only a late response can still reach this one.
+  private var upgraded = false
   /// The WebSocket waiting for its 101 to go out.
   private var pendingUpgrade: (WebSocketHandshake.Accepted, any WebSocketHandler, Request)?
 
@@ -61,10 +62,6 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   // MARK: Events
 
   func ready(_ events: PollEvents) {
-    if let upgraded {
-      upgraded.ready(events)
-      return
-    }
     if events.contains(.hangup) && !wantsToRead {
       // NB: a hang-up is reported even when reading is paused, and level-triggered it would
       // wake the loop forever; the socket is dead both ways, so nothing is left to do.
@@ -77,10 +74,6 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   func checkTimers(now: MonotonicTime) {
-    if let upgraded {
-      upgraded.checkTimers(now: now)
-      return
-    }
     guard !closed, let deadline = machine.nextDeadline, now >= deadline else { return }
     machine.timerFired(now: now)
     runActions()
@@ -88,10 +81,6 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   func beginShutdown() {
-    if let upgraded {
-      upgraded.beginShutdown()
-      return
-    }
     guard !closed else { return }
     if lingering {
       close()
@@ -103,30 +92,24 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   private func readAvailable() {
-    var rounds = 0
-    while !closed && upgraded == nil && rounds < 4 && wantsToRead {
-      rounds += 1
-      let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
-      if count > 0 {
-        if lingering { continue }
-        machine.received(
-          UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count]), now: MonotonicTime.now())
+    let outcome = SocketReader.read(
+      fd, into: loop.readBuffer, while: { !closed && !upgraded && wantsToRead },
+      deliver: { bytes in
+        // Lingering, what the peer still sends is drained and dropped.
+        guard !lingering else { return }
+        machine.received(bytes, now: MonotonicTime.now())
         runActions()
-        if count < loop.readBuffer.count { return }
-      } else if count == 0 {
-        if lingering {
-          close()
-        } else {
-          machine.peerClosed(now: MonotonicTime.now())
-          runActions()
-        }
-        return
-      } else {
-        let error = errno
-        if error == EINTR { continue }
-        if error != EAGAIN && error != EWOULDBLOCK { close() }
-        return
-      }
+      })
+    switch outcome {
+    case .drained:
+      break
+    case .endOfFile where lingering:
+      close()
+    case .endOfFile:
+      machine.peerClosed(now: MonotonicTime.now())
+      runActions()
+    case .failed:
+      close()
     }
   }
 
@@ -135,7 +118,7 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   private func runActions() {
     runningActions = true
     defer { runningActions = false }
-    while !closed, upgraded == nil, let action = machine.nextAction() {
+    while !closed, !upgraded, let action = machine.nextAction() {
       switch action {
       case .dispatch(let request):
         dispatch(request)
@@ -179,7 +162,7 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   /// The application's answer. Given during `runActions` (a synchronous reply), that loop
   /// carries out what follows; given later from the loop's task queue, this does.
   private func respond(_ response: Response) {
-    guard !closed, upgraded == nil else { return }
+    guard !closed, !upgraded else { return }
     machine.respond(response, now: MonotonicTime.now())
     guard !runningActions else { return }
     runActions()
@@ -197,7 +180,7 @@ final class HTTPChannel: Channel, @unchecked Sendable {
       from: self, accepted: accepted, handler: handler, request: request, output: output,
       now: MonotonicTime.now())
     output = OutputQueue()
-    upgraded = channel
+    upgraded = true
     loop.replace(self, with: channel)
     channel.start(leftover: leftover)
   }
@@ -207,12 +190,12 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   /// Writes the queued output, closes if that was the last of it, carries out what a drained
   /// output let go ahead, and watches what is needed.
   private func settle() {
-    while !closed, upgraded == nil {
+    while !closed, !upgraded {
       flush()
       guard !closed, machine.hasActions else { break }
       runActions()
     }
-    guard !closed, upgraded == nil else { return }
+    guard !closed, !upgraded else { return }
     var wanted: PollEvents = []
     if wantsToRead { wanted.insert(.readable) }
     if !output.isEmpty { wanted.insert(.writable) }

@@ -23,8 +23,8 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
   private var interest: PollEvents = .readable
   /// The state machine asked for the TCP close; it happens once the queue drains.
   private var closeRequested = false
-  /// Writing is shut down; reads are drained until EOF or this time.
-  private var lingerUntil: MonotonicTime?
+  /// Writing is shut down; reads are drained until EOF or until the machine says to close.
+  private var lingering = false
   private var closed = false
 
   /// Stop reading from a peer while this much is queued for it (it is not reading).
@@ -33,8 +33,6 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
   static let maxQueued = 4 << 20
   /// The kernel's send buffer for a WebSocket, in bytes (Linux doubles it for bookkeeping).
   static let kernelSendBuffer: Int32 = 256 * 1024
-  /// How long to drain input after the close handshake before closing anyway.
-  static let lingerTime: Duration = .seconds(2)
 
   init(
     from http: HTTPChannel, accepted: WebSocketHandshake.Accepted, handler: any WebSocketHandler,
@@ -112,10 +110,6 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
 
   func checkTimers(now: MonotonicTime) {
     guard !closed else { return }
-    if let lingerUntil {
-      if now >= lingerUntil { finalClose() }
-      return
-    }
     if let deadline = machine.nextDeadline, now >= deadline {
       perform(machine.tick(now: now))
       flush()
@@ -127,31 +121,23 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
   }
 
   private func readAvailable() {
-    var rounds = 0
-    while !closed && rounds < 4 {
-      rounds += 1
-      let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
-      if count > 0 {
-        if lingerUntil != nil { continue }
-        let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count])
+    let outcome = SocketReader.read(
+      fd, into: loop.readBuffer, while: { !closed },
+      deliver: { bytes in
+        // Lingering, what the peer still sends is drained and dropped.
+        guard !lingering else { return }
         perform(machine.receive(bytes, now: MonotonicTime.now()))
-        if count < loop.readBuffer.count { break }
-      } else if count == 0 {
-        if lingerUntil != nil {
-          finalClose()
-        } else {
-          perform(machine.peerClosedConnection())
-        }
-        break
-      } else {
-        let error = errno
-        if error == EINTR { continue }
-        if error != EAGAIN && error != EWOULDBLOCK {
-          _ = machine.peerClosedConnection()
-          finalClose()
-        }
-        break
-      }
+      })
+    switch outcome {
+    case .drained:
+      break
+    case .endOfFile where lingering:
+      finalClose()
+    case .endOfFile:
+      perform(machine.peerClosedConnection())
+    case .failed:
+      _ = machine.peerClosedConnection()
+      finalClose()
     }
     flush()
   }
@@ -164,6 +150,8 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
         output.append(bytes)
       case .deliver(let message):
         handler.received(message, on: socket)
+      case .closeConnection where lingering:
+        finalClose()
       case .closeConnection:
         closeRequested = true
       }
@@ -177,7 +165,7 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
   // MARK: Writing and closing
 
   private func flush() {
-    guard !closed, lingerUntil == nil else { return }
+    guard !closed, !lingering else { return }
     while true {
       switch output.write(to: fd) {
       case .failed:
@@ -211,7 +199,8 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
   /// the peer still sends keeps its close frame from being lost to a reset.
   private func startLinger() {
     shutdown(fd, Int32(SHUT_WR))
-    lingerUntil = MonotonicTime.now() + Self.lingerTime
+    lingering = true
+    machine.writingShutDown(now: MonotonicTime.now())
   }
 
   private func finalClose() {

@@ -13,6 +13,9 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   public var pongTimeout: Duration = .seconds(20)
   /// Time to wait for the peer's close frame after sending ours, before closing TCP anyway.
   public var closeTimeout: Duration = .seconds(5)
+  /// After the server has closed its side of TCP, how long to drain what the peer still sends
+  /// before closing the socket anyway (RFC 6455 §7.1.1).
+  public var lingerTimeout: Duration = .seconds(2)
   /// Messages shorter than this many bytes are sent uncompressed even with permessage-deflate.
   public var compressionThreshold = 0
   /// zlib level for outgoing messages, 0 (store) ... 9 (smallest); 6 is zlib's default.

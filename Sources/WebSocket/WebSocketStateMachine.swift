@@ -65,6 +65,9 @@ public final class WebSocketStateMachine {
   /// The peer's window holds data that our deflater never saw (a pre-encoded message).
   var deflaterNeedsReset = false
 
+  /// Until when the I/O layer drains input after shutting down writing; nil if it has not.
+  var lingerDeadline: MonotonicTime?
+
   // Keepalive.
   var lastReceived: MonotonicTime
   var pendingPing: (payload: [UInt8], sentAt: MonotonicTime)?
@@ -90,6 +93,7 @@ public final class WebSocketStateMachine {
 
   /// When `tick` next has something to do, for the I/O layer's timer.
   public var nextDeadline: MonotonicTime? {
+    if let lingerDeadline { return lingerDeadline }
     switch phase {
     case .open:
       if let ping = pendingPing { return ping.sentAt + configuration.pongTimeout }
@@ -143,7 +147,10 @@ public final class WebSocketStateMachine {
   public func tick(now: MonotonicTime) -> [WebSocketAction] {
     switch phase {
     case .closed:
-      return []
+      // The lingering is over: close the socket now.
+      guard let deadline = lingerDeadline, now >= deadline else { return [] }
+      lingerDeadline = nil
+      return [.closeConnection]
     case .closeSent(let deadline):
       guard now >= deadline else { return [] }
       phase = .closed
@@ -161,6 +168,15 @@ public final class WebSocketStateMachine {
       pendingPing = (payload, now)
       return [.write(WebSocketFrame.encode(.ping, payload: payload))]
     }
+  }
+
+  /// RFC 6455 §7.1.1: the server closes TCP first. The I/O layer has shut down writing after
+  /// `.closeConnection` and now drains what the peer still sends, so that its close frame is
+  /// not lost to a reset; when `lingerTimeout` has passed, `tick` asks with another
+  /// `.closeConnection` for the socket to close regardless.
+  public func writingShutDown(now: MonotonicTime) {
+    guard phase == .closed, lingerDeadline == nil else { return }
+    lingerDeadline = now + configuration.lingerTimeout
   }
 
   /// The peer ended the TCP connection (EOF or error).

@@ -10,6 +10,13 @@ private final class Peer: Sendable {
   init(_ name: String) { self.name = name }
 }
 
+extension SessionMachine.Command {
+  /// An input as the counter checks it.
+  static func input(_ message: JSONValue) -> Self {
+    .input(CheckedInput(json: message, value: message))
+  }
+}
+
 /// A session driven tick by tick with a manual clock; actions are read back as short words.
 private struct Driver {
   typealias Machine = SessionMachine<Peer>

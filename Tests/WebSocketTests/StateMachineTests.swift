@@ -146,6 +146,25 @@ import Testing
     #expect(ws.nextDeadline == nil)
   }
 
+  @Test func lingeringAfterTheCloseEndsAtItsDeadline() {
+    let ws = machine()
+    _ = ws.close(now: t0)
+    #expect(steps(ws.receive(clientFrame(0x8, [0x03, 0xE8]), now: t0)) == [.close])
+    #expect(ws.nextDeadline == nil)
+    ws.writingShutDown(now: t0)
+    let deadline = t0 + ws.configuration.lingerTimeout
+    #expect(ws.nextDeadline == deadline)
+    #expect(ws.tick(now: t0 + .milliseconds(1_999)).isEmpty)
+    #expect(steps(ws.tick(now: deadline)) == [.close])
+    #expect(ws.nextDeadline == nil && ws.tick(now: deadline + .seconds(9)).isEmpty)
+  }
+
+  @Test func noLingeringWhileOpen() {
+    let ws = machine()
+    ws.writingShutDown(now: t0)
+    #expect(ws.nextDeadline == t0 + ws.configuration.pingInterval)
+  }
+
   @Test func peerDroppingTCPEndsTheConnection() {
     let ws = machine()
     #expect(steps(ws.peerClosedConnection()) == [.close])

@@ -13,6 +13,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from axe import assert_accessible
+
 READY = ".explorer[data-ready='true']"
 CANVAS = ".explorer-canvas"
 
@@ -293,30 +295,61 @@ def test_bad_address_is_explained_not_fatal(playfield, watched):
     assert page.page.locator("[data-readout=journey]").inner_text() == "start"
 
 
-def test_precision_limit(playfield, watched):
-    # Far from the set (c = 0.5 + 0.5i escapes in a few steps), so deep tiles are cheap.
-    page, tiles = open_explorer(watched, playfield, "?x=0.5&y=0.5&zoom=30")
+def test_deep_zoom_past_doubles(playfield, watched):
+    """Quadrant taps past level 42 and wheel zoom to level 400+, near the dendrite at c = i,
+    where pixels escape quickly; the permalink holds the centre as long decimals, and a reload
+    shows the same picture."""
+    page, tiles = open_explorer(watched, playfield, "?x=0&y=1&zoom=30")
     p = page.page
-    assert p.locator(".explorer-notice").is_hidden()
-    # Seahorse valley at the deepest level: the picture is there, with the notice.
-    p.goto(playfield.url + "/demos/mandelbrot?x=-0.743643887037151&y=0.13182590420533&zoom=42")
-    wait_ready(p)
-    page.screenshot("mandelbrot-precision-limit")
-    notice = p.locator(".explorer-notice")
-    assert notice.is_visible() and "Precision limit" in notice.inner_text()
-    assert p.locator("[data-action=zoom-in]").is_disabled()
-    depths = [int(re.search(r"/tiles/mandelbrot/(\d+)/", url).group(1)) for url in tiles]
-    assert max(depths) == 42  # the deepest the server draws; nothing it would refuse
+    zoom = lambda: float(p.evaluate("document.querySelector('.explorer').dataset.zoom"))
     p.locator(CANVAS).focus()
-    p.keyboard.press("1")
-    p.wait_for_function(
-        "() => document.querySelector('.explorer-notice').innerText.includes('deepest')")
-    assert query(p)["zoom"] == "42" and "journey" not in query(p)
-    # A journey longer than the tiles go is cut at level 42, with a word about why.
-    p.goto(playfield.url + "/demos/mandelbrot?journey=" + "-".join(["4"] * 45))
+    for index in range(14):
+        p.keyboard.press(str(1 + index % 4))
+        wait_ready(p)
+    assert zoom() == 44
+    assert query(p)["journey"] == "1-2-3-4-1-2-3-4-1-2-3-4-1-2"
+    depths = [int(re.search(r"/tiles/mandelbrot/(\d+)/", url).group(1)) for url in tiles]
+    assert max(depths) > 42  # perturbation tiles, no longer a precision notice
+    assert p.locator(".explorer-notice").is_hidden()
+    page.screenshot("mandelbrot-deep-level-44")
+
+    box = p.locator(CANVAS).bounding_box()
+    p.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for _ in range(4):
+        p.mouse.wheel(0, -36000)  # 90 levels each (1/400 level per wheel pixel)
+        wait_ready(p)
+    p.wait_for_function("() => location.search.includes('zoom=404')")
+    assert zoom() == 404
+    q = query(p)
+    assert "journey" not in q and len(q["x"]) + len(q["y"]) > 150
+    assert re.fullmatch(r"\d\.\de-12[12]", p.locator("[data-readout=depth]").inner_text())
+    depths = [int(re.search(r"/tiles/mandelbrot/(\d+)/", url).group(1)) for url in tiles]
+    assert max(depths) >= 404
+    page.screenshot("mandelbrot-deep-level-404")
+    centre = p.locator("[data-readout=centre]").inner_text()
+    before = p.evaluate(HASH)
+
+    p.reload()
     wait_ready(p)
-    assert p.locator("[data-readout=journey]").inner_text() == "-".join(["4"] * 42)
-    assert "cut to 42" in p.locator(".explorer-notice").inner_text()
+    assert zoom() == 404
+    assert p.locator("[data-readout=centre]").inner_text() == centre
+    assert p.evaluate(HASH) == before
+    assert_accessible(p)
+
+
+def test_bookmarks_fly_to_famous_places(playfield, watched):
+    page, _ = open_explorer(watched, playfield)
+    p = page.page
+    menu = p.locator("[data-control=bookmark]")
+    labels = menu.locator("option").all_inner_texts()
+    assert "The dendrite at c = i (1e-300)" in labels
+    menu.select_option(label="The dendrite at c = i (1e-300)")
+    p.wait_for_function("() => location.search.includes('zoom=997')")
+    wait_ready(p)
+    assert query(p)["x"] == "0" and query(p)["y"] == "1"
+    assert p.locator("[data-readout=depth]").inner_text() == "2.2e-300"
+    page.screenshot("mandelbrot-bookmark-i-1e-300")
+    assert_accessible(p)
 
 
 def test_geometry_module(playfield, watched):

@@ -9,18 +9,20 @@
 // replaces its entry (an iframe's pushes would take over the host page's Back button) and
 // keeps its earlier views in memory instead.
 
+import { centreDecimals, viewFromDecimals } from "./decimal.js";
 import {
-  beyondPrecision,
+  depthText,
   idealLevel,
   limits,
+  normalizeView,
   panBy,
   quadrantAt,
   sameView,
-  sideAt,
   tiles,
   zoomAbout,
 } from "./geometry.js";
 import { Gestures } from "./gestures.js";
+import { places } from "./places.js";
 import { Renderer } from "./renderer.js";
 import { TileStore } from "./tile-store.js";
 import { Transition } from "./transition.js";
@@ -111,11 +113,22 @@ export class Explorer {
   /** Zooms 2x into quadrant `q` (1-4), as the seed's tap does. */
   quadrant(q) {
     if (tapsLeft(this.state) < 1) {
-      const text = "This is the deepest level: doubles cannot resolve smaller quadrants.";
+      const text = `This is the deepest level served (${limits.maxZoom}).`;
       this.notify("depth", text, options.shortNotice);
       return;
     }
     this.go({ ...this.state, journey: [...this.state.journey, q] }, { push: true });
+  }
+
+  /** Flies to bookmark `index` of `places`, with its cap and palette (else auto and ours). */
+  visit(index) {
+    const place = places[index];
+    if (!place) return;
+    const level = place.zoom > limits.frameFrom ? Math.floor(place.zoom) - limits.frameLag : 0;
+    const view = normalizeView(viewFromDecimals(place.x, place.y, place.zoom, level));
+    const iterations = place.iterations ?? null;
+    const palette = place.palette ?? this.state.palette;
+    this.go({ ...this.state, anchor: view, journey: [], iterations, palette }, { push: true });
   }
 
   /** Returns to the previous view. */
@@ -238,6 +251,11 @@ export class Explorer {
       this.setState({ ...this.state, iterations: value === "auto" ? null : Number(value) }, false);
       this.writeURL(false);
     });
+    this.controls.bookmark?.addEventListener("change", () => {
+      const index = Number(this.controls.bookmark.value);
+      this.controls.bookmark.value = "";
+      this.visit(index);
+    });
     this.controls.detail.addEventListener("change", () => {
       this.bias = Number(this.controls.detail.value);
       this.showState();
@@ -315,14 +333,6 @@ export class Explorer {
     const ready = !this.transition && drawn.complete && this.store.pendingCount === 0;
     this.root.dataset.ready = String(ready);
     this.setText("tiles", ready ? "ready" : `loading ${this.store.pendingCount}`);
-    const deep = beyondPrecision(this.view, this.canvas.width, this.bias);
-    this.notify(
-      "precision",
-      deep
-        ? "Precision limit: here a pixel is about 1e-15 of |c|, where plain doubles stop telling " +
-            "neighbouring points apart, so the deepest tiles (level 42) are shown magnified."
-        : "",
-    );
   }
 
   // Readouts and controls
@@ -335,6 +345,11 @@ export class Explorer {
       if (n >= iterationRange.min && n <= iterationRange.max) {
         this.controls.iterations.append(new Option(n.toLocaleString("en-GB"), String(n)));
       }
+    }
+    const bookmark = this.controls.bookmark;
+    if (bookmark) {
+      bookmark.append(new Option("Go to…", ""));
+      places.forEach(({ label }, index) => bookmark.append(new Option(label, String(index))));
     }
   }
 
@@ -353,9 +368,10 @@ export class Explorer {
     const zoomText =
       magnification < 1e6
         ? `${magnification.toLocaleString("en-GB", { maximumFractionDigits: 1 })}×`
-        : `${magnification.toExponential(2)}×`;
-    this.setText("centre", formatComplex(view, sideAt(view.zoom) / Math.max(1, this.cssSize)));
+        : `${magnificationText(view.zoom)}×`;
+    this.setText("centre", formatComplex(view, this.cssSize));
     this.setText("zoom", `${zoomText} (level ${Math.round(view.zoom * 100) / 100})`);
+    this.setText("depth", depthText(view.zoom));
     const count = iterations.toLocaleString("en-GB");
     this.setText("iterations", state.iterations ? count : `${count} (auto)`);
     this.setText("summary", `· ${zoomText} · ${count} iterations`);
@@ -363,6 +379,7 @@ export class Explorer {
     this.buttons.back.disabled = !this.canGoBack();
     this.buttons.reset.disabled = this.atStart() && !this.transition;
     this.buttons["zoom-in"].disabled = view.zoom >= limits.maxZoom;
+    this.root.dataset.zoom = String(view.zoom);
     this.buttons["zoom-out"].disabled = view.zoom <= limits.minZoom;
     this.controls.palette.value = state.palette;
     this.selectIterations(state.iterations);
@@ -408,10 +425,22 @@ export class Explorer {
   }
 }
 
-/** The centre as `a + bi` with as many decimals as a screen pixel of `pixel` needs. */
-function formatComplex(view, pixel) {
-  const decimals = Math.min(20, Math.max(2, Math.ceil(-Math.log10(pixel)) + 1));
-  const sign = view.y < 0 ? "−" : "+";
-  const real = view.x.toFixed(decimals).replace("-", "−");
-  return `${real} ${sign} ${Math.abs(view.y).toFixed(decimals)}i`;
+/** 2^zoom as `1.23e+45`, for magnifications past what Numbers hold. */
+function magnificationText(zoom) {
+  const exponent = zoom * Math.log10(2);
+  const power = Math.floor(exponent);
+  return `${(10 ** (exponent - power)).toFixed(2)}e+${power}`;
+}
+
+/** The centre as `a + bi` with as many decimals as a screen pixel of a `size` px view needs. */
+function formatComplex(view, size) {
+  const pixel = Math.log10(3) - view.zoom * Math.log10(2) - Math.log10(Math.max(1, size));
+  const digits = Math.min(400, Math.max(2, Math.ceil(-pixel) + 1));
+  const { x, y } = centreDecimals(view, digits);
+  const fixed = (text) => {
+    const [whole, fraction = ""] = text.replace("-", "").split(".");
+    return `${whole}.${fraction.padEnd(digits, "0")}`;
+  };
+  const sign = y.startsWith("-") ? "−" : "+";
+  return `${x.startsWith("-") ? "−" : ""}${fixed(x)} ${sign} ${fixed(y)}i`;
 }

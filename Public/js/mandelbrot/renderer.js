@@ -101,13 +101,13 @@ export class Renderer {
   /** The nearest cached ancestor of `tile` and the square of it that covers `tile`, or null. */
   ancestor(tile, palette) {
     for (let up = 1; up <= Math.min(options.ancestorDepth, tile.z); up++) {
-      // NB: columns reach 2^42, past JavaScript's 32-bit shifts, so divide instead.
-      const scale = 2 ** up;
-      const bitmap = this.store.any(
-        tile.z - up, Math.floor(tile.x / scale), Math.floor(tile.y / scale), palette);
+      // NB: columns and rows are BigInt: past level 53 they are no longer exact as Numbers.
+      const scale = 1n << BigInt(up);
+      const bitmap = this.store.any(tile.z - up, tile.x / scale, tile.y / scale, palette);
       if (!bitmap) continue;
-      const part = tiles.size / scale;
-      return { bitmap, part, sx: (tile.x % scale) * part, sy: (tile.y % scale) * part };
+      const part = tiles.size / 2 ** up;
+      const sx = Number(tile.x % scale) * part;
+      return { bitmap, part, sx, sy: Number(tile.y % scale) * part };
     }
     return null;
   }
@@ -116,7 +116,8 @@ export class Renderer {
   children(tile, palette) {
     const found = [];
     for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
-      const bitmap = this.store.any(tile.z + 1, 2 * tile.x + dx, 2 * tile.y + dy, palette);
+      const bitmap = this.store.any(
+        tile.z + 1, 2n * tile.x + BigInt(dx), 2n * tile.y + BigInt(dy), palette);
       if (bitmap) found.push({ bitmap, dx, dy });
     }
     return found;

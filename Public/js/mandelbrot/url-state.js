@@ -6,12 +6,15 @@
 //   x=-0.7436&y=0.1318&zoom=12.5
 //                          a free view (after a drag, wheel or pinch): centre real and imaginary
 //                          parts and zoom level (the view's side is 3 / 2^zoom); a journey
-//                          given with it is made of the taps after that view
+//                          given with it is made of the taps after that view. Past level 32
+//                          the centre is written as long decimals, exact to a fraction of a
+//                          pixel at any depth; journeys may be as long as the tiles go deep
 //   palette=ultra          tile colouring; omitted means classic (the seed's colours)
 //   iter=1000              iteration cap, 1 to 100000; omitted means auto (grows with zoom)
-// Numbers are written in JavaScript's shortest round-trip form, so reading them back gives
-// the same doubles and the same tiles.
+// Shallow numbers are written in JavaScript's shortest round-trip form, so reading them back
+// gives the same doubles and the same tiles.
 
+import { centreDecimals, viewFromDecimals } from "./decimal.js";
 import { clampView, journeyView, limits, startView } from "./geometry.js";
 
 /** The palettes the tile server knows (`Palette.swift`), with labels for the menu. */
@@ -61,7 +64,12 @@ export function parseState(search) {
   const coordinates = ["x", "y", "zoom"].map((name) => query.get(name));
   if (coordinates.some((value) => value !== null)) {
     const [x, y, zoom] = coordinates.map((value) => (value === null ? NaN : Number(value)));
-    if ([x, y, zoom].every(Number.isFinite)) {
+    const deep = Number.isFinite(zoom) && zoom > limits.frameFrom;
+    const level = Math.min(limits.maxZoom, Math.floor(zoom)) - limits.frameLag;
+    const view = deep ? viewFromDecimals(coordinates[0], coordinates[1], zoom, level) : null;
+    if (view) {
+      state.anchor = clampView(view);
+    } else if (!deep && [x, y, zoom].every(Number.isFinite)) {
       state.anchor = clampView({ x, y, zoom });
     } else {
       problems.push("x, y and zoom must all be numbers; showing the start view.");
@@ -76,9 +84,7 @@ export function parseState(search) {
       const room = Math.max(0, Math.floor(limits.maxZoom - depth + 1e-9));
       if (state.journey.length > room) {
         state.journey = state.journey.slice(0, room);
-        problems.push(
-          `The journey is cut to ${room} taps: deeper tiles are past double precision.`,
-        );
+        problems.push(`The journey is cut to ${room} taps: deeper tiles are not served.`);
       }
     } else {
       problems.push(`The journey "${journey}" is not quadrants 1-4 joined by "-".`);
@@ -109,7 +115,10 @@ export function parseState(search) {
 /** Writes a state as a query string, `?...`, or the empty string for the default state. */
 export function formatState(state) {
   const fields = [];
-  if (state.anchor) {
+  if (state.anchor?.frame) {
+    const { x, y } = centreDecimals(state.anchor);
+    fields.push(`x=${x}`, `y=${y}`, `zoom=${state.anchor.zoom}`);
+  } else if (state.anchor) {
     fields.push(`x=${state.anchor.x}`, `y=${state.anchor.y}`, `zoom=${state.anchor.zoom}`);
   }
   if (state.journey.length > 0) fields.push(`journey=${journeyText(state.journey)}`);

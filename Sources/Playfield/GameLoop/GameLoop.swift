@@ -37,6 +37,7 @@ final class GameLoop: @unchecked Sendable {
   static let maintenanceInterval: UInt64 = 3600
   private let wallClock: @Sendable () -> Double
   private let stopped = Atomic<Bool>(false)
+  private let started = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
   private let published = Mutex(Statistics())
   private var lateness = LatencyHistogram()
@@ -57,6 +58,7 @@ final class GameLoop: @unchecked Sendable {
   }
 
   func start() {
+    started.store(true, ordering: .relaxed)
     let thread = Thread { [self] in
       run()
       finished.signal()
@@ -69,7 +71,8 @@ final class GameLoop: @unchecked Sendable {
   /// Stops after the current tick; blocks until the loop has ended.
   func stop() {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    finished.wait()
+    // NB: a manual game loop never started a thread to wait for.
+    if started.load(ordering: .relaxed) { finished.wait() }
   }
 
   var statistics: Statistics { published.withLock { $0 } }
@@ -88,6 +91,11 @@ final class GameLoop: @unchecked Sendable {
       if due > 0 { publish(schedule, windowEnded: schedule.ticks % Self.windowTicks < due) }
       sleep(until: schedule.nextDue)
     }
+  }
+
+  /// One tick, outside the thread (a `.manual` game loop).
+  func tickOnce() {
+    tick()
   }
 
   /// Advances every session once, on all cores when there are several.

@@ -20,6 +20,8 @@ final class LiveSession: @unchecked Sendable {
   let journal: SessionJournal?
   /// A gallery preview: kept in memory and left out of listings.
   let isShowcase: Bool
+  /// The monotonic clock, for the time budget of asked-for steps.
+  let clock: @Sendable () -> MonotonicTime
 
   /// Most commands waiting for one tick; a client sending faster is told to slow down.
   static let maxPendingCommands = 512
@@ -42,8 +44,10 @@ final class LiveSession: @unchecked Sendable {
 
   init(
     id: String, model: any Simulation, seed: UInt64, tokenHash: String, createdAt: Double,
-    running: Bool, journal: SessionJournal?, idlePause: Double, isShowcase: Bool = false
+    running: Bool, journal: SessionJournal?, idlePause: Double,
+    clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false
   ) {
+    self.clock = clock
     self.isShowcase = isShowcase
     self.id = id
     self.type = Swift.type(of: model)
@@ -88,9 +92,9 @@ final class LiveSession: @unchecked Sendable {
       commands.removeAll(keepingCapacity: true)
       return taken
     }
-    let started = MonotonicTime.now()
+    let started = clock()
     machine.tick(
-      commands, now: now, mayStepAgain: { MonotonicTime.now() - started < Self.stepBudget },
+      commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
       perform: { perform($0) })
   }
 

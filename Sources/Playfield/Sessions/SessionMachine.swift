@@ -17,8 +17,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     case stop
     /// Advance this many ticks while stopped.
     case step(Int)
-    /// A model input, already validated (`reset` is one), applied at the next step.
-    case input(JSONValue)
+    /// A model input, already checked (`reset` is one), applied at the next step.
+    case input(CheckedInput)
     /// Reads the exact state after this tick's work.
     case inspect(@Sendable (SessionState) -> Void)
 
@@ -95,7 +95,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private(set) var clients: [(client: Client, role: SessionRole)] = []
   /// Seconds since 1970 since which nobody is connected; nil while someone is.
   private(set) var idleSince: Double?
-  private var waitingInputs: [JSONValue] = []
+  private var waitingInputs: [CheckedInput] = []
   private var waitingSteps = 0
   private var lastSnapshotTick: UInt64
 
@@ -219,14 +219,14 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private mutating func step(perform: (Action) -> Void) {
     let inputs = waitingInputs
     waitingInputs.removeAll(keepingCapacity: true)
-    let events = model.step(inputs: inputs)
+    let events = model.step(checked: inputs)
     let tick = model.tick
     for event in events {
       if case .gameOver(let score, let level) = event.meaning {
         perform(.gameEnded(GameResult(tick: tick, score: score, level: level)))
       }
     }
-    if !inputs.isEmpty { perform(.journalInputs(inputs, tick: tick)) }
+    if !inputs.isEmpty { perform(.journalInputs(inputs.map(\.json), tick: tick)) }
     if tick - lastSnapshotTick >= configuration.snapshotInterval {
       lastSnapshotTick = tick
       perform(.snapshot(model.snapshot(), tick: tick))

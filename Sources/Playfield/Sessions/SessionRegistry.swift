@@ -1,3 +1,4 @@
+import HTTP
 import JSON
 import Logging
 import Simulation
@@ -14,12 +15,15 @@ final class SessionRegistry: Sendable {
   let limits: SessionLimits
   let random: @Sendable (Int) -> [UInt8]
   let wallClock: @Sendable () -> Double
+  let monotonicClock: @Sendable () -> MonotonicTime
   let logger: Logger
 
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
-    wallClock: @escaping @Sendable () -> Double, logger: Logger
+    wallClock: @escaping @Sendable () -> Double,
+    monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger
   ) {
+    self.monotonicClock = monotonicClock
     self.journal = journal
     self.limits = limits
     self.random = random
@@ -51,7 +55,8 @@ final class SessionRegistry: Sendable {
       let made = LiveSession(
         id: Self.identifier(random(16)), model: model, seed: 1,
         tokenHash: TokenHash.hash(token: Self.identifier(random(16))), createdAt: wallClock(),
-        running: true, journal: nil, idlePause: limits.idlePause, isShowcase: true)
+        running: true, journal: nil, idlePause: limits.idlePause, clock: monotonicClock,
+        isShowcase: true)
       adopt(made)
       showcases[kind] = made
       return made
@@ -92,7 +97,8 @@ final class SessionRegistry: Sendable {
     let warning = record(id: id, model: model, seed: seed, token: token, now: now)
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
-      running: true, journal: warning == nil ? journal : nil, idlePause: limits.idlePause)
+      running: true, journal: warning == nil ? journal : nil, idlePause: limits.idlePause,
+      clock: monotonicClock)
     adopt(session)
     logger.info("session \(id) created (\(kind))")
     return (session, token, warning)

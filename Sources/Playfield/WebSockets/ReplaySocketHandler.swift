@@ -46,7 +46,7 @@ final class ReplaySocketHandler: WebSocketHandler {
         socket.send(.error(ClientError("not-ready", "the replay is still loading")))
         return
       }
-      session.send(command)
+      session.send(.replay(command))
     case .failure(let error):
       socket.send(.error(error))
     }
@@ -56,7 +56,7 @@ final class ReplaySocketHandler: WebSocketHandler {
     replay.withLock { $0 }?.send(.close)
   }
 
-  func command(_ message: WebSocketMessage) -> Result<ReplaySession.Command, ClientError> {
+  func command(_ message: WebSocketMessage) -> Result<ReplayMachine.Command, ClientError> {
     guard case .text(let text) = message else {
       return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
     }
@@ -69,7 +69,7 @@ final class ReplaySocketHandler: WebSocketHandler {
     case "pause":
       return .success(.pause)
     case "speed":
-      guard let value = parsed["value"]?.doubleValue, ReplaySession.speeds.contains(value) else {
+      guard let value = parsed["value"]?.doubleValue, ReplayMachine.speeds.contains(value) else {
         return .failure(
           ClientError("bad-field", "value must be a number from 0.25 to 8", field: "value"))
       }

@@ -78,9 +78,9 @@ struct SessionSocketHandler: WebSocketHandler {
       }
       command = .step(count)
     default:
-      let input: JSONValue?
+      let input: CheckedInput?
       do {
-        input = try session.type.input(from: parsed)
+        input = try session.type.checkedInput(from: parsed)
       } catch {
         return .failure(ClientError("bad-field", error.description, field: error.field))
       }

@@ -8,12 +8,12 @@ extension BouncingBalls {
   /// Most a ball moves in one substep, as a fraction of the smallest radius.
   static let travelPerSubstep = 0.75
 
-  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+  mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
 
     // Inputs: apply the validated inputs in arrival order.
-    apply(inputs, events: &events)
+    for input in inputs { apply(input, events: &events) }
 
     // Substeps: no ball may move more than 3/4 of the smallest radius in one substep, so two
     // balls close by less than the sum of their radii and cannot pass through each other.
@@ -126,74 +126,37 @@ extension BouncingBalls {
     let contact = Contact(
       restitution: settings.restitution, periodic: settings.isPeriodic, width: settings.width,
       height: settings.height)
-    let columns = grid.columns
-    let rows = grid.rows
-    let cellStart = grid.cellStart
-    let entries = grid.entries
-    let radius = grid.radius
+    let grid = grid
+    let reportLimit =
+      state.balls.count <= Self.collisionEventBallLimit ? Self.collisionEventLimit : 0
+    // NB: the slots' positions are a scratch copy, updated as pairs are pushed apart.
     var slotX = grid.x
     var slotY = grid.y
-    var reportable =
-      state.balls.count <= Self.collisionEventBallLimit ? Self.collisionEventLimit : 0
-    var collisions = 0
-    // NB: unsafe buffers because this loop is the whole cost of a big session; every index
-    // comes from the grid, which was built from these balls.
-    cellStart.withUnsafeBufferPointer { cellStart in
-      radius.withUnsafeBufferPointer { radius in
+    let (collisions, reported) = grid.cellStart.withUnsafeBufferPointer { cellStart in
+      grid.radius.withUnsafeBufferPointer { radius in
         slotX.withUnsafeMutableBufferPointer { slotX in
           slotY.withUnsafeMutableBufferPointer { slotY in
             state.balls.withUnsafeMutableBufferPointer { balls in
-              // Each pair once: from the slot listed first, through the 3x3 cells around it.
-              for cell in 0..<(columns * rows) {
-                let columnRange = SpatialGrid.neighbours(
-                  of: cell % columns, count: columns, periodic: contact.periodic)
-                let rowRange = SpatialGrid.neighbours(
-                  of: cell / columns, count: rows, periodic: contact.periodic)
-                for firstSlot in cellStart[cell]..<cellStart[cell + 1] {
-                  for neighbourRow in rowRange {
-                    let rowStart = (neighbourRow + rows) % rows * columns
-                    for neighbourColumn in columnRange {
-                      let other = rowStart + (neighbourColumn + columns) % columns
-                      let end = cellStart[other + 1]
-                      var secondSlot = max(cellStart[other], firstSlot + 1)
-                      while secondSlot < end {
-                        defer { secondSlot += 1 }
-                        guard
-                          contact.overlaps(
-                            slotX[secondSlot] - slotX[firstSlot],
-                            slotY[secondSlot] - slotY[firstSlot],
-                            reach: radius[firstSlot] + radius[secondSlot])
-                        else { continue }
-                        let first = entries[firstSlot]
-                        let second = entries[secondSlot]
-                        let impact = contact.resolve(first, second, in: balls)
-                        slotX[firstSlot] = balls[first].x
-                        slotY[firstSlot] = balls[first].y
-                        slotX[secondSlot] = balls[second].x
-                        slotY[secondSlot] = balls[second].y
-                        guard impact > 0 else { continue }
-                        collisions += 1
-                        if reportable > 0 {
-                          reportable -= 1
-                          events.append(
-                            SimulationEvent(
-                              name: "collision",
-                              fields: [
-                                "a": .number(min(first, second)), "b": .number(max(first, second)),
-                                "speed": .number((impact * 100).rounded() / 100),
-                              ]))
-                        }
-                      }
-                    }
-                  }
-                }
-              }
+              var pass = ContactPass(
+                contact: contact, grid: grid, cellStart: cellStart, radius: radius, slotX: slotX,
+                slotY: slotY, balls: balls, reportLimit: reportLimit)
+              pass.run()
+              return (pass.collisions, pass.reported)
             }
           }
         }
       }
     }
     state.collisions += collisions
+    for impact in reported {
+      events.append(
+        SimulationEvent(
+          name: "collision",
+          fields: [
+            "a": .number(impact.first), "b": .number(impact.second),
+            "speed": .number((impact.speed * 100).rounded() / 100),
+          ]))
+    }
   }
 
   /// Caps speeds, puts pushed balls back inside the box (or wraps them), and returns the

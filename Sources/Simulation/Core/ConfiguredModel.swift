@@ -1,7 +1,7 @@
 import JSON
 
 /// A client input of one model, checked without looking at the state.
-protocol ModelInput {
+protocol ModelInput: Sendable {
   /// `{"type": "reset"}`, which every model accepts.
   static var reset: Self { get }
 
@@ -42,6 +42,9 @@ protocol ConfiguredModel: SnapshotModel {
   /// Applies one input to the state, adding events.
   mutating func apply(_ input: Input, events: inout [SimulationEvent])
 
+  /// Advances one tick of 1/60 s, applying typed inputs in order first; returns the events.
+  mutating func step(_ inputs: [Input]) -> [SimulationEvent]
+
   /// Checks a decoded state's invariants (sizes agree, numbers finite and in range...).
   func validateRestoredState() throws(SimulationError)
 }
@@ -57,17 +60,37 @@ extension ConfiguredModel {
     try Input(message: message)?.json
   }
 
-  /// The config must read back as itself, then the state must hold.
-  func validateRestored() throws(SimulationError) {
-    // NB: a restored config is untrusted until it has gone through the JSON reader.
-    guard try Config(json: settings.json) == settings else {
-      throw SimulationError(field: "snapshot", message: "holds an invalid config")
-    }
-    try validateRestoredState()
+  public static func checkedInput(from message: JSONValue) throws(SimulationError)
+    -> CheckedInput?
+  {
+    try Input(message: message).map { CheckedInput(json: $0.json, value: $0) }
   }
 
-  /// Applies validated inputs in arrival order; one that no longer parses (a damaged log)
-  /// becomes an `input-rejected` event.
+  /// Parses logged inputs, then steps; one that no longer parses (a damaged log) becomes an
+  /// `input-rejected` event.
+  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+    var rejected: [SimulationEvent] = []
+    var typed: [Input] = []
+    for message in inputs {
+      do {
+        if let input = try Input(message: message) { typed.append(input) }
+      } catch {
+        rejected.append(.rejected("\(error)"))
+      }
+    }
+    let events = step(typed)
+    return rejected.isEmpty ? events : rejected + events
+  }
+
+  /// A model written before typed inputs implements `step(inputs:)` only; its typed inputs
+  /// go back through JSON. NB: a model must implement `step(_:)` or `step(inputs:)` (each
+  /// default calls the other).
+  mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
+    step(inputs: inputs.map(\.json))
+  }
+
+  /// Applies logged inputs in arrival order; one that no longer parses becomes an
+  /// `input-rejected` event (for models that step from JSON).
   mutating func apply(_ inputs: [JSONValue], events: inout [SimulationEvent]) {
     for message in inputs {
       do {
@@ -77,6 +100,25 @@ extension ConfiguredModel {
         events.append(.rejected("\(error)"))
       }
     }
+  }
+
+  public mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent] {
+    var typed: [Input] = []
+    typed.reserveCapacity(inputs.count)
+    for input in inputs {
+      guard let value = input.value as? Input else { return step(inputs: inputs.map(\.json)) }
+      typed.append(value)
+    }
+    return step(typed)
+  }
+
+  /// The config must read back as itself, then the state must hold.
+  func validateRestored() throws(SimulationError) {
+    // NB: a restored config is untrusted until it has gone through the JSON reader.
+    guard try Config(json: settings.json) == settings else {
+      throw SimulationError(field: "snapshot", message: "holds an invalid config")
+    }
+    try validateRestoredState()
   }
 }
 

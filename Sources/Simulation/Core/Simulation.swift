@@ -30,6 +30,13 @@ public protocol Simulation: Sendable {
   /// Advances one tick of 1/60 s, applying validated inputs in order first; returns the events.
   mutating func step(inputs: [JSONValue]) -> [SimulationEvent]
 
+  /// `input(from:)`, kept typed (a default is provided).
+  static func checkedInput(from message: JSONValue) throws(SimulationError) -> CheckedInput?
+
+  /// `step(inputs:)` for inputs from `checkedInput(from:)`, without parsing them again (a
+  /// default is provided).
+  mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent]
+
   /// Writes the model's fields of the `hello` message into an object the caller has begun.
   func writeHello(into writer: inout JSONWriter)
 
@@ -49,4 +56,17 @@ public protocol Simulation: Sendable {
 extension Simulation {
   /// The simulation's fixed time step in seconds: one tick.
   public static var tickDuration: Double { 1.0 / 60.0 }
+
+  /// Checks one client message like `input(from:)`, keeping the result typed for `step`.
+  /// Models with a typed input (`ConfiguredModel`) keep their own type; others keep the JSON.
+  public static func checkedInput(from message: JSONValue) throws(SimulationError)
+    -> CheckedInput?
+  {
+    try input(from: message).map { CheckedInput(json: $0, value: $0) }
+  }
+
+  /// Advances one tick with inputs checked by `checkedInput(from:)`.
+  public mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent] {
+    step(inputs: inputs.map(\.json))
+  }
 }

@@ -1,12 +1,12 @@
 import JSON
 
 extension Holes {
-  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+  mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
 
     // Inputs: apply the validated inputs in arrival order.
-    apply(inputs, events: &events)
+    for input in inputs { apply(input, events: &events) }
     tick += 1
     guard state.phase != .over else { return events }
 

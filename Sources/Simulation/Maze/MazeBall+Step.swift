@@ -7,12 +7,12 @@ extension MazeBall {
   /// Impacts at least this fast (px/s) are reported as `bump` events.
   static let bumpSpeed = 60.0
 
-  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+  mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
 
     // Inputs: apply the validated inputs in arrival order.
-    apply(inputs, events: &events)
+    for input in inputs { apply(input, events: &events) }
 
     // Substeps: at least two (the seed's 120 Hz), and enough that the ball moves at most half
     // its radius in each, so it cannot pass through a block or a corner.

@@ -1,12 +1,12 @@
 import JSON
 
 extension TagCloud {
-  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+  mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
 
     // Inputs: drags turn the sphere at once and add up into this tick's pointer motion.
-    apply(inputs, events: &events)
+    for input in inputs { apply(input, events: &events) }
 
     // Spin: while dragging, follow the pointer's (smoothed) rate; after release, keep turning
     // and decay towards the idle spin.

@@ -2,8 +2,8 @@
 ///
 /// Pixel (i, j) samples its centre, `c = left + (i + 0.5)·step + i·(top - (j + 0.5)·step)`, with
 /// row 0 at the top. The arithmetic matches `shared/bench/mandel_tile.h` operation for operation,
-/// so every kernel sees bit-identical `c`. A deep-zoom kernel will need a centre held in more
-/// precision than a Double; it will get its own viewport type beside this one.
+/// so every kernel sees bit-identical `c`. Tiles past the double limit use
+/// `PerturbationViewport` instead.
 public struct Viewport: Sendable, Hashable {
   /// Real part of the left edge.
   public var left: Double
@@ -27,10 +27,12 @@ public struct Viewport: Sendable, Hashable {
   }
 
   /// The 256x256 grid of a quadtree tile: side = 3/2^Z, left = -2 + X·side, top = 1.5 - Y·side.
+  /// The tile must be shallow (`TileCoordinate.isShallow`).
   public init(tile: TileCoordinate) {
+    precondition(tile.isShallow, "tiles past the double limit need a PerturbationViewport")
     let side = 3.0 / Double(1 << tile.zoom)
     self.init(
-      left: -2.0 + Double(tile.x) * side, top: 1.5 - Double(tile.y) * side,
+      left: -2.0 + Double(tile.x.intValue!) * side, top: 1.5 - Double(tile.y.intValue!) * side,
       step: side / Double(TileCoordinate.size), width: TileCoordinate.size,
       height: TileCoordinate.size)
   }

@@ -19,16 +19,16 @@ extension TileRequest {
     let z = try pathNumber(zoom, name: "zoom")
     guard z <= TileCoordinate.maxZoom else {
       throw TileRequestError(
-        .notFound,
-        "zoom \(z) is deeper than level \(TileCoordinate.maxZoom), where doubles stop resolving pixels"
-      )
+        .badRequest, "zoom \(z) is deeper than level \(TileCoordinate.maxZoom), the deepest served")
     }
-    let column = try pathNumber(x, name: "x")
-    let row = try pathNumber(y, name: "y")
-    let count = 1 << z
-    for (name, value) in [("x", column), ("y", row)] where value >= count {
+    let column = try pathIndex(x, name: "x")
+    let row = try pathIndex(y, name: "y")
+    for (name, value) in [("x", column), ("y", row)] where value.bitWidth > z {
+      let range = z <= 62 ? "0...\((1 << z) - 1)" : "0..<2^\(z)"
       throw TileRequestError(
-        .notFound, "\(name) \(value) is outside 0...\(count - 1) at zoom \(z)")
+        .badRequest,
+        "\(name) \(TileRequestError.quote(Substring(value.description))) is outside \(range) at zoom \(z)"
+      )
     }
     var request = TileRequest(tile: TileCoordinate(zoom: z, x: column, y: row)!)
     try request.apply(query: query)
@@ -82,6 +82,22 @@ extension TileRequest {
 
   private static func pathNumber(_ text: Substring, name: String) throws(TileRequestError) -> Int {
     if let value = decimal(text) { return value }
+    throw pathError(text, name: name)
+  }
+
+  /// A column or row: a canonical decimal of any length up to `maxIndexDigits`.
+  private static func pathIndex(
+    _ text: Substring, name: String
+  ) throws(TileRequestError) -> TileIndex {
+    guard isCanonical(text), text.count <= maxIndexDigits, let value = TileIndex(decimal: text)
+    else { throw pathError(text, name: name) }
+    return value
+  }
+
+  /// Digits in 2^maxZoom, the longest column or row number.
+  static let maxIndexDigits = Int(Double(TileCoordinate.maxZoom) * 0.30103) + 1
+
+  private static func pathError(_ text: Substring, name: String) -> TileRequestError {
     let digits = text.drop { $0 == "-" || $0 == "+" }
     let reason: String
     if text.isEmpty {
@@ -95,10 +111,15 @@ extension TileRequest {
     } else {
       reason = "is far too large"
     }
-    throw TileRequestError(
+    return TileRequestError(
       .notFound,
       "\(name) \(TileRequestError.quote(text)) \(reason); it must be a whole number without sign or leading zeros"
     )
+  }
+
+  /// Whether `text` is ASCII digits without a leading zero (except "0" itself).
+  private static func isCanonical(_ text: Substring) -> Bool {
+    !text.isEmpty && text.allSatisfy(\.isDigit) && (text.first != "0" || text.count == 1)
   }
 
   /// The value of a canonical decimal: ASCII digits only, no sign, no leading zero (except

@@ -1,9 +1,9 @@
 /// Why a tile URL was refused, and the HTTP status it should get.
 ///
-/// Problems in the path (`Z/X/Y.png`: not a number, negative, a sign, leading zeros, out of
-/// range, deeper than `TileCoordinate.maxZoom`) are `notFound`: no such tile exists. Problems
-/// in the query (`iter`, `palette`, unknown or repeated parameters) are `badRequest`: the tile
-/// exists but the options make no sense.
+/// Paths that are not tile paths (`Z/X/Y.png` with a part that is not a number, negative, signed,
+/// with leading zeros or absurdly long) are `notFound`. Numbers out of range (X or Y not below
+/// 2^Z, Z deeper than `TileCoordinate.maxZoom`) and bad queries (`iter`, `palette`, unknown or
+/// repeated parameters) are `badRequest`, naming the field.
 public struct TileRequestError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Which status the error maps to.
   public enum Kind: Sendable, Equatable {

@@ -1,0 +1,100 @@
+// Stick Man (seed "iOS – Stick Man"): the page's one module script. The figure is an SVG of
+// stacked transparent layers (`[data-layer]`), each holding variants (`[data-variant]`) of
+// which one shows; a button sets the pose's layers, says its line and plays its frames.
+
+import { $, $all, setText } from "../lib/dom.js";
+import {
+  formatState,
+  greeting,
+  hatSays,
+  layersFor,
+  parseState,
+  poses,
+} from "../stick-man/poses.js";
+
+const root = $(".demo-stick-man");
+const figure = $(".stick-figure", root);
+const speech = $('[data-readout="speech"]', root);
+const hatButton = $('[data-action="hat"]', root);
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+let state = parseState(location.search);
+let timer = 0;
+
+/** Shows one variant per layer; the others get `display="none"`. */
+function show(layers) {
+  for (const layer of $all("[data-layer]", figure)) {
+    const wanted = layers[layer.dataset.layer];
+    if (wanted === undefined) continue;
+    for (const variant of layer.children) {
+      const on = variant.dataset.variant === wanted;
+      if (on) variant.removeAttribute("display");
+      else variant.setAttribute("display", "none");
+    }
+  }
+  figure.dataset.pose = state.pose ?? "rest";
+}
+
+/** Plays the pose's frames (`cycles` times), then rests on its still frame. */
+function animate() {
+  clearTimeout(timer);
+  const pose = poses[state.pose];
+  if (!pose || reducedMotion.matches) {
+    show(layersFor(state));
+    return;
+  }
+  const total = pose.frames.length * pose.cycles;
+  let frame = 0;
+  const next = () => {
+    if (frame >= total) {
+      show(layersFor(state));
+      figure.dataset.playing = "false";
+      return;
+    }
+    show(layersFor(state, frame));
+    frame += 1;
+    timer = setTimeout(next, pose.frameMs);
+  };
+  figure.dataset.playing = "true";
+  next();
+}
+
+function remember() {
+  history.replaceState(null, "", location.pathname + formatState(state));
+  hatButton.setAttribute("aria-pressed", String(state.hat));
+}
+
+/** Runs one button: a pose, or the hat toggle (which leaves the running pose alone). */
+function press(action) {
+  if (action === "hat") {
+    state = { ...state, hat: !state.hat };
+    setText(speech, hatSays[state.hat ? "on" : "off"]);
+    show({ hat: layersFor(state).hat });
+  } else {
+    state = { ...state, pose: action };
+    setText(speech, poses[action].says);
+    animate();
+  }
+  remember();
+}
+
+for (const button of $all("[data-action]", root)) {
+  button.addEventListener("click", () => press(button.dataset.action));
+}
+
+const keys = { t: "hat" };
+for (const [name, pose] of Object.entries(poses)) keys[pose.key] = name;
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+  if (event.target.closest?.("input, select, textarea")) return;
+  const action = keys[event.key.toLowerCase()];
+  if (!action) return;
+  event.preventDefault();
+  press(action);
+});
+
+// A shared link starts in its pose; the line is the pose's own.
+setText(speech, state.pose ? poses[state.pose].says : state.hat ? hatSays.on : greeting);
+hatButton.setAttribute("aria-pressed", String(state.hat));
+animate();
+window.playfield = { stickMan: { press, state: () => state } };

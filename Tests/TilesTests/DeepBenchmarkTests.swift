@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import Tiles
+
+/// Speed figures of the perturbation kernel for Benchmarks/tiles/deep.sh; skipped unless
+/// PLAYFIELD_BENCH=1. They assert only correctness; times are printed as `BENCH` lines.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["PLAYFIELD_BENCH"] == "1"), .serialized)
+struct DeepBenchmarkTests {
+  let runs = ProcessInfo.processInfo.environment["PLAYFIELD_BENCH_RUNS"].flatMap { Int($0) } ?? 5
+
+  /// The best wall time of `runs` calls of `body`, in seconds.
+  func best(of runs: Int, _ body: () -> Void) -> Double {
+    var best = Double.infinity
+    for _ in 0..<runs {
+      let start = DispatchTime.now().uptimeNanoseconds
+      body()
+      best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return best
+  }
+
+  /// Iterations per second on one core: the plain kernels and perturbation without BLA on the
+  /// same shallow tiles, all counted as the plain loop's `total_iters`.
+  @Test func rawThroughputAgainstThePlainKernel() {
+    for (zoom, x, y, iterations) in [(5, 14, 11, 1000), (20, 439_128, 478_211, 1000)] {
+      let tile = TileCoordinate(zoom: zoom, x: x, y: y)!
+      let viewport = Viewport(tile: tile)
+      let total = EscapeTimeKernel.scalar.render(viewport, maxIterations: iterations)
+        .totalIterations
+      let deepViewport = PerturbationViewport(tile: tile)
+      let reference = PerturbationReference(viewport: deepViewport, maxIterations: iterations)
+      var timings: [(String, Double)] = []
+      for kernel in [EscapeTimeKernel.scalar, .simd4] {
+        timings.append(
+          (
+            kernel.rawValue,
+            best(of: runs) { _ = kernel.render(viewport, maxIterations: iterations, threads: 1) }
+          ))
+      }
+      for bilinear in [false, true] {
+        var field: EscapeField?
+        let seconds = best(of: runs) {
+          field = PerturbationKernel(usesBilinearSteps: bilinear).render(
+            deepViewport, reference: reference, maxIterations: iterations, threads: 1)
+        }
+        #expect(field.map { Set($0.counts).count > 10 } == true)
+        timings.append((bilinear ? "perturbation+bla" : "perturbation", seconds))
+      }
+      for (name, seconds) in timings {
+        print(
+          String(
+            format: "BENCH raw tile=%@ iter=%d kernel=%@ threads=1 ms=%.1f Miter_per_s=%.0f",
+            tile.description, iterations, name, seconds * 1e3, Double(total) / seconds / 1e6))
+      }
+    }
+  }
+
+  /// A deep tile at 10,000 iterations with BLA and without, on two threads; the reference orbit
+  /// and table are computed once beforehand and timed on their own.
+  @Test func bilinearStepsAtDepth() {
+    let seahorse = TileCoordinate(
+      zoom: 101, x: TileIndex(decimal: "1066044740813839062573383719173")!,
+      y: TileIndex(decimal: "1150736183086349467178411482532")!)!
+    for tile in [seahorse, DeepTileSupport.tileAtI(zoom: 998)] {
+      let iterations = 10_000
+      let viewport = PerturbationViewport(tile: tile)
+      var reference: PerturbationReference?
+      let orbitSeconds = best(of: 1) {
+        reference = PerturbationReference(viewport: viewport, maxIterations: iterations)
+      }
+      var fields: [EscapeField] = []
+      var seconds: [Double] = []
+      for bilinear in [true, false] {
+        var field: EscapeField?
+        seconds.append(
+          best(of: bilinear ? runs : max(1, runs / 3)) {
+            field = PerturbationKernel(usesBilinearSteps: bilinear).render(
+              viewport, reference: reference!, maxIterations: iterations, threads: 2)
+          })
+        fields.append(field!)
+      }
+      // NB: in seahorse valley at this cap some long orbits come out differently with and
+      // without BLA (and both unlike exact iteration; see docs/architecture.md), so the
+      // differing pixels are reported, not checked; around c = i there are none.
+      let differing = DeepTileSupport.mismatches(fields[0], fields[1])
+      if tile.zoom == 998 { #expect(differing == 0) }
+      print(
+        String(
+          format: "BENCH bla zoom=%d iter=%d reference_ms=%.1f bla_ms=%.1f plain_ms=%.1f"
+            + " speedup=%.1f total_iters=%llu differing=%d",
+          tile.zoom, iterations, orbitSeconds * 1e3, seconds[0] * 1e3, seconds[1] * 1e3,
+          seconds[1] / seconds[0], fields[0].totalIterations, differing))
+    }
+  }
+}

@@ -1,0 +1,82 @@
+"""Deep Mandelbrot tiles (past level 42, drawn by perturbation) against an independent
+reference: sampled pixel centres iterated directly in exact fixed point with Python integers
+(deep_reference.py). Colours in the seed palette must match within the tolerance the shallow
+tiles' browser test uses (2 per channel)."""
+import random
+import sys
+import pathlib
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from deep_reference import decode_png, escape_count, seed_colour, tile_of  # noqa: E402
+from helpers import request  # noqa: E402
+
+TOLERANCE = 2
+SAMPLES = 48
+
+# (name, zoom, x, y, iterations). The seahorse tile was found by walking down the quadtree from
+# level 8 at -0.7436 + 0.1318i, at each level into the child whose samples varied most.
+SEAHORSE = (101, 1066044740813839062573383719173, 1150736183086349467178411482532)
+I_100 = (334, *tile_of(334, 0, 1))
+I_300 = (998, *tile_of(998, 0, 1))
+I_330 = (1100, *tile_of(1100, 0, 1))
+CASES = [
+    ("seahorse valley, 1e-30", *SEAHORSE, 2000),
+    ("c = i, 1e-100", *I_100, 1000),
+    ("c = i, 1e-300", *I_300, 2000),
+    ("c = i, 1e-331", *I_330, 2000),
+]
+
+
+def fetch_tile(server, zoom, x, y, iterations):
+    status, headers, body = request(
+        f"{server.url}/tiles/mandelbrot/{zoom}/{x}/{y}.png?iter={iterations}")
+    assert status == 200, body
+    assert headers["Content-Type"] == "image/png"
+    return decode_png(body)
+
+
+def close(actual, expected):
+    return all(abs(a - e) <= TOLERANCE for a, e in zip(actual, expected))
+
+
+@pytest.mark.parametrize("name,zoom,x,y,iterations", CASES, ids=[case[0] for case in CASES])
+def test_deep_tiles_match_exact_iteration(playfield, name, zoom, x, y, iterations):
+    pixels = fetch_tile(playfield, zoom, x, y, iterations)
+    rng = random.Random(zoom)
+    samples = [(rng.randrange(256), rng.randrange(256)) for _ in range(SAMPLES)]
+    counts = [escape_count(zoom, x, y, i, j, iterations) for i, j in samples]
+    assert len(set(counts)) > 3, f"{name}: the tile is too plain to test anything: {counts}"
+    wrong = [
+        (i, j, pixels[j][i], seed_colour(n, iterations))
+        for (i, j), n in zip(samples, counts)
+        if not close(pixels[j][i], seed_colour(n, iterations))
+    ]
+    assert not wrong, f"{name}: {len(wrong)} of {SAMPLES} samples differ: {wrong[:5]}"
+
+
+@pytest.mark.parametrize("zoom", [42, 43])
+def test_switch_over_tiles_match_exact_iteration(playfield, zoom):
+    x, y = tile_of(zoom, "-0.10109636384562", "0.95628651080914")
+    pixels = fetch_tile(playfield, zoom, x, y, 500)
+    rng = random.Random(zoom)
+    samples = [(rng.randrange(256), rng.randrange(256)) for _ in range(SAMPLES)]
+    counts = [escape_count(zoom, x, y, i, j, 500) for i, j in samples]
+    assert len(set(counts)) > 3, counts
+    wrong = [(i, j) for (i, j), n in zip(samples, counts)
+             if not close(pixels[j][i], seed_colour(n, 500))]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("path,status,words", [
+    ("3/8/0.png", 400, "x '8' is outside 0...7 at zoom 3"),
+    ("70/1180591620717411303424/0.png", 400, "outside 0..<2^70"),
+    ("2001/0/0.png", 400, "deeper than level 2000"),
+    ("500/-1/0.png", 404, "negative"),
+    ("500/01/0.png", 404, "leading zero"),
+])
+def test_bad_deep_coordinates_are_refused(playfield, path, status, words):
+    got, _, body = request(f"{playfield.url}/tiles/mandelbrot/{path}")
+    assert got == status
+    assert words in (body.decode() if isinstance(body, bytes) else str(body))
