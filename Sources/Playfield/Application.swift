@@ -135,7 +135,11 @@ public final class Application: HTTPHandler {
         return .response(response)
       }
     case .file(let segments):
-      if let response = files.response(for: segments, request: request) {
+      if var response = files.response(for: segments, request: request) {
+        // NB: other sites import the host library as an ES module, which needs CORS.
+        if segments.first == "js", segments.last?.hasPrefix("playfield-embed") == true {
+          response.headers.set("Access-Control-Allow-Origin", "*")
+        }
         return .response(response)
       }
       return .response(notFound(request))
@@ -259,6 +263,11 @@ public final class Application: HTTPHandler {
       "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
       "simulation": demo.isSession,
+      "frameWidth": OEmbed.naturalSize(of: demo.name).width,
+      "frameHeight": OEmbed.naturalSize(of: demo.name).height,
+      "otherDemos": demos.filter { $0.name != demo.name }.map {
+        ["name": $0.name, "title": $0.title]
+      },
       "preview": embedded
         && (try? QueryParameters(request.query))?.names.contains("preview") == true,
     ]

@@ -37,5 +37,9 @@ struct Demo: Sendable {
       page: "temperature", title: "Temperature",
       summary: "Fahrenheit and Celsius converted as you type, with a picture for each range.",
       seed: "Fahrenheit to Celcius", group: .smallClassics),
+    Demo(
+      page: "embedding", title: "Embedding",
+      summary: "One demo framed twice, as it is and scaled to fit, plus a snippet builder and remote.",
+      seed: "Embedding Web Pages", group: .explorers),
   ]
 }

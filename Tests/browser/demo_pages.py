@@ -1,6 +1,9 @@
 """Helpers the browser tests share: sessions over the HTTP API, demo pages that have drawn,
-and canvas pixels."""
+canvas pixels, and a host page served from another origin."""
+import contextlib
+import http.server
 import json
+import threading
 import urllib.request
 
 
@@ -58,3 +61,28 @@ def open_game_over(watched, server, role="control"):
     page = open_demo(watched, server.url + session["urls"][role])
     page.page.wait_for_function("() => window.playfield.frames.newest?.gameOver === true")
     return page
+
+
+@contextlib.contextmanager
+def host_site(html):
+    """Serves `html` at / from another origin (a second port on loopback)."""
+    body = html.encode()
+
+    class Host(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Host)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()

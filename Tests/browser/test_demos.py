@@ -356,16 +356,16 @@ def test_embed_page_works_in_an_iframe(playfield, watched, host_page):
     assert handle.evaluate("() => document.querySelector('.site-header')") is None
     page.screenshot("embed-holes")
 
-    # The host page hears what happens and can drive the demo with postMessage.
+    # The host page hears what happens and can drive the demo with postMessage (protocol v1,
+    # docs/embedding.md; test_embedding.py tests it through the host library).
     heard = p.evaluate("() => window.heard.map((m) => m.playfield)")
-    hello = next(m for m in heard if m["type"] == "hello")
-    assert hello["kind"] == "holes" and hello["role"] == "controller"
-    assert any(m["type"] == "connection" and m["state"] == "connected" for m in heard)
+    ready = next(m for m in heard if m["type"] == "ready")
+    assert ready["v"] == 1 and ready["demo"] == "holes" and ready["role"] == "controller"
     p.evaluate("""() => document.querySelector("iframe").contentWindow.postMessage(
-        { playfield: { type: "stop" } }, "*")""")
+        { playfield: { v: 1, type: "pause" } }, "*")""")
     handle.wait_for_function("() => window.playfield.running === false")
     p.wait_for_function(
-        "() => window.heard.some((m) => m.playfield.type === 'status' && !m.playfield.running)")
+        "() => window.heard.some((m) => m.playfield.type === 'state' && !m.playfield.running)")
 
 
 def test_phone_viewport_with_touch(playfield, watched):

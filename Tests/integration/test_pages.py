@@ -1,5 +1,6 @@
 """Pages, their headers, oEmbed and health, over HTTP."""
 import urllib.parse
+import xml.etree.ElementTree
 
 import pytest
 
@@ -61,13 +62,24 @@ def test_oembed_describes_a_demo_page(playfield):
     assert f'src="{playfield.url}/embed/maze?session=abc"' in answer["html"]
     status, _, html = request(playfield.url + "/demos/maze")
     assert b'type="application/json+oembed"' in html
+    assert b'type="text/xml+oembed"' in html
+
+
+def test_oembed_answers_xml_too(playfield):
+    page = urllib.parse.quote(f"{playfield.url}/demos/maze", safe="")
+    status, headers, answer = request(f"{playfield.url}/oembed?url={page}&format=xml&maxwidth=400&maxheight=300")
+    assert status == 200 and headers["Content-Type"] == "text/xml; charset=utf-8"
+    root = xml.etree.ElementTree.fromstring(answer)
+    assert root.tag == "oembed" and root.findtext("type") == "rich"
+    assert (int(root.findtext("width")), int(root.findtext("height"))) == (266, 300)
+    assert f'src="{playfield.url}/embed/maze"' in root.findtext("html")
 
 
 @pytest.mark.parametrize("query, expected", [
     ("url=http%3A%2F%2Fexample.com%2F", 404),
     ("url=http%3A%2F%2Fh%2Fdemos%2Fnope", 404),
     ("", 404),
-    ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=xml", 501),
+    ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=yaml", 501),
     ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxwidth=0", 400),
     ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxheight=tall", 400),
 ])

@@ -191,6 +191,9 @@ function bindPointer(canvas, demo) {
 runDemo({
   kind: "bouncing-balls",
   config: options.config,
+  urlConfig: ["balls", "restitution", "boundary", "mass", "radiusMin", "radiusMax"],
+  inputs: ["add-ball", "throw", "reset"],
+  events: ["collision", "ball-added", "reset"],
   setup(demo) {
     const labels = {
       count: "balls",

@@ -89,6 +89,9 @@ function overlay(demo) {
 runDemo({
   kind: "holes",
   config: options.config,
+  urlConfig: ["balls", "gravity", "pointsPerLevel"],
+  inputs: ["tilt", "restart", "reset"],
+  events: ["score", "level", "lost", "game-over", "ball", "reset"],
   setup(demo) {
     demo.readouts = {
       score: demo.readout("score"),

@@ -1,7 +1,89 @@
 // Mandelbrot explorer (seed "iOS - Mandelbrot"): the page's one module script. The explorer
-// itself lives in ../mandelbrot/; this starts it on the page's `.explorer` section.
+// itself lives in ../mandelbrot/; this starts it on the page's `.explorer` section and speaks
+// the embed protocol for it (docs/embedding.md).
 
+import { EmbedError, startEmbed } from "../lib/embed.js";
 import { Explorer } from "../mandelbrot/explorer.js";
 
 const root = document.querySelector(".explorer");
-if (root) new Explorer(root);
+if (root) embedExplorer(root, new Explorer(root));
+
+/** The explorer's host commands: `reset`, `input` (quadrant, zoom, pan, back) and `set`. */
+function embedExplorer(root, explorer) {
+  const view = () => ({
+    journey: root.dataset.journey ?? "",
+    x: explorer.view.x,
+    y: explorer.view.y,
+    zoom: explorer.view.zoom,
+    palette: explorer.state.palette,
+    iterations: explorer.state.iterations,
+  });
+  const inputs = {
+    quadrant: ({ q }) => {
+      if (![1, 2, 3, 4].includes(q)) throw new EmbedError("bad-field", "q must be 1, 2, 3 or 4");
+      explorer.quadrant(q);
+    },
+    zoom: ({ levels }) => {
+      if (typeof levels !== "number" || !(Math.abs(levels) <= 10)) {
+        throw new EmbedError("bad-field", "levels must be a number from -10 to 10");
+      }
+      explorer.zoomStep(levels);
+    },
+    pan: ({ dx, dy }) => {
+      if (![dx, dy].every((v) => typeof v === "number" && Math.abs(v) <= 10000)) {
+        const text = "dx and dy must be numbers from -10000 to 10000 (CSS px)";
+        throw new EmbedError("bad-field", text);
+      }
+      explorer.panBy(dx, dy, true);
+    },
+    back: () => explorer.back(),
+  };
+  const selects = { palette: "palette", iterations: "iterations" };
+  const embed = startEmbed({
+    demo: "mandelbrot",
+    commands: ["reset", "input", "set"],
+    events: ["view"],
+    inputs: Object.keys(inputs),
+    wheel: true,
+    getState: () => ({
+      running: false,
+      tick: null,
+      ready: root.dataset.ready === "true",
+      view: view(),
+    }),
+    capture: () => explorer.canvas,
+    onCommand(message) {
+      if (message.type === "reset") return explorer.reset();
+      if (message.type === "input") {
+        const run = inputs[message.input.type];
+        if (!run) {
+          const known = Object.keys(inputs).join(", ");
+          throw new EmbedError("bad-field", `input type must be one of ${known}`);
+        }
+        return run(message.input);
+      }
+      for (const [name, value] of Object.entries(message.options)) {
+        const select = explorer.controls[selects[name]];
+        if (!select) throw new EmbedError("bad-field", `the explorer has no option ${name}`);
+        const text = value === null ? "auto" : String(value);
+        const known = Array.from(select.options).some((option) => option.value === text);
+        if (!known) throw new EmbedError("bad-field", `${name} cannot be ${text}`);
+        select.value = text;
+        select.dispatchEvent(new Event("change"));
+      }
+      return null;
+    },
+  });
+  // The explorer marks the page ready once the picture is complete: a settled view is an event.
+  let last = "";
+  new MutationObserver(() => {
+    embed.stateChanged();
+    if (root.dataset.ready !== "true") return;
+    const now = view();
+    const key = JSON.stringify(now);
+    if (key === last) return;
+    last = key;
+    embed.event("view", now);
+  }).observe(root, { attributes: true, attributeFilter: ["data-ready", "data-journey"] });
+  embed.ready();
+}

@@ -2,6 +2,7 @@
 // yellow ball steered by tilt. The server owns the maze; the page redraws it from the `maze`
 // events and sends taps as `toggle` inputs. Mazes can be saved by name and loaded again.
 
+import { requestJSON } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
 import { lerp } from "../lib/frames.js";
@@ -89,9 +90,33 @@ function bindTaps(canvas, demo) {
   });
 }
 
-runDemo({
+/**
+ * `?maze=NAME`: a new session starts with that saved maze. Takes the name out of the address
+ * (a reload resumes the session); returns `{config, problem}`.
+ */
+async function savedLayout() {
+  const query = new URLSearchParams(location.search);
+  const name = query.get("maze");
+  if (name === null) return { config: null, problem: null };
+  query.delete("maze");
+  history.replaceState(null, "", `${location.pathname}${query.size ? `?${query}` : ""}`);
+  try {
+    const saved = await requestJSON(`/api/mazes/${encodeURIComponent(name)}`);
+    const cells = saved.cells;
+    return { config: { rows: cells.length, columns: cells[0].length, cells }, problem: null };
+  } catch (error) {
+    return { config: null, problem: `No saved maze "${name}": ${error.message}` };
+  }
+}
+
+const layout = await savedLayout();
+const page = await runDemo({
   kind: "maze",
-  config: options.config,
+  config: layout.config ?? options.config,
+  fresh: Boolean(layout.config),
+  urlConfig: ["rows", "columns", "gravity", "restitution"],
+  inputs: ["tilt", "toggle", "clear", "load", "reset"],
+  events: ["maze", "ball-moved", "reset", "bump"],
   controls(demo) {
     bindTaps($("canvas.view", demo.root), demo);
     demo.bind("clear", { type: "clear" });
@@ -113,3 +138,4 @@ runDemo({
   },
   draw,
 });
+if (layout.problem) page.notice(layout.problem, "error");

@@ -150,6 +150,9 @@ runDemo({
   kind: "tag-cloud",
   config: tags ? { ...options.config, tags } : options.config,
   fresh: Boolean(tags),
+  urlConfig: ["radius", "damping", "autoRotate"],
+  inputs: ["drag", "release", "tags", "reset"],
+  events: ["tags", "reset"],
   stage: "cloud",
   controls(demo) {
     bindDrag($(".cloud", demo.root), demo);

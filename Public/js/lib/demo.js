@@ -1,9 +1,10 @@
 // The part every simulation page shares: choose or create the session (or open a replay of
 // one), open the channel, keep frames in a buffer, draw on requestAnimationFrame, keep the
-// info and status lines current, and (inside an iframe) talk to the host page with postMessage.
+// info and status lines current, and (inside an iframe) speak the embed protocol (embed.js).
 
 import { $, $all, el, setText } from "./dom.js";
 import { FittedView } from "./canvas.js";
+import { EmbedError, startEmbed } from "./embed.js";
 import { FrameBuffer } from "./frames.js";
 import { chooseSession, forgetToken, watchLink } from "./join.js";
 import { ReplayClient, ReplayControls } from "./replay.js";
@@ -24,7 +25,9 @@ const noticeMs = 4000;
  * - `hello(message, demo)`: (re)build from a hello (after a reconnect, or a replay's seek);
  * - `event(message, demo)`: an event of the model, optional;
  * - `draw(sample, demo, now)`: draw `sample = {a, b, alpha}` from the frame buffer;
- * - `frame(message, demo)`: extra work per frame received, optional.
+ * - `frame(message, demo)`: extra work per frame received, optional;
+ * - `urlConfig`: config fields a page address may set (`/embed/maze?rows=8`), optional;
+ * - `inputs`, `events`: the model's input types and event names, for the embed protocol.
  * The source is the page's: a replay when its `.demo` has `data-replay="ID"` (the replay
  * page), else a live session (see join.js). Returns the demo context: `{client, frames,
  * status, send, notice, redraw, running, readout, ...}`.
@@ -131,14 +134,16 @@ function viewHandlers(demo, page) {
     event(message) {
       if (message.name === "input-rejected") demo.notice(message.reason, "error");
       page.event?.(message, demo);
+      demo.embed?.event(message.name, message);
     },
     error(message) {
       demo.notice(message.message, "error");
+      demo.embed?.error(message.error, message.message);
     },
     state(state, detail) {
       demo.status.update({ state: detail && state === "ended" ? `ended: ${detail}` : state });
       root.dataset.connection = state;
-      tellHost({ type: "connection", state, detail });
+      demo.embed?.event("connection", { state, detail });
     },
   };
 }
@@ -149,12 +154,19 @@ function viewHandlers(demo, page) {
  */
 async function joinLive(demo, page) {
   const root = demo.root;
+  demo.embed = embedSession(demo, page);
   let session;
   try {
-    session = await chooseSession(page.kind, page.config ?? {}, Boolean(page.fresh));
+    session = await chooseSession(
+      page.kind,
+      page.config ?? {},
+      Boolean(page.fresh),
+      page.urlConfig ?? [],
+    );
   } catch (error) {
     demo.status.update({ state: "no session" });
     demo.notice(`Cannot start a session: ${error.message}`, "error");
+    demo.embed.error("no-session", `cannot start a session: ${error.message}`);
     return false;
   }
   demo.session = session;
@@ -168,7 +180,13 @@ async function joinLive(demo, page) {
       demo.tilt?.setEnabled(message.role === "controller");
       view.hello(message);
       refreshRun();
-      tellHost({ type: "hello", session: message.session, kind: message.kind, role: message.role });
+      root.dataset.running = String(message.running);
+      if (!demo.embed.options.autoplay && !demo.paused && message.role === "controller") {
+        demo.paused = true;
+        demo.send({ type: "stop" });
+      }
+      demo.embed.ready({ session: message.session, role: message.role });
+      demo.embed.stateChanged();
     },
     status(message) {
       demo.running = message.running;
@@ -176,7 +194,7 @@ async function joinLive(demo, page) {
       root.dataset.running = String(message.running);
       refreshRun();
       page.status?.(message, demo);
-      tellHost({ type: "status", ...message });
+      demo.embed.stateChanged();
     },
     refused(reason) {
       forgetToken(session.id);
@@ -186,7 +204,6 @@ async function joinLive(demo, page) {
   const refreshRun = bindRunControls(demo);
   page.setup?.(demo);
   page.controls?.(demo);
-  listenToHost(demo);
   return true;
 }
 
@@ -198,6 +215,7 @@ function drawLoop(demo, page) {
     const sample = demo.frames.sample(now);
     const newest = demo.frames.newest;
     if (newest) demo.status.update({ tick: newest.tick, latency: demo.client.latencyMs });
+    if (newest) demo.embed?.stateChanged();
     if (!sample || !demo.hello) return;
     const key = `${sample.a.tick}:${sample.b.tick}:${sample.alpha.toFixed(3)}`;
     if (key === lastKey && !demo.dirty) return;
@@ -273,27 +291,69 @@ function showNotice(root, text, kind) {
   }, noticeMs);
 }
 
-const embedded = window.parent !== window;
-
-/** Tells the host page (when embedded) what happened: `{playfield: {type, ...}}`. */
-function tellHost(message) {
-  if (embedded) window.parent.postMessage({ playfield: message }, "*");
+/** The embed protocol for a live session: the host's commands become session messages. */
+function embedSession(demo, page) {
+  const send = (message) => {
+    if (!demo.send(message)) throw new EmbedError("not-connected", "the session is not connected");
+  };
+  return startEmbed({
+    demo: page.kind,
+    commands: ["play", "pause", "reset", "step", "input"],
+    events: [...(page.events ?? []), "input-rejected", "dropped", "connection"],
+    inputs: page.inputs ?? [],
+    getState: () => ({
+      running: Boolean(demo.running),
+      tick: demo.frames.newest?.tick ?? demo.hello?.tick ?? null,
+      session: demo.session?.id ?? null,
+      role: demo.client?.role ?? null,
+    }),
+    capture: () => captureStage(demo.root),
+    onCommand(message) {
+      switch (message.type) {
+        case "play":
+          return send({ type: "start" });
+        case "pause":
+          return send({ type: "stop" });
+        case "reset":
+          return send({ type: page.resetInput ?? "reset" });
+        case "step":
+          return send({ type: "step", count: message.count ?? 1 });
+        case "input":
+          return send(message.input);
+        default:
+          throw new EmbedError("unknown-command", `no command ${message.type}`);
+      }
+    },
+  });
 }
 
-/**
- * Lets the host page drive an embedded demo: it posts `{playfield: {type: "stop"}}` and the
- * like, which go to the session as if the page had sent them (controller pages only).
- */
-function listenToHost(demo) {
-  if (!embedded) return;
-  window.addEventListener("message", (event) => {
-    if (event.source !== window.parent) return;
-    const message = event.data?.playfield;
-    if (!message || typeof message.type !== "string" || message.type === "ping") return;
-    if (!demo.send(message)) {
-      tellHost({ type: "refused", reason: "this page does not control the session" });
-    }
-  });
+/** The stage as a canvas: the demo's own, or the tag cloud's labels drawn on a new one. */
+function captureStage(root) {
+  const canvas = root.querySelector("canvas.view");
+  if (canvas) return canvas;
+  const cloud = root.querySelector(".cloud");
+  if (!cloud) return null;
+  const box = cloud.getBoundingClientRect();
+  const picture = el("canvas", { width: Math.round(box.width), height: Math.round(box.height) });
+  const context = picture.getContext("2d");
+  context.fillStyle = getComputedStyle(cloud).backgroundColor || "#101418";
+  context.fillRect(0, 0, picture.width, picture.height);
+  context.textAlign = "center";
+  context.textBaseline = "middle";
+  for (const label of cloud.querySelectorAll("a")) {
+    const rect = label.getBoundingClientRect();
+    const style = getComputedStyle(label);
+    context.globalAlpha = Number(style.opacity) || 1;
+    context.fillStyle = style.color;
+    // NB: labels are scaled by a transform, so their box, not their font size, is what shows.
+    context.font = `${style.fontWeight} ${Math.round(rect.height * 0.8)}px ${style.fontFamily}`;
+    context.fillText(
+      label.textContent,
+      rect.left - box.left + rect.width / 2,
+      rect.top - box.top + rect.height / 2,
+    );
+  }
+  return picture;
 }
 
 /** Wires the START/STOP toggle and STEP buttons (by `data-action`); returns their refresh. */

@@ -1,8 +1,8 @@
 // Which session a page shows: `?session=ID&token=T` joins it (controller with the token,
 // spectator without; `&watch` ignores a token this browser kept); a bare page resumes the
 // last session of its kind that this browser created, or creates a new one (always with
-// `?new`, and with `?config={...}` for a config of your own), then rewrites its URL so that
-// a reload resumes it.
+// `?new`, and with `?config={...}`, `?seed=N` or a page's own config fields such as `?balls=8`
+// for a config of your own), then rewrites its URL so that a reload resumes it.
 
 import { requestJSON } from "./api.js";
 
@@ -25,9 +25,13 @@ function recall(key) {
   }
 }
 
-/** Creates a session of `kind` with `config`; returns `{id, token}` or throws with the reason. */
-export async function createSession(kind, config = {}) {
-  const body = await requestJSON("/api/sessions", { method: "POST", body: { kind, config } });
+/**
+ * Creates a session of `kind` with `config` (and `seed`, when not null); returns `{id, token}`
+ * or throws with the reason.
+ */
+export async function createSession(kind, config = {}, seed = null) {
+  const request = seed === null ? { kind, config } : { kind, config, seed };
+  const body = await requestJSON("/api/sessions", { method: "POST", body: request });
   return { id: body.id, token: body.token };
 }
 
@@ -57,11 +61,37 @@ function configFromURL(query) {
 }
 
 /**
+ * The config fields among `names` that the address sets, e.g. `?balls=8&boundary=periodic`:
+ * numbers and true/false as JSON, anything else as text (the server checks every value).
+ */
+function fieldsFromURL(query, names) {
+  const fields = {};
+  for (const name of names) {
+    const text = query.get(name);
+    if (text === null) continue;
+    if (/^-?\d+(\.\d+)?(e-?\d+)?$/.test(text)) fields[name] = Number(text);
+    else if (text === "true" || text === "false") fields[name] = text === "true";
+    else fields[name] = text;
+  }
+  return fields;
+}
+
+/** `?seed=N`: a whole number for a new session's random generator, or null. */
+function seedFromURL(query) {
+  const text = query.get("seed");
+  if (text === null) return null;
+  if (!/^\d{1,16}$/.test(text) || Number(text) > Number.MAX_SAFE_INTEGER) {
+    throw new Error(`seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  }
+  return Number(text);
+}
+
+/**
  * The session this page should show: `{id, token}` (token null to watch). Creates one when
  * the URL names none (or resumes this browser's last one unless `fresh`), and puts
  * `?session=ID&token=T` in the address bar.
  */
-export async function chooseSession(kind, config = {}, fresh = false) {
+export async function chooseSession(kind, config = {}, fresh = false, urlFields = []) {
   const query = new URLSearchParams(location.search);
   const named = query.get("session");
   if (named) {
@@ -70,19 +100,41 @@ export async function chooseSession(kind, config = {}, fresh = false) {
     return { id: named, token };
   }
   let session = null;
-  if (!fresh && !query.has("new") && !query.has("config")) {
-    const last = recall(storageKey(kind));
-    const token = last && heldToken(last);
-    if (token && (await exists(last))) session = { id: last, token };
+  const fields = fieldsFromURL(query, urlFields);
+  const seed = seedFromURL(query);
+  const own = Object.keys(fields).length > 0 || seed !== null;
+  if (!fresh && !own && !query.has("new") && !query.has("config")) {
+    session = await resumable(kind);
   }
-  session ??= await createSession(kind, { ...config, ...configFromURL(query) });
-  remember(storageKey(kind), session.id);
-  remember(tokenKey(session.id), session.token);
+  session ??= await createSession(kind, { ...config, ...configFromURL(query), ...fields }, seed);
+  keep(kind, session);
   query.delete("new");
   query.delete("config");
+  query.delete("seed");
+  for (const name of urlFields) query.delete(name);
   query.set("session", session.id);
   query.set("token", session.token);
   history.replaceState(null, "", `${location.pathname}?${query}`);
+  return session;
+}
+
+/** This browser's last session of `kind` that still exists and whose token it holds, or null. */
+async function resumable(kind) {
+  const last = recall(storageKey(kind));
+  const token = last && heldToken(last);
+  return token && (await exists(last)) ? { id: last, token } : null;
+}
+
+/** Remembers `session` as this browser's last of `kind`, with its token. */
+function keep(kind, session) {
+  remember(storageKey(kind), session.id);
+  remember(tokenKey(session.id), session.token);
+}
+
+/** This browser's last session of `kind`, or a new one: `{id, token}` (for pages that frame it). */
+export async function lastOrNewSession(kind) {
+  const session = (await resumable(kind)) ?? (await createSession(kind));
+  keep(kind, session);
   return session;
 }
 

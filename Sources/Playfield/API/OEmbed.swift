@@ -2,12 +2,11 @@ import HTTP
 import JSON
 
 /// `GET /oembed?url=...`: oEmbed 1.0 (https://oembed.com) for demo pages, so a site can turn
-/// a Playfield link into an embedded demo.
+/// a Playfield link into an embedded demo, as JSON or XML.
 struct OEmbed: Sendable {
   let demos: [Demo]
 
-  /// Default and largest frame size, in CSS pixels.
-  static let defaultSize = (width: 640, height: 720)
+  /// The largest `maxwidth` and `maxheight` accepted, in CSS pixels.
   static let maxSize = 4096
 
   func handle(_ request: Request) -> Response {
@@ -20,8 +19,10 @@ struct OEmbed: Sendable {
     } catch {
       return error.response
     }
-    if let format = query["format"], format != "json" {
-      return HTTPError(.notImplemented, "only format=json is served").response
+    // oEmbed §2.3.4: a format the provider does not serve is 501.
+    let format = query["format"] ?? "json"
+    guard format == "json" || format == "xml" else {
+      return HTTPError(.notImplemented, "format must be json or xml").response
     }
     guard let url = query["url"], let (origin, demo, search) = parse(url) else {
       return HTTPError(
@@ -29,27 +30,29 @@ struct OEmbed: Sendable {
       )
       .response
     }
-    var width = Self.defaultSize.width
-    var height = Self.defaultSize.height
+    var bounds = (width: Self.maxSize, height: Self.maxSize)
     for (name, value) in [("maxwidth", query["maxwidth"]), ("maxheight", query["maxheight"])] {
       guard let value else { continue }
       guard let limit = Int(value), (1...Self.maxSize).contains(limit) else {
         return HTTPError(.badRequest, "\(name) must be a whole number from 1 to \(Self.maxSize)")
           .response
       }
-      if name == "maxwidth" { width = min(width, limit) } else { height = min(height, limit) }
+      if name == "maxwidth" { bounds.width = limit } else { bounds.height = limit }
     }
+    let size = Self.frameSize(for: demo.name, within: bounds)
     let source = "\(origin)/embed/\(demo.name)\(search)"
     let html =
-      "<iframe src=\"\(Self.escape(source))\" width=\"\(width)\" height=\"\(height)\" "
-      + "title=\"\(Self.escape(demo.title))\" style=\"border:0\" allow=\"accelerometer; gyroscope\" "
-      + "loading=\"lazy\"></iframe>"
-    return .json(
-      .object([
-        "version": "1.0", "type": "rich", "provider_name": "Playfield",
-        "provider_url": .string(origin + "/"), "title": .string(demo.title),
-        "html": .string(html), "width": .number(Double(width)), "height": .number(Double(height)),
-      ]))
+      "<iframe src=\"\(Self.escape(source))\" width=\"\(size.width)\" height=\"\(size.height)\" "
+      + "title=\"\(Self.escape(demo.title))\" style=\"border:0;max-width:100%\" "
+      + "allow=\"fullscreen; accelerometer; gyroscope\" allowfullscreen loading=\"lazy\"></iframe>"
+    let fields: [(String, JSONValue)] = [
+      ("version", "1.0"), ("type", "rich"), ("provider_name", "Playfield"),
+      ("provider_url", .string(origin + "/")), ("title", .string(demo.title)),
+      ("html", .string(html)), ("width", .number(Double(size.width))),
+      ("height", .number(Double(size.height))),
+    ]
+    return format == "xml"
+      ? Self.xml(fields) : .json(.object(Dictionary(uniqueKeysWithValues: fields)))
   }
 
   /// The origin, demo and query of a demo page URL (`http://host:port/demos/NAME?...`).
@@ -68,7 +71,7 @@ struct OEmbed: Sendable {
     return (origin, demo, String(rest[queryStart...]))
   }
 
-  /// Escapes text for an HTML attribute.
+  /// Escapes text for an HTML attribute or XML text.
   static func escape(_ text: String) -> String {
     var out = ""
     for character in text {
