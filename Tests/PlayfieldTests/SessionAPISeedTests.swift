@@ -11,7 +11,8 @@ import Testing
   private let api = SessionAPI(
     registry: SessionRegistry(
       journal: nil, limits: SessionLimits(), random: { Array(repeating: 7, count: $0) },
-      wallClock: { 1_000 }, logger: Logger(label: "test")))
+      wallClock: { 1_000 }, monotonicClock: { MonotonicTime(nanoseconds: 0) },
+      logger: Logger(label: "test")))
 
   private func post(_ body: String) -> Response {
     let request = Request(
