@@ -61,7 +61,7 @@ import Testing
   @Test(
     arguments: [
       ("url=http%3A%2F%2Fexample.com%2F", 404), ("url=http%3A%2F%2Fh%2Fdemos%2Fnope", 404),
-      ("", 404), ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=xml", 501),
+      ("", 404), ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=yaml", 501),
       ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxwidth=0", 400),
       ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxheight=tall", 400),
       ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze%3Fsession%3Dabc&maxwidth=300", 200),
