@@ -2,8 +2,10 @@
 SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
+# Seconds each libFuzzer target runs in `make fuzz`; `make test` runs each for 8.
+FUZZ_SECONDS ?= 600
 
-.PHONY: run build release test test-swift test-python deps test-deps format lint clean
+.PHONY: run build release test test-swift test-python test-fuzz fuzz deps test-deps format lint clean
 
 run: deps release
 	.build/release/playfield serve --host $(HOST) --port $(PORT)
@@ -25,6 +27,15 @@ test: test-deps
 	$(SWIFT) test --skip-build --parallel
 	$(SWIFT) build -c release --product playfield
 	.venv/bin/python -m pytest -q Tests/integration Tests/http Tests/browser clients/python/tests
+	$(MAKE) test-fuzz
+
+# Every parser under libFuzzer for FUZZ_SECONDS each (see Tests/fuzz/README.md).
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/fuzz/fuzz.sh
+
+# The short run `make test` does: 8 seconds per target, about a minute in all.
+test-fuzz:
+	FUZZ_SECONDS=8 Tests/fuzz/fuzz.sh
 
 format:
 	swift format -i -r Package.swift Sources Tests

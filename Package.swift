@@ -64,6 +64,14 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
 
+    // libFuzzer targets over the pure parsers; `make fuzz` builds them instrumented, a plain
+    // build links them without libFuzzer (they then only say how to build them).
+    .target(name: "FuzzShim", path: "Tests/fuzz/FuzzShim"),
+    .executableTarget(
+      name: "PlayfieldFuzz",
+      dependencies: ["FuzzShim", "HTTP", "JSON", "WebSocket", "Tiles", "Simulation"],
+      path: "Tests/fuzz/PlayfieldFuzz"),
+
     // A seeded generator the unit tests share.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "DeflateTests", dependencies: ["Deflate", "TestSupport"]),

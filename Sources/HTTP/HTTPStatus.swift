@@ -35,6 +35,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
   public static let unsupportedMediaType = HTTPStatus(415)
   public static let rangeNotSatisfiable = HTTPStatus(416)
   public static let expectationFailed = HTTPStatus(417)
+  public static let misdirectedRequest = HTTPStatus(421)
   public static let upgradeRequired = HTTPStatus(426)
   public static let tooManyRequests = HTTPStatus(429)
   public static let headerFieldsTooLarge = HTTPStatus(431)
@@ -53,7 +54,8 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict",
     410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
     414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable",
-    417: "Expectation Failed", 422: "Unprocessable Content", 426: "Upgrade Required",
+    417: "Expectation Failed", 421: "Misdirected Request", 422: "Unprocessable Content",
+    426: "Upgrade Required",
     429: "Too Many Requests", 431: "Request Header Fields Too Large",
     500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
     503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",

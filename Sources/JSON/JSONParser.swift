@@ -106,6 +106,7 @@ struct JSONParser {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
         throw index < bytes.count ? failure("expected a string key") : unexpected()
       }
+      let keyOffset = index
       let key = try parseString()
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -113,7 +114,11 @@ struct JSONParser {
       }
       index += 1
       skipWhitespace()
-      members[key] = try parseValue(depth: depth)
+      // NB: RFC 8259 §4 only says names SHOULD be unique; we refuse repeats, since two readers
+      // could otherwise disagree about which value counts.
+      guard members.updateValue(try parseValue(depth: depth), forKey: key) == nil else {
+        throw failure("duplicate key \"\(key)\"", at: keyOffset)
+      }
       skipWhitespace()
       guard index < bytes.count else { throw unexpected() }
       switch bytes[index] {

@@ -18,6 +18,7 @@ public final class Application: HTTPHandler {
   let gameLoop: GameLoop
   let journal: StorageJournal?
   let origins: OriginPolicy
+  let hosts: HostPolicy
   let replays: ReplayRegistry
   let highScores: HighScoreAPI
   let mazes: MazeAPI
@@ -31,12 +32,15 @@ public final class Application: HTTPHandler {
     self.pages = try Pages(directory: environment.templatesDirectory)
     self.demos = Demo.all
     self.origins = OriginPolicy(allowedOrigins: environment.allowedOrigins)
+    self.hosts = HostPolicy(names: environment.allowedHosts)
 
     // Storage: without a database the app still serves, with sessions in memory only.
     var journal: StorageJournal?
     if let path = environment.databasePath {
       do {
-        journal = StorageJournal(store: try environment.openStore(path), logger: logger)
+        var storeLimits = StoreLimits()
+        storeLimits.maxMazesPerClient = environment.mazesPerClient
+        journal = StorageJournal(store: try environment.openStore(path, storeLimits), logger: logger)
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -44,15 +48,21 @@ public final class Application: HTTPHandler {
     self.journal = journal
     let limits = SessionLimits(
       maxLive: environment.maxSessions, idlePause: environment.idlePause,
-      maxAge: environment.sessionMaxAge)
+      maxAge: environment.sessionMaxAge, perClient: environment.sessionsPerClient,
+      maxInputs: environment.inputsPerSession)
     let registry = SessionRegistry(
       journal: journal, limits: limits, random: environment.random,
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
-    self.mazes = MazeAPI(store: journal?.store, wallClock: environment.wallClock)
-    self.tiles = TileService(cacheBytes: environment.tileCacheBytes)
+    self.mazes = MazeAPI(
+      store: journal?.store, wallClock: environment.wallClock, random: environment.random)
+    self.tiles = TileService(
+      cacheBytes: environment.tileCacheBytes,
+      limits: .init(
+        waiting: environment.tileQueueLength, perClient: environment.tileRendersPerClient,
+        deadline: environment.tileWaitSeconds))
     self.spheres = SpheresAPI(cacheBytes: environment.sphereCacheBytes)
     if let journal {
       let count = SessionRestorer.restore(
@@ -74,6 +84,7 @@ public final class Application: HTTPHandler {
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
+    if let refusal = hosts.check(request) { return .response(refusal) }
     if request.target == "*" {
       return .response(Response(status: .noContent, headers: ["Allow": Self.allMethods]))
     }
@@ -90,7 +101,7 @@ public final class Application: HTTPHandler {
     case .health:
       return readOnly(request) { health() }
     case .sessionsAPI:
-      return .response(sessionAPI.collection(request))
+      return .response(sessionAPI.collection(request, client: context.remoteAddress))
     case .sessionAPI(let id):
       return .response(sessionAPI.member(request, id: id))
     case .sessionSocket(let id):
@@ -104,7 +115,7 @@ public final class Application: HTTPHandler {
     case .replaySocket(let id):
       return replaySocket(request, id: id)
     case .tile(let zoom, let x, let file):
-      return tiles.handle(request, zoom: zoom, x: x, file: file)
+      return tiles.handle(request, zoom: zoom, x: x, file: file, client: context.remoteAddress)
     case .oEmbed:
       return .response(OEmbed(demos: demos).handle(request))
     case .sessionsPage:
@@ -116,7 +127,7 @@ public final class Application: HTTPHandler {
     case .mazes:
       return .response(mazes.collection(request))
     case .maze(let name):
-      return .response(mazes.member(request, name: name))
+      return .response(mazes.member(request, name: name, client: context.remoteAddress))
     case .demosAPI:
       return readOnly(request) { .json(Demo.listing(demos)) }
     case .spheres(let radius, let level):
@@ -170,6 +181,9 @@ public final class Application: HTTPHandler {
       let status = journal.writer.status
       body["storage"] = .string(status.summary)
       if !status.isHealthy { body["status"] = "degraded" }
+      let file = journal.checkFile()
+      body["databaseFile"] = .string(file.description)
+      if file != .same { body["status"] = "degraded" }
     } else {
       body["storage"] = "off"
     }
@@ -190,7 +204,8 @@ public final class Application: HTTPHandler {
     }
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
-      return .webSocket(accepted, SessionSocketHandler(session: session, role: role))
+      return .webSocket(
+        accepted, SessionSocketHandler(session: session, role: role, inputLog: registry.inputLog))
     case .reject(let response):
       return .response(response)
     }

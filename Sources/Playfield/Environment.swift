@@ -24,8 +24,8 @@ public struct Environment: Sendable {
   /// A clock that never goes back, for time budgets within a tick.
   public var monotonicClock: @Sendable () -> MonotonicTime = { MonotonicTime.now() }
   /// Opens the session store at `databasePath`; tests may hand over one they made.
-  public var openStore: @Sendable (String) throws -> SQLiteSessionStore = {
-    try SQLiteSessionStore(path: $0)
+  public var openStore: @Sendable (String, StoreLimits) throws -> SQLiteSessionStore = {
+    try SQLiteSessionStore(path: $0, limits: $1)
   }
   /// Whether the game loop runs on its own thread at 60 Hz; with `.manual`, nothing steps
   /// until someone calls `Application.tick()` (tests).
@@ -40,6 +40,21 @@ public struct Environment: Sendable {
   public var tileCacheBytes = 64 << 20
   /// Most bytes of encoded sphere packings kept in memory (the packings add at most 23 MB).
   public var sphereCacheBytes = 96 << 20
+  /// Host names answered besides `localhost` and IP literals (the bound name, `--allow-host`);
+  /// any other `Host` gets 421.
+  public var allowedHosts: [String] = []
+  /// Live sessions one client (address) may hold; past it, 429.
+  public var sessionsPerClient = 16
+  /// Inputs one session may log; past it the session takes no more input.
+  public var inputsPerSession = 200_000
+  /// Saved mazes one client (address) may own.
+  public var mazesPerClient = 20
+  /// Tile renders one client may have running or waiting; past it, 429.
+  public var tileRendersPerClient = 32
+  /// Tile renders waiting across all clients; past it, 503.
+  public var tileQueueLength = 256
+  /// Seconds a tile render may wait for its turn before 503.
+  public var tileWaitSeconds = 10.0
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger

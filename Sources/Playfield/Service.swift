@@ -24,6 +24,8 @@ public enum Service {
   /// Serves until a signal arrives. Prints `Playfield listening on http://HOST:PORT` once ready.
   public static func run(environment: Environment, options: Options) throws {
     let logger = environment.logger
+    var environment = environment
+    environment.allowedHosts.append(options.host)
     let application = try Application(environment: environment)
     var configuration = options.server
     configuration.host = options.host

@@ -1,6 +1,10 @@
 extension SQLiteSessionStore {
+  /// Saves `cells` under `name`. With an `owner`, a new name is theirs (within
+  /// `maxMazesPerClient`) and an existing one may be replaced only with its token.
   @discardableResult
-  public func saveMaze(name: String, cells: String, at time: Double) throws -> SavedMaze {
+  public func saveMaze(name: String, cells: String, at time: Double, owner: MazeOwner? = nil)
+    throws -> SavedMaze
+  {
     let name = try NameValidator.validate(name)
     guard !cells.isEmpty, cells.utf8.count <= limits.maxMazeBytes else {
       throw StoreError.invalidValue(
@@ -9,18 +13,37 @@ extension SQLiteSessionStore {
     let limit = limits.maxMazes
     return try withWriter { database in
       try database.transaction {
-        let existing = try database.query("SELECT 1 FROM mazes WHERE name = ?", [.text(name)]) {
-          _ in true
-        }
-        if existing.isEmpty {
+        let existing = try database.query(
+          "SELECT owner_hash FROM mazes WHERE name = ?", [.text(name)]
+        ) { row -> String? in row.isNull(0) ? nil : row.string(0) }
+        if let ownerHash = existing.first {
+          if let owner {
+            try Self.checkOwner(owner.token, hash: ownerHash, name: name)
+          }
+        } else {
           let count = try database.query("SELECT COUNT(*) FROM mazes") { Int($0.int64(0)) }
           guard (count.first ?? 0) < limit else { throw StoreError.tooManyMazes(limit: limit) }
+          if let owner {
+            let perClient = limits.maxMazesPerClient
+            let mine = try database.query(
+              "SELECT COUNT(*) FROM mazes WHERE owner_client = ?", [.text(owner.client)]
+            ) { Int($0.int64(0)) }
+            guard (mine.first ?? 0) < perClient else {
+              throw StoreError.tooManyMazesForClient(limit: perClient)
+            }
+          }
         }
         try database.execute(
           """
-          INSERT INTO mazes (name, cells, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)
+          INSERT INTO mazes (name, cells, created_at, updated_at, owner_hash, owner_client)
+          VALUES (?1, ?2, ?3, ?3, ?4, ?5)
           ON CONFLICT (name) DO UPDATE SET cells = excluded.cells, updated_at = excluded.updated_at
-          """, [.text(name), .text(cells), .real(time)])
+          """,
+          [
+            .text(name), .text(cells), .real(time),
+            owner.map { .text(TokenHash.hash(token: $0.token)) } ?? .null,
+            owner.map { .text($0.client) } ?? .null,
+          ])
         let saved = try database.query(
           "SELECT \(Self.mazeColumns) FROM mazes WHERE name = ?", [.text(name)], row: Self.savedMaze
         )
@@ -44,11 +67,26 @@ extension SQLiteSessionStore {
     }
   }
 
+  /// Deletes the maze; with a `token`, only if it is the owner's. False when there is none.
   @discardableResult
-  public func deleteMaze(named name: String) throws -> Bool {
+  public func deleteMaze(named name: String, token: String? = nil) throws -> Bool {
     let name = try NameValidator.validate(name)
     return try withWriter { database in
-      try database.execute("DELETE FROM mazes WHERE name = ?", [.text(name)]) > 0
+      try database.transaction {
+        let existing = try database.query(
+          "SELECT owner_hash FROM mazes WHERE name = ?", [.text(name)]
+        ) { row -> String? in row.isNull(0) ? nil : row.string(0) }
+        guard let ownerHash = existing.first else { return false }
+        if let token { try Self.checkOwner(token, hash: ownerHash, name: name) }
+        return try database.execute("DELETE FROM mazes WHERE name = ?", [.text(name)]) > 0
+      }
+    }
+  }
+
+  /// Throws unless `token` hashes to the stored owner hash; an unowned maze has no owner.
+  private static func checkOwner(_ token: String, hash: String?, name: String) throws {
+    guard let hash, TokenHash.matches(token: token, storedHash: hash) else {
+      throw StoreError.notMazeOwner(name: name)
     }
   }
 

@@ -10,6 +10,9 @@ public final class SQLiteSessionStore: SessionStore {
   private let writer: Mutex<Database>
   private let reader: Mutex<Database>
   private let readOnly: Bool
+  /// The file opened, and its identity then.
+  private let path: String
+  private let opened: FileIdentity?
 
   /// Opens (or creates) the database at `path` and applies `Schema.migrations`.
   ///
@@ -28,6 +31,8 @@ public final class SQLiteSessionStore: SessionStore {
       path: path,
       options: Database.Options(readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
     self.readOnly = writer.isReadOnly
+    self.path = path
+    self.opened = DatabaseFileCheck.identity(of: path)
     self.limits = limits
     self.writer = Mutex(writer)
     self.reader = Mutex(reader)
@@ -35,6 +40,12 @@ public final class SQLiteSessionStore: SessionStore {
 
   /// True when the database cannot be written (opened read-only or the file is not writable).
   public var isReadOnly: Bool { readOnly }
+
+  /// Whether the path still names the file opened (a deleted or replaced file loses every
+  /// later write at the next restart).
+  public var fileCheck: DatabaseFileCheck {
+    DatabaseFileCheck.check(path: path, opened: opened)
+  }
 
   /// Runs `body` with the writing connection, holding its lock.
   func withWriter<T: Sendable>(_ body: (Database) throws -> T) throws -> T {

@@ -66,5 +66,13 @@ public enum Schema {
           updated_at REAL NOT NULL
         );
         """),
+    // NB: mazes saved before owners existed keep NULL and can be read, not changed.
+    Migration(
+      name: "maze-owners",
+      sql: """
+        ALTER TABLE mazes ADD COLUMN owner_hash TEXT;
+        ALTER TABLE mazes ADD COLUMN owner_client TEXT;
+        CREATE INDEX mazes_by_client ON mazes (owner_client);
+        """),
   ]
 }

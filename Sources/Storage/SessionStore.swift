@@ -32,16 +32,19 @@ public protocol SessionStore: Sendable {
   /// The best `limit` scores by level, then score, then earliest date.
   func topHighScores(limit: Int) throws -> [HighScore]
 
-  /// Saves a maze under `name`, replacing one of the same name, and returns it as stored.
+  /// Saves a maze under `name`, replacing one of the same name, and returns it as stored;
+  /// with an `owner`, only the owner's token replaces it and new names count per client.
   @discardableResult
-  func saveMaze(name: String, cells: String, at time: Double) throws -> SavedMaze
+  func saveMaze(name: String, cells: String, at time: Double, owner: MazeOwner?) throws
+    -> SavedMaze
   /// The maze saved under `name`, if any.
   func maze(named name: String) throws -> SavedMaze?
   /// All saved mazes by name.
   func listMazes() throws -> [SavedMaze]
-  /// Deletes the maze saved under `name`; false when there was none.
+  /// Deletes the maze saved under `name` (with a `token`, only if it owns it); false when
+  /// there was none.
   @discardableResult
-  func deleteMaze(named name: String) throws -> Bool
+  func deleteMaze(named name: String, token: String?) throws -> Bool
 
   /// The number of sessions and the size of the database.
   func statistics() throws -> StoreStatistics

@@ -10,6 +10,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooManySessions(limit: Int)
   /// The maze table is full.
   case tooManyMazes(limit: Int)
+  /// This client owns as many mazes as it may.
+  case tooManyMazesForClient(limit: Int)
+  /// The maze exists and the token given is not its owner's.
+  case notMazeOwner(name: String)
 
   public var description: String {
     switch self {
@@ -23,6 +27,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
       "too many sessions: all \(limit) stored sessions are running"
     case .tooManyMazes(let limit):
       "too many saved mazes (the limit is \(limit)); delete one first"
+    case .tooManyMazesForClient(let limit):
+      "you have saved \(limit) mazes, the most one client may; delete one of yours first"
+    case .notMazeOwner(let name):
+      "the maze \(name) belongs to someone else: send its token to change or delete it"
     }
   }
 }

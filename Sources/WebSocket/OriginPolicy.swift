@@ -2,8 +2,8 @@ import HTTP
 
 /// Which browser origins may open a WebSocket (RFC 6455 §10.2, RFC 6454).
 ///
-/// Allowed: no `Origin` at all (scripts and non-browser clients), an origin whose host and
-/// port equal the request's `Host` (same origin), or one in `allowedOrigins`. Anything else,
+/// Allowed: no `Origin` at all (scripts and non-browser clients), an `http://` origin whose
+/// host and port equal the request's `Host` (same origin), or one in `allowedOrigins`. Anything else,
 /// including `null` and repeated `Origin` fields, gets 403.
 public struct OriginPolicy: Sendable, Equatable {
   /// Extra origins such as `https://example.com:8443`; compared without case, default ports
@@ -22,8 +22,13 @@ public struct OriginPolicy: Sendable, Equatable {
     guard origins.count == 1 else { return false }
     let normalized = Self.normalize(origin)
     if allowedOrigins.contains(where: { Self.normalize($0) == normalized }) { return true }
+    // NB: this server speaks plain http, and browsers write the scheme in lower case, so a
+    // same-origin Origin starts with exactly `http://` (RFC 6454 §6.2).
     let hosts = request.headers.values("Host")
-    guard let (scheme, authority) = Self.split(normalized), hosts.count == 1 else { return false }
+    guard origin.trimmingSpaces().hasPrefix("http://"),
+      let (scheme, authority) = Self.split(normalized),
+      hosts.count == 1
+    else { return false }
     return authority == Self.dropDefaultPort(hosts[0].lowercased(), scheme: scheme)
   }
 

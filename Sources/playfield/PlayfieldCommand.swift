@@ -44,8 +44,33 @@ struct Serve: ParsableCommand {
       "Another origin allowed to open session WebSockets (repeatable), e.g. https://example.com.")
   var allowedOrigins: [String] = []
 
-  @Option(help: "Most live sessions.")
+  @Option(
+    name: .customLong("allow-host"),
+    help:
+      "Another Host name to answer (repeatable), e.g. playfield.example; besides localhost, IP literals and --host, others get 421."
+  )
+  var allowedHosts: [String] = []
+
+  @Option(help: "Most live sessions; when full, creating one gets 503 with Retry-After.")
   var maxSessions = 256
+
+  @Option(help: "Live sessions one client (address) may hold; past it, 429.")
+  var sessionsPerClient = 16
+
+  @Option(help: "Inputs one session may log; past it, the session takes no more input.")
+  var inputsPerSession = 200_000
+
+  @Option(help: "Saved mazes one client (address) may own.")
+  var mazesPerClient = 20
+
+  @Option(help: "Tile renders one client may have running or waiting; past it, 429.")
+  var tileRendersPerClient = 32
+
+  @Option(help: "Tile renders waiting across all clients (two run at once); past it, 503.")
+  var tileQueue = 256
+
+  @Option(help: "Seconds a tile render may wait for its turn before 503.")
+  var tileWait: Double = 10
 
   @Option(help: "Seconds without clients before a running session pauses.")
   var idlePause: Double = 30
@@ -75,6 +100,16 @@ struct Serve: ParsableCommand {
     guard (1...100_000).contains(maxSessions) else {
       throw ValidationError("--max-sessions must be from 1 to 100000, not \(maxSessions)")
     }
+    for (flag, value) in [
+      ("--sessions-per-client", sessionsPerClient), ("--inputs-per-session", inputsPerSession),
+      ("--mazes-per-client", mazesPerClient), ("--tile-renders-per-client", tileRendersPerClient),
+      ("--tile-queue", tileQueue),
+    ] where !(1...10_000_000).contains(value) {
+      throw ValidationError("\(flag) must be from 1 to 10000000, not \(value)")
+    }
+    guard tileWait > 0, tileWait <= 3600 else {
+      throw ValidationError("--tile-wait must be from 0 to 3600 seconds")
+    }
     guard (1...1_000_000).contains(maxConnections) else {
       throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections)")
     }
@@ -87,6 +122,13 @@ struct Serve: ParsableCommand {
     for origin in allowedOrigins
     where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
       throw ValidationError("--allow-origin must look like https://example.com, not \(origin)")
+    }
+    for name in allowedHosts
+    where name.isEmpty
+      || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.".contains($0)) })
+    {
+      throw ValidationError(
+        "--allow-host must be a host name without port, such as playfield.example, not \(name)")
     }
     for (flag, seconds) in [
       ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
@@ -128,6 +170,13 @@ struct Serve: ParsableCommand {
       publicDirectory: publicFolder, templatesDirectory: templatesFolder, databasePath: database,
       logger: logger)
     environment.allowedOrigins = allowedOrigins
+    environment.allowedHosts = allowedHosts
+    environment.sessionsPerClient = sessionsPerClient
+    environment.inputsPerSession = inputsPerSession
+    environment.mazesPerClient = mazesPerClient
+    environment.tileRendersPerClient = tileRendersPerClient
+    environment.tileQueueLength = tileQueue
+    environment.tileWaitSeconds = tileWait
     environment.maxSessions = maxSessions
     environment.idlePause = idlePause
     environment.sessionMaxAge = sessionMaxAge

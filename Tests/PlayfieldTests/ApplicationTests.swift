@@ -61,7 +61,8 @@ import Testing
   @Test(
     arguments: [
       ("url=http%3A%2F%2Fexample.com%2F", 404), ("url=http%3A%2F%2Fh%2Fdemos%2Fnope", 404),
-      ("", 404), ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=yaml", 501),
+      ("", 404), ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=xml", 200),
+      ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=yaml", 501),
       ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxwidth=0", 400),
       ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxheight=tall", 400),
       ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze%3Fsession%3Dabc&maxwidth=300", 200),
@@ -71,7 +72,9 @@ import Testing
     defer { app.shutdown() }
     let response = app.request(.get, "/oembed?\(query)")
     #expect(response.status.code == status)
-    if status == 200 {
+    if query.hasSuffix("format=xml") {
+      #expect(String(decoding: response.body, as: UTF8.self).contains("<oembed>"))
+    } else if status == 200 {
       let body = try JSONValue.parse(response.body)
       #expect(body["width"] == 300)
       #expect(

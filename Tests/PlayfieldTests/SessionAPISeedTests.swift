@@ -11,8 +11,7 @@ import Testing
   private let api = SessionAPI(
     registry: SessionRegistry(
       journal: nil, limits: SessionLimits(), random: { Array(repeating: 7, count: $0) },
-      wallClock: { 1_000 }, monotonicClock: { MonotonicTime(nanoseconds: 0) },
-      logger: Logger(label: "test")))
+      wallClock: { 1_000 }, monotonicClock: { .zero }, logger: Logger(label: "test")))
 
   private func post(_ body: String) -> Response {
     let request = Request(
@@ -21,7 +20,7 @@ import Testing
         "Host": "test", "Content-Type": "application/json", "Content-Length": "\(body.utf8.count)",
       ],
       body: Array(body.utf8))
-    return api.collection(request)
+    return api.collection(request, client: "127.0.0.1")
   }
 
   private func created(_ response: Response) throws -> LiveSession? {

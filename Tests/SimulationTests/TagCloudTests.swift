@@ -106,11 +106,11 @@ struct TagCloudTests {
     let cases: [(JSONValue, String)] = [
       (
         ["tags": [["text": "x", "url": "javascript:alert(1)"]]],
-        "tags[0].url: must start with http://, https:// or a single /"
+        "tags[0].url: must start with http://HOST, https://HOST or a single /, with no backslash or space"
       ),
       (
         ["tags": [["text": "x", "url": "//evil.example"]]],
-        "tags[0].url: must start with http://, https:// or a single /"
+        "tags[0].url: must start with http://HOST, https://HOST or a single /, with no backslash or space"
       ),
       (
         ["tags": [""]], "tags[0]: must be a string of 1 to 64 characters without control characters"

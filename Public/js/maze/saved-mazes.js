@@ -7,6 +7,16 @@ import { APIError, requestJSON } from "../lib/api.js";
 
 const mazePath = (name) => `/api/mazes/${encodeURIComponent(name)}`;
 
+// Saving a new name returns the token that owns it; this browser keeps it to save again.
+const tokensKey = "playfield.mazeTokens";
+const ownerTokens = () => {
+  try {
+    return JSON.parse(localStorage.getItem(tokensKey) ?? "{}") ?? {};
+  } catch {
+    return {};
+  }
+};
+
 export class SavedMazes {
   /**
    * @param {HTMLElement} root the demo section, holding `.maze-library` with its two forms
@@ -57,7 +67,13 @@ export class SavedMazes {
       return;
     }
     try {
-      const saved = await requestJSON(mazePath(name), { method: "PUT", body: { cells } });
+      const tokens = ownerTokens();
+      const headers = tokens[name] ? { Authorization: `Bearer ${tokens[name]}` } : {};
+      const saved = await requestJSON(mazePath(name), { method: "PUT", body: { cells }, headers });
+      if (saved.token) {
+        tokens[saved.name] = saved.token;
+        localStorage.setItem(tokensKey, JSON.stringify(tokens));
+      }
       this.say(`Saved “${saved.name}”.`);
       await this.refresh(saved.name);
     } catch (error) {

@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import Simulation
 import Storage
 import Synchronization
 
@@ -57,8 +58,15 @@ final class HighScoreAPI: Sendable {
     guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
       throw APIError(.forbidden, "the token does not control this session", field: "token")
     }
-    guard session.kind == "holes", let game = session.summary.lastGame else {
+    let summary = session.summary
+    guard session.kind == "holes", let game = summary.lastGame else {
       throw APIError(.conflict, "this session has no finished game to enter", field: "session")
+    }
+    guard Holes.isDefault(summary.config) else {
+      throw APIError(
+        .conflict,
+        "only games with the default settings enter the high scores; this one had its own",
+        field: "session")
     }
     let key = "\(sessionID)@\(game.tick)"
     guard entered.withLock({ $0.insert(key).inserted }) else {

@@ -1,5 +1,7 @@
+import Foundation
 import HTTP
 import JSON
+import WebSocket
 
 /// A request's JSON object body, with field readers that name what is wrong.
 struct JSONBody {
@@ -13,9 +15,9 @@ struct JSONBody {
     guard request.declaresBody else {
       throw APIError(.lengthRequired, "send \(example) with a Content-Length")
     }
-    if let type = request.headers["Content-Type"], !type.lowercased().hasPrefix("application/json")
-    {
-      throw APIError(.unsupportedMediaType, "send \(example) as application/json")
+    guard Self.isJSON(request) else {
+      throw APIError(
+        .unsupportedMediaType, "send \(example) with Content-Type: application/json")
     }
     guard request.body.count <= maxBytes else {
       throw APIError(.contentTooLarge, "the body is larger than \(maxBytes) bytes")
@@ -33,6 +35,20 @@ struct JSONBody {
       throw APIError(.badRequest, "the body must be a JSON object")
     }
     self.fields = fields
+  }
+
+  /// Whether the body is declared JSON, or comes without a type from a page of this site.
+  ///
+  /// NB: any web page may POST a body with no type (or `text/plain`) to us without a CORS
+  /// preflight (Fetch §4.2 "CORS-safelisted request-header"), so an untyped body counts only
+  /// when its `Origin` is this server's; a typed one makes the browser ask first, and we
+  /// refuse the preflight.
+  static func isJSON(_ request: Request) -> Bool {
+    guard let type = request.headers["Content-Type"] else {
+      return request.headers["Origin"] != nil && OriginPolicy().allows(request)
+    }
+    let media = type.split(separator: ";", maxSplits: 1).first ?? ""
+    return media.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
   }
 
   /// Refuses fields other than `names`, naming the first unknown one.

@@ -4,9 +4,15 @@ import Simulation
 import Storage
 
 /// `/api/mazes` and `/api/mazes/NAME`: save, list, load and delete named mazes.
+///
+/// Saving a new name answers with a `token`; replacing or deleting that maze needs it
+/// (`Authorization: Bearer T` or `?token=T`), and one client (address) owns at most
+/// `StoreLimits.maxMazesPerClient` mazes.
 struct MazeAPI: Sendable {
   let store: SQLiteSessionStore?
   let wallClock: @Sendable () -> Double
+  /// Random bytes for owner tokens.
+  let random: @Sendable (Int) -> [UInt8]
 
   func collection(_ request: Request) -> Response {
     guard let store else { return APIError.noDatabase.response }
@@ -25,7 +31,7 @@ struct MazeAPI: Sendable {
     }
   }
 
-  func member(_ request: Request, name: String) -> Response {
+  func member(_ request: Request, name: String, client: String) -> Response {
     guard let store else { return APIError.noDatabase.response }
     do {
       switch request.method {
@@ -36,10 +42,22 @@ struct MazeAPI: Sendable {
         return .json(json(maze))
       case .put:
         let cells = try Self.normalizedCells(try JSONBody(request).value("cells"))
-        let saved = try store.saveMaze(name: name, cells: cells.jsonString, at: wallClock())
-        return .json(json(saved))
+        let sent = SessionAPI.token(in: request)
+        let token = sent ?? SessionRegistry.identifier(random(16))
+        let saved = try store.saveMaze(
+          name: name, cells: cells.jsonString, at: wallClock(),
+          owner: MazeOwner(token: token, client: client))
+        var answer = json(saved)
+        if sent == nil, case .object(var fields) = answer {
+          fields["token"] = .string(token)
+          answer = .object(fields)
+        }
+        return .json(answer)
       case .delete:
-        guard try store.deleteMaze(named: name) else {
+        guard let token = SessionAPI.token(in: request) else {
+          throw APIError(.forbidden, "send the maze's token to delete it", field: "token")
+        }
+        guard try store.deleteMaze(named: name, token: token) else {
           throw APIError(.notFound, "no maze named \(name)")
         }
         return Response(status: .noContent, headers: ["Cache-Control": "no-store"])

@@ -6,7 +6,7 @@ struct SessionAPI: Sendable {
   let registry: SessionRegistry
 
   /// `/api/sessions`: POST creates, GET lists.
-  func collection(_ request: Request) -> Response {
+  func collection(_ request: Request, client: String) -> Response {
     switch request.method {
     case .get, .head:
       let now = registry.wallClock()
@@ -15,7 +15,7 @@ struct SessionAPI: Sendable {
         .object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
     case .post:
       do {
-        return try create(request)
+        return try create(request, client: client)
       } catch {
         return error.response
       }
@@ -44,7 +44,7 @@ struct SessionAPI: Sendable {
     }
   }
 
-  private func create(_ request: Request) throws(APIError) -> Response {
+  private func create(_ request: Request, client: String) throws(APIError) -> Response {
     let body = try JSONBody(request, example: #"{"kind": NAME, "config": {...}}"#)
     try body.allowOnly(["kind", "config", "seed"])
     let kind = try body.string("kind")
@@ -53,7 +53,8 @@ struct SessionAPI: Sendable {
       throw APIError(.badRequest, "config must be an object", field: "config")
     }
     let seed = try Self.seed(in: body)
-    let (session, token, warning) = try registry.create(kind: kind, config: config, seed: seed)
+    let (session, token, warning) = try registry.create(
+      kind: kind, config: config, seed: seed, client: client)
     var json = session.summary.json(now: registry.wallClock())
     if case .object(var object) = json {
       object["token"] = .string(token)

@@ -64,7 +64,10 @@ final class LiveSession: @unchecked Sendable {
       SessionSummary(
         id: id, kind: Swift.type(of: model).kind, running: running, tick: model.tick,
         spectators: 0, controllers: 0, createdAt: createdAt, updatedAt: createdAt,
-        config: model.config))
+        config: model.config,
+        lastGame: (model as? Holes)?.finishedGame.map {
+          GameResult(tick: model.tick, score: $0.score, level: $0.level)
+        }))
   }
 
   // MARK: Any thread

@@ -9,7 +9,9 @@ import WebSocket
 /// Every live session, by id: creation (with validation and limits), lookup, deletion, and the
 /// restore of stored sessions at start.
 final class SessionRegistry: Sendable {
-  private let live = Mutex<[String: LiveSession]>([:])
+  let live = Mutex<[String: LiveSession]>([:])
+  /// Idle sessions moved out of memory to make room; they come back when asked for.
+  let parked = Mutex<Set<String>>([])
   private let showcases = Mutex<[String: LiveSession]>([:])
   let journal: SessionJournal?
   let limits: SessionLimits
@@ -17,6 +19,10 @@ final class SessionRegistry: Sendable {
   let wallClock: @Sendable () -> Double
   let monotonicClock: @Sendable () -> MonotonicTime
   let logger: Logger
+  /// Live sessions per client.
+  let quota: SessionQuota
+  /// Inputs per session.
+  let inputLog: InputLogCap
 
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
@@ -24,6 +30,8 @@ final class SessionRegistry: Sendable {
     monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger
   ) {
     self.monotonicClock = monotonicClock
+    self.quota = SessionQuota(perClient: limits.perClient)
+    self.inputLog = InputLogCap(maxInputs: limits.maxInputs)
     self.journal = journal
     self.limits = limits
     self.random = random
@@ -64,12 +72,15 @@ final class SessionRegistry: Sendable {
   }
 
   func session(_ id: String) -> LiveSession? {
-    live.withLock { $0[id] }
+    live.withLock { $0[id] } ?? unpark(id)
   }
 
-  /// Creates a session of `kind` with `config` and `seed` (random when nil); returns it, its
-  /// control token, and a warning when it could not be stored (it then runs in memory only).
-  func create(kind: String, config: JSONValue, seed chosen: UInt64? = nil) throws(APIError) -> (
+  /// Creates a session of `kind` with `config` and `seed` (random when nil) for `client`;
+  /// returns it, its control token, and a warning when it could not be stored (it then runs in
+  /// memory only).
+  func create(
+    kind: String, config: JSONValue, seed chosen: UInt64? = nil, client: String? = nil
+  ) throws(APIError) -> (
     LiveSession, token: String, warning: String?
   ) {
     guard let type = Simulations.named(kind) else {
@@ -89,10 +100,22 @@ final class SessionRegistry: Sendable {
     let id = Self.identifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
-    guard listed.count < limits.maxLive else {
+    if let client, quota.count(for: client) >= quota.perClient, !parkIdle(of: client) {
       throw APIError(
+        .tooManyRequests,
+        "you have \(quota.perClient) live sessions in use, the most one client may; close one")
+    }
+    guard listed.count < limits.maxLive || parkIdle(of: nil) else {
+      var error = APIError(
         .serviceUnavailable,
-        "too many live sessions (the limit is \(limits.maxLive)); delete one first")
+        "the server is full: \(limits.maxLive) live sessions in use; try again later")
+      error.headers.set("Retry-After", "60")
+      throw error
+    }
+    if let client, !quota.admit(id, client: client) {
+      throw APIError(
+        .tooManyRequests,
+        "you have \(quota.perClient) live sessions in use, the most one client may; close one")
     }
     let warning = record(id: id, model: model, seed: seed, token: token, now: now)
     let session = LiveSession(
@@ -146,6 +169,8 @@ final class SessionRegistry: Sendable {
 
   private func remove(_ session: LiveSession, reason: String) {
     live.withLock { $0[session.id] = nil }
+    quota.release(session.id)
+    inputLog.forget(session.id)
     session.disconnectAll(.goingAway, reason: reason)
     journal?.deleted(sessionID: session.id)
     logger.info("session \(session.id) removed: \(reason)")

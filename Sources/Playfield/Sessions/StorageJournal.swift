@@ -1,6 +1,7 @@
 import JSON
 import Logging
 import Storage
+import Synchronization
 
 /// Sessions made durable in SQLite: creation at once, everything else through the
 /// write-behind `SessionWriter` (one transaction every 250 ms, retried on failure).
@@ -8,6 +9,8 @@ final class StorageJournal: SessionJournal {
   let store: SQLiteSessionStore
   let writer: SessionWriter
   let logger: Logger
+  /// The database file check last seen, so a change is logged once.
+  let lastFileCheck = Mutex(DatabaseFileCheck.same)
 
   init(store: SQLiteSessionStore, logger: Logger) {
     self.store = store
@@ -18,6 +21,8 @@ final class StorageJournal: SessionJournal {
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
   ) throws {
+    let file = checkFile()
+    guard file == .same else { throw file }
     let evicted = try store.createSession(
       StoredSession(
         id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now))

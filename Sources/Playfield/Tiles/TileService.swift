@@ -1,20 +1,43 @@
 import HTTP
 import Server
+import Synchronization
 import Tiles
 
 /// `/tiles/mandelbrot/Z/X/Y.png`: PNG tiles rendered off the event loop, kept in a bounded
 /// LRU cache, with concurrent requests for one cold tile computed once.
+///
+/// Cached tiles are answered at once; renders go through a `RenderQueue` (a few at a time,
+/// each client in turn, bounded, with a deadline), and `iter` is snapped to `IterationSteps`.
 final class TileService: Sendable {
   let renderer: TileRenderer
   let cache: TileCache<TileRequest>
+  private let queue: Mutex<RenderQueue<Render>>
+  /// Monotonic seconds, for the queue's deadline.
+  private let clock: @Sendable () -> Double
 
-  /// - Parameter cacheBytes: most bytes of PNG kept in memory.
-  init(cacheBytes: Int, renderer: TileRenderer = TileRenderer()) {
-    self.renderer = renderer
-    self.cache = TileCache(capacity: cacheBytes)
+  /// A render waiting for its turn: what to draw, for whom, and where the answer goes.
+  struct Render: Sendable {
+    var tile: TileRequest
+    var client: String
+    var headers: HTTPHeaders
+    var pending: PendingResponse
   }
 
-  func handle(_ request: Request, zoom: String, x: String, file: String) -> Reply {
+  /// - Parameter cacheBytes: most bytes of PNG kept in memory.
+  init(
+    cacheBytes: Int, limits: RenderQueue<Render>.Limits = .init(),
+    renderer: TileRenderer = TileRenderer(),
+    clock: @escaping @Sendable () -> Double = {
+      Double(MonotonicTime.now().nanoseconds) / 1e9
+    }
+  ) {
+    self.renderer = renderer
+    self.cache = TileCache(capacity: cacheBytes, maxConcurrentComputations: limits.running)
+    self.queue = Mutex(RenderQueue(limits: limits))
+    self.clock = clock
+  }
+
+  func handle(_ request: Request, zoom: String, x: String, file: String, client: String) -> Reply {
     guard request.method == .get || request.method == .head else {
       return .response(
         HTTPError(.methodNotAllowed, "tiles accept GET and HEAD", headers: ["Allow": "GET, HEAD"])
@@ -23,7 +46,7 @@ final class TileService: Sendable {
     guard file.hasSuffix(".png") else {
       return .response(HTTPError(.notFound, "a tile is Z/X/Y.png").response)
     }
-    let tile: TileRequest
+    var tile: TileRequest
     do {
       tile = try TileRequest.parse(
         zoom: Substring(zoom), x: Substring(x), y: Substring(file.dropLast(4)),
@@ -31,6 +54,7 @@ final class TileService: Sendable {
     } catch {
       return .response(HTTPError(HTTPStatus(error.status), error.message).response)
     }
+    tile.iterations = IterationSteps.snap(tile.iterations)
     var headers = Self.headers
     headers.add("ETag", tile.etag)
     switch Preconditions.evaluate(request, etag: tile.etag, lastModified: nil, now: 0) {
@@ -44,20 +68,49 @@ final class TileService: Sendable {
     if let png = cache.cachedValue(for: tile) {
       return .response(Response(status: .ok, headers: headers, body: png))
     }
-    let pending = PendingResponse()
+    let render = Render(tile: tile, client: client, headers: headers, pending: PendingResponse())
+    let admission = queue.withLock { $0.submit(render, client: client, now: clock()) }
+    switch admission {
+    case .start(let render):
+      run(render)
+    case .wait:
+      break
+    case .refuse(_, let refusal):
+      return .response(Self.refused(refusal))
+    }
+    return .later(render.pending)
+  }
+
+  /// Renders (or joins a render of) the tile, answers, and hands the freed slot on.
+  private func run(_ render: Render) {
     let renderer = self.renderer
+    let tile = render.tile
     cache.fetch(
       tile, compute: { try renderer.png(for: tile) },
-      completion: { [headers] result in
+      completion: { [self] result in
         switch result {
         case .success(let png):
-          pending.succeed(Response(status: .ok, headers: headers, body: png))
+          render.pending.succeed(Response(status: .ok, headers: render.headers, body: png))
         case .failure(let error):
-          pending.succeed(
+          render.pending.succeed(
             HTTPError(.internalServerError, "the tile could not be drawn: \(error)").response)
         }
+        let (start, expired) = queue.withLock { $0.finish(client: render.client, now: clock()) }
+        for (late, refusal) in expired { late.pending.succeed(Self.refused(refusal)) }
+        for next in start { run(next) }
       })
-    return .later(pending)
+  }
+
+  /// 429 for a client over its share, 503 when the queue is full, with `Retry-After`.
+  static func refused(_ refusal: RenderQueue<Render>.Refusal) -> Response {
+    let message =
+      refusal.tooManyFromClient
+      ? "you have too many tiles rendering; wait for them before asking for more"
+      : "the tile renderer is busy; try again shortly"
+    return HTTPError(
+      refusal.tooManyFromClient ? .tooManyRequests : .serviceUnavailable, message,
+      headers: ["Retry-After": String(refusal.retryAfter), "Cache-Control": "no-store"]
+    ).response
   }
 
   /// Headers of every tile: tiles never change for a given URL.

@@ -8,6 +8,8 @@ import WebSocket
 struct SessionSocketHandler: WebSocketHandler {
   let session: LiveSession
   let role: SessionRole
+  /// The per-session input-log bound.
+  let inputLog: InputLogCap
 
   /// Most steps one `step` message may ask for.
   static let maxStepCount = 600
@@ -95,6 +97,13 @@ struct SessionSocketHandler: WebSocketHandler {
       return .failure(
         ClientError(
           "not-controller", "spectators cannot send \(type); connect with the session's token"))
+    }
+    if case .input = command, !inputLog.admit(session.id) {
+      return .failure(
+        ClientError(
+          "log-full",
+          "this session has logged \(inputLog.maxInputs) inputs, the most one may; it takes no more input"
+        ))
     }
     guard session.send(command) else {
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))

@@ -29,6 +29,11 @@ enum DeterministicMath {
   private static func reduce(_ x: Double) -> (quadrant: Int, r: Double) {
     let k = (x * 0x1.45f306dc9c883p-1).rounded()
     let r = ((x - k * 0x1.921fb544p0) - k * 0x1.0b4611a6p-34) - k * 2.022_266_248_795_950_6e-21
+    guard k.isFinite else { return (0, .nan) }
+    // NB: past |k| = 2^20 the split is no longer exact, and `Int(k)` traps past Int.max (a
+    // restored angle of 1e300, found by fuzzing): fold x into one turn first (an exact
+    // remainder, so still deterministic; no model gets there in years of ticks).
+    guard abs(k) < 0x1p20 else { return reduce(x.truncatingRemainder(dividingBy: 2 * .pi)) }
     return (Int(k) & 3, r)
   }
 

@@ -30,7 +30,7 @@ extension TagCloud {
       try fields.finish()
       guard url.isEmpty || Self.isSafeLink(url) else {
         throw SimulationError(
-          field: field + ".url", message: "must start with http://, https:// or a single /")
+          field: field + ".url", message: Self.linkRule)
       }
     }
 
@@ -40,10 +40,25 @@ extension TagCloud {
       self.url = url
     }
 
-    /// Only web links and site paths: never `javascript:` or other schemes.
+    static let linkRule =
+      "must start with http://HOST, https://HOST or a single /, with no backslash or space"
+
+    /// Only web links with a host and site paths: never `javascript:` or other schemes.
+    ///
+    /// NB: browsers read `\` as `/` and drop tabs and newlines (WHATWG URL), so `/\evil` and
+    /// `/<TAB>/evil` would leave the site; a link may hold no backslash, control or space.
     static func isSafeLink(_ url: String) -> Bool {
-      url.hasPrefix("https://") || url.hasPrefix("http://")
-        || (url.hasPrefix("/") && !url.hasPrefix("//"))
+      guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") })
+      else { return false }
+      for scheme in ["https://", "http://"] where url.hasPrefix(scheme) {
+        let authority = url.dropFirst(scheme.count).prefix { !"/?#".contains($0) }
+        let host =
+          authority.split(separator: "@").last?.split(
+            separator: ":", omittingEmptySubsequences: false
+          ).first ?? ""
+        return !host.isEmpty && !authority.hasPrefix("@")
+      }
+      return url.hasPrefix("/") && !url.hasPrefix("//")
     }
 
     var json: JSONValue {

@@ -1,0 +1,127 @@
+/// Admission for tile renders: a few run at once, a bounded number wait, each client gets its
+/// turn in rotation, and nobody waits past a deadline.
+///
+/// Pure: the caller passes `now` (monotonic seconds) and starts or refuses the jobs this
+/// returns. A client (an address) over its share gets 429; a full queue or an expired wait
+/// gets 503; both say when to come back (RFC 9110 §10.2.3 `Retry-After`).
+struct RenderQueue<Job> {
+  /// The bounds; the defaults suit two cores.
+  struct Limits: Sendable, Equatable {
+    /// Renders at once.
+    var running = 2
+    /// Renders waiting, across all clients.
+    var waiting = 256
+    /// Renders one client may have running or waiting.
+    var perClient = 32
+    /// Seconds a render may wait before it is refused.
+    var deadline = 10.0
+  }
+
+  /// Why a render was not done.
+  struct Refusal: Equatable, Sendable {
+    /// 429 (this client is over its share) or 503 (the queue is full or the wait too long).
+    var tooManyFromClient: Bool
+    /// Seconds after which to try again.
+    var retryAfter: Int
+  }
+
+  /// What to do with a new job.
+  enum Admission {
+    case start(Job)
+    case wait
+    case refuse(Job, Refusal)
+  }
+
+  private struct Waiting {
+    var job: Job
+    var since: Double
+  }
+
+  let limits: Limits
+  private var running: [String: Int] = [:]
+  private var queues: [String: [Waiting]] = [:]
+  /// Clients with waiting jobs, in the order they get their next turn.
+  private var rotation: [String] = []
+  private(set) var runningCount = 0
+  private(set) var waitingCount = 0
+
+  init(limits: Limits = Limits()) {
+    self.limits = limits
+  }
+
+  /// Admits `job` from `client`: start it now, queue it, or refuse it.
+  mutating func submit(_ job: Job, client: String, now: Double) -> Admission {
+    let mine = running[client, default: 0] + (queues[client]?.count ?? 0)
+    guard mine < limits.perClient else {
+      return .refuse(job, Refusal(tooManyFromClient: true, retryAfter: 1))
+    }
+    if runningCount < limits.running {
+      runningCount += 1
+      running[client, default: 0] += 1
+      return .start(job)
+    }
+    guard waitingCount < limits.waiting else {
+      return .refuse(job, Refusal(tooManyFromClient: false, retryAfter: retryAfter))
+    }
+    if queues[client, default: []].isEmpty { rotation.append(client) }
+    queues[client, default: []].append(Waiting(job: job, since: now))
+    waitingCount += 1
+    return .wait
+  }
+
+  /// Marks one of `client`'s renders done; returns the jobs to start in the freed slot and the
+  /// waiting ones past their deadline, to refuse.
+  mutating func finish(client: String, now: Double) -> (start: [Job], expired: [(Job, Refusal)]) {
+    runningCount -= 1
+    running[client, default: 1] -= 1
+    if running[client] == 0 { running[client] = nil }
+    let expired = expire(now: now)
+    var start: [Job] = []
+    while runningCount < limits.running, let next = nextInTurn() {
+      runningCount += 1
+      running[next.client, default: 0] += 1
+      start.append(next.job)
+    }
+    return (start, expired)
+  }
+
+  /// Removes and returns the waiting jobs older than the deadline.
+  mutating func expire(now: Double) -> [(Job, Refusal)] {
+    var expired: [(Job, Refusal)] = []
+    for client in rotation {
+      guard let queue = queues[client] else { continue }
+      let (old, fresh) = (
+        queue.filter { now - $0.since > limits.deadline },
+        queue.filter { now - $0.since <= limits.deadline }
+      )
+      guard !old.isEmpty else { continue }
+      waitingCount -= old.count
+      queues[client] = fresh
+      expired += old.map { ($0.job, Refusal(tooManyFromClient: false, retryAfter: retryAfter)) }
+    }
+    rotation.removeAll { queues[$0]?.isEmpty ?? true }
+    for client in queues.keys where queues[client]!.isEmpty { queues[client] = nil }
+    return expired
+  }
+
+  /// The oldest job of the client whose turn it is; that client goes to the back.
+  private mutating func nextInTurn() -> (client: String, job: Job)? {
+    guard !rotation.isEmpty else { return nil }
+    let client = rotation.removeFirst()
+    var queue = queues[client] ?? []
+    let next = queue.removeFirst()
+    waitingCount -= 1
+    if queue.isEmpty {
+      queues[client] = nil
+    } else {
+      queues[client] = queue
+      rotation.append(client)
+    }
+    return (client, next.job)
+  }
+
+  /// A guess at when a slot frees: a second per render ahead of a newcomer, per slot.
+  private var retryAfter: Int {
+    max(1, min(60, (waitingCount + limits.running) / limits.running))
+  }
+}

@@ -1,0 +1,96 @@
+"""Issue 17, findings 8 and 10 in headless Chromium: a page on another site cannot create
+sessions with a no-cors POST, and a rebound DNS name gets 421, not our pages or sockets."""
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from conftest import CHROMIUM
+
+REBIND = "rebind.example"
+
+
+@pytest.fixture(scope="module")
+def rebinding_browser():
+    """Chromium resolving rebind.example to 127.0.0.1, as after a DNS-rebinding attack."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  f"--host-resolver-rules=MAP {REBIND} 127.0.0.1"])
+        yield browser
+        browser.close()
+
+
+def session_count(server):
+    with urllib.request.urlopen(server.url + "/api/sessions", timeout=10) as response:
+        return json.loads(response.read())["count"]
+
+
+def test_a_rebound_name_gets_421(playfield, rebinding_browser):
+    page = rebinding_browser.new_page()
+    response = page.goto(f"http://{REBIND}:{playfield.port}/")
+    assert response.status == 421
+    assert "allow-host" in page.content()
+    response = page.goto(f"http://localhost:{playfield.port}/healthz")
+    assert response.status == 200
+    page.close()
+
+
+def test_a_rebound_page_cannot_open_a_session_socket(playfield, rebinding_browser):
+    page = rebinding_browser.new_page()
+    page.goto(f"http://localhost:{playfield.port}/healthz")
+    created = page.evaluate("""async () => {
+      const r = await fetch('/api/sessions', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                              body: JSON.stringify({kind: 'maze'})});
+      return r.json();
+    }""")
+    # The rebound page is served a 421 error body, so from it even a plain fetch fails.
+    page.goto(f"http://{REBIND}:{playfield.port}/healthz")
+    outcome = page.evaluate("""id => new Promise(resolve => {
+      const socket = new WebSocket(`ws://${location.host}/ws/sessions/${id}`);
+      socket.onopen = () => resolve('open');
+      socket.onerror = () => resolve('refused');
+    })""", created["id"])
+    assert outcome == "refused"
+    page.close()
+
+
+def test_another_site_cannot_post_an_untyped_body(playfield, rebinding_browser):
+    # localhost and 127.0.0.1 are different origins: the page plays the attacking site.
+    page = rebinding_browser.new_page()
+    page.goto(f"http://localhost:{playfield.port}/healthz")
+    before = session_count(playfield)
+    page.evaluate("""async target => {
+      for (let i = 0; i < 5; i++) {
+        await fetch(target + '/api/sessions', {method: 'POST', mode: 'no-cors',
+                                               body: new Blob(['{"kind":"maze"}'])});
+        await fetch(target + '/api/sessions', {method: 'POST', mode: 'no-cors',
+                                               headers: {'Content-Type': 'text/plain'},
+                                               body: '{"kind":"maze"}'});
+      }
+    }""", playfield.url)
+    assert session_count(playfield) == before
+    # The typed request needs a preflight, which fails, so it never arrives either.
+    refused = page.evaluate("""async target => {
+      try {
+        await fetch(target + '/api/sessions', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                               body: '{"kind":"maze"}'});
+        return false;
+      } catch (error) { return true; }
+    }""", playfield.url)
+    assert refused
+    assert session_count(playfield) == before
+    page.close()
+
+
+def test_this_site_may_post_an_untyped_body(playfield, rebinding_browser):
+    page = rebinding_browser.new_page()
+    page.goto(playfield.url + "/healthz")
+    before = session_count(playfield)
+    status = page.evaluate("""async () => (await fetch('/api/sessions', {method: 'POST',
+                                          body: new Blob(['{"kind":"maze"}'])})).status""")
+    assert status == 201
+    assert session_count(playfield) == before + 1
+    page.close()
