@@ -26,7 +26,9 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	$(SWIFT) build -c release --product playfield
-	.venv/bin/python -m pytest -q Tests/integration Tests/http Tests/browser clients/python/tests
+	.venv/bin/python -m pytest -q Tests/integration Tests/http
+	.venv/bin/python -m pytest -q Tests/browser
+	.venv/bin/python -m pytest -q clients/python/tests
 	$(MAKE) test-fuzz
 
 # Every parser under libFuzzer for FUZZ_SECONDS each (see Tests/fuzz/README.md).

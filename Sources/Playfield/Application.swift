@@ -84,7 +84,6 @@ public final class Application: HTTPHandler {
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
-    if let refusal = hosts.check(request) { return .response(refusal) }
     if request.target == "*" {
       return .response(Response(status: .noContent, headers: ["Allow": Self.allMethods]))
     }
@@ -95,6 +94,7 @@ public final class Application: HTTPHandler {
       return .response(error.response)
     }
     let route = Route(segments: segments)
+    if route.guardsState, let refusal = hosts.check(request) { return .response(refusal) }
     switch route {
     case .gallery:
       return page(request) { gallery() }
@@ -197,10 +197,13 @@ public final class Application: HTTPHandler {
     }
     var role = SessionRole.spectator
     if let token = SessionAPI.token(in: request) {
-      guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
+      if TokenHash.matches(token: token, storedHash: session.tokenHash) {
+        role = .controller
+      } else if DrawToken.matches(token, type: session.type, tokenHash: session.tokenHash) {
+        role = .drawer
+      } else {
         return .response(APIError(.forbidden, "the token does not control this session").response)
       }
-      role = .controller
     }
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):

@@ -41,5 +41,14 @@ struct Demo: Sendable {
       page: "embedding", title: "Embedding",
       summary: "One demo framed twice, as it is and scaled to fit, plus a snippet builder and remote.",
       seed: "Embedding Web Pages", group: .explorers),
+    Demo(
+      page: "accelerometer", title: "Accelerometer",
+      summary: "x, y, z and magnitude in g with their extremes, a polar grid and a rolling plot.",
+      seed: "Accelerometer", group: .sensorsAndDrawing),
+    Demo(
+      page: "color-picker", title: "Colour picker",
+      summary: "A hue ring around a saturation and brightness box, as a reusable web component.",
+      seed: "HSV colour picker", group: .sensorsAndDrawing),
+    Demo(session: Paintbrush.self, seed: "Paintbrush", group: .sensorsAndDrawing),
   ]
 }

@@ -77,6 +77,7 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
       #expect(Array(response.body[0..<4]) == Array("PFSP".utf8))
       #expect(response.body[4] == 90 && response.body[5] == 0)
     }
+    #expect(api.bodies.statistics.entries == 1)
     let zipped = answer(api, get("/api/spheres/2/3.bin", ["Accept-Encoding": "gzip"]))
     #expect(zipped.headers["Content-Encoding"] == "gzip")
     #expect(zipped.headers["Content-Type"] == "application/octet-stream")

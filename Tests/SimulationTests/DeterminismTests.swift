@@ -79,6 +79,9 @@ struct Scenario: Sendable, CustomTestStringConvertible {
         default: []
         }
       }),
+    Scenario(
+      type: Paintbrush.self, config: ["maxStrokes": 20], seed: 5, steps: 1_200,
+      expectedEvents: ["paint", "input-rejected"], inputs: PaintbrushTests.script),
   ]
 
   /// Runs ticks `from..<to` of the script on `model`; returns the names of the events.
@@ -107,6 +110,7 @@ struct DeterminismTests {
     "maze": 542_090_198_448_957_231,
     "holes": 1_542_131_266_196_102_896,
     "tag-cloud": 2_873_872_488_957_037_043,
+    "paintbrush": 13_682_611_954_836_865_995,
   ]
 
   @Test("golden state hash", arguments: Scenario.all)

@@ -11,6 +11,8 @@ import time
 import urllib.request
 
 from axe import assert_accessible
+from demo_pages import host_site
+from test_embedding import call, heard, host_page, wait_heard
 
 ROOT = "section.demo-apollonian"
 READY = ROOT + "[data-ready='true']"
@@ -191,3 +193,31 @@ def test_the_address_keeps_the_level_and_shell(playfield, watched):
     assert bad.page.locator(ROOT).get_attribute("data-level") == "7"
     notice = bad.page.locator(".spheres-notice")
     assert notice.is_visible() and "0 to 10" in notice.inner_text()
+
+
+def test_a_host_page_drives_the_viewer_through_embed_protocol_v1(playfield, watched):
+    page = watched(viewport=(1000, 800))
+    p = page.page
+    frames = {"spheres": ("apollonian", {}, 480, 360)}
+    with host_site(host_page(playfield, frames)) as url:
+        p.goto(url)
+        wait_heard(p, "spheres", "ready")
+        ready = heard(p, "spheres", "ready")[0]
+        assert ready["v"] == 1 and ready["demo"] == "apollonian"
+        assert {"play", "pause", "reset", "input", "set", "get-state", "capture"} <= set(ready["commands"])
+        assert ready["events"] == ["drawn"] and ready["inputs"] == ["turn", "zoom"]
+        assert call(p, "spheres", "set", {"level": 3, "surface": False})["ok"]
+        wait_heard(p, "spheres", "event", "drawn", predicate="m.level === 3 && m.count === 89")
+        state = call(p, "spheres", "getState")["result"]
+        assert state["level"] == 3 and state["surface"] is False and state["count"] == 89
+        assert state["readouts"]["count"] == "89"
+        assert call(p, "spheres", "pause")["ok"]
+        wait_heard(p, "spheres", "state", predicate="m.running === false")
+        assert call(p, "spheres", "send", {"type": "turn", "yaw": 0.5})["ok"]
+        shot = call(p, "spheres", "capture")["result"]
+        assert shot["image"].startswith("data:image/png;base64,") and len(shot["image"]) > 5000
+        refused = call(p, "spheres", "set", {"level": 11})
+        assert not refused["ok"] and refused["code"] == "bad-field" and "level" in refused["message"]
+        refused = call(p, "spheres", "send", {"type": "fly"})
+        assert not refused["ok"] and refused["code"] == "bad-field"
+        assert call(p, "spheres", "getState")["result"]["level"] == 3

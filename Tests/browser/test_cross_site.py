@@ -30,7 +30,7 @@ def session_count(server):
 
 def test_a_rebound_name_gets_421(playfield, rebinding_browser):
     page = rebinding_browser.new_page()
-    response = page.goto(f"http://{REBIND}:{playfield.port}/")
+    response = page.goto(f"http://{REBIND}:{playfield.port}/sessions")
     assert response.status == 421
     assert "allow-host" in page.content()
     response = page.goto(f"http://localhost:{playfield.port}/healthz")

@@ -122,31 +122,33 @@ def test_apollonian_speaks_the_protocol(playfield, watched):
         p.goto(url)
         wait_heard(p, "apollonian", "ready")
         ready = heard(p, "apollonian", "ready")[0]
-        assert ready["demo"] == "apollonian" and ready["events"] == ["level", "view"]
+        assert ready["demo"] == "apollonian" and ready["events"] == ["drawn"]
         assert {"play", "pause", "reset", "input", "set"} <= set(ready["commands"])
         # NB: Chromium stops animation frames in frames out of sight; the viewer draws in them.
         p.locator("#apollonian").scroll_into_view_if_needed()
-        wait_heard(p, "apollonian", "event", "level", predicate="m.level === 7 && m.count > 100")
+        wait_heard(p, "apollonian", "event", "drawn", predicate="m.level === 7 && m.count > 100")
         state = call(p, "apollonian", "getState")["result"]
         assert state["level"] == 7 and state["surface"] is True and state["ready"] is True
 
         assert call(p, "apollonian", "pause")["ok"]
         wait_heard(p, "apollonian", "state", predicate="m.running === false")
-        assert call(p, "apollonian", "send", {"type": "level", "level": 3})["ok"]
-        wait_heard(p, "apollonian", "event", "level", predicate="m.level === 3")
-        level3 = heard(p, "apollonian", "event", "level")[-1]["count"]
+        assert call(p, "apollonian", "set", {"level": 3})["ok"]
+        wait_heard(p, "apollonian", "event", "drawn", predicate="m.level === 3")
+        level3 = heard(p, "apollonian", "event", "drawn")[-1]["count"]
         wait_heard(p, "apollonian", "state", predicate="m.level === 3 && m.ready")
-        before = call(p, "apollonian", "getState")["result"]["view"]
-        assert call(p, "apollonian", "send", {"type": "zoom", "steps": 2})["ok"]
-        wait_heard(p, "apollonian", "event", "view", predicate=f"m.distance < {before['distance'] - 0.1}")
+        handle = p.locator("#apollonian iframe").element_handle().content_frame()
+        distance = "() => window.playfield.apollonian.orbit.distance"
+        before = handle.evaluate(distance)
+        assert call(p, "apollonian", "send", {"type": "zoom", "factor": 0.5})["ok"]
+        assert handle.evaluate(distance) < before
         assert call(p, "apollonian", "set", {"surface": False})["ok"]
-        wait_heard(p, "apollonian", "event", "level", predicate=f"m.level === 3 && !m.surface && m.count > {level3}")
+        wait_heard(p, "apollonian", "event", "drawn", predicate=f"m.level === 3 && !m.surface && m.count > {level3}")
 
         width, height, rows = png(call(p, "apollonian", "capture")["result"])
         box = p.frame_locator("#apollonian iframe").locator(".spheres-canvas").bounding_box()
         assert width >= box["width"] - 1 and len(colours(rows)) > 20
 
-        for request, code in [(("send", {"type": "zoom", "steps": 99}), "bad-field"),
+        for request, code in [(("send", {"type": "zoom", "factor": 99}), "bad-field"),
                               (("send", {"type": "spin"}), "bad-field"),
                               (("set", {"level": 11}), "bad-field"),
                               (("set", {"spinning": 1}), "bad-field"),

@@ -212,8 +212,11 @@ def test_host_library_drives_two_demos_from_another_origin(playfield, watched):
         assert call(p, "balls", "set", {"theme": "light"})["result"]["options"]["theme"] == "light"
         inner = next(f for f in p.frames if "/embed/bouncing-balls" in f.url)
         assert inner.evaluate("() => document.body.dataset.theme") == "light"
-        # The library's frames allow full screen, so the toolbar offers it.
-        assert inner.locator(".embed-fullscreen-button").count() == 1
+        # The library's frames allow full screen, so the toolbar offers it, and it works.
+        inner.locator(".embed-fullscreen-button").click()
+        inner.wait_for_function("() => document.fullscreenElement === document.documentElement")
+        inner.locator(".embed-fullscreen-button").click()
+        inner.wait_for_function("() => document.fullscreenElement === null")
         assert "ball-added" not in call(p, "balls", "unsubscribe", ["ball-added"])["result"]["events"]
         count = len(heard(p, "balls", "event", "ball-added"))
         assert call(p, "balls", "send", {"type": "add-ball", "x": 50, "y": 50})["ok"]
@@ -230,6 +233,9 @@ def test_host_library_drives_two_demos_from_another_origin(playfield, watched):
         assert ready["role"] == "spectator" and "play" not in ready["commands"]
         bad = call(p, "watcher", "pause")
         assert not bad["ok"] and bad["code"] == "not-controller"
+        inner = next(f for f in p.frames if "/embed/bouncing-balls" in f.url)
+        assert inner.locator(".embed-play-button").is_hidden(), "a watcher is offered no controls"
+        assert inner.locator(".embed-menu-button").is_visible()
         assert call(p, "watcher", "getState")["result"]["running"] is True
 
 
@@ -393,6 +399,7 @@ def test_host_keeps_focus_and_the_wheel_until_the_frame_is_clicked(playfield, wa
         p.mouse.wheel(0, 240)
         p.wait_for_function("() => scrollY > 100")
         assert inner.evaluate("() => window.location.search") == zoom, "the explorer did not zoom"
+        assert inner.locator(".embed-hint").is_visible(), "the frame says how to zoom"
 
         # Clicked into, the frame takes the wheel: it zooms and the host page stays put.
         box = p.locator("#fractal iframe").bounding_box()

@@ -31,11 +31,14 @@ def count(server):
 
 
 @pytest.mark.parametrize("host", ["rebind.example", "rebind.example:{port}", "localhost.evil.example:{port}"])
-def test_an_unknown_host_gets_421_before_routing(playfield, host):
+def test_an_unknown_host_gets_421_for_what_holds_state(playfield, host):
     host = host.format(port=playfield.port)
-    for path in ["/", "/api/sessions", "/healthz", "/nothing-here"]:
+    for path in ["/api/sessions", "/sessions", "/api/highscores", "/api/mazes", "/ws/sessions/x"]:
         status, _, body = raw(playfield, "GET", path, {"Host": host})
         assert status == 421, (path, body)
+    # Public content answers any Host, as static servers do (any site can load it anyway).
+    for path, expected in [("/", 200), ("/healthz", 200), ("/css/playfield.css", 200), ("/nothing-here", 404)]:
+        assert raw(playfield, "GET", path, {"Host": host})[0] == expected, path
     status, _, _ = raw(playfield, "POST", "/api/sessions", {"Host": host, "Content-Type": "application/json"},
                        b'{"kind":"maze"}')
     assert status == 421
@@ -49,8 +52,8 @@ def test_localhost_and_ip_literals_are_answered(playfield, host):
 
 def test_allow_host_adds_a_name(start_playfield):
     server = start_playfield("--allow-host", "playfield.example")
-    assert raw(server, "GET", "/healthz", {"Host": f"playfield.example:{server.port}"})[0] == 200
-    assert raw(server, "GET", "/healthz", {"Host": f"other.example:{server.port}"})[0] == 421
+    assert raw(server, "GET", "/api/sessions", {"Host": f"playfield.example:{server.port}"})[0] == 200
+    assert raw(server, "GET", "/api/sessions", {"Host": f"other.example:{server.port}"})[0] == 421
 
 
 def test_dns_rebinding_websocket_is_refused(playfield):

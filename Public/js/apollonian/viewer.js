@@ -95,13 +95,18 @@ export class Viewer {
 
   /** Shows `level` (0 to 10). */
   setLevel(level) {
-    if (!(level >= 0 && level <= options.maxLevel) || level === this.level) return;
-    this.level = level;
-    this.load();
+    this.show({ level });
   }
 
   setSurface(surface) {
-    if (surface === this.surface) return;
+    this.show({ surface });
+  }
+
+  /** Shows another level or shell (or both, with one load). */
+  show({ level = this.level, surface = this.surface }) {
+    if (!(level >= 0 && level <= options.maxLevel)) return;
+    if (level === this.level && surface === this.surface) return;
+    this.level = level;
     this.surface = surface;
     this.refreshButtons();
     this.load();

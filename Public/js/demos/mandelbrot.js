@@ -4,16 +4,19 @@
 
 import { EmbedError, startEmbed } from "../lib/embed.js";
 import { Explorer } from "../mandelbrot/explorer.js";
+import { reframe } from "../mandelbrot/geometry.js";
 
 const root = document.querySelector(".explorer");
 if (root) embedExplorer(root, new Explorer(root));
 
 /** The explorer's host commands: `reset`, `input` (quadrant, zoom, pan, back) and `set`. */
 function embedExplorer(root, explorer) {
+  // NB: deep views keep their centre relative to a frame tile; hosts get it as plain numbers.
+  const centre = () => reframe(explorer.view, 0);
   const view = () => ({
     journey: root.dataset.journey ?? "",
-    x: explorer.view.x,
-    y: explorer.view.y,
+    x: centre().x,
+    y: centre().y,
     zoom: explorer.view.zoom,
     palette: explorer.state.palette,
     iterations: explorer.state.iterations,

@@ -16,6 +16,7 @@ const options = {
   stateEveryMs: 200, // fewest ms between two unasked `state` messages while only the tick moves
   hintMs: 2500, // how long the "click first" hint stays after a swallowed wheel
   maxEvents: 64, // longest `subscribe` / `unsubscribe` list
+  tallMinHeight: 420, // CSS px a frame needs before its controls go below the picture
 };
 
 /** Commands every demo takes, and those that drive a session (refused to spectators). */
@@ -291,7 +292,7 @@ export function startEmbed(spec) {
   window.addEventListener("resize", sendResize);
 
   applyOptions(embed.options);
-  if (document.body.classList.contains("embedded")) buildChrome(embed, spec);
+  if (document.body.classList.contains("embedded")) buildChrome(embed, spec, naturalAspect());
   return embed;
 }
 
@@ -368,10 +369,19 @@ const menuParts = [
 
 /**
  * Lays out an `/embed/` page: the toolbar (play/pause, reset, fullscreen, menu), the menu
- * holding the info line, share links and status line, and the frame's manners.
+ * holding the info line, share links and status line, the controls over or below the picture
+ * (`aspect`: the natural frame's width / height), and the frame's manners.
  */
-function buildChrome(embed, spec) {
+function buildChrome(embed, spec, aspect) {
   const body = document.body;
+  // A frame much taller than the demo's natural one has room for the controls below the
+  // picture; others show them over it.
+  const layout = () => {
+    const tall = innerHeight >= options.tallMinHeight && innerWidth / innerHeight < aspect * 0.8;
+    body.dataset.layout = tall ? "tall" : "overlay";
+  };
+  window.addEventListener("resize", layout);
+  layout();
   const root = document.querySelector(".demo, .explorer");
   const button = (name, label, onclick) =>
     el(

@@ -1,7 +1,10 @@
-// Tilt input in g, x > 0 rolling right and y > 0 rolling up, from three sources: the
-// keyboard (arrows or WASD), a pointer tilt pad, and the device's orientation sensor where
-// there is one (iOS asks for permission on a user gesture). A held key or a touched pad wins
-// over the sensor; letting go falls back to the sensor, or to level.
+// The shared tilt and motion input: the device's motion sensor, a virtual tilt pad (pointer and
+// keyboard), and the arrow keys, merged into one reading. The reading is the seed's
+// accelerometer value, gravity in the screen's axes in g: x > 0 when the right edge is down,
+// y > 0 when the top edge is down, z = -1 lying flat face up. Its x and y are the tilt that
+// maze and holes send (a ball rolls that way). A held key or a touched pad wins over the
+// sensor; letting go falls back to the sensor, or to level. iOS asks for the sensor permission
+// on a tap, so there the component offers a button.
 
 import { clamp, el } from "./dom.js";
 
@@ -12,6 +15,7 @@ export const tiltOptions = {
   maxTilt: 2, // largest tilt sent, in g (the protocol allows -2 to 2)
   sendEveryMs: 33, // at most one tilt message this often, in ms
   deadZone: 0.005, // changes smaller than this (g) are not sent
+  standardGravity: 9.80665, // m/s² per g, to turn the sensor's reading into g
 };
 
 const keyDirections = {
@@ -21,17 +25,30 @@ const keyDirections = {
   ArrowDown: [0, -1], KeyS: [0, -1],
 };
 
+/** A level reading: flat on a table, face up. */
+const level = Object.freeze({ x: 0, y: 0, z: -1, source: "level" });
+
 export class TiltInput {
   /**
    * @param {HTMLElement} pad an empty element to turn into the tilt pad
-   * @param {(tilt: {x: number, y: number}) => void} send called at most every `sendEveryMs`
+   * @param {((tilt: {x: number, y: number}) => void) | null} send called at most every
+   *   `sendEveryMs` with the tilt to send, or null when nothing is sent (a readout only)
+   * @param {{onReading?: (reading: {x, y, z, source}) => void, offerSensor?: boolean}} options
+   *   `onReading` gets every new reading; `offerSensor` shows the sensor button on any screen
    */
-  constructor(pad, send) {
+  constructor(pad, send, { onReading = null, offerSensor = false } = {}) {
     this.send = send;
+    this.onReading = onReading;
+    this.offerSensor = offerSensor;
     this.enabled = true;
     this.keys = new Set();
     this.padTilt = null; // {x, y} while the pad is held
-    this.deviceTilt = null; // {x, y} once the sensor reports
+    this.deviceReading = null; // {x, y, z} once the sensor reports
+    this.motionSeen = false; // devicemotion reported gravity: orientation is not needed
+    this.motionSign = 1; // -1 on browsers whose motion axes point the other way (see fromMotion)
+    this.signVotes = 0; // readings in which motion and orientation disagreed, less agreed ones
+    this.orientationTilt = null; // {x, y} from the orientation sensor, to check motion against
+    this.reading = level;
     this.current = { x: 0, y: 0 };
     this.sent = { x: 0, y: 0 };
     this.lastSend = 0;
@@ -106,53 +123,89 @@ export class TiltInput {
   }
 
   listenToDevice() {
-    if (!("DeviceOrientationEvent" in window)) return;
-    const start = () =>
+    // NB: a frame without `allow="accelerometer"` may not read motion (and says so loudly).
+    const hasMotion = "DeviceMotionEvent" in window && allowed("accelerometer");
+    const hasOrientation =
+      "DeviceOrientationEvent" in window && allowed("accelerometer") && allowed("gyroscope");
+    if (!hasMotion && !hasOrientation) return;
+    // NB: listening costs nothing where permission is still to be asked: no events come.
+    if (hasMotion) window.addEventListener("devicemotion", (event) => this.fromMotion(event));
+    if (hasOrientation) {
       window.addEventListener("deviceorientation", (event) => this.fromOrientation(event));
-    if (typeof DeviceOrientationEvent.requestPermission === "function") {
-      // iOS (and newer Chromium): the permission prompt must come from a tap. Only offer it
-      // where a sensor is likely, on touch screens.
-      if (!matchMedia("(pointer: coarse)").matches) return;
-      this.motionButton = el(
-        "button",
-        {
-          type: "button",
-          class: "motion-button",
-          onclick: async () => {
-            try {
-              if ((await DeviceOrientationEvent.requestPermission()) === "granted") start();
-            } finally {
-              this.motionButton.remove();
-            }
-          },
-        },
-        "Use tilt sensor",
-      );
-      this.pad.after(this.motionButton);
-    } else {
-      start();
     }
+    const askers = [window.DeviceMotionEvent, window.DeviceOrientationEvent].filter(
+      (type) => typeof type?.requestPermission === "function",
+    );
+    if (!askers.length) return;
+    // iOS (and some newer browsers): the permission prompt must come from a tap. Only offer
+    // it where a sensor is likely, on touch screens, unless the page asks for it everywhere.
+    if (!this.offerSensor && !matchMedia("(pointer: coarse)").matches) return;
+    this.motionButton = el(
+      "button",
+      {
+        type: "button",
+        class: "motion-button",
+        onclick: async () => {
+          try {
+            await Promise.all(askers.map((type) => type.requestPermission()));
+          } finally {
+            this.motionButton.remove();
+          }
+        },
+      },
+      "Use motion sensor",
+    );
+    this.pad.after(this.motionButton);
   }
 
-  /** Tilt from the orientation sensor: gamma tilts right, beta tips the top towards the user. */
+  /** Gravity from the motion sensor: the opposite of `accelerationIncludingGravity`, in g. */
+  fromMotion(event) {
+    const a = event.accelerationIncludingGravity;
+    if (!a || a.x === null || a.y === null || a.z === null) return;
+    this.motionSeen = true;
+    const k = -this.motionSign / tiltOptions.standardGravity;
+    const [x, y, z] = [a.x * k, a.y * k, a.z * k];
+    // NB: browsers have not always agreed on the sign of accelerationIncludingGravity, while
+    // beta and gamma agree everywhere: where both sensors report a clear tilt, let them vote.
+    const o = this.orientationTilt;
+    if (o && Math.abs(o.x) > 0.2 && Math.abs(x) > 0.2) {
+      this.signVotes = Math.max(0, this.signVotes + (Math.sign(o.x) === Math.sign(x) ? -1 : 1));
+      if (this.signVotes >= 5) {
+        this.motionSign = -this.motionSign;
+        this.signVotes = 0;
+      }
+    }
+    this.fromDevice(x, y, z);
+  }
+
+  /** Tilt from the orientation sensor (kept to check motion against; used where motion is absent). */
   fromOrientation(event) {
     if (event.beta === null || event.gamma === null) return;
     const rad = Math.PI / 180;
-    let x = Math.sin(clamp(event.gamma, -90, 90) * rad);
-    let y = -Math.sin(clamp(event.beta, -90, 90) * rad);
-    // Turn the reading into screen axes when the screen is rotated.
-    const angle = (screen.orientation?.angle ?? 0) * rad;
+    const x = Math.sin(clamp(event.gamma, -90, 90) * rad);
+    const y = -Math.sin(clamp(event.beta, -90, 90) * rad);
+    this.orientationTilt = { x, y };
+    if (this.motionSeen) return;
+    this.fromDevice(x, y, -Math.sqrt(Math.max(0, 1 - x * x - y * y)));
+  }
+
+  /** A device reading in the device's axes, turned into the screen's when it is rotated. */
+  fromDevice(x, y, z) {
+    const angle = ((screen.orientation?.angle ?? 0) * Math.PI) / 180;
     if (angle) {
       const [c, s] = [Math.cos(angle), Math.sin(angle)];
       [x, y] = [x * c - y * s, x * s + y * c];
     }
-    this.deviceTilt = { x, y };
+    this.deviceReading = { x, y, z };
     this.update();
   }
 
-  /** The tilt now, from the highest-priority source that is active. */
+  /** The reading now, from the highest-priority source that is active. */
   resolve() {
-    if (this.padTilt) return this.padTilt;
+    const fromTilt = (x, y, source) => ({
+      x, y, z: -Math.sqrt(Math.max(0, 1 - x * x - y * y)), source,
+    });
+    if (this.padTilt) return fromTilt(this.padTilt.x, this.padTilt.y, "pad");
     if (this.keys.size) {
       let x = 0;
       let y = 0;
@@ -160,19 +213,21 @@ export class TiltInput {
         x += keyDirections[code][0];
         y += keyDirections[code][1];
       }
-      return { x: clamp(x, -1, 1) * tiltOptions.keyTilt, y: clamp(y, -1, 1) * tiltOptions.keyTilt };
+      const k = tiltOptions.keyTilt;
+      return fromTilt(clamp(x, -1, 1) * k, clamp(y, -1, 1) * k, "keys");
     }
-    return this.deviceTilt ?? { x: 0, y: 0 };
+    return this.deviceReading ? { ...this.deviceReading, source: "sensor" } : level;
   }
 
   update() {
-    const tilt = this.resolve();
+    this.reading = this.resolve();
     const max = tiltOptions.maxTilt;
-    this.current = { x: clamp(tilt.x, -max, max), y: clamp(tilt.y, -max, max) };
+    this.current = { x: clamp(this.reading.x, -max, max), y: clamp(this.reading.y, -max, max) };
     const shown = tiltOptions.padTilt;
     this.knob.style.left = `${50 + clamp(this.current.x / shown, -1, 1) * 38}%`;
     this.knob.style.top = `${50 - clamp(this.current.y / shown, -1, 1) * 38}%`;
     this.describe(this.current);
+    this.onReading?.(this.reading);
     this.schedule();
   }
 
@@ -184,7 +239,7 @@ export class TiltInput {
 
   /** Sends the current tilt now or, if one was sent recently, when the interval is up. */
   schedule() {
-    if (!this.enabled || this.timer !== null) return;
+    if (!this.send || !this.enabled || this.timer !== null) return;
     const { x, y } = this.current;
     const still = tiltOptions.deadZone;
     if (Math.abs(x - this.sent.x) < still && Math.abs(y - this.sent.y) < still) return;
@@ -200,6 +255,12 @@ export class TiltInput {
     this.sent = { x: round(x), y: round(y) };
     this.send(this.sent);
   }
+}
+
+/** Whether the page's permissions policy lets it use `feature` (true where nobody says). */
+function allowed(feature) {
+  const policy = document.permissionsPolicy ?? document.featurePolicy;
+  return typeof policy?.allowsFeature === "function" ? policy.allowsFeature(feature) : true;
 }
 
 function round(value) {

@@ -60,6 +60,10 @@ struct SessionAPI: Sendable {
       object["token"] = .string(token)
       var urls = session.summary.urls
       urls["control"] = .string("/demos/\(kind)?session=\(session.id)&token=\(token)")
+      if !DrawToken.guestInputs(for: session.type).isEmpty {
+        let draw = DrawToken.token(tokenHash: session.tokenHash)
+        urls["draw"] = .string("/demos/\(kind)?session=\(session.id)&token=\(draw)")
+      }
       object["urls"] = .object(urls)
       object["durable"] = .bool(warning == nil)
       if let warning { object["warning"] = .string(warning) }

@@ -55,6 +55,8 @@ final class SpheresAPI: Sendable {
     if !spheres.formatInPath, Self.prefersBinary(request.headers["Accept"]) {
       spheres.format = .binary
     }
+    // `.bin` and `Accept` name the same body: one cache entry, one ETag.
+    spheres.formatInPath = false
     // NB: both forms gain from gzip (JSON shrinks to a third, float32 data to two thirds).
     let gzip = StaticFiles.acceptsGzip(request.headers["Accept-Encoding"])
     let key = Key(request: spheres, gzip: gzip)

@@ -60,6 +60,9 @@ final class LiveSession: @unchecked Sendable {
     configuration.maxEventsPerTick = Self.maxEventsPerTick
     self.machine = SessionMachine(
       id: id, model: model, running: running, configuration: configuration)
+    if !DrawToken.guestInputs(for: type).isEmpty {
+      machine.drawToken = DrawToken.token(tokenHash: tokenHash)
+    }
     self.published = Mutex(
       SessionSummary(
         id: id, kind: Swift.type(of: model).kind, running: running, tick: model.tick,

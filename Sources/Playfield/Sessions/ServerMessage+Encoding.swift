@@ -24,6 +24,7 @@ extension ServerMessage {
       if let end = hello.replayEnd { writer.field("end", Int(end)) }
       writer.field("running", hello.running)
       writer.field("config", hello.model.config)
+      if let token = hello.drawToken { writer.field("drawToken", token) }
       hello.model.writeHello(into: &writer)
     case .frame(let model):
       writer.field("type", "frame")

@@ -29,6 +29,8 @@ enum ServerMessage: Sendable {
     /// The last tick of a replay; nil for a live session.
     var replayEnd: UInt64?
     var model: any Simulation
+    /// The drawing token, told only to controllers of kinds with guest inputs.
+    var drawToken: String? = nil
   }
 
   /// The `status` message of a live session.

@@ -9,6 +9,8 @@ enum SessionRole: String, Sendable {
   case controller
   /// Watches only.
   case spectator
+  /// Presented a session's drawing token (`DrawToken`): may send the model's guest inputs.
+  case drawer
 }
 
 /// A session's exact state at one tick, for checks that replays and restores are bit-exact.

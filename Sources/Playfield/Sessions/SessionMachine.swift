@@ -98,6 +98,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private var waitingInputs: [CheckedInput] = []
   private var waitingSteps = 0
   private var lastSnapshotTick: UInt64
+  /// The drawing token (`DrawToken`) that controllers are told in `hello`; nil for kinds
+  /// without guest inputs.
+  var drawToken: String?
 
   init(id: String, model: any Simulation, running: Bool, configuration: Configuration) {
     self.id = id
@@ -210,7 +213,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
 
   private func greet(_ client: Client, role: SessionRole, perform: (Action) -> Void) {
     let hello = ServerMessage.Hello(
-      session: id, role: role, running: isRunning, replayEnd: nil, model: model)
+      session: id, role: role, running: isRunning, replayEnd: nil, model: model,
+      drawToken: role == .controller ? drawToken : nil)
     perform(.send(.hello(hello), to: client))
     perform(.send(.frame(model), to: client))
     perform(.send(.status(status), to: client))

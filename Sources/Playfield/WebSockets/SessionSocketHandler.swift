@@ -93,7 +93,13 @@ struct SessionSocketHandler: WebSocketHandler {
       }
       command = .input(input)
     }
-    guard role == .controller else {
+    let guest = role == .drawer && DrawToken.guestInputs(for: session.type).contains(type)
+    if role == .drawer && !guest {
+      return .failure(
+        ClientError(
+          "not-controller", "the drawing token cannot send \(type); it needs the control token"))
+    }
+    guard role == .controller || guest else {
       return .failure(
         ClientError(
           "not-controller", "spectators cannot send \(type); connect with the session's token"))

@@ -2,7 +2,7 @@
 public enum Simulations {
   /// Every model type, in gallery order.
   public static let all: [any Simulation.Type] = [
-    BouncingBalls.self, MazeBall.self, Holes.self, TagCloud.self,
+    BouncingBalls.self, MazeBall.self, Holes.self, TagCloud.self, Paintbrush.self,
   ]
 
   /// The model type for a kind such as `"maze"`, or nil.
