@@ -176,6 +176,7 @@ public final class Application: HTTPHandler {
         "max": .number(stats.latenessMax),
       ]),
       "tickWorkMs": .number(stats.workMean),
+      "throttled": .object(stats.throttled.mapValues { .number(Double($0)) }),
     ]
     if let journal {
       let status = journal.writer.status

@@ -47,7 +47,7 @@ struct Serve: ParsableCommand {
   @Option(
     name: .customLong("allow-host"),
     help:
-      "Another Host name to answer (repeatable), e.g. playfield.example; besides localhost, IP literals and --host, others get 421."
+      "Another Host name to answer (repeatable), e.g. playfield.example; besides localhost, IP literals and --host, others get 421 on the routes that hold state."
   )
   var allowedHosts: [String] = []
 

@@ -82,6 +82,10 @@ def playfield_class():
     return module.Playfield
 
 
+# Host names the cases send, besides localhost and IP literals.
+HOSTS = ["h", "a", "b", "other", "example.com"]
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -157,7 +161,9 @@ def start_target(request, tmp_path_factory):
             return target
         server = playfield_class()(
             "--public", str(public), "--header-timeout", str(timeouts[0]),
-            "--idle-timeout", str(timeouts[1]), "--body-timeout", str(timeouts[2]), *extra,
+            "--idle-timeout", str(timeouts[1]), "--body-timeout", str(timeouts[2]),
+            # The cases name short hosts (h, a, other, example.com): answer to them as nginx does.
+            *[flag for name in HOSTS for flag in ("--allow-host", name)], *extra,
             database=str(directory / "playfield.db"))
         started.append(server.stop)
         return Target("playfield", server.host, server.port, public, timeouts, server.process)

@@ -183,7 +183,7 @@ def test_echo_text_binary_with_and_without_compression(playfield):
 def test_a_post_without_a_body_length_gets_411(playfield):
     import socket
     with socket.create_connection((playfield.host, playfield.port), timeout=5) as raw:
-        raw.sendall(b"POST /api/sessions HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        raw.sendall(b"POST /api/sessions HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         answer = b""
         while chunk := raw.recv(4096):
             answer += chunk

@@ -2,6 +2,7 @@ import Dispatch
 import HTTP
 import JSON
 import Server
+import Simulation
 import Storage
 
 extension SessionAPI {
@@ -29,8 +30,9 @@ extension SessionAPI {
     return .later(pending)
   }
 
-  /// `GET /api/sessions/ID/replay?tick=N`: replays the stored session from tick 0 (its config,
-  /// seed and logged inputs) to tick N and reports that state's hash.
+  /// `GET /api/sessions/ID/replay?tick=N`: rebuilds the stored session at tick N from its
+  /// nearest snapshot (or, with `&from=start`, from tick 0: its config, seed and logged inputs)
+  /// and reports that state's hash. Answers are kept; two are worked out at once, more get 503.
   func replayState(_ request: Request, id: String) -> Reply {
     guard request.method == .get || request.method == .head else {
       return .response(methodNotAllowed("GET, HEAD"))
@@ -38,44 +40,70 @@ extension SessionAPI {
     guard let journal = registry.journal as? StorageJournal else {
       return .response(APIError(.serviceUnavailable, "replays need the database").response)
     }
-    let tick: UInt64
+    let key: ReplayStates.Key
     do {
       let query = try QueryParameters(request.query)
       guard let text = query["tick"], let value = UInt64(text), value <= 100_000_000 else {
         throw APIError(.badRequest, "tick must be an integer from 0 to 100000000", field: "tick")
       }
-      tick = value
+      let from = query["from"] ?? "snapshot"
+      guard from == "snapshot" || from == "start" else {
+        throw APIError(.badRequest, "from must be snapshot or start", field: "from")
+      }
+      key = ReplayStates.Key(session: id, tick: value, fromStart: from == "start")
     } catch let error as APIError {
       return .response(error.response)
     } catch {
       return .response(APIError(.badRequest, "\(error)").response)
     }
+    if let answer = replayStates.cached(key) { return .response(.json(answer)) }
+    guard replayStates.begin() else {
+      var error = APIError(.serviceUnavailable, "replays are busy; try again shortly")
+      error.headers.set("Retry-After", "1")
+      return .response(error.response)
+    }
     let pending = PendingResponse()
+    let states = replayStates
     DispatchQueue.global().async {
-      pending.succeed(Self.replayHash(journal: journal, id: id, tick: tick))
+      let answer = Self.replayHash(journal: journal, key: key)
+      states.end(key, answer: try? answer.get())
+      switch answer {
+      case .success(let json): pending.succeed(.json(json))
+      case .failure(let error): pending.succeed(error.response)
+      }
     }
     return .later(pending)
   }
 
-  private static func replayHash(journal: StorageJournal, id: String, tick: UInt64) -> Response {
+  private static func replayHash(journal: StorageJournal, key: ReplayStates.Key) -> Result<
+    JSONValue, APIError
+  > {
     _ = journal.writer.flush(timeout: 5)
+    let id = key.session
     do {
       guard let stored = try journal.store.session(id: id) else {
-        return APIError(.notFound, "no stored session \(id)").response
+        return .failure(APIError(.notFound, "no stored session \(id)"))
       }
-      guard tick <= UInt64(max(0, stored.tick)) else {
-        return APIError(
-          .badRequest, "tick must not pass the session's stored tick \(stored.tick)", field: "tick"
-        ).response
+      guard key.tick <= UInt64(max(0, stored.tick)) else {
+        return .failure(
+          APIError(
+            .badRequest, "tick must not pass the session's stored tick \(stored.tick)",
+            field: "tick"))
       }
-      let model = try SessionRestorer.replayFromStart(stored, through: tick, store: journal.store)
-      return .json(
+      var from: UInt64 = 0
+      let model: any Simulation
+      if key.fromStart {
+        model = try SessionRestorer.replayFromStart(stored, through: key.tick, store: journal.store)
+      } else {
+        (model, from) = try SessionRestorer.rebuild(stored, at: key.tick, store: journal.store)
+      }
+      return .success(
         .object([
           "id": .string(id), "tick": .number(Double(model.tick)),
-          "stateHash": .string(hex(model.stateHash)),
+          "stateHash": .string(hex(model.stateHash)), "from": .number(Double(from)),
         ]))
     } catch {
-      return APIError(.serviceUnavailable, "the replay failed: \(error)").response
+      return .failure(APIError(.serviceUnavailable, "the replay failed: \(error)"))
     }
   }
 

@@ -4,6 +4,8 @@ import JSON
 /// `/api/sessions` and `/api/sessions/ID`: create, list, show and delete sessions.
 struct SessionAPI: Sendable {
   let registry: SessionRegistry
+  /// Replay-state answers, kept, and how many are worked out at once.
+  let replayStates = ReplayStates()
 
   /// `/api/sessions`: POST creates, GET lists.
   func collection(_ request: Request, client: String) -> Response {

@@ -25,6 +25,8 @@ final class GameLoop: @unchecked Sendable {
     var latenessMax: Double = 0
     /// Mean milliseconds spent stepping all sessions in a tick.
     var workMean: Double = 0
+    /// Sessions over their share of the tick budget, and how many ticks apart they step.
+    var throttled: [String: Int] = [:]
   }
 
   /// Ticks in one statistics window (ten seconds).
@@ -44,6 +46,9 @@ final class GameLoop: @unchecked Sendable {
   private var workTotal: Duration = .zero
   private var workCount: UInt64 = 0
   private let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+  /// 10 ms of stepping per core each tick (a tick is 16.7 ms; the rest is for sending).
+  private lazy var budget = TickBudget(budget: 10 * Double(workers))
+  private var tickNumber: UInt64 = 0
 
   init(
     wallClock: @escaping @Sendable () -> Double,
@@ -101,19 +106,26 @@ final class GameLoop: @unchecked Sendable {
   /// Advances every session once, on all cores when there are several.
   private func tick() {
     let started = MonotonicTime.now()
-    let all = sessions()
+    tickNumber += 1
+    let everyone = sessions()
+    let chosen = Set(budget.select(everyone.map(\.id), tick: tickNumber))
+    let all = everyone.filter { chosen.contains($0.id) }
     let now = wallClock()
-    if all.count < 2 {
-      for session in all { session.advance(now: now) }
-    } else {
-      let chunks = min(workers, all.count)
-      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-        var index = chunk
-        while index < all.count {
-          all[index].advance(now: now)
-          index += chunks
-        }
+    let costs = Mutex<[(String, Duration)]>([])
+    let chunks = max(1, min(workers, all.count))
+    DispatchQueue.concurrentPerform(iterations: all.isEmpty ? 0 : chunks) { chunk in
+      var mine: [(String, Duration)] = []
+      var index = chunk
+      while index < all.count {
+        let before = MonotonicTime.now()
+        all[index].advance(now: now)
+        mine.append((all[index].id, MonotonicTime.now() - before))
+        index += chunks
       }
+      costs.withLock { $0 += mine }
+    }
+    for (id, cost) in costs.withLock({ $0 }) {
+      budget.record(id, milliseconds: Self.milliseconds(cost))
     }
     for replay in replays() { replay.advance() }
     workTotal += MonotonicTime.now() - started
@@ -140,6 +152,7 @@ final class GameLoop: @unchecked Sendable {
       statistics.ticks = schedule.ticks
       statistics.droppedTicks = schedule.dropped
       statistics.sessions = count
+      statistics.throttled = budget.intervals.filter { $0.value > 1 }
       if let window {
         statistics.latenessP50 = window.p50
         statistics.latenessP99 = window.p99
@@ -153,5 +166,9 @@ final class GameLoop: @unchecked Sendable {
     var deadline = timespec(
       tv_sec: Int(time.nanoseconds / 1_000_000_000), tv_nsec: Int(time.nanoseconds % 1_000_000_000))
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
+  }
+
+  static func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
   }
 }

@@ -1,9 +1,18 @@
 import Synchronization
 
 /// The replays being watched, for the game loop to step.
+///
+/// A replay takes its place before its log is read (`reserve`), so the limit bounds the logs
+/// being loaded as well as the replays playing.
 final class ReplayRegistry: Sendable {
-  private let replays = Mutex<[ReplaySession]>([])
-  /// Most replays at once.
+  private struct State {
+    var list: [ReplaySession] = []
+    /// Places taken by replays whose log is still loading.
+    var reserved = 0
+  }
+
+  private let state = Mutex(State())
+  /// Most replays at once, loading ones included.
   let limit: Int
 
   init(limit: Int = 32) {
@@ -11,19 +20,32 @@ final class ReplayRegistry: Sendable {
   }
 
   var all: [ReplaySession] {
-    replays.withLock { list in
-      list.removeAll { $0.isClosed }
-      return list
+    state.withLock { state in
+      state.list.removeAll { $0.isClosed }
+      return state.list
     }
   }
 
-  /// Adds a replay; false when at the limit.
-  func add(_ replay: ReplaySession) -> Bool {
-    replays.withLock { list in
-      list.removeAll { $0.isClosed }
-      guard list.count < limit else { return false }
-      list.append(replay)
+  /// Takes a place for a replay about to load; false when at the limit.
+  func reserve() -> Bool {
+    state.withLock { state in
+      state.list.removeAll { $0.isClosed }
+      guard state.list.count + state.reserved < limit else { return false }
+      state.reserved += 1
       return true
     }
+  }
+
+  /// Puts a loaded replay in the place `reserve` took.
+  func add(_ replay: ReplaySession) {
+    state.withLock { state in
+      state.reserved -= 1
+      state.list.append(replay)
+    }
+  }
+
+  /// Gives back a place whose replay could not load.
+  func cancel() {
+    state.withLock { $0.reserved -= 1 }
   }
 }

@@ -20,20 +20,24 @@ final class ReplaySocketHandler: WebSocketHandler {
   }
 
   func opened(_ socket: WebSocket) {
+    // A place first, so refused replays never read their log.
+    guard replays.reserve() else {
+      return fail(socket, "too many replays are playing; try again later")
+    }
     // Reading the log may take a while: not on the event loop.
     DispatchQueue.global().async { [self] in
       do {
         _ = journal.writer.flush(timeout: 5)
         guard let stored = try journal.store.session(id: sessionID) else {
+          replays.cancel()
           return fail(socket, "no stored session \(sessionID)")
         }
         let inputs = try journal.store.inputs(sessionID: sessionID)
         let session = try ReplaySession(stored: stored, inputs: inputs, socket: socket)
-        guard replays.add(session) else {
-          return fail(socket, "too many replays are playing; try again later")
-        }
+        replays.add(session)
         replay.withLock { $0 = session }
       } catch {
+        replays.cancel()
         fail(socket, "the replay cannot start: \(error)")
       }
     }

@@ -133,5 +133,8 @@ extension TileRequest {
 
 extension Character {
   /// Whether this is one of the ASCII digits 0-9.
-  fileprivate var isDigit: Bool { ("0"..."9").contains(self) }
+  ///
+  /// NB: not `("0"..."9").contains(self)`: a digit with a combining mark ("1\u{5A1}") sorts
+  /// inside that range, has no `asciiValue`, and crashed `decimal` (found by fuzzing).
+  fileprivate var isDigit: Bool { asciiValue.map { (48...57).contains($0) } ?? false }
 }

@@ -1,0 +1,49 @@
+/// A per-tick CPU budget shared by all sessions: when stepping everyone would cost more than
+/// the budget, a session whose step costs more than its fair share is stepped only every few
+/// ticks, so heavy sessions slow themselves down and light ones keep 60 ticks a second.
+///
+/// Pure: the game loop reports each step's cost (ms) and asks which sessions to step.
+struct TickBudget {
+  /// Milliseconds of stepping a tick may take, across all sessions (a tick is 16.7 ms).
+  let budget: Double
+  /// Weight of the newest cost in each session's moving average.
+  static let smoothing = 0.2
+
+  private var costs: [String: Double] = [:]
+  private var lastStepped: [String: UInt64] = [:]
+  /// How many ticks apart each session is stepped now (1 = every tick).
+  private(set) var intervals: [String: Int] = [:]
+
+  init(budget: Double = 10) {
+    self.budget = budget
+  }
+
+  /// The sessions of `ids` to step at `tick`; also drops what it knew of sessions gone.
+  mutating func select(_ ids: [String], tick: UInt64) -> [String] {
+    let present = Set(ids)
+    costs = costs.filter { present.contains($0.key) }
+    lastStepped = lastStepped.filter { present.contains($0.key) }
+    let total = ids.reduce(0) { $0 + (costs[$1] ?? 0) }
+    let share = budget / Double(max(1, ids.count))
+    var chosen: [String] = []
+    var intervals: [String: Int] = [:]
+    for id in ids {
+      let cost = costs[id] ?? 0
+      // Over budget, a session pays for its own excess: its interval grows with its cost.
+      let interval = total > budget && cost > share ? Int((cost / share).rounded(.up)) : 1
+      intervals[id] = interval
+      if tick &- (lastStepped[id] ?? 0) >= UInt64(interval) || lastStepped[id] == nil {
+        chosen.append(id)
+        lastStepped[id] = tick
+      }
+    }
+    self.intervals = intervals
+    return chosen
+  }
+
+  /// Records that stepping `id` took `milliseconds`.
+  mutating func record(_ id: String, milliseconds: Double) {
+    let old = costs[id] ?? milliseconds
+    costs[id] = old + Self.smoothing * (milliseconds - old)
+  }
+}

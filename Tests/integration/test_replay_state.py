@@ -1,0 +1,33 @@
+"""Issue 17, finding 7 (replay states): a replay state starts from the nearest snapshot, agrees
+with a replay from tick 0, and asking again is answered from what was kept."""
+import asyncio
+import json
+
+from websockets.asyncio.client import connect
+
+from helpers import create_session, request
+
+
+def test_replay_state_starts_from_a_snapshot(start_playfield):
+    server = start_playfield()
+    session = create_session(server, "bouncing-balls", {"balls": 100})
+
+    async def run():
+        url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
+        async with connect(url) as ws:
+            await ws.send(json.dumps({"type": "stop"}))
+            await ws.send(json.dumps({"type": "step", "count": 600}))
+            await asyncio.sleep(1.5)
+    asyncio.run(run())
+    live = request(f"{server.url}/api/sessions/{session['id']}/state")[2]
+    tick = live["tick"] - 5
+    assert tick > 300
+    url = f"{server.url}/api/sessions/{session['id']}/replay?tick={tick}"
+    status, _, snapshot = request(url)
+    assert status == 200, snapshot
+    assert 300 <= snapshot["from"] <= tick
+    status, _, start = request(url + "&from=start")
+    assert status == 200 and start["from"] == 0
+    assert snapshot["stateHash"] == start["stateHash"]
+    assert request(url)[2] == snapshot
+    assert request(url + "&from=middle")[0] == 400
