@@ -84,7 +84,8 @@ let package = Package(
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "WebSocket"]),
-    .testTarget(name: "PlayfieldTests", dependencies: ["Playfield", "HTTP", "Server", "Simulation", "JSON"]),
+    .testTarget(
+      name: "PlayfieldTests", dependencies: ["Playfield", "HTTP", "Server", "Simulation", "JSON"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -40,7 +40,8 @@ public final class Application: HTTPHandler {
       do {
         var storeLimits = StoreLimits()
         storeLimits.maxMazesPerClient = environment.mazesPerClient
-        journal = StorageJournal(store: try environment.openStore(path, storeLimits), logger: logger)
+        journal = StorageJournal(
+          store: try environment.openStore(path, storeLimits), logger: logger)
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }

@@ -39,7 +39,8 @@ struct Demo: Sendable {
       seed: "Fahrenheit to Celcius", group: .smallClassics),
     Demo(
       page: "embedding", title: "Embedding",
-      summary: "One demo framed twice, as it is and scaled to fit, plus a snippet builder and remote.",
+      summary:
+        "One demo framed twice, as it is and scaled to fit, plus a snippet builder and remote.",
       seed: "Embedding Web Pages", group: .explorers),
     Demo(
       page: "accelerometer", title: "Accelerometer",
