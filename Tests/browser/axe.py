@@ -13,8 +13,9 @@ _OPTIONS = {
 
 
 def violations(page, context=None):
-    """The violations axe finds on `page` (a Playwright Page or Frame), as dicts."""
-    target = getattr(page, "page", page)
+    """The violations axe finds on `page` (a WatchedPage, or a Playwright Page or Frame)."""
+    # NB: a Playwright Frame also has `.page` (its top page); only a WatchedPage is unwrapped.
+    target = page.page if hasattr(page, "problems") else page
     return _AXE.run(target, context=context, options=_OPTIONS).response["violations"]
 
 

@@ -4,6 +4,7 @@
 // shared tilt component: the motion sensor, the tilt pad or the arrow keys.
 
 import { $, setText } from "../lib/dom.js";
+import { EmbedError, startEmbed } from "../lib/embed.js";
 import { TiltInput } from "../lib/tilt.js";
 
 /** Options of this page. */
@@ -14,6 +15,7 @@ const options = {
   plotSeconds: 5, // the rolling plot's width, in s
   plotMax: 2, // the plot's top and bottom, in ±g
   colors: { x: "#ff7b72", y: "#7bd88f", z: "#79c0ff", ball: "#ffd400", grid: "#3a404c", label: "#9aa3b2" },
+  hostLimit: 4, // the largest acceleration a host page may send, in ±g per axis
 };
 
 const axes = ["x", "y", "z", "magnitude"];
@@ -45,6 +47,7 @@ function take(reading) {
     state.max[axis] = Math.max(state.max[axis], value[axis]);
   }
   state.dirty = true;
+  embed?.stateChanged();
 }
 
 /** RESET: the extremes start again from the current reading. */
@@ -53,6 +56,38 @@ function reset() {
   state.min = { x, y, z, magnitude };
   state.max = { x, y, z, magnitude };
   state.dirty = true;
+  embed?.event("reset", { x, y, z });
+  embed?.stateChanged();
+}
+
+/** The readings and extremes, rounded as shown, for the host page. */
+function reading() {
+  const round = (value) => Number(g(value));
+  const pick = (values) => Object.fromEntries(axes.map((axis) => [axis, round(values[axis])]));
+  return {
+    running: false,
+    tick: null,
+    source: state.reading.source,
+    ...pick(state.reading),
+    min: pick(state.min),
+    max: pick(state.max),
+  };
+}
+
+/** An `acceleration` input from the host page: `{x, y, z}` in g. */
+function fromHost(input) {
+  if (input.type !== "acceleration") {
+    throw new EmbedError("bad-field", "input type must be acceleration");
+  }
+  const value = {};
+  for (const axis of ["x", "y", "z"]) {
+    const number = input[axis] ?? 0;
+    if (typeof number !== "number" || !Number.isFinite(number) || Math.abs(number) > options.hostLimit) {
+      throw new EmbedError("bad-field", `${axis} must be a number from -${options.hostLimit} to ${options.hostLimit} (g)`);
+    }
+    value[axis] = number;
+  }
+  take({ ...value, source: "host" });
 }
 
 /** A value in g to one decimal; -0.0 shows as 0.0. */
@@ -162,7 +197,21 @@ function loop(now) {
   requestAnimationFrame(loop);
 }
 
+let embed = null; // the embed protocol (docs/embedding.md), started below
 new TiltInput($(".tilt-pad", root), null, { onReading: take, offerSensor: true });
 take(state.reading);
 $('[data-action="reset"]', root).addEventListener("click", reset);
+embed = startEmbed({
+  demo: "accelerometer",
+  commands: ["reset", "input"],
+  events: ["reset"],
+  inputs: ["acceleration"],
+  getState: reading,
+  capture: () => gridCanvas,
+  onCommand(request) {
+    if (request.type === "reset") return reset();
+    return fromHost(request.input);
+  },
+});
+embed.ready();
 requestAnimationFrame(loop);

@@ -3,6 +3,7 @@
 // component gives it is shown); RESET puts the form's default back.
 
 import { $, setText } from "../lib/dom.js";
+import { EmbedError, startEmbed } from "../lib/embed.js";
 import { hsvToRgb } from "../color-picker.js";
 
 const root = $(".demo");
@@ -11,8 +12,31 @@ const picker = $("playfield-color-picker", form);
 const swatch = $(".picker-swatch", root);
 const events = { input: 0, change: 0 };
 window.playfield = { picker, events }; // for the browser tests and the curious
+let embed = null; // the embed protocol (docs/embedding.md), started below
+
+/** The chosen colour: `{value, rgb: [r, g, b], hsv: [h°, s %, v %]}`. */
+function colour() {
+  const { h, s, v } = picker.hsvValue;
+  const { r, g, b } = hsvToRgb({ h, s, v });
+  return {
+    value: picker.value,
+    rgb: [r, g, b],
+    hsv: [Math.round(h), Math.round(s * 100), Math.round(v * 100)],
+  };
+}
+
+/** A host page's colour: `#rrggbb` (any case), or a bad-field error naming `field`. */
+function choose(text, field) {
+  if (typeof text !== "string" || !/^#[0-9a-fA-F]{6}$/.test(text)) {
+    throw new EmbedError("bad-field", `${field} must be a colour written #rrggbb`);
+  }
+  picker.value = text.toLowerCase();
+  show();
+  embed.event("change", { value: picker.value });
+}
 
 function show() {
+  embed?.stateChanged();
   const { h, s, v } = picker.hsvValue;
   const { r, g, b } = hsvToRgb({ h, s, v });
   setText($('[data-readout="hex"]', root), picker.value);
@@ -31,6 +55,7 @@ picker.addEventListener("input", () => {
 picker.addEventListener("change", () => {
   events.change += 1;
   show();
+  embed?.event("change", { value: picker.value });
 });
 form.addEventListener("submit", (event) => {
   event.preventDefault();
@@ -38,4 +63,32 @@ form.addEventListener("submit", (event) => {
   setText($(".picker-submitted", root), `The form sent color=${value}.`);
 });
 form.addEventListener("reset", () => setTimeout(show));
-customElements.whenDefined("playfield-color-picker").then(show);
+embed = startEmbed({
+  demo: "color-picker",
+  commands: ["reset", "input", "set"],
+  events: ["change"],
+  inputs: ["color"],
+  getState: () => ({ running: false, tick: null, ...colour() }),
+  capture: () => picker.canvas,
+  onCommand(request) {
+    if (request.type === "reset") {
+      form.reset();
+      return new Promise((resolve) => setTimeout(() => resolve(show()), 0));
+    }
+    if (request.type === "input") {
+      if (request.input.type !== "color") {
+        throw new EmbedError("bad-field", "input type must be color");
+      }
+      return choose(request.input.value, "value");
+    }
+    const names = Object.keys(request.options);
+    if (names.length !== 1 || names[0] !== "value") {
+      throw new EmbedError("bad-field", "set takes one option: value");
+    }
+    return choose(request.options.value, "value");
+  },
+});
+customElements.whenDefined("playfield-color-picker").then(() => {
+  show();
+  embed.ready();
+});

@@ -299,6 +299,9 @@ function showRole(message, demo) {
 runDemo({
   kind: "paintbrush",
   config: options.config,
+  urlConfig: ["width", "height", "brushRadius"],
+  inputs: ["stroke", "undo", "clear", "reset"],
+  events: ["paint"],
   setup(demo) {
     demo.picture = picture; // for the browser tests
   },
