@@ -61,13 +61,8 @@ final class SpheresAPI: Sendable {
     let gzip = StaticFiles.acceptsGzip(request.headers["Accept-Encoding"])
     let key = Key(request: spheres, gzip: gzip)
     let headers = Self.headers(for: key)
-    switch Preconditions.evaluate(request, etag: Self.etag(for: key), lastModified: nil, now: 0) {
-    case .notModified:
-      return .response(Response(status: .notModified, headers: headers))
-    case .failed(let condition):
-      return .response(HTTPError(.preconditionFailed, "\(condition) does not hold").response)
-    case .proceed:
-      break
+    if let answer = Preconditions.answer(request, etag: Self.etag(for: key), headers: headers) {
+      return .response(answer)
     }
     if let body = bodies.cachedValue(for: key) {
       return .response(Response(status: .ok, headers: headers, body: body))

@@ -78,4 +78,12 @@ enum Preconditions {
       return HTTPError(.preconditionFailed, "the \(field) condition does not hold").response
     }
   }
+
+  /// For a generated GET or HEAD answer with a strong `etag` and `headers` (ETag included):
+  /// the 304 or 412 its preconditions call for, or nil to go on and make the body.
+  static func answer(_ request: Request, etag: String, headers: HTTPHeaders) -> Response? {
+    answer(
+      evaluate(request, etag: etag, lastModified: nil, now: 0),
+      for: Response(status: .ok, headers: headers))
+  }
 }

@@ -57,13 +57,8 @@ final class TileService: Sendable {
     tile.iterations = IterationSteps.snap(tile.iterations)
     var headers = Self.headers
     headers.add("ETag", tile.etag)
-    switch Preconditions.evaluate(request, etag: tile.etag, lastModified: nil, now: 0) {
-    case .notModified:
-      return .response(Response(status: .notModified, headers: headers))
-    case .failed(let condition):
-      return .response(HTTPError(.preconditionFailed, "\(condition) does not hold").response)
-    case .proceed:
-      break
+    if let answer = Preconditions.answer(request, etag: tile.etag, headers: headers) {
+      return .response(answer)
     }
     if let png = cache.cachedValue(for: tile) {
       return .response(Response(status: .ok, headers: headers, body: png))
