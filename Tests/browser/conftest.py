@@ -14,14 +14,40 @@ SHOTS = ROOT / "out" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
+def _server_module():
+    """Tests/conftest.py, whose `Playfield` starts the server (NB: loaded by path, since this
+    file is also named conftest)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("playfield_server", ROOT / "Tests" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="session")
-def browser():
+def playwright_driver():
+    """The one Playwright driver of the run (a second sync one in the same process fails)."""
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
-        yield browser
-        browser.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    browser = playwright_driver.chromium.launch(
+        executable_path=CHROMIUM, headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def playfield():
+    """The browser tests' server. NB: every page here comes from one address, so it may hold
+    more live sessions than the default per-client quota (16), which its own tests check."""
+    server = _server_module().Playfield("--sessions-per-client", "256")
+    yield server
+    assert server.alive(), "the server died during the tests:\n" + server.read_log()
+    server.stop()
 
 
 class WatchedPage:

@@ -4,7 +4,6 @@ import json
 import urllib.request
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from conftest import CHROMIUM
 
@@ -12,15 +11,14 @@ REBIND = "rebind.example"
 
 
 @pytest.fixture(scope="module")
-def rebinding_browser():
+def rebinding_browser(playwright_driver):
     """Chromium resolving rebind.example to 127.0.0.1, as after a DNS-rebinding attack."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  f"--host-resolver-rules=MAP {REBIND} 127.0.0.1"])
-        yield browser
-        browser.close()
+    browser = playwright_driver.chromium.launch(
+        executable_path=CHROMIUM, headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--host-resolver-rules=MAP {REBIND} 127.0.0.1"])
+    yield browser
+    browser.close()
 
 
 def session_count(server):

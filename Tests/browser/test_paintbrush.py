@@ -74,11 +74,16 @@ def settle(page, quiet=0.5, timeout=10.0):
             last, since = now, time.monotonic()
 
 
-def wait_same_picture(a, b, timeout=5.0):
-    """Waits until both pages show the same version and the same pixels; returns the hash."""
+def wait_same_picture(a, b, timeout=5.0, after=None):
+    """Waits until both pages show the same version (newer than `after`, when given) and the
+    same pixels; returns the hash."""
     end = time.monotonic() + timeout
     while True:
         va, vb = version(a), version(b)
+        if after is not None and va == after:
+            assert time.monotonic() < end, f"the picture stays at v{after}"
+            time.sleep(0.05)
+            continue
         ha, hb = a.page.evaluate(PICTURE_HASH), b.page.evaluate(PICTURE_HASH)
         if va == vb and ha == hb:
             return ha
@@ -114,8 +119,9 @@ def test_two_browsers_paint_together_through_the_drawing_link(playfield, watched
     assert len(marks) < 40 and sum(marks) > 10
 
     # UNDO takes back only the guest's own stroke.
+    before = version(owner)
     guest.page.click('[data-action="undo"]')
-    wait_same_picture(owner, guest)
+    wait_same_picture(owner, guest, after=before)
     assert colour_at(owner, 480, 360) == "#000000"
     assert colour_at(owner, 130, 60) == "#ff0000"
 
@@ -123,8 +129,9 @@ def test_two_browsers_paint_together_through_the_drawing_link(playfield, watched
     guest.page.evaluate("() => window.playfield.client.send({type: 'clear'})")
     guest.page.wait_for_function(
         "() => document.querySelector('.demo-notice').textContent.includes('drawing token cannot send clear')")
+    before = version(owner)
     owner.page.click('[data-action="clear"]')
-    wait_same_picture(owner, guest)
+    wait_same_picture(owner, guest, after=before)
     assert colour_at(guest, 130, 60) == "#000000"
     assert_accessible(owner)
     assert_accessible(guest)
