@@ -93,10 +93,17 @@ def test_state_inputs_and_replay(client):
 def test_mazes_are_saved_listed_loaded_and_deleted(client):
     cells = ["#..", "...", "..#"]
     saved = client.save_maze("client-test", cells)
-    assert saved.name == "client-test" and saved.cells == cells
+    assert saved.name == "client-test" and saved.cells == cells and saved.token
     assert "client-test" in {m.name for m in client.mazes()}
     assert client.maze("client-test").cells == cells
-    client.delete_maze("client-test")
+    with pytest.raises(HTTPError) as foreign:
+        client.save_maze("client-test", ["..."] * 3)
+    assert foreign.value.status == 403, "replacing needs the owner token"
+    assert client.save_maze("client-test", ["..."] * 3, token=saved.token).cells == ["..."] * 3
+    with pytest.raises(HTTPError) as wrong:
+        client.delete_maze("client-test", "not-the-token")
+    assert wrong.value.status == 403
+    client.delete_maze("client-test", saved.token)
     assert "client-test" not in {m.name for m in client.mazes()}
     with pytest.raises(HTTPError) as missing:
         client.maze("client-test")
@@ -117,10 +124,19 @@ def test_a_finished_holes_game_enters_the_high_scores(client):
             client.enter_high_score(playing.id, playing.token, "early")
     assert early.value.status == 409 and "no finished game" in early.value.message
     client.delete_session(playing)
-    info = client.create_session("holes", {"balls": 1, "holes": [[0.953, 0.969]]})
+    # Only default games enter the table: roll each of the three balls into the nearest hole.
+    info = client.create_session("holes")
     with client.connect(info) as session:
         session.stop()
-        frame = session.step(600)
+        frame = session.step(1)
+        for _ in range(400):
+            if frame.game_over:
+                break
+            if frame.ball:
+                (bx, by), holes = frame.ball, frame.holes
+                hx, hy = min(holes, key=lambda h: (h[0] - bx) ** 2 + (h[1] - by) ** 2)
+                session.tilt(max(-1, min(1, (hx - bx) / 20)), max(-1, min(1, (by - hy) / 20)))
+            frame = session.step(20)
         assert frame.game_over and frame.phase == "over"
     with pytest.raises(HTTPError) as stolen:
         client.enter_high_score(info.id, "B" * 22, "thief")
@@ -131,7 +147,7 @@ def test_a_finished_holes_game_enters_the_high_scores(client):
     if rank is None:
         assert "client" not in {row.name for row in rows}
     else:
-        assert rows[rank - 1].name == "client" and rows[rank - 1].score == 0
+        assert rows[rank - 1].name == "client" and rows[rank - 1].score == frame.score
     with pytest.raises(HTTPError) as twice:
         client.enter_high_score(info.id, info.token, "client")
     assert twice.value.status == 409 and "already" in twice.value.message
@@ -150,9 +166,9 @@ def test_tiles_come_as_png_bytes_or_arrays(client):
     assert len({tuple(p) for p in image.reshape(-1, 3)[::97]}) > 5
     grey = client.tile(1, 0, 1, iterations=50, palette="gray")
     assert grey.shape == (256, 256, 3)
-    with pytest.raises(HTTPError) as missing:
+    with pytest.raises(HTTPError) as outside:
         client.tile(1, 5, 0)
-    assert missing.value.status == 404
+    assert outside.value.status == 400 and "outside" in outside.value.message
     with pytest.raises(HTTPError) as bad:
         client.tile(0, 0, 0, palette="plaid")
     assert bad.value.status == 400 and "palette" in bad.value.message

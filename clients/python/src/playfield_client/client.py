@@ -135,17 +135,22 @@ class Client:
         """A saved maze, with its cells."""
         return self._saved(self._request("GET", "/api/mazes/" + self._quote(name)))
 
-    def save_maze(self, name, cells):
-        """Saves (or replaces) a maze: row strings of `#` and `.`."""
-        return self._saved(self._request("PUT", "/api/mazes/" + self._quote(name), {"cells": cells}))
+    def save_maze(self, name, cells, token=None):
+        """Saves a maze: row strings of `#` and `.`. A new name answers with the owner `token`
+        (in the returned `SavedMaze`); replacing a maze needs that token."""
+        return self._saved(self._request(
+            "PUT", "/api/mazes/" + self._quote(name), {"cells": cells}, token=token))
 
-    def delete_maze(self, name):
-        self._request("DELETE", "/api/mazes/" + self._quote(name))
+    def delete_maze(self, name, token):
+        """Deletes a maze; `token` is the one its first save returned (or that `SavedMaze`)."""
+        if isinstance(token, SavedMaze):
+            token = token.token
+        self._request("DELETE", "/api/mazes/" + self._quote(name), token=token)
 
     @staticmethod
     def _saved(body):
         return SavedMaze(name=body["name"], updated_at=body["updatedAt"], cells=body["cells"],
-                         created_at=body.get("createdAt"))
+                         created_at=body.get("createdAt"), token=body.get("token"))
 
     # Tiles
 

@@ -261,3 +261,4 @@ class SavedMaze:
     updated_at: float
     cells: list | None = None
     created_at: float | None = None
+    token: str | None = None  # the owner token, given once when a new name is saved
