@@ -351,7 +351,10 @@ def test_phone_sized_frame_shows_its_controls_below_the_picture(playfield, watch
     box = controls.bounding_box()
     assert picture["width"] >= 380, "the picture takes the phone's width"
     assert box["y"] >= picture["y"] + picture["height"] - 1 and box["y"] + box["height"] <= 844
-    assert controls.evaluate("e => getComputedStyle(e).opacity") == "1"
+    # NB: the controls fade in; wait for the end of the transition rather than sample it.
+    controls.evaluate("e => Promise.all(e.getAnimations().map(a => a.finished))")
+    p.wait_for_function(
+        "() => getComputedStyle(document.querySelector('.controls, .explorer-controls')).opacity === '1'")
     assert p.evaluate("() => document.documentElement.scrollHeight") <= 844
     # No line of text is cut off: what does not fit went into the menu, where it wraps.
     for element in p.locator(".controls *, .explorer-controls *").all():
