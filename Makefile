@@ -35,9 +35,11 @@ test: test-deps
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/fuzz/fuzz.sh
 
-# The short run `make test` does: 8 seconds per target, about a minute in all.
+# What `make test` does: every target replays its checked-in corpus once, so a test run is
+# repeatable; exploring for new crashes is `make fuzz` (it found one in the snapshot decoder
+# that is not fixed yet, see docs/reliability.md).
 test-fuzz:
-	FUZZ_SECONDS=8 Tests/fuzz/fuzz.sh
+	FUZZ_SECONDS=0 Tests/fuzz/fuzz.sh
 
 format:
 	swift format -i -r Package.swift Sources Tests

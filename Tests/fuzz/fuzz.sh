@@ -32,8 +32,11 @@ for target in "${targets[@]}"; do
   work="$scratch/corpus/$target"
   mkdir -p "$work"
   if [ -d "Tests/fuzz/corpus/$target" ]; then cp -n "Tests/fuzz/corpus/$target"/* "$work"/ 2>/dev/null || true; fi
-  echo "== $target: ${seconds}s"
-  "$binary" "$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  echo "== $target: ${seconds}s (0: the corpus once)"
+  # FUZZ_SECONDS=0 replays the checked-in corpus once and explores nothing (what CI does, so
+  # that a test run is repeatable); anything else explores for that many seconds.
+  if [ "$seconds" = 0 ]; then limit=(-runs=0); else limit=(-max_total_time="$seconds"); fi
+  "$binary" "$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" "$work" 2>&1 |
     grep -E '^(Done [0-9]+ runs|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|.*(crash|deadly signal|Test unit written))' ||
     true
