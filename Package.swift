@@ -59,7 +59,7 @@ let package = Package(
     .executableTarget(
       name: "playfield",
       dependencies: [
-        "Playfield",
+        "Playfield", "CPosix",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),

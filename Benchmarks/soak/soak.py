@@ -5,8 +5,13 @@ descriptors, to show neither grows.
 
 Load, all at once, from one process: spectators watching a few running sessions; session
 churn (create, watch briefly, delete); tile requests (mostly cached, some new); page loads.
-Prints a sample every --every seconds and a summary: RSS growth after warm-up and the
-descriptor count at start and end.
+`--load churn` (a comma list) runs only some kinds, to see which one memory follows.
+
+Prints a sample every --every seconds (RSS split into anonymous and file-backed pages, open
+descriptors, threads) and a summary: RSS at the first sample, after the warm-up and at the end,
+descriptors, errors. Exits 1 when there were errors, when descriptors grew (the fewest in the
+last quarter of the run above the most in the first quarter after the warm-up), or when RSS grew
+by more than --max-rss-growth percent after the warm-up.
 """
 import argparse
 import asyncio
@@ -21,10 +26,18 @@ import urllib.request
 from websockets.asyncio.client import connect
 
 
+LOADS = ["spectators", "churn", "tiles", "pages"]
+
+
 def sample(pid):
+    """RSS, anonymous RSS and file-backed RSS in KiB, open descriptors and threads of `pid`."""
+    fields = {}
     with open(f"/proc/{pid}/status") as status:
-        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-    return rss, len(os.listdir(f"/proc/{pid}/fd"))
+        for line in status:
+            name, _, value = line.partition(":")
+            fields[name] = value.split()[0] if value.split() else ""
+    return (int(fields["VmRSS"]), int(fields["RssAnon"]), int(fields["RssFile"]) + int(fields["RssShmem"]),
+            len(os.listdir(f"/proc/{pid}/fd")), int(fields["Threads"]))
 
 
 def http(url, method="GET", body=None):
@@ -96,13 +109,12 @@ async def churn(base, ws_base, stop, counters):
         status, _ = await asyncio.to_thread(
             http, f"{base}/api/sessions/{session['id']}?token={session['token']}", "DELETE")
         counters["churned"] += 1 if status == 204 else 0
+        counters["errors"] += 0 if status == 204 else 1
         await asyncio.sleep(0.2)
 
 
-async def tiles_and_pages(base, stop, counters):
+async def tiles(base, stop, counters):
     rng = random.Random(2)
-    pages = ["/", "/demos/bouncing-balls", "/demos/maze", "/demos/mandelbrot", "/sessions", "/healthz",
-             "/css/playfield.css"]
     new = 0
     while not stop.is_set():
         if rng.random() < 0.1:
@@ -112,9 +124,43 @@ async def tiles_and_pages(base, stop, counters):
             path = f"/tiles/mandelbrot/2/{rng.randrange(4)}/{rng.randrange(4)}.png"
         status, _ = await asyncio.to_thread(http, base + path)
         counters["tiles"] += 1 if status == 200 else 0
-        status, _ = await asyncio.to_thread(http, base + rng.choice(pages))
-        counters["pages"] += 1 if status == 200 else 0
+        counters["errors"] += 0 if status == 200 else 1
         await asyncio.sleep(0.05)
+
+
+async def pages(base, stop, counters):
+    rng = random.Random(3)
+    paths = ["/", "/demos/bouncing-balls", "/demos/maze", "/demos/mandelbrot", "/sessions", "/healthz",
+             "/css/playfield.css"]
+    while not stop.is_set():
+        status, _ = await asyncio.to_thread(http, base + rng.choice(paths))
+        counters["pages"] += 1 if status == 200 else 0
+        counters["errors"] += 0 if status == 200 else 1
+        await asyncio.sleep(0.05)
+
+
+def summarize(samples, args, counters):
+    """The figures docs/reliability.md records, and what failed (empty when the run passed)."""
+    warm = [s for s in samples if s[0] >= args.warmup] or samples
+    quarter = max(1, len(warm) // 4)
+    start, base, end = samples[0], warm[0], warm[-1]
+    growth = 100 * (end[1] - base[1]) / base[1]
+    lines = [
+        f"RSS KiB: first sample {start[1]} (anon {start[2]}), after warm-up ({base[0]:.0f} s) {base[1]} "
+        f"(anon {base[2]}), end {end[1]} (anon {end[2]}), max {max(s[1] for s in samples)}",
+        f"RSS growth: {growth:+.1f}% after warm-up, {100 * (end[1] - start[1]) / start[1]:+.1f}% from the first sample",
+        f"fds: min {min(s[4] for s in samples)}, max {max(s[4] for s in samples)}; after warm-up "
+        f"first quarter max {max(s[4] for s in warm[:quarter])}, last quarter min {min(s[4] for s in warm[-quarter:])}",
+        "counts: " + ", ".join(f"{k} {v}" for k, v in counters.items()),
+    ]
+    failures = []
+    if counters["errors"]:
+        failures.append(f"{counters['errors']} errors")
+    if min(s[4] for s in warm[-quarter:]) > max(s[4] for s in warm[:quarter]):
+        failures.append("open descriptors grew")
+    if growth > args.max_rss_growth:
+        failures.append(f"RSS grew {growth:.1f}% after warm-up (the bar is {args.max_rss_growth}%)")
+    return lines, failures
 
 
 async def main():
@@ -124,7 +170,12 @@ async def main():
     parser.add_argument("--warmup", type=float, default=60, help="seconds before the RSS baseline")
     parser.add_argument("--spectators", type=int, default=40)
     parser.add_argument("--binary", default=".build/release/playfield")
+    parser.add_argument("--load", default=",".join(LOADS), help="comma list of: " + ", ".join(LOADS))
+    parser.add_argument("--max-rss-growth", type=float, default=5, help="percent after warm-up")
     args = parser.parse_args()
+    loads = args.load.split(",")
+    if not loads or any(load not in LOADS for load in loads):
+        parser.error("--load takes a comma list of: " + ", ".join(LOADS))
 
     directory = tempfile.mkdtemp(prefix="playfield-soak-")
     log = open(os.path.join(directory, "server.log"), "wb")
@@ -134,31 +185,33 @@ async def main():
     ws_url = "ws://" + url[len("http://"):]
     stop = asyncio.Event()
     counters = {"frames": 0, "churned": 0, "tiles": 0, "pages": 0, "errors": 0}
-    tasks = [asyncio.create_task(spectators(url, ws_url, args.spectators, stop, counters)),
-             asyncio.create_task(churn(url, ws_url, stop, counters)),
-             asyncio.create_task(tiles_and_pages(url, stop, counters))]
+    runs = {"spectators": lambda: spectators(url, ws_url, args.spectators, stop, counters),
+            "churn": lambda: churn(url, ws_url, stop, counters),
+            "tiles": lambda: tiles(url, stop, counters), "pages": lambda: pages(url, stop, counters)}
+    tasks = [asyncio.create_task(runs[load]()) for load in loads]
     start = time.monotonic()
     samples = []
-    print("seconds,rss_kib,fds," + ",".join(counters), flush=True)
+    print(f"load: {','.join(loads)}; server pid {server.pid}; log {directory}/server.log", flush=True)
+    print("seconds,rss_kib,anon_kib,file_kib,fds,threads," + ",".join(counters), flush=True)
     while time.monotonic() - start < args.minutes * 60:
         await asyncio.sleep(args.every)
-        rss, fds = sample(server.pid)
+        figures = sample(server.pid)
         elapsed = time.monotonic() - start
-        samples.append((elapsed, rss, fds))
-        print(f"{elapsed:.0f},{rss},{fds}," + ",".join(str(v) for v in counters.values()), flush=True)
+        samples.append((elapsed, *figures))
+        print(f"{elapsed:.0f}," + ",".join(str(v) for v in figures + tuple(counters.values())), flush=True)
     stop.set()
     await asyncio.sleep(1)
     for task in tasks:
         task.cancel()
     server.terminate()
     server.wait(30)
-    warm = [s for s in samples if s[0] >= args.warmup] or samples
-    base_rss, end_rss = warm[0][1], warm[-1][1]
-    growth = 100 * (end_rss - base_rss) / base_rss
-    print(f"summary: {args.minutes} min; RSS after warm-up {base_rss} KiB -> {end_rss} KiB "
-          f"({growth:+.1f}%), max {max(s[1] for s in samples)} KiB; fds {warm[0][2]} -> {warm[-1][2]}; "
-          + ", ".join(f"{k} {v}" for k, v in counters.items()))
+    lines, failures = summarize(samples, args, counters)
+    print(f"summary: {args.minutes} min, load {','.join(loads)}")
+    for line in lines:
+        print("  " + line)
+    print("result: " + ("FAIL: " + "; ".join(failures) if failures else "pass"), flush=True)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    raise SystemExit(asyncio.run(main()))

@@ -2,6 +2,10 @@
 #include "CPosix.h"
 #include <fcntl.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #if defined(__linux__)
 int cposix_epoll_ctl(int epfd, int op, int fd, uint32_t events) {
   struct epoll_event event = {0};
@@ -34,5 +38,14 @@ int cposix_accept(int fd) {
     setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
   }
   return client;
+#endif
+}
+
+int cposix_set_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+  return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+  (void)bytes;
+  return 0;
 #endif
 }

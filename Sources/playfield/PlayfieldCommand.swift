@@ -159,6 +159,7 @@ struct Serve: ParsableCommand {
   var templatesFolder: String { templates ?? Self.packageRoot + "/Templates" }
 
   func run() throws {
+    MallocTuning.apply()
     let level = Logger.Level(rawValue: logLevel) ?? .info
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)

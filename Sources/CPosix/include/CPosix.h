@@ -1,4 +1,5 @@
-// POSIX and Linux calls that Swift's Glibc module does not import: epoll, eventfd, accept4.
+// POSIX and Linux calls that Swift's Glibc module does not import: epoll, eventfd, accept4,
+// mallopt.
 #ifndef CPOSIX_H
 #define CPOSIX_H
 
@@ -23,5 +24,9 @@ int cposix_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout
 
 /// accept4 where it exists, accept plus fcntl elsewhere: a non-blocking, close-on-exec socket.
 int cposix_accept(int fd);
+
+/// Fixes glibc's mmap threshold at `bytes` (mallopt M_MMAP_THRESHOLD), which also stops glibc
+/// raising it as mapped blocks are freed; 1 on success, 0 on failure or without glibc.
+int cposix_set_mmap_threshold(int bytes);
 
 #endif
