@@ -7,14 +7,19 @@ Load, all at once, from one process: spectators watching a few running sessions;
 churn (create, watch briefly, delete); tile requests (mostly cached, some new); page loads.
 `--load churn` (a comma list) runs only some kinds, to see which one memory follows.
 
+Before the load starts, --fill-tiles MiB of distinct detailed tiles are requested, more than the
+server's 64 MiB tile cache holds, so the cache is full (and evicting) from the start: the soak
+then measures what the load does to memory, not the cache filling up to its bound.
+
 Prints a sample every --every seconds (RSS split into anonymous and file-backed pages, open
-descriptors, threads) and a summary: RSS at the first sample, after the warm-up and at the end,
-descriptors, errors. Exits 1 when there were errors, when descriptors grew (the fewest in the
+descriptors, threads) and a summary: RSS at start, after the tile fill, after the warm-up and at
+the end, descriptors, errors. Exits 1 when there were errors, when descriptors grew (the fewest in the
 last quarter of the run above the most in the first quarter after the warm-up), or when RSS grew
 by more than --max-rss-growth percent after the warm-up.
 """
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
@@ -139,16 +144,38 @@ async def pages(base, stop, counters):
         await asyncio.sleep(0.05)
 
 
-def summarize(samples, args, counters):
-    """The figures docs/reliability.md records, and what failed (empty when the run passed)."""
+def fill_tiles(base, mebibytes):
+    """Requests distinct zoom-12 tiles around Seahorse Valley, two at a time, until their PNGs add
+    up to `mebibytes`; returns how many tiles and bytes that took."""
+    side = 3 / 2 ** 12
+    x0, y0 = int((-0.745 + 2) / side), int((1.5 - 0.11) / side)
+    paths = (f"/tiles/mandelbrot/12/{x0 + dx}/{y0 + dy}.png?iter=1000"
+             for dy in range(-64, 64) for dx in range(-64, 64))
+    count = total = 0
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        while total < mebibytes << 20:
+            batch = [next(paths) for _ in range(16)]
+            for status, body in pool.map(lambda path: http(base + path), batch):
+                if status != 200:
+                    raise SystemExit(f"tile fill: status {status}: {body[:200]!r}")
+                count += 1
+                total += len(body)
+    return count, total
+
+
+def summarize(start, fill, samples, args, counters):
+    """The figures docs/reliability.md records, and what failed (empty when the run passed);
+    `start` and `fill` are samples taken before and after the tile fill."""
     warm = [s for s in samples if s[0] >= args.warmup] or samples
     quarter = max(1, len(warm) // 4)
-    start, base, end = samples[0], warm[0], warm[-1]
+    base, end = warm[0], warm[-1]
     growth = 100 * (end[1] - base[1]) / base[1]
     lines = [
-        f"RSS KiB: first sample {start[1]} (anon {start[2]}), after warm-up ({base[0]:.0f} s) {base[1]} "
-        f"(anon {base[2]}), end {end[1]} (anon {end[2]}), max {max(s[1] for s in samples)}",
-        f"RSS growth: {growth:+.1f}% after warm-up, {100 * (end[1] - start[1]) / start[1]:+.1f}% from the first sample",
+        f"RSS KiB: at start {start[1]} (anon {start[2]}), after the tile fill {fill[1]} (anon {fill[2]}), "
+        f"after warm-up ({base[0]:.0f} s) {base[1]} (anon {base[2]}), end {end[1]} (anon {end[2]}), "
+        f"max {max(s[1] for s in samples)}",
+        f"RSS growth: {growth:+.1f}% after warm-up, {100 * (end[1] - fill[1]) / fill[1]:+.1f}% after the fill, "
+        f"{100 * (end[1] - start[1]) / start[1]:+.1f}% from start",
         f"fds: min {min(s[4] for s in samples)}, max {max(s[4] for s in samples)}; after warm-up "
         f"first quarter max {max(s[4] for s in warm[:quarter])}, last quarter min {min(s[4] for s in warm[-quarter:])}",
         "counts: " + ", ".join(f"{k} {v}" for k, v in counters.items()),
@@ -171,6 +198,7 @@ async def main():
     parser.add_argument("--spectators", type=int, default=40)
     parser.add_argument("--binary", default=".build/release/playfield")
     parser.add_argument("--load", default=",".join(LOADS), help="comma list of: " + ", ".join(LOADS))
+    parser.add_argument("--fill-tiles", type=int, default=80, help="MiB of distinct tiles before the load")
     parser.add_argument("--max-rss-growth", type=float, default=5, help="percent after warm-up")
     args = parser.parse_args()
     loads = args.load.split(",")
@@ -183,6 +211,12 @@ async def main():
                               stdout=subprocess.PIPE, stderr=log)
     url = server.stdout.readline().decode().strip().split(" on ", 1)[1]
     ws_url = "ws://" + url[len("http://"):]
+    initial = (0, *sample(server.pid))
+    began = time.monotonic()
+    count, total = fill_tiles(url, args.fill_tiles)
+    filled = (0, *sample(server.pid))
+    print(f"tile fill: {count} tiles, {total / 2**20:.1f} MiB of PNG in {time.monotonic() - began:.0f} s; "
+          f"RSS {initial[1]} -> {filled[1]} KiB", flush=True)
     stop = asyncio.Event()
     counters = {"frames": 0, "churned": 0, "tiles": 0, "pages": 0, "errors": 0}
     runs = {"spectators": lambda: spectators(url, ws_url, args.spectators, stop, counters),
@@ -205,7 +239,7 @@ async def main():
         task.cancel()
     server.terminate()
     server.wait(30)
-    lines, failures = summarize(samples, args, counters)
+    lines, failures = summarize(initial, filled, samples, args, counters)
     print(f"summary: {args.minutes} min, load {','.join(loads)}")
     for line in lines:
         print("  " + line)
