@@ -41,11 +41,19 @@ int cposix_accept(int fd) {
 #endif
 }
 
-int cposix_set_mmap_threshold(int bytes) {
+int cposix_set_arena_max(int count) {
 #if defined(__GLIBC__)
-  return mallopt(M_MMAP_THRESHOLD, bytes);
+  return mallopt(M_ARENA_MAX, count);
 #else
-  (void)bytes;
+  (void)count;
+  return 0;
+#endif
+}
+
+int cposix_malloc_trim(void) {
+#if defined(__GLIBC__)
+  return malloc_trim(0);
+#else
   return 0;
 #endif
 }

@@ -1,18 +1,31 @@
 import CPosix
+import Foundation
 
-/// Settings for the C allocator that keep the server's RSS from creeping up under load.
+/// Keeps the server's RSS to what its heap holds: one malloc heap for all threads, and a
+/// thread that gives its free pages back to the system every `trimInterval` seconds.
+///
+/// NB: glibc maps blocks from 128 KiB up on their own, but raises that threshold to the size of
+/// each mapped block that is freed, so after the first tile render the kernels' large scratch
+/// buffers come from the worker threads' heaps, between long-lived cached tiles, and the freed
+/// space is seldom returned (1,000 new tiles grew RSS by 26 MiB to cache 3 MiB of PNG).
+/// Fixing the threshold cured that but made a cheap tile 40 % slower (a fresh mapping, zeroed
+/// by the kernel, for every scratch buffer); `malloc_trim` returns the freed pages every few
+/// seconds instead, but reaches the top of the main heap only, hence one heap
+/// (docs/reliability.md, Soak).
 enum MallocTuning {
-  /// Bytes from which one allocation gets its own mapping, handed back to the system when freed.
-  static let mmapThreshold: Int32 = 128 << 10
+  /// Seconds between two trims.
+  static let trimInterval = 10.0
 
-  /// Fixes glibc's mmap threshold at `mmapThreshold` (without glibc, does nothing).
-  ///
-  /// NB: glibc starts at 128 KiB but raises the threshold to the size of each mapped block
-  /// that is freed, so after the first tile render its large scratch buffers (orbits, pixels)
-  /// come from the per-thread heaps instead; between the long-lived cached tiles there, the
-  /// freed space is seldom returned: 1,000 new tiles grew RSS by 27 MiB to cache 3 MiB of PNG.
-  /// Setting the threshold turns that adjustment off (docs/reliability.md, Soak).
+  /// Sets the heap count and starts the trimming thread (without glibc, does nothing).
   static func apply() {
-    _ = cposix_set_mmap_threshold(mmapThreshold)
+    guard cposix_set_arena_max(1) == 1 else { return }
+    let thread = Thread {
+      while true {
+        Thread.sleep(forTimeInterval: trimInterval)
+        _ = cposix_malloc_trim()
+      }
+    }
+    thread.name = "malloc-trim"
+    thread.start()
   }
 }

@@ -1,5 +1,5 @@
 // POSIX and Linux calls that Swift's Glibc module does not import: epoll, eventfd, accept4,
-// mallopt.
+// mallopt, malloc_trim.
 #ifndef CPOSIX_H
 #define CPOSIX_H
 
@@ -25,8 +25,12 @@ int cposix_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout
 /// accept4 where it exists, accept plus fcntl elsewhere: a non-blocking, close-on-exec socket.
 int cposix_accept(int fd);
 
-/// Fixes glibc's mmap threshold at `bytes` (mallopt M_MMAP_THRESHOLD), which also stops glibc
-/// raising it as mapped blocks are freed; 1 on success, 0 on failure or without glibc.
-int cposix_set_mmap_threshold(int bytes);
+/// Limits glibc's malloc to `count` heaps (mallopt M_ARENA_MAX); 1 on success, 0 on failure or
+/// without glibc.
+int cposix_set_arena_max(int count);
+
+/// Gives the free memory in malloc's heaps back to the system (glibc's malloc_trim(0)); 1 when
+/// some was given back, 0 when none was or without glibc.
+int cposix_malloc_trim(void);
 
 #endif
