@@ -8,10 +8,9 @@ import Foundation
 /// each mapped block that is freed, so after the first tile render the kernels' large scratch
 /// buffers come from the worker threads' heaps, between long-lived cached tiles, and the freed
 /// space is seldom returned (1,000 new tiles grew RSS by 26 MiB to cache 3 MiB of PNG).
-/// Fixing the threshold cured that but made a cheap tile 40 % slower (a fresh mapping, zeroed
-/// by the kernel, for every scratch buffer); `malloc_trim` returns the freed pages every few
-/// seconds instead, but reaches the top of the main heap only, hence one heap
-/// (docs/reliability.md, Soak).
+/// Fixing the threshold cured that but made cheap tiles up to twice as slow (a fresh mapping,
+/// zeroed by the kernel, for every scratch buffer); `malloc_trim` returns the freed pages every
+/// few seconds instead, and does so only with one heap (docs/reliability.md, Soak).
 enum MallocTuning {
   /// Seconds between two trims.
   static let trimInterval = 10.0
