@@ -82,21 +82,29 @@ extension PerturbationLanes {
     var m1 = loadReferences(1)
     var m2 = loadReferences(2)
     var m3 = loadReferences(3)
+    let dcx0 = load(.dcx, 0)
+    let dcx1 = load(.dcx, 1)
+    let dcx2 = load(.dcx, 2)
+    let dcx3 = load(.dcx, 3)
+    let dcy0 = load(.dcy, 0)
+    let dcy1 = load(.dcy, 1)
+    let dcy2 = load(.dcy, 2)
+    let dcy3 = load(.dcy, 3)
     let ends = Indices(repeating: Int64(last))
     let radius0 = Vector(repeating: records[0][2])
     var iteration = start
     while true {
       let stop0 = step(
-        &dx0, &dy0, &zx0, &zy0, &m0, dcx: load(.dcx, 0), dcy: load(.dcy, 0), records, ends: ends,
+        &dx0, &dy0, &zx0, &zy0, &m0, dcx: dcx0, dcy: dcy0, records, ends: ends,
         radii: radii, radius0: radius0)
       let stop1 = step(
-        &dx1, &dy1, &zx1, &zy1, &m1, dcx: load(.dcx, 1), dcy: load(.dcy, 1), records, ends: ends,
+        &dx1, &dy1, &zx1, &zy1, &m1, dcx: dcx1, dcy: dcy1, records, ends: ends,
         radii: radii, radius0: radius0)
       let stop2 = step(
-        &dx2, &dy2, &zx2, &zy2, &m2, dcx: load(.dcx, 2), dcy: load(.dcy, 2), records, ends: ends,
+        &dx2, &dy2, &zx2, &zy2, &m2, dcx: dcx2, dcy: dcy2, records, ends: ends,
         radii: radii, radius0: radius0)
       let stop3 = step(
-        &dx3, &dy3, &zx3, &zy3, &m3, dcx: load(.dcx, 3), dcy: load(.dcy, 3), records, ends: ends,
+        &dx3, &dy3, &zx3, &zy3, &m3, dcx: dcx3, dcy: dcy3, records, ends: ends,
         radii: radii, radius0: radius0)
       iteration += 1
       guard any((stop0 .| stop1) .| (stop2 .| stop3)) || iteration == deadline else { continue }
@@ -128,7 +136,9 @@ extension PerturbationLanes {
   /// (2·Z_m + z)·z + dc, m ← m + 1, then the rebase (z ← Z_m + z, m ← 0) where |Z_m + z| < |z| or
   /// m is the orbit's end. Returns the lanes that escaped or, with `radii`, whose delta is
   /// below their record's radius.
-  @inline(__always)
+  // NB: transparent, because the optimizer stops inlining even `@inline(__always)` functions
+  // into a caller this large, and three of the four calls stayed calls (measured).
+  @_transparent
   private static func step(
     _ dx: inout Vector, _ dy: inout Vector, _ zx: inout Vector, _ zy: inout Vector,
     _ m: inout Indices, dcx: Vector, dcy: Vector, _ records: UnsafePointer<SIMD4<Double>>,
