@@ -1,8 +1,9 @@
 import Dispatch
 
 /// Escape counts for tiles past the double limit, by perturbation around a shared reference
-/// orbit (see `PerturbationLoop`). Counts follow the plain loop's rules (updates done while
-/// |z|² ≤ 4, capped), so the palettes colour them the same way.
+/// orbit (see `PerturbationLoop`), sixteen pixels at a time in SIMD lanes (`PerturbationLanes`).
+/// Counts follow the plain loop's rules (updates done while |z|² ≤ 4, capped), so the palettes
+/// colour them the same way.
 ///
 /// Pixels that outlive the shared reference (their count is past the end of its orbit) were
 /// iterated in plain doubles from then on, which near minibrots loses their place; they are
