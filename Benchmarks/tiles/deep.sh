@@ -6,9 +6,10 @@
 #
 # Prints:
 #   - raw throughput on one core, in Miter/s counted as the plain loop's total_iters: the
-#     scalar and SIMD plain kernels and perturbation with BLA off (and on), same shallow tiles;
+#     scalar and SIMD plain kernels and perturbation with BLA off (and on), in the scalar loop
+#     and in SIMD lanes, same shallow tiles;
 #   - a deep tile at 10,000 iterations with BLA against without (1e-30 seahorse valley and
-#     1e-300 at c = i), two threads, the reference orbit timed on its own;
+#     1e-300 at c = i), two threads, lanes and scalar loop, the reference orbit timed on its own;
 #   - a 64-tile view at 1e-100 and 1e-300 over HTTP, cold then cached (deep_over_http.py)
 #     against a freshly started release server.
 set -euo pipefail

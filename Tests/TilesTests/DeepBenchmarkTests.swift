@@ -21,8 +21,9 @@ struct DeepBenchmarkTests {
     return best
   }
 
-  /// Iterations per second on one core: the plain kernels and perturbation without BLA on the
-  /// same shallow tiles, all counted as the plain loop's `total_iters`.
+  /// Iterations per second on one core: the plain kernels and perturbation (scalar loop and
+  /// SIMD lanes, BLA off and on) on the same shallow tiles, all counted as the plain loop's
+  /// `total_iters`.
   @Test func rawThroughputAgainstThePlainKernel() {
     for (zoom, x, y, iterations) in [(5, 14, 11, 1000), (20, 439_128, 478_211, 1000)] {
       let tile = TileCoordinate(zoom: zoom, x: x, y: y)!
@@ -39,15 +40,22 @@ struct DeepBenchmarkTests {
             best(of: runs) { _ = kernel.render(viewport, maxIterations: iterations, threads: 1) }
           ))
       }
-      for bilinear in [false, true] {
+      var fields: [EscapeField] = []
+      for (bilinear, lanes) in [(false, false), (true, false), (false, true), (true, true)] {
         var field: EscapeField?
         let seconds = best(of: runs) {
-          field = PerturbationKernel(usesBilinearSteps: bilinear).render(
+          field = PerturbationKernel(usesBilinearSteps: bilinear, usesLanes: lanes).render(
             deepViewport, reference: reference, maxIterations: iterations, threads: 1)
         }
         #expect(field.map { Set($0.counts).count > 10 } == true)
-        timings.append((bilinear ? "perturbation+bla" : "perturbation", seconds))
+        fields.append(field!)
+        timings.append(
+          (
+            (lanes ? "lanes-" : "scalar-") + (bilinear ? "perturbation+bla" : "perturbation"),
+            seconds
+          ))
       }
+      #expect(fields.allSatisfy { $0.counts == fields[0].counts })
       for (name, seconds) in timings {
         print(
           String(
@@ -57,8 +65,9 @@ struct DeepBenchmarkTests {
     }
   }
 
-  /// A deep tile at 10,000 iterations with BLA and without, on two threads; the reference orbit
-  /// and table are computed once beforehand and timed on their own.
+  /// A deep tile at 10,000 iterations with BLA and without, on two threads, in SIMD lanes and
+  /// (for comparison) the scalar loop; the reference orbit and table are computed once
+  /// beforehand and timed on their own.
   @Test func bilinearStepsAtDepth() {
     let seahorse = TileCoordinate(
       zoom: 101, x: TileIndex(decimal: "1066044740813839062573383719173")!,
@@ -72,15 +81,16 @@ struct DeepBenchmarkTests {
       }
       var fields: [EscapeField] = []
       var seconds: [Double] = []
-      for bilinear in [true, false] {
+      for (bilinear, lanes) in [(true, true), (false, true), (true, false), (false, false)] {
         var field: EscapeField?
         seconds.append(
           best(of: bilinear ? runs : max(1, runs / 3)) {
-            field = PerturbationKernel(usesBilinearSteps: bilinear).render(
+            field = PerturbationKernel(usesBilinearSteps: bilinear, usesLanes: lanes).render(
               viewport, reference: reference!, maxIterations: iterations, threads: 2)
           })
         fields.append(field!)
       }
+      #expect(fields[0].counts == fields[2].counts && fields[1].counts == fields[3].counts)
       // NB: in seahorse valley at this cap some long orbits come out differently with and
       // without BLA (and both unlike exact iteration; see docs/architecture.md), so the
       // differing pixels are reported, not checked; around c = i there are none.
@@ -89,9 +99,11 @@ struct DeepBenchmarkTests {
       print(
         String(
           format: "BENCH bla zoom=%d iter=%d reference_ms=%.1f bla_ms=%.1f plain_ms=%.1f"
-            + " speedup=%.1f total_iters=%llu differing=%d",
+            + " speedup=%.1f scalar_bla_ms=%.1f scalar_plain_ms=%.1f total_iters=%llu"
+            + " differing=%d",
           tile.zoom, iterations, orbitSeconds * 1e3, seconds[0] * 1e3, seconds[1] * 1e3,
-          seconds[1] / seconds[0], fields[0].totalIterations, differing))
+          seconds[1] / seconds[0], seconds[2] * 1e3, seconds[3] * 1e3, fields[0].totalIterations,
+          differing))
     }
   }
 }

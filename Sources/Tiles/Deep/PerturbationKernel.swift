@@ -1,8 +1,9 @@
 import Dispatch
 
 /// Escape counts for tiles past the double limit, by perturbation around a shared reference
-/// orbit (see `PerturbationLoop`). Counts follow the plain loop's rules (updates done while
-/// |z|² ≤ 4, capped), so the palettes colour them the same way.
+/// orbit (see `PerturbationLoop`), sixteen pixels at a time in SIMD lanes (`PerturbationLanes`).
+/// Counts follow the plain loop's rules (updates done while |z|² ≤ 4, capped), so the palettes
+/// colour them the same way.
 ///
 /// Pixels that outlive the shared reference (their count is past the end of its orbit) were
 /// iterated in plain doubles from then on, which near minibrots loses their place; they are
@@ -12,11 +13,15 @@ public struct PerturbationKernel: Sendable {
   public var usesBilinearSteps: Bool
   /// Passes with a tile's own reference, for the pixels that outlive the previous one.
   public var extraReferences: Int
+  /// Whether pixels run sixteen at a time in SIMD lanes (`PerturbationLanes`); off, one at a
+  /// time in `PerturbationLoop`, which gives the same counts, only to compare the two.
+  public var usesLanes: Bool
 
-  /// A kernel, with BLA steps unless told otherwise.
-  public init(usesBilinearSteps: Bool = true, extraReferences: Int = 3) {
+  /// A kernel, with BLA steps and SIMD lanes unless told otherwise.
+  public init(usesBilinearSteps: Bool = true, extraReferences: Int = 3, usesLanes: Bool = true) {
     self.usesBilinearSteps = usesBilinearSteps
     self.extraReferences = extraReferences
+    self.usesLanes = usesLanes
   }
 
   /// Computes every pixel of `viewport` against `reference`, capped at `maxIterations`, on up
@@ -69,10 +74,11 @@ public struct PerturbationKernel: Sendable {
         let work = Work(
           loop: loop, writer: writer, viewport: viewport, reference: reference, pixels: pixels)
         let chunks = RowDispenser(rows: ((pixels?.count ?? work.side * work.side) + 255) / 256)
+        let orbit = usesLanes ? LaneOrbit(loop) : nil
         if threads <= 1 {
-          work.run(chunks)
+          work.run(chunks, orbit)
         } else {
-          DispatchQueue.concurrentPerform(iterations: threads) { _ in work.run(chunks) }
+          DispatchQueue.concurrentPerform(iterations: threads) { _ in work.run(chunks, orbit) }
         }
       }
     }
@@ -88,7 +94,25 @@ public struct PerturbationKernel: Sendable {
     let pixels: [Int]?
     let side = TileCoordinate.size
 
-    func run(_ chunks: RowDispenser) {
+    /// Draws the chunks this thread takes, in SIMD lanes around `orbit` when given.
+    func run(_ chunks: RowDispenser, _ orbit: LaneOrbit?) {
+      if let orbit {
+        var pending = 0..<0
+        var lanes = PerturbationLanes()
+        lanes.run(
+          loop, orbit: orbit,
+          next: {
+            if pending.isEmpty {
+              guard let chunk = chunks.take() else { return nil }
+              let total = pixels?.count ?? side * side
+              pending = (256 * chunk)..<min(256 * chunk + 256, total)
+            }
+            defer { pending = pending.dropFirst() }
+            return pixels?[pending.lowerBound] ?? pending.lowerBound
+          },
+          offsets: offsets, finish: finish)
+        return
+      }
       while let chunk = chunks.take() {
         if let pixels {
           for index in (256 * chunk)..<min(256 * chunk + 256, pixels.count) {
@@ -102,14 +126,30 @@ public struct PerturbationKernel: Sendable {
 
     @inline(__always)
     func draw(_ pixel: Int) {
+      let offset = offsets(pixel)
+      let (count, x, y) = loop.iterate(
+        dcx: offset.dcx, dcy: offset.dcy, extendedOffset: offset.extended)
+      finish(pixel, count: count, x: x, y: y)
+    }
+
+    /// The offset of `pixel` from the reference (the extended form only where needed).
+    @inline(__always)
+    func offsets(_ pixel: Int) -> PerturbationLanes.Offsets {
       let (i, j) = (pixel % side, pixel / side)
       let (dcx, dcy) = viewport.offset(column: i, row: j, from: reference.offset)
       let extended =
         loop.extended ? viewport.extendedOffset(column: i, row: j, from: reference.offset) : .zero
-      let (count, x, y) = loop.iterate(dcx: dcx, dcy: dcy, extendedOffset: extended)
+      return PerturbationLanes.Offsets(dcx: dcx, dcy: dcy, extended: extended)
+    }
+
+    /// Writes out `pixel` with the count and z where its loop stopped.
+    @inline(__always)
+    func finish(_ pixel: Int, count: Int, x: Double, y: Double) {
       if count >= loop.maxIterations {
         writer.inside(pixel)
       } else {
+        let (dcx, dcy) = viewport.offset(
+          column: pixel % side, row: pixel / side, from: reference.offset)
         writer.escaped(
           pixel, count: count, x: x, y: y, cx: reference.cx + dcx, cy: reference.cy + dcy)
       }

@@ -30,26 +30,14 @@ struct PerturbationLoop {
     var small = extended ? ExtendedComplex.zero : nil
     while n < maxIterations {
       if let start = small {
-        let (count, reference, delta) = iterateExtended(
-          start, from: n, reference: m, dc: extendedOffset)
-        n = count
-        m = reference
-        (dx, dy) = delta.doubles
+        (n, m, dx, dy) = extendedLeg(start, from: n, reference: m, dc: extendedOffset)
         small = nil
         let (fx, fy) = (zx[m] + dx, zy[m] + dy)
         if fx * fx + fy * fy > 4 { return (n, fx, fy) }
         continue
       }
-      if let table, m > 0,
-        let (step, length) = table.step(
-          from: m, norm: abs(dx) + abs(dy), log2Norm: -.infinity, remaining: maxIterations - n)
-      {
-        (dx, dy) = (
-          step.ax * dx - step.ay * dy + step.bx * dcx - step.by * dcy,
-          step.ax * dy + step.ay * dx + step.bx * dcy + step.by * dcx
-        )
-        m += length
-        n += length
+      if let step = bilinearStep(from: n, reference: m, dx: dx, dy: dy, dcx: dcx, dcy: dcy) {
+        (n, m, dx, dy) = step
       } else {
         let tx = 2 * zx[m] + dx
         let ty = 2 * zy[m] + dy
@@ -70,6 +58,32 @@ struct PerturbationLoop {
       }
     }
     return (maxIterations, zx[m] + dx, zy[m] + dy)
+  }
+
+  /// The longest valid BLA step from iteration n at reference index m with delta (dx, dy), as
+  /// the new n, m and delta; nil when none is valid (or BLA is off).
+  @inline(__always)
+  func bilinearStep(
+    from n: Int, reference m: Int, dx: Double, dy: Double, dcx: Double, dcy: Double
+  ) -> (Int, Int, Double, Double)? {
+    guard let table, m > 0,
+      let (step, length) = table.step(
+        from: m, norm: abs(dx) + abs(dy), log2Norm: -.infinity, remaining: maxIterations - n)
+    else { return nil }
+    return (
+      n + length, m + length,
+      step.ax * dx - step.ay * dy + step.bx * dcx - step.by * dcy,
+      step.ax * dy + step.ay * dx + step.bx * dcy + step.by * dcx
+    )
+  }
+
+  /// `iterateExtended` with its delta returned as doubles.
+  func extendedLeg(
+    _ start: ExtendedComplex, from n: Int, reference m: Int, dc: ExtendedComplex
+  ) -> (Int, Int, Double, Double) {
+    let (count, reference, delta) = iterateExtended(start, from: n, reference: m, dc: dc)
+    let (dx, dy) = delta.doubles
+    return (count, reference, dx, dy)
   }
 
   /// Iterates an extended delta from iteration n at reference index m until it is large enough
