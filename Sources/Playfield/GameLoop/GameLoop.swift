@@ -110,6 +110,7 @@ final class GameLoop: @unchecked Sendable {
     let everyone = sessions()
     let chosen = Set(budget.select(everyone.map(\.id), tick: tickNumber))
     let all = everyone.filter { chosen.contains($0.id) }
+    let states = all.map { budget.state(of: $0.id) }
     let now = wallClock()
     let costs = Mutex<[(String, Duration)]>([])
     let chunks = max(1, min(workers, all.count))
@@ -118,7 +119,7 @@ final class GameLoop: @unchecked Sendable {
       var index = chunk
       while index < all.count {
         let before = MonotonicTime.now()
-        all[index].advance(now: now)
+        all[index].advance(now: now, budget: states[index])
         mine.append((all[index].id, MonotonicTime.now() - before))
         index += chunks
       }

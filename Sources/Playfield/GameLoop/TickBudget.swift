@@ -13,9 +13,12 @@ struct TickBudget {
   private var lastStepped: [String: UInt64] = [:]
   /// How many ticks apart each session is stepped now (1 = every tick).
   private(set) var intervals: [String: Int] = [:]
+  /// Each session's fair share of a tick (ms) at the last `select`.
+  private(set) var share: Double
 
   init(budget: Double = 10) {
     self.budget = budget
+    self.share = budget
   }
 
   /// The sessions of `ids` to step at `tick`; also drops what it knew of sessions gone.
@@ -24,7 +27,7 @@ struct TickBudget {
     costs = costs.filter { present.contains($0.key) }
     lastStepped = lastStepped.filter { present.contains($0.key) }
     let total = ids.reduce(0) { $0 + (costs[$1] ?? 0) }
-    let share = budget / Double(max(1, ids.count))
+    share = budget / Double(max(1, ids.count))
     var chosen: [String] = []
     var intervals: [String: Int] = [:]
     for id in ids {
@@ -39,6 +42,11 @@ struct TickBudget {
     }
     self.intervals = intervals
     return chosen
+  }
+
+  /// What the budget says of `id` now, for its `status`.
+  func state(of id: String) -> SessionBudget {
+    SessionBudget(interval: intervals[id] ?? 1, cost: costs[id] ?? 0, share: share)
   }
 
   /// Records that stepping `id` took `milliseconds`.

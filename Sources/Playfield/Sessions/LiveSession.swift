@@ -90,9 +90,10 @@ final class LiveSession: @unchecked Sendable {
 
   // MARK: Game loop
 
-  /// Runs one tick of the session's machine at `now` (seconds since 1970) and carries out
-  /// what it asks.
-  func advance(now: Double) {
+  /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
+  /// budget says of it, and carries out what it asks.
+  func advance(now: Double, budget: SessionBudget) {
+    machine.budgeted(budget)
     let commands = inbox.withLock { commands in
       let taken = commands
       commands.removeAll(keepingCapacity: true)
