@@ -21,8 +21,9 @@ struct TickBudget {
     self.share = budget
   }
 
-  /// The sessions of `ids` to step at `tick`; also drops what it knew of sessions gone.
-  mutating func select(_ ids: [String], tick: UInt64) -> [String] {
+  /// The sessions of `ids` to step at `tick`, leaving out those still `busy` with an earlier
+  /// step; also drops what it knew of sessions gone.
+  mutating func select(_ ids: [String], tick: UInt64, busy: Set<String> = []) -> [String] {
     let present = Set(ids)
     costs = costs.filter { present.contains($0.key) }
     lastStepped = lastStepped.filter { present.contains($0.key) }
@@ -35,6 +36,7 @@ struct TickBudget {
       // Over budget, a session pays for its own excess: its interval grows with its cost.
       let interval = total > budget && cost > share ? Int((cost / share).rounded(.up)) : 1
       intervals[id] = interval
+      guard !busy.contains(id) else { continue }
       if tick &- (lastStepped[id] ?? 0) >= UInt64(interval) || lastStepped[id] == nil {
         chosen.append(id)
         lastStepped[id] = tick
