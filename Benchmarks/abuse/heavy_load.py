@@ -13,6 +13,8 @@ Each loopback address is one client (the quotas count by address):
   reads (as an attacker would: the server's latest-only frames keep that cheap for it).
 - 127.0.0.1, the normal client: default-config sessions of each kind, watched for `--seconds`;
   ticks/s is (last frame's tick - first frame's tick) / seconds, frames/s what arrived.
+- 127.0.0.5 creates and deletes the heaviest session over and over for half as long, while the
+  normal sessions are counted again.
 - 127.0.0.3 floods cold tiles (100 at iter=100000), 127.0.0.4 cold sphere packings (50 radii of
   level 10 as gzipped JSON), while the normal client creates a session, counts its frames
   for 5 s and times a cached tile ten times; then again after the floods.
@@ -30,7 +32,7 @@ import time
 
 from websockets.asyncio.client import connect
 
-HEAVY, NORMAL, TILES, SPHERES = "127.0.0.2", "127.0.0.1", "127.0.0.3", "127.0.0.4"
+HEAVY, NORMAL, TILES, SPHERES, CHURN = "127.0.0.2", "127.0.0.1", "127.0.0.3", "127.0.0.4", "127.0.0.5"
 KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud", "paintbrush"]
 
 
@@ -201,6 +203,28 @@ async def main(args):
               {k: f"{t:.1f} ticks/s, {f:.1f} frames/s" for k, (t, f) in results["underLoad"].items()}, flush=True)
         print("a heavy session's status.budget:", budget, "; /healthz:", results["health"],
               "throttled intervals:", results["throttled"], flush=True)
+
+        # Churn: another client creates and deletes the heaviest session over and over (a new
+        # session's cost is unknown until its first step is measured).
+        churned = 0
+
+        async def churn():
+            nonlocal churned
+            deadline = time.perf_counter() + args.seconds / 2
+            while time.perf_counter() < deadline:
+                session = await asyncio.to_thread(create, base, "bouncing-balls", candidates()[heaviest], CHURN)
+                await asyncio.sleep(0.05)
+                await asyncio.to_thread(call, base, f"/api/sessions/{session['id']}", "DELETE", None, CHURN,
+                                        {"Authorization": f"Bearer {session['token']}"})
+                churned += 1
+
+        churning = asyncio.create_task(churn())
+        during_churn = await asyncio.gather(*(count_frames(ws_base, s, args.seconds / 2) for s in normal))
+        await churning
+        results["duringChurn"] = dict(zip(KINDS, during_churn))
+        results["churned"] = churned
+        print(f"while another client created and deleted {churned} heaviest sessions ({args.seconds / 2:.0f} s):",
+              {k: f"{t:.1f} ticks/s, {f:.1f} frames/s" for k, (t, f) in results["duringChurn"].items()}, flush=True)
 
         # Floods, while the heavy sessions still run.
         tiles = [f"/tiles/mandelbrot/8/{100 + i}/{90 + i % 7}.png?iter=100000" for i in range(100)]

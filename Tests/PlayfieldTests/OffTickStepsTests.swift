@@ -11,7 +11,9 @@ struct OffTickStepsTests {
   func busyIsSkipped() {
     var budget = TickBudget(budget: 10)
     #expect(budget.select(["a", "b"], tick: 1) == ["a", "b"])
+    #expect(!budget.isMeasured("a"))
     budget.record("a", milliseconds: 40)
+    #expect(budget.isMeasured("a"))
     budget.record("b", milliseconds: 0.1)
     // a is over its share (5 ms): every 8 ticks. Due at tick 9, but still busy then.
     #expect(budget.select(["a", "b"], tick: 9, busy: ["a"]) == ["b"])
@@ -38,5 +40,33 @@ struct OffTickStepsTests {
     #expect(costs.map(\.0) == ["s1"])
     #expect(steps.busy.isEmpty)
     #expect(session.summary.tick == 1)
+  }
+}
+
+@Suite("A new session's first step off the tick")
+struct OffTickOrderTests {
+  @Test("a step submitted ahead runs before those already waiting")
+  func aheadGoesFirst() throws {
+    let steps = OffTickSteps(wallClock: { 0 })
+    var sessions: [LiveSession] = []
+    for id in ["heavy1", "heavy2", "new"] {
+      sessions.append(
+        LiveSession(
+          id: id, model: try Counter(config: [:], seed: 1), seed: 1, tokenHash: "", createdAt: 0,
+          running: true, journal: nil, idlePause: 30, clock: { MonotonicTime.now() }))
+    }
+    // Queued before the thread starts, so the order is the queue's alone.
+    steps.submit(sessions[0], budget: SessionBudget(interval: 9, cost: 50, share: 1))
+    steps.submit(sessions[1], budget: SessionBudget(interval: 9, cost: 50, share: 1))
+    steps.submit(sessions[2], budget: SessionBudget(), ahead: true)
+    #expect(steps.busy == ["heavy1", "heavy2", "new"])
+    steps.start()
+    defer { steps.stop() }
+    var order: [String] = []
+    for _ in 0..<500 where order.count < 3 {
+      order += steps.takeCosts().map(\.0)
+      if order.count < 3 { usleep(10_000) }
+    }
+    #expect(order == ["new", "heavy1", "heavy2"])
   }
 }

@@ -122,9 +122,12 @@ final class GameLoop: @unchecked Sendable {
     let offloading = self.started.load(ordering: .relaxed)
     for session in everyone where chosen.contains(session.id) {
       let state = budget.state(of: session.id)
-      // NB: a heavy step would hold up this tick for everyone; it runs beside the loop instead.
-      if state.throttled && offloading {
-        offTick.submit(session, budget: state)
+      // NB: a heavy step would hold up this tick for everyone; it runs beside the loop instead,
+      // and so does a new session's first step, whose cost is not known yet (else creating and
+      // deleting heavy sessions in a loop would stall the ticks).
+      let unmeasured = !budget.isMeasured(session.id)
+      if offloading && (state.throttled || unmeasured) {
+        offTick.submit(session, budget: state, ahead: unmeasured)
       } else {
         onTick.append((session, state))
       }

@@ -52,11 +52,12 @@ final class OffTickSteps: Sendable {
   /// Ids of the sessions waiting or being stepped here.
   var busy: Set<String> { state.withLock { $0.busy } }
 
-  /// Queues one step of `session`.
-  func submit(_ session: LiveSession, budget: SessionBudget) {
+  /// Queues one step of `session`; `ahead` puts it before the others waiting (a new session's
+  /// first step, which should not wait for a round of heavy ones).
+  func submit(_ session: LiveSession, budget: SessionBudget, ahead: Bool = false) {
     state.withLock {
       $0.busy.insert(session.id)
-      $0.waiting.append(Job(session: session, budget: budget))
+      $0.waiting.insert(Job(session: session, budget: budget), at: ahead ? 0 : $0.waiting.count)
     }
     wake.signal()
   }

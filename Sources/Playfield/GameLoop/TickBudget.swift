@@ -51,6 +51,11 @@ struct TickBudget {
     SessionBudget(interval: intervals[id] ?? 1, cost: costs[id] ?? 0, share: share)
   }
 
+  /// Whether a step of `id` has been measured yet (a new session's has not).
+  func isMeasured(_ id: String) -> Bool {
+    costs[id] != nil
+  }
+
   /// Records that stepping `id` took `milliseconds`.
   mutating func record(_ id: String, milliseconds: Double) {
     let old = costs[id] ?? milliseconds
