@@ -35,6 +35,10 @@ final class LiveSession: @unchecked Sendable {
   private let frameStream = BroadcastStream()
   private let published: Mutex<SessionSummary>
 
+  /// Held while the machine is used: a step (on the tick, or off it for a heavy session) and
+  /// a delete or shutdown from another thread never overlap.
+  private let using = Mutex(())
+
   // Owned by the game loop.
   private var machine: SessionMachine<WebSocket>
   private var encoder = FanOutEncoder(level: 1)
@@ -93,32 +97,36 @@ final class LiveSession: @unchecked Sendable {
   /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
   /// budget says of it, and carries out what it asks.
   func advance(now: Double, budget: SessionBudget) {
-    machine.budgeted(budget)
-    let commands = inbox.withLock { commands in
-      let taken = commands
-      commands.removeAll(keepingCapacity: true)
-      return taken
+    using.withLock { _ in
+      machine.budgeted(budget)
+      let commands = inbox.withLock { commands in
+        let taken = commands
+        commands.removeAll(keepingCapacity: true)
+        return taken
+      }
+      let started = clock()
+      machine.tick(
+        commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
+        perform: { perform($0) })
     }
-    let started = clock()
-    machine.tick(
-      commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
-      perform: { perform($0) })
   }
 
   /// The state the journal saves to end a session for good.
   func endForShutdown() -> (tick: UInt64, running: Bool) {
-    (machine.model.tick, machine.isRunning)
+    using.withLock { _ in (machine.model.tick, machine.isRunning) }
   }
 
   /// Takes a snapshot now (for a clean shutdown).
   func snapshotNow() {
-    let (state, tick) = machine.snapshotNow()
+    let (state, tick) = using.withLock { _ in machine.snapshotNow() }
     journal?.snapshot(sessionID: id, tick: tick, state: state)
   }
 
-  /// Closes every client connection (the session is being deleted).
+  /// Closes every client connection (the session is being deleted); waits for a step under
+  /// way.
   func disconnectAll(_ code: WebSocketCloseCode, reason: String) {
-    for socket in machine.removeAllClients() { socket.close(code, reason: reason) }
+    let sockets = using.withLock { _ in machine.removeAllClients() }
+    for socket in sockets { socket.close(code, reason: reason) }
   }
 
   // MARK: Actions
