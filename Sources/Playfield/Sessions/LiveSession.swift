@@ -38,6 +38,8 @@ final class LiveSession: @unchecked Sendable {
   /// Held while the machine is used: a step (on the tick, or off it for a heavy session) and
   /// a delete or shutdown from another thread never overlap.
   private let using = Mutex(())
+  /// A close asked for by a delete; done by whoever next holds the machine.
+  private let closing = Mutex<(code: WebSocketCloseCode, reason: String)?>(nil)
 
   // Owned by the game loop.
   private var machine: SessionMachine<WebSocket>
@@ -109,6 +111,7 @@ final class LiveSession: @unchecked Sendable {
         commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
         perform: { perform($0) })
     }
+    closeIfAsked()
   }
 
   /// The state the journal saves to end a session for good.
@@ -122,10 +125,19 @@ final class LiveSession: @unchecked Sendable {
     journal?.snapshot(sessionID: id, tick: tick, state: state)
   }
 
-  /// Closes every client connection (the session is being deleted); waits for a step under
-  /// way.
+  /// Closes every client connection (the session is being deleted): now, or at the end of a
+  /// step under way, so that a delete never waits for a heavy step.
   func disconnectAll(_ code: WebSocketCloseCode, reason: String) {
-    let sockets = using.withLock { _ in machine.removeAllClients() }
+    closing.withLock { $0 = (code, reason) }
+    closeIfAsked()
+  }
+
+  /// Closes every client if a delete asked for it and the machine is free; a step that holds
+  /// it calls this again when it ends, so one of the two always does it.
+  private func closeIfAsked() {
+    guard let (code, reason) = closing.withLock({ $0 }),
+      let sockets = using.withLockIfAvailable({ _ in machine.removeAllClients() })
+    else { return }
     for socket in sockets { socket.close(code, reason: reason) }
   }
 
