@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CPosix.h"
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -25,6 +27,19 @@ int cposix_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout
   return n;
 }
 #endif
+
+int cposix_nice_this_thread(int increment) {
+#if defined(__linux__)
+  pid_t thread = (pid_t)syscall(SYS_gettid);
+  errno = 0;
+  int now = getpriority(PRIO_PROCESS, (id_t)thread);
+  if (now == -1 && errno != 0) return -1;
+  return setpriority(PRIO_PROCESS, (id_t)thread, now + increment);
+#else
+  (void)increment;
+  return 0;
+#endif
+}
 
 int cposix_accept(int fd) {
 #if defined(__linux__)

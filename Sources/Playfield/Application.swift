@@ -64,7 +64,12 @@ public final class Application: HTTPHandler {
       limits: .init(
         waiting: environment.tileQueueLength, perClient: environment.tileRendersPerClient,
         deadline: environment.tileWaitSeconds))
-    self.spheres = SpheresAPI(cacheBytes: environment.sphereCacheBytes)
+    self.spheres = SpheresAPI(
+      cacheBytes: environment.sphereCacheBytes,
+      limits: .init(
+        running: SpheresAPI.defaultLimits.running, waiting: environment.sphereQueueLength,
+        perClient: environment.sphereComputationsPerClient,
+        deadline: environment.sphereWaitSeconds))
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
@@ -132,7 +137,8 @@ public final class Application: HTTPHandler {
     case .demosAPI:
       return readOnly(request) { .json(Demo.listing(demos)) }
     case .spheres(let radius, let level):
-      return spheres.handle(request, radius: radius, level: level)
+      return spheres.handle(
+        request, radius: radius, level: level, client: context.remoteAddress)
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))

@@ -55,6 +55,12 @@ public struct Environment: Sendable {
   public var tileQueueLength = 256
   /// Seconds a tile render may wait for its turn before 503.
   public var tileWaitSeconds = 10.0
+  /// Uncached sphere packings one client may have computing or waiting; past it, 429.
+  public var sphereComputationsPerClient = 4
+  /// Uncached sphere packings waiting across all clients; past it, 503.
+  public var sphereQueueLength = 64
+  /// Seconds an uncached sphere packing may wait for its turn before 503.
+  public var sphereWaitSeconds = 30.0
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger

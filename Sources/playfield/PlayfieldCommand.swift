@@ -72,6 +72,18 @@ struct Serve: ParsableCommand {
   @Option(help: "Seconds a tile render may wait for its turn before 503.")
   var tileWait: Double = 10
 
+  @Option(help: "Uncached sphere packings one client may have computing or waiting; past it, 429.")
+  var sphereComputationsPerClient = 4
+
+  @Option(
+    help:
+      "Uncached sphere packings waiting across all clients (one computes at a time); past it, 503."
+  )
+  var sphereQueue = 64
+
+  @Option(help: "Seconds an uncached sphere packing may wait for its turn before 503.")
+  var sphereWait: Double = 30
+
   @Option(help: "Seconds without clients before a running session pauses.")
   var idlePause: Double = 30
 
@@ -104,11 +116,16 @@ struct Serve: ParsableCommand {
       ("--sessions-per-client", sessionsPerClient), ("--inputs-per-session", inputsPerSession),
       ("--mazes-per-client", mazesPerClient), ("--tile-renders-per-client", tileRendersPerClient),
       ("--tile-queue", tileQueue),
+      ("--sphere-computations-per-client", sphereComputationsPerClient),
+      ("--sphere-queue", sphereQueue),
     ] where !(1...10_000_000).contains(value) {
       throw ValidationError("\(flag) must be from 1 to 10000000, not \(value)")
     }
     guard tileWait > 0, tileWait <= 3600 else {
       throw ValidationError("--tile-wait must be from 0 to 3600 seconds")
+    }
+    guard sphereWait > 0, sphereWait <= 3600 else {
+      throw ValidationError("--sphere-wait must be from 0 to 3600 seconds")
     }
     guard (1...1_000_000).contains(maxConnections) else {
       throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections)")
@@ -178,6 +195,9 @@ struct Serve: ParsableCommand {
     environment.tileRendersPerClient = tileRendersPerClient
     environment.tileQueueLength = tileQueue
     environment.tileWaitSeconds = tileWait
+    environment.sphereComputationsPerClient = sphereComputationsPerClient
+    environment.sphereQueueLength = sphereQueue
+    environment.sphereWaitSeconds = sphereWait
     environment.maxSessions = maxSessions
     environment.idlePause = idlePause
     environment.sessionMaxAge = sessionMaxAge

@@ -18,7 +18,7 @@ private func get(_ target: String, _ headers: HTTPHeaders = [:], method: HTTPMet
 private func answer(_ api: SpheresAPI, _ request: Request) -> Response {
   guard case .spheres(let radius, let level) = Route(segments: try! URLPath.segments(request.path))
   else { return Response(status: .notFound) }
-  switch api.handle(request, radius: radius, level: level) {
+  switch api.handle(request, radius: radius, level: level, client: "127.0.0.1") {
   case .response(let response):
     return response
   case .later(let pending):

@@ -22,6 +22,10 @@ int cposix_epoll_ctl(int epfd, int op, int fd, uint32_t events);
 int cposix_epoll_wait(int epfd, int *fds, uint32_t *events, int max, int timeout_ms);
 #endif
 
+/// Lowers the calling thread's scheduling priority by `increment` nice steps (Linux threads
+/// each have their own nice value; elsewhere, nothing). Returns 0 or -1 with errno.
+int cposix_nice_this_thread(int increment);
+
 /// accept4 where it exists, accept plus fcntl elsewhere: a non-blocking, close-on-exec socket.
 int cposix_accept(int fd);
 

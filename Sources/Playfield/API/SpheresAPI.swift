@@ -12,6 +12,10 @@ import Tiles
 /// Each level is computed once (`PackingStore`); encoded bodies, one per radius, level, shell,
 /// form and coding, live in a byte-bounded LRU cache whose concurrent requests for one body
 /// wait for a single computation. Bodies never change for a URL, so they carry strong ETags.
+///
+/// Cached bodies are answered at once; a cold one (1.5 s of CPU for level 10's gzipped JSON)
+/// goes through a `RenderQueue` like a tile: one at a time by default, each client in turn, a
+/// few per client, bounded, with a deadline.
 final class SpheresAPI: Sendable {
   /// One encoded body.
   struct Key: Hashable, Sendable {
@@ -19,21 +23,46 @@ final class SpheresAPI: Sendable {
     var gzip: Bool
   }
 
+  /// A cold body waiting for its turn: which, for whom, and where the answer goes.
+  struct Cold: Sendable {
+    var key: Key
+    var client: String
+    var headers: HTTPHeaders
+    var pending: PendingResponse
+  }
+
   let packings = PackingStore()
   let bodies: TileCache<Key>
   /// How long each body just computed took, for the `Server-Timing` of its first response.
   private let timings = Mutex<[Key: String]>([:])
+  private let queue: Mutex<RenderQueue<Cold>>
+  /// Monotonic seconds, for the queue's deadline.
+  private let clock: @Sendable () -> Double
+  /// Makes a body and its `Server-Timing` (`encode` unless a test says otherwise).
+  private let encoder: @Sendable (Key, PackingStore) throws -> ([UInt8], String)
+
+  /// The queue's bounds unless told otherwise: one computation at a time (each may take a core
+  /// for seconds), 64 waiting, 4 per client, 30 s of waiting.
+  static let defaultLimits = RenderQueue<Cold>.Limits(
+    running: 1, waiting: 64, perClient: 4, deadline: 30)
 
   /// - Parameter cacheBytes: most bytes of encoded bodies kept (the packings come on top,
   ///   at most about 23 MB).
-  init(cacheBytes: Int) {
+  init(
+    cacheBytes: Int, limits: RenderQueue<Cold>.Limits = defaultLimits,
+    clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 },
+    encoder: @escaping @Sendable (Key, PackingStore) throws -> ([UInt8], String) = encode
+  ) {
     bodies = TileCache(
-      capacity: cacheBytes,
+      capacity: cacheBytes, maxConcurrentComputations: limits.running,
       queue: DispatchQueue(label: "playfield.spheres", qos: .userInitiated, attributes: .concurrent)
     )
+    queue = Mutex(RenderQueue(limits: limits))
+    self.clock = clock
+    self.encoder = encoder
   }
 
-  func handle(_ request: Request, radius: String, level: String) -> Reply {
+  func handle(_ request: Request, radius: String, level: String, client: String) -> Reply {
     guard request.method == .get || request.method == .head else {
       var error = APIError(.methodNotAllowed, "spheres accept GET and HEAD")
       error.headers = ["Allow": "GET, HEAD"]
@@ -67,33 +96,65 @@ final class SpheresAPI: Sendable {
     if let body = bodies.cachedValue(for: key) {
       return .response(Response(status: .ok, headers: headers, body: body))
     }
-    let pending = PendingResponse()
+    let cold = Cold(key: key, client: client, headers: headers, pending: PendingResponse())
+    switch queue.withLock({ $0.submit(cold, client: client, now: clock()) }) {
+    case .start(let cold):
+      compute(cold)
+    case .wait:
+      break
+    case .refuse(_, let refusal):
+      return .response(Self.refused(refusal))
+    }
+    return .later(cold.pending)
+  }
+
+  /// Computes (or joins a computation of) the body, answers, and hands the freed slot on.
+  private func compute(_ cold: Cold) {
+    let key = cold.key
     bodies.fetch(
       key,
       compute: {
-        let (body, timing) = try Self.encode(key, packings: self.packings)
+        let (body, timing) = try self.encoder(key, self.packings)
         self.timings.withLock { $0[key] = timing }
         return body
       },
-      completion: { result in
+      completion: { [self] result in
+        let response: Response
         switch result {
         case .success(let body):
-          var headers = headers
-          if let timing = self.timings.withLock({ $0.removeValue(forKey: key) }) {
+          var headers = cold.headers
+          if let timing = timings.withLock({ $0.removeValue(forKey: key) }) {
             headers.add("Server-Timing", timing)
           }
-          pending.succeed(Response(status: .ok, headers: headers, body: body))
+          response = Response(status: .ok, headers: headers, body: body)
         case .failure(let error):
-          pending.succeed(
-            APIError(.internalServerError, "the spheres could not be encoded: \(error)").response)
+          response =
+            APIError(.internalServerError, "the spheres could not be encoded: \(error)").response
         }
+        // NB: the slot is handed on before the answer goes, so a client that has its answer
+        // never finds its own computation still counted.
+        let (start, expired) = queue.withLock { $0.finish(client: cold.client, now: clock()) }
+        cold.pending.succeed(response)
+        for (late, refusal) in expired { late.pending.succeed(Self.refused(refusal)) }
+        for next in start { compute(next) }
       })
-    return .later(pending)
+  }
+
+  /// 429 for a client over its share, 503 when the queue is full or the wait too long, with
+  /// `Retry-After` (RFC 9110 §10.2.3).
+  static func refused(_ refusal: RenderQueue<Cold>.Refusal) -> Response {
+    var error = APIError(
+      refusal.tooManyFromClient ? .tooManyRequests : .serviceUnavailable,
+      refusal.tooManyFromClient
+        ? "you have too many sphere packings being computed; wait for them before asking for more"
+        : "the sphere packings are busy; try again shortly")
+    error.headers = ["Retry-After": String(refusal.retryAfter), "Cache-Control": "no-store"]
+    return error.response
   }
 
   /// The body for `key` and how long its steps took, as a W3C `Server-Timing` value; runs on
   /// the cache's queue.
-  static func encode(_ key: Key, packings: PackingStore) throws -> ([UInt8], String) {
+  @Sendable static func encode(_ key: Key, packings: PackingStore) throws -> ([UInt8], String) {
     let request = key.request
     let clock = ContinuousClock()
     let start = clock.now

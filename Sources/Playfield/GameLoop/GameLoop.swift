@@ -48,6 +48,9 @@ final class GameLoop: @unchecked Sendable {
   private let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
   /// 10 ms of stepping per core each tick (a tick is 16.7 ms; the rest is for sending).
   private lazy var budget = TickBudget(budget: 10 * Double(workers))
+  /// Where the sessions over their share step, off the tick (only with the loop's own thread;
+  /// a manual loop steps them in its tick).
+  private let offTick: OffTickSteps
   private var tickNumber: UInt64 = 0
 
   init(
@@ -60,10 +63,12 @@ final class GameLoop: @unchecked Sendable {
     self.wallClock = wallClock
     self.sessions = sessions
     self.replays = replays
+    self.offTick = OffTickSteps(wallClock: wallClock)
   }
 
   func start() {
     started.store(true, ordering: .relaxed)
+    offTick.start()
     let thread = Thread { [self] in
       run()
       finished.signal()
@@ -78,6 +83,7 @@ final class GameLoop: @unchecked Sendable {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
     // NB: a manual game loop never started a thread to wait for.
     if started.load(ordering: .relaxed) { finished.wait() }
+    offTick.stop()
   }
 
   var statistics: Statistics { published.withLock { $0 } }
@@ -107,9 +113,27 @@ final class GameLoop: @unchecked Sendable {
   private func tick() {
     let started = MonotonicTime.now()
     tickNumber += 1
+    for (id, cost) in offTick.takeCosts() {
+      budget.record(id, milliseconds: Self.milliseconds(cost))
+    }
     let everyone = sessions()
-    let chosen = Set(budget.select(everyone.map(\.id), tick: tickNumber))
-    let all = everyone.filter { chosen.contains($0.id) }
+    let chosen = Set(budget.select(everyone.map(\.id), tick: tickNumber, busy: offTick.busy))
+    var onTick: [(session: LiveSession, budget: SessionBudget)] = []
+    let offloading = self.started.load(ordering: .relaxed)
+    for session in everyone where chosen.contains(session.id) {
+      let state = budget.state(of: session.id)
+      // NB: a heavy step would hold up this tick for everyone; it runs beside the loop instead,
+      // and so does a new session's first step, whose cost is not known yet (else creating and
+      // deleting heavy sessions in a loop would stall the ticks).
+      let unmeasured = !budget.isMeasured(session.id)
+      if offloading && (state.throttled || unmeasured) {
+        offTick.submit(session, budget: state, ahead: unmeasured)
+      } else {
+        onTick.append((session, state))
+      }
+    }
+    let all = onTick.map(\.session)
+    let states = onTick.map(\.budget)
     let now = wallClock()
     let costs = Mutex<[(String, Duration)]>([])
     let chunks = max(1, min(workers, all.count))
@@ -117,9 +141,9 @@ final class GameLoop: @unchecked Sendable {
       var mine: [(String, Duration)] = []
       var index = chunk
       while index < all.count {
-        let before = MonotonicTime.now()
-        all[index].advance(now: now)
-        mine.append((all[index].id, MonotonicTime.now() - before))
+        let before = ThreadCPUTime.now()
+        all[index].advance(now: now, budget: states[index])
+        mine.append((all[index].id, ThreadCPUTime.now() - before))
         index += chunks
       }
       costs.withLock { $0 += mine }

@@ -13,18 +13,22 @@ struct TickBudget {
   private var lastStepped: [String: UInt64] = [:]
   /// How many ticks apart each session is stepped now (1 = every tick).
   private(set) var intervals: [String: Int] = [:]
+  /// Each session's fair share of a tick (ms) at the last `select`.
+  private(set) var share: Double
 
   init(budget: Double = 10) {
     self.budget = budget
+    self.share = budget
   }
 
-  /// The sessions of `ids` to step at `tick`; also drops what it knew of sessions gone.
-  mutating func select(_ ids: [String], tick: UInt64) -> [String] {
+  /// The sessions of `ids` to step at `tick`, leaving out those still `busy` with an earlier
+  /// step; also drops what it knew of sessions gone.
+  mutating func select(_ ids: [String], tick: UInt64, busy: Set<String> = []) -> [String] {
     let present = Set(ids)
     costs = costs.filter { present.contains($0.key) }
     lastStepped = lastStepped.filter { present.contains($0.key) }
     let total = ids.reduce(0) { $0 + (costs[$1] ?? 0) }
-    let share = budget / Double(max(1, ids.count))
+    share = budget / Double(max(1, ids.count))
     var chosen: [String] = []
     var intervals: [String: Int] = [:]
     for id in ids {
@@ -32,6 +36,7 @@ struct TickBudget {
       // Over budget, a session pays for its own excess: its interval grows with its cost.
       let interval = total > budget && cost > share ? Int((cost / share).rounded(.up)) : 1
       intervals[id] = interval
+      guard !busy.contains(id) else { continue }
       if tick &- (lastStepped[id] ?? 0) >= UInt64(interval) || lastStepped[id] == nil {
         chosen.append(id)
         lastStepped[id] = tick
@@ -39,6 +44,16 @@ struct TickBudget {
     }
     self.intervals = intervals
     return chosen
+  }
+
+  /// What the budget says of `id` now, for its `status`.
+  func state(of id: String) -> SessionBudget {
+    SessionBudget(interval: intervals[id] ?? 1, cost: costs[id] ?? 0, share: share)
+  }
+
+  /// Whether a step of `id` has been measured yet (a new session's has not).
+  func isMeasured(_ id: String) -> Bool {
+    costs[id] != nil
   }
 
   /// Records that stepping `id` took `milliseconds`.

@@ -35,6 +35,12 @@ final class LiveSession: @unchecked Sendable {
   private let frameStream = BroadcastStream()
   private let published: Mutex<SessionSummary>
 
+  /// Held while the machine is used: a step (on the tick, or off it for a heavy session) and
+  /// a delete or shutdown from another thread never overlap.
+  private let using = Mutex(())
+  /// A close asked for by a delete; done by whoever next holds the machine.
+  private let closing = Mutex<(code: WebSocketCloseCode, reason: String)?>(nil)
+
   // Owned by the game loop.
   private var machine: SessionMachine<WebSocket>
   private var encoder = FanOutEncoder(level: 1)
@@ -90,34 +96,49 @@ final class LiveSession: @unchecked Sendable {
 
   // MARK: Game loop
 
-  /// Runs one tick of the session's machine at `now` (seconds since 1970) and carries out
-  /// what it asks.
-  func advance(now: Double) {
-    let commands = inbox.withLock { commands in
-      let taken = commands
-      commands.removeAll(keepingCapacity: true)
-      return taken
+  /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
+  /// budget says of it, and carries out what it asks.
+  func advance(now: Double, budget: SessionBudget) {
+    using.withLock { _ in
+      machine.budgeted(budget)
+      let commands = inbox.withLock { commands in
+        let taken = commands
+        commands.removeAll(keepingCapacity: true)
+        return taken
+      }
+      let started = clock()
+      machine.tick(
+        commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
+        perform: { perform($0) })
     }
-    let started = clock()
-    machine.tick(
-      commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
-      perform: { perform($0) })
+    closeIfAsked()
   }
 
   /// The state the journal saves to end a session for good.
   func endForShutdown() -> (tick: UInt64, running: Bool) {
-    (machine.model.tick, machine.isRunning)
+    using.withLock { _ in (machine.model.tick, machine.isRunning) }
   }
 
   /// Takes a snapshot now (for a clean shutdown).
   func snapshotNow() {
-    let (state, tick) = machine.snapshotNow()
+    let (state, tick) = using.withLock { _ in machine.snapshotNow() }
     journal?.snapshot(sessionID: id, tick: tick, state: state)
   }
 
-  /// Closes every client connection (the session is being deleted).
+  /// Closes every client connection (the session is being deleted): now, or at the end of a
+  /// step under way, so that a delete never waits for a heavy step.
   func disconnectAll(_ code: WebSocketCloseCode, reason: String) {
-    for socket in machine.removeAllClients() { socket.close(code, reason: reason) }
+    closing.withLock { $0 = (code, reason) }
+    closeIfAsked()
+  }
+
+  /// Closes every client if a delete asked for it and the machine is free; a step that holds
+  /// it calls this again when it ends, so one of the two always does it.
+  private func closeIfAsked() {
+    guard let (code, reason) = closing.withLock({ $0 }),
+      let sockets = using.withLockIfAvailable({ _ in machine.removeAllClients() })
+    else { return }
+    for socket in sockets { socket.close(code, reason: reason) }
   }
 
   // MARK: Actions

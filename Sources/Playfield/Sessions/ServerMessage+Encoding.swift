@@ -47,6 +47,8 @@ extension ServerMessage {
       writer.field("spectators", status.spectators)
       writer.field("controllers", status.controllers)
       writer.field("queued", status.queued)
+      writer.key("budget")
+      status.budget.write(into: &writer)
     case .replayStatus(let status):
       writer.field("type", "status")
       writer.field("mode", "replay")

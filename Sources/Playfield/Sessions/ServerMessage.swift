@@ -41,6 +41,8 @@ enum ServerMessage: Sendable {
     var controllers: Int
     /// Inputs waiting for the next step.
     var queued: Int
+    /// How the per-tick CPU budget treats the session.
+    var budget = SessionBudget()
   }
 
   /// The `status` message of a replay.

@@ -101,6 +101,12 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   /// The drawing token (`DrawToken`) that controllers are told in `hello`; nil for kinds
   /// without guest inputs.
   var drawToken: String?
+  /// The tick budget's latest word on this session, told in `status`.
+  private(set) var budget = SessionBudget()
+  /// The budget as the clients last heard it in a broadcast `status`, and when (seconds since
+  /// 1970).
+  private var announcedBudget = SessionBudget()
+  private var announcedAt = -Double.infinity
 
   init(id: String, model: any Simulation, running: Bool, configuration: Configuration) {
     self.id = id
@@ -119,7 +125,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     _ commands: [Command], now: Double, mayStepAgain: () -> Bool,
     perform: (Action) -> Void
   ) {
-    var changed = false
+    var changed = budgetNews(now: now)
     var joined: [(Client, SessionRole)] = []
     var inspections: [@Sendable (SessionState) -> Void] = []
     for command in commands {
@@ -164,10 +170,17 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     }
     if !clients.isEmpty && (changed || !waitingInputs.isEmpty && !stepped) {
       perform(.broadcast(.status(status), to: clients.map(\.client), .reliable))
+      announcedBudget = budget
+      announcedAt = now
     }
     if changed || stepped { perform(.publish(progress(now: now))) }
     let state = SessionState(tick: model.tick, stateHash: model.stateHash, running: isRunning)
     for reply in inspections { perform(.reply(reply, state)) }
+  }
+
+  /// Takes the tick budget's word on this session (`TickBudget.state(of:)`), for its status.
+  mutating func budgeted(_ budget: SessionBudget) {
+    self.budget = budget
   }
 
   /// The exact state, to store now (a clean shutdown).
@@ -186,7 +199,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   var status: ServerMessage.LiveStatus {
     ServerMessage.LiveStatus(
       tick: model.tick, running: isRunning, spectators: count(.spectator),
-      controllers: count(.controller), queued: waitingInputs.count)
+      controllers: count(.controller), queued: waitingInputs.count, budget: budget)
   }
 
   func progress(now: Double) -> Progress {
@@ -209,6 +222,14 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     guard phase == .running, now - since >= configuration.idlePause else { return false }
     phase = .pausedForIdle
     return true
+  }
+
+  /// Whether the clients should hear of the budget: its interval changed since they last did,
+  /// at once when throttling starts or ends, else at most once a second (the interval follows a
+  /// moving average of the cost, so it may waver).
+  private func budgetNews(now: Double) -> Bool {
+    guard budget.interval != announcedBudget.interval else { return false }
+    return budget.throttled != announcedBudget.throttled || now - announcedAt >= 1
   }
 
   private func greet(_ client: Client, role: SessionRole, perform: (Action) -> Void) {

@@ -77,6 +77,8 @@ def test_start_and_stop_switch_the_session(maze):
         maze.step()
     maze.stop()
     assert maze.running is False and maze.status.running is False
+    # A default maze is never over its share of the tick budget.
+    assert maze.status.budget.throttled is False and maze.status.budget.every == 1
     assert maze.step().tick == maze.tick
 
 

@@ -159,14 +159,32 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Budget:
+    """How the server's per-tick CPU budget treats the session: stepped `every` ticks
+    (`throttled` when more than 1), one step's average cost and its fair share, in ms."""
+
+    throttled: bool
+    every: int
+    cost_ms: float
+    share_ms: float
+
+    @classmethod
+    def from_json(cls, body):
+        return cls(throttled=body["throttled"], every=body["every"], cost_ms=body["costMs"],
+                   share_ms=body["shareMs"])
+
+
+@dataclass(frozen=True)
 class Status:
-    """Who is connected, whether the session steps, and how many inputs wait."""
+    """Who is connected, whether the session steps, how many inputs wait, and the budget
+    (None from servers that do not send it)."""
 
     tick: int
     running: bool
     spectators: int
     controllers: int
     queued: int
+    budget: Budget | None = None
 
 
 @dataclass(frozen=True)
@@ -202,7 +220,8 @@ def parse(message, kind):
             return Status(
                 tick=message["tick"], running=message["running"],
                 spectators=message.get("spectators", 0), controllers=message.get("controllers", 0),
-                queued=message.get("queued", 0))
+                queued=message.get("queued", 0),
+                budget=Budget.from_json(message["budget"]) if "budget" in message else None)
         case "hello":
             kind = message["kind"]
             frame = dict(message, type="frame")
