@@ -54,13 +54,16 @@ struct Serve: ParsableCommand {
   @Option(help: "Most live sessions; when full, creating one gets 503 with Retry-After.")
   var maxSessions = 256
 
-  @Option(help: "Live sessions one client (address) may hold; past it, 429.")
+  @Option(
+    help:
+      "Live sessions one client (an address, or a browser's cookie family) may hold; past it, 429."
+  )
   var sessionsPerClient = 16
 
   @Option(help: "Inputs one session may log; past it, the session takes no more input.")
   var inputsPerSession = 200_000
 
-  @Option(help: "Saved mazes one client (address) may own.")
+  @Option(help: "Saved mazes one client (an address, or a browser's cookie family) may own.")
   var mazesPerClient = 20
 
   @Option(help: "Tile renders one client may have running or waiting; past it, 429.")
@@ -71,6 +74,12 @@ struct Serve: ParsableCommand {
 
   @Option(help: "Seconds a tile render may wait for its turn before 503.")
   var tileWait: Double = 10
+
+  @Option(
+    help:
+      "Browser client families (cookies) one address may hold; an address's clients together get this many times one client's quotas."
+  )
+  var familiesPerAddress = 4
 
   @Option(help: "Seconds without clients before a running session pauses.")
   var idlePause: Double = 30
@@ -103,7 +112,7 @@ struct Serve: ParsableCommand {
     for (flag, value) in [
       ("--sessions-per-client", sessionsPerClient), ("--inputs-per-session", inputsPerSession),
       ("--mazes-per-client", mazesPerClient), ("--tile-renders-per-client", tileRendersPerClient),
-      ("--tile-queue", tileQueue),
+      ("--tile-queue", tileQueue), ("--families-per-address", familiesPerAddress),
     ] where !(1...10_000_000).contains(value) {
       throw ValidationError("\(flag) must be from 1 to 10000000, not \(value)")
     }
@@ -177,6 +186,7 @@ struct Serve: ParsableCommand {
     environment.tileRendersPerClient = tileRendersPerClient
     environment.tileQueueLength = tileQueue
     environment.tileWaitSeconds = tileWait
+    environment.familiesPerAddress = familiesPerAddress
     environment.maxSessions = maxSessions
     environment.idlePause = idlePause
     environment.sessionMaxAge = sessionMaxAge

@@ -2,7 +2,8 @@
 /// turn in rotation, and nobody waits past a deadline.
 ///
 /// Pure: the caller passes `now` (monotonic seconds) and starts or refuses the jobs this
-/// returns. A client (an address) over its share gets 429; a full queue or an expired wait
+/// returns. A client (an address, or a browser family of it) or an address over its share gets
+/// 429; a full queue or an expired wait
 /// gets 503; both say when to come back (RFC 9110 §10.2.3 `Retry-After`).
 struct RenderQueue<Job> {
   /// The bounds; the defaults suit two cores.
@@ -13,13 +14,15 @@ struct RenderQueue<Job> {
     var waiting = 256
     /// Renders one client may have running or waiting.
     var perClient = 32
+    /// Renders all clients of one address may have running or waiting together.
+    var perAddress = 128
     /// Seconds a render may wait before it is refused.
     var deadline = 10.0
   }
 
   /// Why a render was not done.
   struct Refusal: Equatable, Sendable {
-    /// 429 (this client is over its share) or 503 (the queue is full or the wait too long).
+    /// 429 (this client or address is over its share) or 503 (the queue is full or the wait too long).
     var tooManyFromClient: Bool
     /// Seconds after which to try again.
     var retryAfter: Int
@@ -38,10 +41,12 @@ struct RenderQueue<Job> {
   }
 
   let limits: Limits
-  private var running: [String: Int] = [:]
-  private var queues: [String: [Waiting]] = [:]
+  private var running: [ClientKey: Int] = [:]
+  private var queues: [ClientKey: [Waiting]] = [:]
+  /// Jobs running or waiting per address, all its clients together.
+  private var byAddress: [String: Int] = [:]
   /// Clients with waiting jobs, in the order they get their next turn.
-  private var rotation: [String] = []
+  private var rotation: [ClientKey] = []
   private(set) var runningCount = 0
   private(set) var waitingCount = 0
 
@@ -50,13 +55,16 @@ struct RenderQueue<Job> {
   }
 
   /// Admits `job` from `client`: start it now, queue it, or refuse it.
-  mutating func submit(_ job: Job, client: String, now: Double) -> Admission {
+  mutating func submit(_ job: Job, client: ClientKey, now: Double) -> Admission {
     let mine = running[client, default: 0] + (queues[client]?.count ?? 0)
-    guard mine < limits.perClient else {
+    guard mine < limits.perClient,
+      byAddress[client.address, default: 0] < max(limits.perClient, limits.perAddress)
+    else {
       return .refuse(job, Refusal(tooManyFromClient: true, retryAfter: 1))
     }
     if runningCount < limits.running {
       runningCount += 1
+      byAddress[client.address, default: 0] += 1
       running[client, default: 0] += 1
       return .start(job)
     }
@@ -66,15 +74,19 @@ struct RenderQueue<Job> {
     if queues[client, default: []].isEmpty { rotation.append(client) }
     queues[client, default: []].append(Waiting(job: job, since: now))
     waitingCount += 1
+    byAddress[client.address, default: 0] += 1
     return .wait
   }
 
   /// Marks one of `client`'s renders done; returns the jobs to start in the freed slot and the
   /// waiting ones past their deadline, to refuse.
-  mutating func finish(client: String, now: Double) -> (start: [Job], expired: [(Job, Refusal)]) {
+  mutating func finish(client: ClientKey, now: Double) -> (
+    start: [Job], expired: [(Job, Refusal)]
+  ) {
     runningCount -= 1
     running[client, default: 1] -= 1
     if running[client] == 0 { running[client] = nil }
+    release(client.address, count: 1)
     let expired = expire(now: now)
     var start: [Job] = []
     while runningCount < limits.running, let next = nextInTurn() {
@@ -96,6 +108,7 @@ struct RenderQueue<Job> {
       )
       guard !old.isEmpty else { continue }
       waitingCount -= old.count
+      release(client.address, count: old.count)
       queues[client] = fresh
       expired += old.map { ($0.job, Refusal(tooManyFromClient: false, retryAfter: retryAfter)) }
     }
@@ -105,7 +118,7 @@ struct RenderQueue<Job> {
   }
 
   /// The oldest job of the client whose turn it is; that client goes to the back.
-  private mutating func nextInTurn() -> (client: String, job: Job)? {
+  private mutating func nextInTurn() -> (client: ClientKey, job: Job)? {
     guard !rotation.isEmpty else { return nil }
     let client = rotation.removeFirst()
     var queue = queues[client] ?? []
@@ -118,6 +131,11 @@ struct RenderQueue<Job> {
       rotation.append(client)
     }
     return (client, next.job)
+  }
+
+  private mutating func release(_ address: String, count: Int) {
+    let left = byAddress[address, default: count] - count
+    byAddress[address] = left > 0 ? left : nil
   }
 
   /// A guess at when a slot frees: a second per render ahead of a newcomer, per slot.
