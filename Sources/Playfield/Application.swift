@@ -236,7 +236,10 @@ public final class Application: HTTPHandler {
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
       return .webSocket(
-        accepted, ReplaySocketHandler(sessionID: id, journal: journal, replays: replays))
+        accepted,
+        ReplaySocketHandler(
+          sessionID: id, journal: journal, replays: replays,
+          chunkSize: environment.replayChunkInputs))
     case .reject(let response):
       return .response(response)
     }

@@ -58,6 +58,8 @@ public struct Environment: Sendable {
   /// Browser client families (the `playfield_client` cookie) one address may hold; all clients
   /// of an address together get this many times one client's quotas.
   public var familiesPerAddress = 4
+  /// Inputs a replay reads from the log at a time (and so holds at most).
+  public var replayChunkInputs = 1024
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger

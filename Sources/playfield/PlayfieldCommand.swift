@@ -81,6 +81,9 @@ struct Serve: ParsableCommand {
   )
   var familiesPerAddress = 4
 
+  @Option(help: "Inputs a replay reads from the log at a time (and so holds at most).")
+  var replayChunkInputs = 1024
+
   @Option(help: "Seconds without clients before a running session pauses.")
   var idlePause: Double = 30
 
@@ -113,6 +116,7 @@ struct Serve: ParsableCommand {
       ("--sessions-per-client", sessionsPerClient), ("--inputs-per-session", inputsPerSession),
       ("--mazes-per-client", mazesPerClient), ("--tile-renders-per-client", tileRendersPerClient),
       ("--tile-queue", tileQueue), ("--families-per-address", familiesPerAddress),
+      ("--replay-chunk-inputs", replayChunkInputs),
     ] where !(1...10_000_000).contains(value) {
       throw ValidationError("\(flag) must be from 1 to 10000000, not \(value)")
     }
@@ -187,6 +191,7 @@ struct Serve: ParsableCommand {
     environment.tileQueueLength = tileQueue
     environment.tileWaitSeconds = tileWait
     environment.familiesPerAddress = familiesPerAddress
+    environment.replayChunkInputs = replayChunkInputs
     environment.maxSessions = maxSessions
     environment.idlePause = idlePause
     environment.sessionMaxAge = sessionMaxAge

@@ -10,7 +10,8 @@ struct InputLogReaderTests {
     for tick in stride(from: Int64(1), through: 298, by: 3) {
       for seq in Int64(0)..<3 {
         inputs.append(
-          LoggedInput(sessionID: sessionID, tick: tick, seq: seq, input: #"{"n":\#(inputs.count)}"#))
+          LoggedInput(sessionID: sessionID, tick: tick, seq: seq, input: #"{"n":\#(inputs.count)}"#)
+        )
       }
     }
     inputs.append(LoggedInput(sessionID: sessionID, tick: 1000, seq: 0, input: #"{"n":"last"}"#))
@@ -60,7 +61,8 @@ struct InputLogReaderTests {
     var reader = InputLogReader(store: fixture.store, sessionID: "s", chunkSize: 5)
     _ = try Self.read(&reader, from: 1, through: 200)
     reader.restart(after: 9)
-    #expect(try Self.read(&reader, from: 10, through: 40) == log.filter { (10...40).contains($0.tick) })
+    #expect(
+      try Self.read(&reader, from: 10, through: 40) == log.filter { (10...40).contains($0.tick) })
     reader.restart(after: 250)
     #expect(try Self.read(&reader, from: 251, through: 1000) == log.filter { $0.tick > 250 })
     reader.restart(after: 0)
