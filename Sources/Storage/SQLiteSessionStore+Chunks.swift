@@ -38,14 +38,7 @@ extension SQLiteSessionStore {
   {
     guard !wait else { return try snapshot(sessionID: sessionID, atOrBefore: tick) }
     let found = try withReaderIfAvailable { database in
-      try database.query(
-        """
-        SELECT session_id, tick, state FROM snapshots
-        WHERE session_id = ? AND tick <= ? ORDER BY tick DESC LIMIT 1
-        """, [.text(sessionID), .integer(tick)]
-      ) {
-        Snapshot(sessionID: $0.string(0), tick: $0.int64(1), state: $0.blob(2))
-      }.first
+      try Self.snapshot(in: database, sessionID: sessionID, atOrBefore: tick)
     }
     return found ?? nil
   }

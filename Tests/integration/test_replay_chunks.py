@@ -4,22 +4,10 @@ the live session's final state."""
 import asyncio
 import json
 import random
-import time
 
 from websockets.asyncio.client import connect
 
-from helpers import create_session, request
-
-
-async def drain(ws, seconds):
-    end = time.monotonic() + seconds
-    messages = []
-    while (left := end - time.monotonic()) > 0:
-        try:
-            messages.append(json.loads(await asyncio.wait_for(ws.recv(), left)))
-        except asyncio.TimeoutError:
-            break
-    return messages
+from helpers import create_session, drain, request
 
 
 async def play_live(server, session, rng):
