@@ -207,7 +207,8 @@ export class PlayfieldColorPicker extends HTMLElement {
     const { size, centre, outer, inner, half } = this.geometry;
     const dpr = Math.min(window.devicePixelRatio || 1, 3);
     const pixels = Math.round(size * dpr);
-    if (this.canvas.width !== pixels) {
+    // NB: both sides: a new canvas is 300 x 150, so at 300 px the width alone already matches.
+    if (this.canvas.width !== pixels || this.canvas.height !== pixels) {
       this.canvas.width = pixels;
       this.canvas.height = pixels;
     }

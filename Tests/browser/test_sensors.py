@@ -103,8 +103,8 @@ def test_accelerometer_fits_a_phone_and_embeds(playfield, watched):
     assert_accessible(embed)
 
 
-def open_picker(watched, server):
-    page = watched()
+def open_picker(watched, server, **kwargs):
+    page = watched(**kwargs)
     page.page.goto(server.url + "/demos/color-picker")
     page.page.wait_for_function("() => document.querySelector('[data-readout=hex]').textContent === '#3399ff'")
     return page
@@ -249,3 +249,35 @@ def test_motion_axes_that_disagree_with_orientation_are_turned_round(playfield, 
         motion(p, 4.903325, 0, -8.4927)
     p.wait_for_function("""() => document.querySelector('[data-readout="x"]').textContent === '0.5'""")
     assert readouts(p, ["z", "source"]) == {"z": "-0.9", "source": "sensor"}
+
+
+RING_COLOURS = """() => {
+  const picker = document.querySelector('playfield-color-picker');
+  const canvas = picker.shadowRoot.querySelector('canvas');
+  const {centre, outer, inner} = picker.geometry;
+  const middle = (outer + inner) / 2;
+  const scale = canvas.width / canvas.clientWidth;
+  const context = canvas.getContext('2d');
+  const at = (x, y) => Array.from(
+    context.getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data.slice(0, 3));
+  return {
+    store: [canvas.width, canvas.height], box: [canvas.clientWidth, canvas.clientHeight],
+    top: at(centre, centre - middle), right: at(centre + middle, centre),
+    bottom: at(centre, centre + middle), left: at(centre - middle, centre),
+  };
+}"""
+
+
+def test_colour_picker_draws_the_whole_ring_at_every_size(playfield, watched):
+    # At 300 CSS px and a device pixel ratio of 1 the canvas's width already matched a new
+    # canvas's 300 x 150, so its height stayed 150 and the lower half of the ring was cut off.
+    for viewport in [(1280, 800), (390, 844), (700, 700)]:
+        page = open_picker(watched, playfield, viewport=viewport)
+        seen = page.page.evaluate(RING_COLOURS)
+        width, height = seen["box"]
+        assert width == height and seen["store"][0] == seen["store"][1], (viewport, seen)
+        # Red at the top, then clockwise: hue 90 (yellow-green), 180 (cyan), 270 (violet).
+        assert seen["top"][0] > 200 and max(seen["top"][1:]) < 40, (viewport, seen)
+        assert seen["right"][1] > 200 and seen["right"][2] < 40, (viewport, seen)
+        assert seen["bottom"][0] < 40 and min(seen["bottom"][1:]) > 200, (viewport, seen)
+        assert seen["left"][2] > 200 and seen["left"][1] < 40, (viewport, seen)

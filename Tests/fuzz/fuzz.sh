@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Builds PlayfieldFuzz with SwiftPM, instrumented for libFuzzer (coverage + AddressSanitizer),
-# in .build-fuzz/, and runs each target for FUZZ_SECONDS (default 60) on a copy of its checked-in
-# corpus in Tests/fuzz/corpus/TARGET. Usage: Tests/fuzz/fuzz.sh [TARGET ...] (default: all).
-# A crash stops the run, leaves the input in .build-fuzz/artifacts/ and exits non-zero.
+# in .build-fuzz/, and runs each target on its checked-in corpus in Tests/fuzz/corpus/TARGET:
+#   FUZZ_SECONDS=N  explore for N seconds (default 60), keeping what it finds in .build-fuzz/corpus;
+#   FUZZ_SECONDS=0  replay the corpus once, exploring nothing;
+#   FUZZ_RUNS=N     explore for exactly N executions from random seed FUZZ_SEED (default 1),
+#                   starting from the checked-in corpus alone, so a run repeats exactly (CI).
+# Usage: Tests/fuzz/fuzz.sh [TARGET ...] (default: all). A crash stops the run, leaves the input
+# in .build-fuzz/artifacts/ and exits non-zero.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -29,13 +33,23 @@ binary="$scratch/debug/PlayfieldFuzz"
 
 mkdir -p "$scratch/artifacts"
 for target in "${targets[@]}"; do
-  work="$scratch/corpus/$target"
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    # A fresh copy of the checked-in corpus, so that the same seed explores the same way.
+    work="$scratch/repeatable-corpus/$target"
+    rm -rf "$work"
+    limit=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
+    echo "== $target: $FUZZ_RUNS runs from seed ${FUZZ_SEED:-1}"
+  elif [ "$seconds" = 0 ]; then
+    work="$scratch/corpus/$target"
+    limit=(-runs=0)
+    echo "== $target: the corpus once"
+  else
+    work="$scratch/corpus/$target"
+    limit=(-max_total_time="$seconds")
+    echo "== $target: ${seconds}s"
+  fi
   mkdir -p "$work"
   if [ -d "Tests/fuzz/corpus/$target" ]; then cp -n "Tests/fuzz/corpus/$target"/* "$work"/ 2>/dev/null || true; fi
-  echo "== $target: ${seconds}s (0: the corpus once)"
-  # FUZZ_SECONDS=0 replays the checked-in corpus once and explores nothing (what CI does, so
-  # that a test run is repeatable); anything else explores for that many seconds.
-  if [ "$seconds" = 0 ]; then limit=(-runs=0); else limit=(-max_total_time="$seconds"); fi
   "$binary" "$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$scratch/artifacts/$target-" "$work" 2>&1 |
     grep -E '^(Done [0-9]+ runs|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|.*(crash|deadly signal|Test unit written))' ||

@@ -5,7 +5,8 @@ extension OEmbed {
   /// Each demo's natural embed frame, in CSS pixels: the drawing plus a toolbar line.
   static let naturalSizes: [String: (width: Int, height: Int)] = [
     "bouncing-balls": (360, 580), "maze": (480, 540), "holes": (360, 580),
-    "tag-cloud": (480, 520), "mandelbrot": (560, 620),
+    "tag-cloud": (480, 520), "mandelbrot": (560, 620), "accelerometer": (640, 380),
+    "color-picker": (640, 320),
   ]
   /// The frame of a demo without an entry above.
   static let defaultSize = (width: 640, height: 480)

@@ -18,7 +18,7 @@ extension BouncingBalls {
         let vx = try fields.number("vx", in: -20_000...20_000, default: 0)
         let vy = try fields.number("vy", in: -20_000...20_000, default: 0)
         let radius = try fields.optionalNumber("radius", in: 1...100)
-        let mass = try fields.optionalNumber("mass", in: 1e-6...1e12)
+        let mass = try fields.optionalNumber("mass", in: BouncingBalls.massRange)
         self = .addBall(x: x, y: y, vx: vx, vy: vy, radius: radius, mass: mass)
       case "throw":
         let index = try fields.integer("index", in: 0...9_999)

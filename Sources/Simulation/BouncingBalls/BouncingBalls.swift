@@ -21,6 +21,11 @@ public struct BouncingBalls: ConfiguredModel {
     case settings, seed, tick, state
   }
 
+  /// The masses an `add-ball` input may give (px² of density 1).
+  static let massRange = 1e-6...1e12
+  /// How far past `maxSpeed` (squared) a restored speed may be: capping rounds.
+  static let restoredSpeedSlack = 1 + 1e-9
+
   init(settings: Config, seed: UInt64) {
     self.settings = settings
     self.seed = seed
@@ -28,11 +33,14 @@ public struct BouncingBalls: ConfiguredModel {
   }
 
   func validateRestoredState() throws(SimulationError) {
-    // NB: positions feed integer grid coordinates, so they must be finite and in the world.
+    // NB: positions feed integer grid coordinates, so they must be finite and in the world;
+    // speeds and masses are held to what a step and an input can produce, so that collisions
+    // between restored balls stay finite (a mass of 1e-319 against 1e161 made NaN positions).
     let range = settings.radiusMin...settings.radiusMax
+    let speedLimitSquared = settings.maxSpeed * settings.maxSpeed * Self.restoredSpeedSlack
     let valid = state.balls.allSatisfy { ball in
-      ball.vx.isFinite && ball.vy.isFinite && range.contains(ball.radius) && ball.mass > 0
-        && ball.mass.isFinite && (0...settings.width).contains(ball.x)
+      ball.vx * ball.vx + ball.vy * ball.vy <= speedLimitSquared && range.contains(ball.radius)
+        && Self.massRange.contains(ball.mass) && (0...settings.width).contains(ball.x)
         && (0...settings.height).contains(ball.y) && Self.palette.indices.contains(ball.color)
     }
     guard valid, (1...settings.maxBalls).contains(state.balls.count), state.collisions >= 0 else {
