@@ -103,16 +103,13 @@ public final class Application: HTTPHandler {
     }
     let route = Route(segments: segments)
     if route.guardsState, let refusal = hosts.check(request) { return .response(refusal) }
-    let client = families.withLock {
-      $0.key(address: context.remoteAddress, presenting: ClientCookie.id(in: request))
-    }
     switch route {
     case .gallery:
-      return page(request, client: client) { gallery() }
+      return page(request, client: client(request, context)) { gallery() }
     case .health:
       return readOnly(request) { health() }
     case .sessionsAPI:
-      return .response(sessionAPI.collection(request, client: client))
+      return .response(sessionAPI.collection(request, client: client(request, context)))
     case .sessionAPI(let id):
       return .response(sessionAPI.member(request, id: id))
     case .sessionSocket(let id):
@@ -126,19 +123,20 @@ public final class Application: HTTPHandler {
     case .replaySocket(let id):
       return replaySocket(request, id: id)
     case .tile(let zoom, let x, let file):
-      return tiles.handle(request, zoom: zoom, x: x, file: file, client: client)
+      return tiles.handle(
+        request, zoom: zoom, x: x, file: file, client: client(request, context))
     case .oEmbed:
       return .response(OEmbed(demos: demos).handle(request))
     case .sessionsPage:
-      return page(request, client: client) { sessionsPage() }
+      return page(request, client: client(request, context)) { sessionsPage() }
     case .replayPage(let id):
-      return page(request, client: client) { replayPage(id, request: request) }
+      return page(request, client: client(request, context)) { replayPage(id, request: request) }
     case .highScores:
       return .response(highScores.handle(request))
     case .mazes:
       return .response(mazes.collection(request))
     case .maze(let name):
-      return .response(mazes.member(request, name: name, client: client))
+      return .response(mazes.member(request, name: name, client: client(request, context)))
     case .demosAPI:
       return readOnly(request) { .json(Demo.listing(demos)) }
     case .spheres(let radius, let level):
@@ -148,7 +146,7 @@ public final class Application: HTTPHandler {
         return .response(notFound(request))
       }
       let embedded = route == .embed(name)
-      return page(request, client: client) {
+      return page(request, client: client(request, context)) {
         demoPage(demo, embedded: embedded, request: request)
       }
     case .echoSocket:
@@ -389,6 +387,14 @@ public final class Application: HTTPHandler {
         .response)
     }
     return .response(make())
+  }
+
+  /// Who `request` counts against: its address, with its browser family when known (looked up
+  /// only on the routes with quotas or pages, not for every static file).
+  private func client(_ request: Request, _ context: RequestContext) -> ClientKey {
+    families.withLock {
+      $0.key(address: context.remoteAddress, presenting: ClientCookie.id(in: request))
+    }
   }
 
   /// A rendered page: GET and HEAD only, with an ETag and conditional requests honoured; a

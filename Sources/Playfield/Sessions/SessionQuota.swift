@@ -49,11 +49,6 @@ final class SessionQuota: Sendable {
     owners.withLock { $0[sessionID] }
   }
 
-  /// How many live sessions `client` holds.
-  func count(for client: ClientKey) -> Int {
-    owners.withLock { $0.values.lazy.filter { $0 == client }.count }
-  }
-
   /// How many live sessions the clients of `address` hold together.
   func count(forAddress address: String) -> Int {
     owners.withLock { $0.values.lazy.filter { $0.address == address }.count }
