@@ -127,4 +127,30 @@ struct ClientFamilyTests {
     #expect(started == ["a2"])
     #expect(!refused(queue.submit("b2", client: tabB, now: 1)), "a finished render frees a place")
   }
+
+  @Test("turns go by address first: five families of one address get one address's turns")
+  func turnsByAddress() {
+    typealias Queue = RenderQueue<String>
+    var queue = Queue(limits: .init(running: 1, waiting: 100, perClient: 10, perAddress: 50))
+    _ = queue.submit("busy", client: "10.0.0.3", now: 0)
+    for family in 0..<5 {
+      let key = ClientKey(address: "10.0.0.1", family: familyID(family))
+      for job in 0..<2 { _ = queue.submit("m\(family)-\(job)", client: key, now: 0) }
+    }
+    for job in 0..<3 { _ = queue.submit("o\(job)", client: "10.0.0.2", now: 0) }
+    var order: [String] = []
+    var client: ClientKey = "10.0.0.3"
+    for _ in 0..<8 {
+      let next = queue.finish(client: client, now: 1).start
+      order += next
+      client =
+        next.first!.hasPrefix("o")
+        ? "10.0.0.2"
+        : ClientKey(
+          address: "10.0.0.1", family: familyID(Int(String(next.first!.dropFirst().prefix(1)))!))
+    }
+    // The minting address and the other take turns; within the minting address its families
+    // take turns.
+    #expect(order == ["m0-0", "o0", "m1-0", "o1", "m2-0", "o2", "m3-0", "m4-0"])
+  }
 }

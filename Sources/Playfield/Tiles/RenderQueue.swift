@@ -1,10 +1,11 @@
-/// Admission for tile renders: a few run at once, a bounded number wait, each client gets its
-/// turn in rotation, and nobody waits past a deadline.
+/// Admission for tile renders: a few run at once, a bounded number wait, each address gets its
+/// turn in rotation (and within it each of its clients), and nobody waits past a deadline.
 ///
 /// Pure: the caller passes `now` (monotonic seconds) and starts or refuses the jobs this
 /// returns. A client (an address, or a browser family of it) or an address over its share gets
-/// 429; a full queue or an expired wait
-/// gets 503; both say when to come back (RFC 9110 §10.2.3 `Retry-After`).
+/// 429; a full queue or an expired wait gets 503; both say when to come back (RFC 9110 §10.2.3
+/// `Retry-After`). Turns go by address first, so minting browser families never earns an
+/// address more turns.
 struct RenderQueue<Job> {
   /// The bounds; the defaults suit two cores.
   struct Limits: Sendable, Equatable {
@@ -45,8 +46,10 @@ struct RenderQueue<Job> {
   private var queues: [ClientKey: [Waiting]] = [:]
   /// Jobs running or waiting per address, all its clients together.
   private var byAddress: [String: Int] = [:]
-  /// Clients with waiting jobs, in the order they get their next turn.
-  private var rotation: [ClientKey] = []
+  /// Addresses with waiting jobs, in the order they get their next turn.
+  private var rotation: [String] = []
+  /// Per address, its clients with waiting jobs, in the order they get the address's next turn.
+  private var turns: [String: [ClientKey]] = [:]
   private(set) var runningCount = 0
   private(set) var waitingCount = 0
 
@@ -71,7 +74,10 @@ struct RenderQueue<Job> {
     guard waitingCount < limits.waiting else {
       return .refuse(job, Refusal(tooManyFromClient: false, retryAfter: retryAfter))
     }
-    if queues[client, default: []].isEmpty { rotation.append(client) }
+    if queues[client, default: []].isEmpty {
+      if turns[client.address, default: []].isEmpty { rotation.append(client.address) }
+      turns[client.address, default: []].append(client)
+    }
     queues[client, default: []].append(Waiting(job: job, since: now))
     waitingCount += 1
     byAddress[client.address, default: 0] += 1
@@ -100,7 +106,7 @@ struct RenderQueue<Job> {
   /// Removes and returns the waiting jobs older than the deadline.
   mutating func expire(now: Double) -> [(Job, Refusal)] {
     var expired: [(Job, Refusal)] = []
-    for client in rotation {
+    for client in rotation.flatMap({ turns[$0] ?? [] }) {
       guard let queue = queues[client] else { continue }
       let (old, fresh) = (
         queue.filter { now - $0.since > limits.deadline },
@@ -112,15 +118,22 @@ struct RenderQueue<Job> {
       queues[client] = fresh
       expired += old.map { ($0.job, Refusal(tooManyFromClient: false, retryAfter: retryAfter)) }
     }
-    rotation.removeAll { queues[$0]?.isEmpty ?? true }
     for client in queues.keys where queues[client]!.isEmpty { queues[client] = nil }
+    for address in rotation {
+      turns[address]?.removeAll { queues[$0] == nil }
+      if turns[address]?.isEmpty == true { turns[address] = nil }
+    }
+    rotation.removeAll { turns[$0] == nil }
     return expired
   }
 
-  /// The oldest job of the client whose turn it is; that client goes to the back.
+  /// The oldest job of the client whose turn it is within the address whose turn it is; both
+  /// go to the back of their rotations.
   private mutating func nextInTurn() -> (client: ClientKey, job: Job)? {
     guard !rotation.isEmpty else { return nil }
-    let client = rotation.removeFirst()
+    let address = rotation.removeFirst()
+    var clients = turns[address] ?? []
+    let client = clients.removeFirst()
     var queue = queues[client] ?? []
     let next = queue.removeFirst()
     waitingCount -= 1
@@ -128,7 +141,13 @@ struct RenderQueue<Job> {
       queues[client] = nil
     } else {
       queues[client] = queue
-      rotation.append(client)
+      clients.append(client)
+    }
+    if clients.isEmpty {
+      turns[address] = nil
+    } else {
+      turns[address] = clients
+      rotation.append(address)
     }
     return (client, next.job)
   }
