@@ -5,6 +5,7 @@ import Logging
 import Server
 import Simulation
 import Storage
+import Synchronization
 import WebSocket
 
 /// The Playfield web app: every route, wired to the pieces in `Environment`.
@@ -24,6 +25,8 @@ public final class Application: HTTPHandler {
   let mazes: MazeAPI
   let tiles: TileService
   let spheres: SpheresAPI
+  /// The browser client families issued, per address.
+  let families: Mutex<ClientFamilies>
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -40,6 +43,7 @@ public final class Application: HTTPHandler {
       do {
         var storeLimits = StoreLimits()
         storeLimits.maxMazesPerClient = environment.mazesPerClient
+        storeLimits.maxMazesPerAddress = environment.mazesPerClient * environment.familiesPerAddress
         journal = StorageJournal(
           store: try environment.openStore(path, storeLimits), logger: logger)
       } catch {
@@ -47,9 +51,11 @@ public final class Application: HTTPHandler {
       }
     }
     self.journal = journal
+    self.families = Mutex(ClientFamilies(perAddress: environment.familiesPerAddress))
     let limits = SessionLimits(
       maxLive: environment.maxSessions, idlePause: environment.idlePause,
       maxAge: environment.sessionMaxAge, perClient: environment.sessionsPerClient,
+      perAddress: environment.sessionsPerClient * environment.familiesPerAddress,
       maxInputs: environment.inputsPerSession)
     let registry = SessionRegistry(
       journal: journal, limits: limits, random: environment.random,
@@ -63,12 +69,14 @@ public final class Application: HTTPHandler {
       cacheBytes: environment.tileCacheBytes,
       limits: .init(
         waiting: environment.tileQueueLength, perClient: environment.tileRendersPerClient,
+        perAddress: environment.tileRendersPerClient * environment.familiesPerAddress,
         deadline: environment.tileWaitSeconds))
     self.spheres = SpheresAPI(
       cacheBytes: environment.sphereCacheBytes,
       limits: .init(
         running: SpheresAPI.defaultLimits.running, waiting: environment.sphereQueueLength,
         perClient: environment.sphereComputationsPerClient,
+        perAddress: environment.sphereComputationsPerClient * environment.familiesPerAddress,
         deadline: environment.sphereWaitSeconds))
     if let journal {
       let count = SessionRestorer.restore(
@@ -103,11 +111,11 @@ public final class Application: HTTPHandler {
     if route.guardsState, let refusal = hosts.check(request) { return .response(refusal) }
     switch route {
     case .gallery:
-      return page(request) { gallery() }
+      return page(request, client: client(request, context)) { gallery() }
     case .health:
       return readOnly(request) { health() }
     case .sessionsAPI:
-      return .response(sessionAPI.collection(request, client: context.remoteAddress))
+      return .response(sessionAPI.collection(request, client: client(request, context)))
     case .sessionAPI(let id):
       return .response(sessionAPI.member(request, id: id))
     case .sessionSocket(let id):
@@ -121,30 +129,33 @@ public final class Application: HTTPHandler {
     case .replaySocket(let id):
       return replaySocket(request, id: id)
     case .tile(let zoom, let x, let file):
-      return tiles.handle(request, zoom: zoom, x: x, file: file, client: context.remoteAddress)
+      return tiles.handle(
+        request, zoom: zoom, x: x, file: file, client: client(request, context))
     case .oEmbed:
       return .response(OEmbed(demos: demos).handle(request))
     case .sessionsPage:
-      return page(request) { sessionsPage() }
+      return page(request, client: client(request, context)) { sessionsPage() }
     case .replayPage(let id):
-      return page(request) { replayPage(id, request: request) }
+      return page(request, client: client(request, context)) { replayPage(id, request: request) }
     case .highScores:
       return .response(highScores.handle(request))
     case .mazes:
       return .response(mazes.collection(request))
     case .maze(let name):
-      return .response(mazes.member(request, name: name, client: context.remoteAddress))
+      return .response(mazes.member(request, name: name, client: client(request, context)))
     case .demosAPI:
       return readOnly(request) { .json(Demo.listing(demos)) }
     case .spheres(let radius, let level):
       return spheres.handle(
-        request, radius: radius, level: level, client: context.remoteAddress)
+        request, radius: radius, level: level, client: client(request, context))
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
       }
       let embedded = route == .embed(name)
-      return page(request) { demoPage(demo, embedded: embedded, request: request) }
+      return page(request, client: client(request, context)) {
+        demoPage(demo, embedded: embedded, request: request)
+      }
     case .echoSocket:
       switch WebSocketHandshake.evaluate(request, options: Self.echoOptions) {
       case .accept(let accepted):
@@ -230,7 +241,10 @@ public final class Application: HTTPHandler {
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
       return .webSocket(
-        accepted, ReplaySocketHandler(sessionID: id, journal: journal, replays: replays))
+        accepted,
+        ReplaySocketHandler(
+          sessionID: id, journal: journal, replays: replays,
+          chunkSize: environment.replayChunkInputs))
     case .reject(let response):
       return .response(response)
     }
@@ -382,8 +396,25 @@ public final class Application: HTTPHandler {
     return .response(make())
   }
 
-  /// A rendered page: GET and HEAD only, with an ETag and conditional requests honoured.
-  private func page(_ request: Request, _ make: () -> Response) -> Reply {
-    readOnly(request) { Preconditions.validate(make(), for: request) }
+  /// Who `request` counts against: its address, with its browser family when known (looked up
+  /// only on the routes with quotas or pages, not for every static file).
+  private func client(_ request: Request, _ context: RequestContext) -> ClientKey {
+    families.withLock {
+      $0.key(address: context.remoteAddress, presenting: ClientCookie.id(in: request))
+    }
+  }
+
+  /// A rendered page: GET and HEAD only, with an ETag and conditional requests honoured; a
+  /// browser without a known client family gets a new one (`ClientCookie`).
+  private func page(_ request: Request, client: ClientKey, _ make: () -> Response) -> Reply {
+    readOnly(request) {
+      var response = Preconditions.validate(make(), for: request)
+      if client.family == nil {
+        let id = SessionRegistry.identifier(environment.random(16))
+        families.withLock { _ = $0.issue(id, to: client.address) }
+        response.headers.add("Set-Cookie", ClientCookie.setCookie(id))
+      }
+      return response
+    }
   }
 }

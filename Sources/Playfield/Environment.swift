@@ -43,11 +43,11 @@ public struct Environment: Sendable {
   /// Host names answered besides `localhost` and IP literals (the bound name, `--allow-host`);
   /// any other `Host` gets 421.
   public var allowedHosts: [String] = []
-  /// Live sessions one client (address) may hold; past it, 429.
+  /// Live sessions one client (an address, or a browser family of it) may hold; past it, 429.
   public var sessionsPerClient = 16
   /// Inputs one session may log; past it the session takes no more input.
   public var inputsPerSession = 200_000
-  /// Saved mazes one client (address) may own.
+  /// Saved mazes one client (an address, or a browser family of it) may own.
   public var mazesPerClient = 20
   /// Tile renders one client may have running or waiting; past it, 429.
   public var tileRendersPerClient = 32
@@ -61,6 +61,11 @@ public struct Environment: Sendable {
   public var sphereQueueLength = 64
   /// Seconds an uncached sphere packing may wait for its turn before 503.
   public var sphereWaitSeconds = 30.0
+  /// Browser client families (the `playfield_client` cookie) one address may hold; all clients
+  /// of an address together get this many times one client's quotas.
+  public var familiesPerAddress = 4
+  /// Inputs a replay reads from the log at a time (and so holds at most).
+  public var replayChunkInputs = 1024
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger

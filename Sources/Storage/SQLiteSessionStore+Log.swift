@@ -66,14 +66,21 @@ extension SQLiteSessionStore {
 
   public func snapshot(sessionID: String, atOrBefore tick: Int64) throws -> Snapshot? {
     try withReader { database in
-      try database.query(
-        """
-        SELECT session_id, tick, state FROM snapshots
-        WHERE session_id = ? AND tick <= ? ORDER BY tick DESC LIMIT 1
-        """, [.text(sessionID), .integer(tick)]
-      ) {
-        Snapshot(sessionID: $0.string(0), tick: $0.int64(1), state: $0.blob(2))
-      }.first
+      try Self.snapshot(in: database, sessionID: sessionID, atOrBefore: tick)
     }
+  }
+
+  /// The newest snapshot at or before `tick`, read on `database`.
+  static func snapshot(in database: Database, sessionID: String, atOrBefore tick: Int64) throws
+    -> Snapshot?
+  {
+    try database.query(
+      """
+      SELECT session_id, tick, state FROM snapshots
+      WHERE session_id = ? AND tick <= ? ORDER BY tick DESC LIMIT 1
+      """, [.text(sessionID), .integer(tick)]
+    ) {
+      Snapshot(sessionID: $0.string(0), tick: $0.int64(1), state: $0.blob(2))
+    }.first
   }
 }

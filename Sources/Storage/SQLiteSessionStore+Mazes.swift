@@ -1,6 +1,7 @@
 extension SQLiteSessionStore {
   /// Saves `cells` under `name`. With an `owner`, a new name is theirs (within
-  /// `maxMazesPerClient`) and an existing one may be replaced only with its token.
+  /// `maxMazesPerClient`, and its address's clients within `maxMazesPerAddress`) and an
+  /// existing one may be replaced only with its token.
   @discardableResult
   public func saveMaze(name: String, cells: String, at time: Double, owner: MazeOwner? = nil)
     throws -> SavedMaze
@@ -30,6 +31,17 @@ extension SQLiteSessionStore {
             ) { Int($0.int64(0)) }
             guard (mine.first ?? 0) < perClient else {
               throw StoreError.tooManyMazesForClient(limit: perClient)
+            }
+            // A client is `ADDRESS` or `ADDRESS FAMILY`: the address's clients are both shapes.
+            let perAddress = max(perClient, limits.maxMazesPerAddress)
+            let address = try database.query(
+              """
+              SELECT COUNT(*) FROM mazes
+              WHERE owner_client = ?1 OR substr(owner_client, 1, length(?1) + 1) = ?1 || ' '
+              """, [.text(owner.address)]
+            ) { Int($0.int64(0)) }
+            guard (address.first ?? 0) < perAddress else {
+              throw StoreError.tooManyMazesForAddress(limit: perAddress)
             }
           }
         }

@@ -57,6 +57,11 @@ public final class SQLiteSessionStore: SessionStore {
     try reader.withLock { database in try body(database) }
   }
 
+  /// Runs `body` with the reading connection when no other read holds it; nil when one does.
+  func withReaderIfAvailable<T: Sendable>(_ body: (Database) throws -> T) throws -> T? {
+    try reader.withLockIfAvailable { database in try body(database) }
+  }
+
   @discardableResult
   public func createSession(_ session: StoredSession) throws -> [String] {
     guard !session.id.isEmpty, session.id.utf8.count <= 128 else {

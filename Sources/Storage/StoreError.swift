@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooManyMazes(limit: Int)
   /// This client owns as many mazes as it may.
   case tooManyMazesForClient(limit: Int)
+  /// The clients of this address own as many mazes as they may.
+  case tooManyMazesForAddress(limit: Int)
   /// The maze exists and the token given is not its owner's.
   case notMazeOwner(name: String)
 
@@ -29,6 +31,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
       "too many saved mazes (the limit is \(limit)); delete one first"
     case .tooManyMazesForClient(let limit):
       "you have saved \(limit) mazes, the most one client may; delete one of yours first"
+    case .tooManyMazesForAddress(let limit):
+      "your address has saved \(limit) mazes, the most one address may; delete one first"
     case .notMazeOwner(let name):
       "the maze \(name) belongs to someone else: send its token to change or delete it"
     }

@@ -8,8 +8,10 @@ public struct StoreLimits: Sendable, Equatable {
   public var maxHighScores = 100
   /// Saved mazes kept; saving a new name beyond it fails.
   public var maxMazes = 500
-  /// Saved mazes one client (one address) may own.
+  /// Saved mazes one client (an address, or a browser family of it) may own.
   public var maxMazesPerClient = 20
+  /// Saved mazes all clients of one address may own together.
+  public var maxMazesPerAddress = 80
   /// Largest maze encoding (UTF-8 bytes).
   public var maxMazeBytes = 16_384
   /// Largest session config (UTF-8 bytes of JSON).

@@ -54,13 +54,16 @@ struct Serve: ParsableCommand {
   @Option(help: "Most live sessions; when full, creating one gets 503 with Retry-After.")
   var maxSessions = 256
 
-  @Option(help: "Live sessions one client (address) may hold; past it, 429.")
+  @Option(
+    help:
+      "Live sessions one client (an address, or a browser's cookie family) may hold; past it, 429."
+  )
   var sessionsPerClient = 16
 
   @Option(help: "Inputs one session may log; past it, the session takes no more input.")
   var inputsPerSession = 200_000
 
-  @Option(help: "Saved mazes one client (address) may own.")
+  @Option(help: "Saved mazes one client (an address, or a browser's cookie family) may own.")
   var mazesPerClient = 20
 
   @Option(help: "Tile renders one client may have running or waiting; past it, 429.")
@@ -83,6 +86,14 @@ struct Serve: ParsableCommand {
 
   @Option(help: "Seconds an uncached sphere packing may wait for its turn before 503.")
   var sphereWait: Double = 30
+  @Option(
+    help:
+      "Browser client families (cookies) one address may hold; an address's clients together get this many times one client's quotas."
+  )
+  var familiesPerAddress = 4
+
+  @Option(help: "Inputs a replay reads from the log at a time (and so holds at most).")
+  var replayChunkInputs = 1024
 
   @Option(help: "Seconds without clients before a running session pauses.")
   var idlePause: Double = 30
@@ -118,6 +129,8 @@ struct Serve: ParsableCommand {
       ("--tile-queue", tileQueue),
       ("--sphere-computations-per-client", sphereComputationsPerClient),
       ("--sphere-queue", sphereQueue),
+      ("--tile-queue", tileQueue), ("--families-per-address", familiesPerAddress),
+      ("--replay-chunk-inputs", replayChunkInputs),
     ] where !(1...10_000_000).contains(value) {
       throw ValidationError("\(flag) must be from 1 to 10000000, not \(value)")
     }
@@ -198,6 +211,8 @@ struct Serve: ParsableCommand {
     environment.sphereComputationsPerClient = sphereComputationsPerClient
     environment.sphereQueueLength = sphereQueue
     environment.sphereWaitSeconds = sphereWait
+    environment.familiesPerAddress = familiesPerAddress
+    environment.replayChunkInputs = replayChunkInputs
     environment.maxSessions = maxSessions
     environment.idlePause = idlePause
     environment.sessionMaxAge = sessionMaxAge

@@ -38,7 +38,7 @@ struct RenderQueueTests {
     _ = queue.submit("normal0", client: "normal", now: 1)
     _ = queue.submit("normal1", client: "normal", now: 1)
     var order: [String] = []
-    var client = "flood"
+    var client: ClientKey = "flood"
     for _ in 0..<5 {
       let next = queue.finish(client: client, now: 2).start
       #expect(next.count == 1)

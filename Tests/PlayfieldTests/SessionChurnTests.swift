@@ -20,13 +20,13 @@ import Testing
       let id = try #require(session["id"]?.stringValue)
       let token = try #require(session["token"]?.stringValue)
       app.tick(3)
-      #expect(registry.count == 1 && registry.quota.count(for: "127.0.0.1") == 1)
+      #expect(registry.count == 1 && registry.quota.count(forAddress: "127.0.0.1") == 1)
       let deleted = app.request(
         .delete, "/api/sessions/\(id)", headers: ["Authorization": "Bearer \(token)"])
       #expect(deleted.status == .noContent, "round \(round)")
     }
     #expect(registry.count == 0)
-    #expect(registry.quota.count(for: "127.0.0.1") == 0)
+    #expect(registry.quota.count(forAddress: "127.0.0.1") == 0)
     #expect(try app.json(.get, "/api/sessions")["count"] == 0)
   }
 }

@@ -27,7 +27,8 @@ private final class Gate: Sendable {
 private func ask(_ api: SpheresAPI, radius: Int, level: Int = 1, client: String) -> Reply {
   let request = Request(
     method: .get, target: "/api/spheres/\(radius)/\(level)", headers: ["Host": "test"])
-  return api.handle(request, radius: String(radius), level: String(level), client: client)
+  return api.handle(
+    request, radius: String(radius), level: String(level), client: ClientKey(address: client))
 }
 
 /// The response now, or nil when it will come later.

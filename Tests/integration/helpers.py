@@ -1,5 +1,7 @@
 """Small HTTP and WebSocket helpers for the integration tests."""
+import asyncio
 import json
+import time
 import urllib.error
 import urllib.request
 
@@ -25,3 +27,15 @@ def create_session(server, kind="bouncing-balls", config=None):
     status, _, body = request(server.url + "/api/sessions", "POST", {"kind": kind, "config": config or {}})
     assert status == 201, body
     return body
+
+
+async def drain(ws, seconds):
+    """Every message `ws` sends within `seconds`, parsed as JSON."""
+    end = time.monotonic() + seconds
+    messages = []
+    while (left := end - time.monotonic()) > 0:
+        try:
+            messages.append(json.loads(await asyncio.wait_for(ws.recv(), left)))
+        except asyncio.TimeoutError:
+            break
+    return messages

@@ -9,7 +9,7 @@ import time
 
 from websockets.asyncio.client import connect
 
-from helpers import create_session, request
+from helpers import create_session, drain, request
 
 KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud"]
 
@@ -25,17 +25,6 @@ def inputs_for(kind, rng):
     if kind == "holes":
         return [{"type": "tilt", "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1)}]
     return [{"type": "drag", "dx": rng.uniform(-30, 30), "dy": rng.uniform(-30, 30)}, {"type": "release"}]
-
-
-async def drain(ws, seconds):
-    end = time.monotonic() + seconds
-    messages = []
-    while (left := end - time.monotonic()) > 0:
-        try:
-            messages.append(json.loads(await asyncio.wait_for(ws.recv(), left)))
-        except asyncio.TimeoutError:
-            break
-    return messages
 
 
 async def drive(server, sessions, seconds, rng):

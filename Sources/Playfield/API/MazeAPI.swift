@@ -7,7 +7,8 @@ import Storage
 ///
 /// Saving a new name answers with a `token`; replacing or deleting that maze needs it
 /// (`Authorization: Bearer T` or `?token=T`), and one client (address) owns at most
-/// `StoreLimits.maxMazesPerClient` mazes.
+/// `StoreLimits.maxMazesPerClient` mazes (all clients of one address together
+/// `maxMazesPerAddress`).
 struct MazeAPI: Sendable {
   let store: SQLiteSessionStore?
   let wallClock: @Sendable () -> Double
@@ -31,7 +32,7 @@ struct MazeAPI: Sendable {
     }
   }
 
-  func member(_ request: Request, name: String, client: String) -> Response {
+  func member(_ request: Request, name: String, client: ClientKey) -> Response {
     guard let store else { return APIError.noDatabase.response }
     do {
       switch request.method {
@@ -46,7 +47,7 @@ struct MazeAPI: Sendable {
         let token = sent ?? SessionRegistry.identifier(random(16))
         let saved = try store.saveMaze(
           name: name, cells: cells.jsonString, at: wallClock(),
-          owner: MazeOwner(token: token, client: client))
+          owner: MazeOwner(token: token, client: client.description, address: client.address))
         var answer = json(saved)
         if sent == nil, case .object(var fields) = answer {
           fields["token"] = .string(token)

@@ -8,7 +8,7 @@ struct SessionAPI: Sendable {
   let replayStates = ReplayStates()
 
   /// `/api/sessions`: POST creates, GET lists.
-  func collection(_ request: Request, client: String) -> Response {
+  func collection(_ request: Request, client: ClientKey) -> Response {
     switch request.method {
     case .get, .head:
       let now = registry.wallClock()
@@ -46,7 +46,7 @@ struct SessionAPI: Sendable {
     }
   }
 
-  private func create(_ request: Request, client: String) throws(APIError) -> Response {
+  private func create(_ request: Request, client: ClientKey) throws(APIError) -> Response {
     let body = try JSONBody(request, example: #"{"kind": NAME, "config": {...}}"#)
     try body.allowOnly(["kind", "config", "seed"])
     let kind = try body.string("kind")

@@ -26,7 +26,7 @@ final class SpheresAPI: Sendable {
   /// A cold body waiting for its turn: which, for whom, and where the answer goes.
   struct Cold: Sendable {
     var key: Key
-    var client: String
+    var client: ClientKey
     var headers: HTTPHeaders
     var pending: PendingResponse
   }
@@ -42,9 +42,9 @@ final class SpheresAPI: Sendable {
   private let encoder: @Sendable (Key, PackingStore) throws -> ([UInt8], String)
 
   /// The queue's bounds unless told otherwise: one computation at a time (each may take a core
-  /// for seconds), 64 waiting, 4 per client, 30 s of waiting.
+  /// for seconds), 64 waiting, 4 per client (16 per address), 30 s of waiting.
   static let defaultLimits = RenderQueue<Cold>.Limits(
-    running: 1, waiting: 64, perClient: 4, deadline: 30)
+    running: 1, waiting: 64, perClient: 4, perAddress: 16, deadline: 30)
 
   /// - Parameter cacheBytes: most bytes of encoded bodies kept (the packings come on top,
   ///   at most about 23 MB).
@@ -62,7 +62,7 @@ final class SpheresAPI: Sendable {
     self.encoder = encoder
   }
 
-  func handle(_ request: Request, radius: String, level: String, client: String) -> Reply {
+  func handle(_ request: Request, radius: String, level: String, client: ClientKey) -> Reply {
     guard request.method == .get || request.method == .head else {
       var error = APIError(.methodNotAllowed, "spheres accept GET and HEAD")
       error.headers = ["Allow": "GET, HEAD"]

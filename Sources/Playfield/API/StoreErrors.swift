@@ -12,7 +12,8 @@ extension APIError {
       case .invalidValue(let field, _): self.init(.badRequest, store.description, field: field)
       case .sessionExists: self.init(.conflict, store.description)
       case .tooManySessions, .tooManyMazes: self.init(.conflict, store.description)
-      case .tooManyMazesForClient: self.init(.tooManyRequests, store.description)
+      case .tooManyMazesForClient, .tooManyMazesForAddress:
+        self.init(.tooManyRequests, store.description)
       case .notMazeOwner: self.init(.forbidden, store.description)
       }
     case let sqlite as SQLiteError:

@@ -3,6 +3,9 @@ import Simulation
 
 /// One viewer's replay of a stored session, with no I/O and no clock: the model rebuilt from
 /// its start and input log, stepped at 0.25x to 8x, with pause and seek.
+///
+/// The log (`ReplayLog`) is read a tick at a time as the model steps; a seek starts from the
+/// nearest snapshot when that is closer than where the model is.
 struct ReplayMachine {
   /// A viewer's command.
   enum Command: Sendable, Equatable {
@@ -17,6 +20,8 @@ struct ReplayMachine {
   enum Action: Sendable {
     /// `latestOnly`: a busy viewer gets only the newest of these (frames).
     case send(ServerMessage, latestOnly: Bool)
+    /// The log cannot be read: tell the viewer why and end the replay.
+    case fail(String)
   }
 
   static let speeds: ClosedRange<Double> = 0.25...8
@@ -27,7 +32,7 @@ struct ReplayMachine {
   /// The last tick there is to show.
   let end: UInt64
   private let start: any Simulation
-  private let inputs: [UInt64: [CheckedInput]]
+  private var log: any ReplayLog
   private(set) var model: any Simulation
   private(set) var playing = true
   private(set) var speed = 1.0
@@ -35,14 +40,15 @@ struct ReplayMachine {
   /// The tick a seek is catching up to.
   private(set) var target: UInt64?
   private var greeted = false
+  /// Why the log could not be read, once it could not.
+  private(set) var failure: String?
 
-  /// A replay from `start` (the model at tick 0) of `inputs` (by the tick whose step applied
-  /// them), to `end`.
-  init(id: String, start: any Simulation, inputs: [UInt64: [CheckedInput]], end: UInt64) {
+  /// A replay from `start` (the model at tick 0) of `log`, to `end`.
+  init(id: String, start: any Simulation, log: any ReplayLog, end: UInt64) {
     self.id = id
     self.start = start
     self.model = start
-    self.inputs = inputs
+    self.log = log
     self.end = end
   }
 
@@ -51,6 +57,10 @@ struct ReplayMachine {
   mutating func tick(
     _ commands: [Command], mayStepAgain: () -> Bool, perform: (Action) -> Void
   ) {
+    guard failure == nil else { return }
+    defer {
+      if let failure { perform(.fail(failure)) }
+    }
     var changed = !greeted
     for command in commands {
       switch command {
@@ -106,16 +116,35 @@ struct ReplayMachine {
   }
 
   private mutating func seek(to tick: UInt64) {
-    // Back means from the start: a replay is exact only from tick 0.
-    if tick < model.tick { model = start }
+    let current = model.tick
+    // A snapshot is the live model's exact state at its tick, so starting there ends in the
+    // same state as stepping from tick 0; it is used only when it saves steps.
+    if let snapshot = log.snapshot(atOrBefore: tick), snapshot.tick <= tick,
+      snapshot.tick > current || tick < current
+    {
+      model = snapshot
+      log.restart(after: snapshot.tick)
+    } else if tick < current {
+      model = start
+      log.restart(after: start.tick)
+    }
     target = tick
   }
 
   private mutating func stepToward(
     _ goal: UInt64, sendingEvents: Bool, mayStepAgain: () -> Bool, perform: (Action) -> Void
   ) {
-    while model.tick < goal {
-      let events = model.step(checked: inputs[model.tick + 1] ?? [])
+    while model.tick < goal, failure == nil {
+      let inputs: [CheckedInput]
+      do {
+        // Not readable now (the database is busy): the rest of the way on a later tick.
+        guard let read = try log.inputs(forTick: model.tick + 1) else { break }
+        inputs = read
+      } catch {
+        failure = "the replay's input log cannot be read: \(error)"
+        break
+      }
+      let events = model.step(checked: inputs)
       if sendingEvents {
         let messages = ServerMessage.events(
           events, tick: model.tick, limit: Self.maxEventsPerStep)

@@ -25,25 +25,15 @@ final class ReplaySession: @unchecked Sendable {
   // Owned by the game loop.
   private var machine: ReplayMachine
 
-  /// Rebuilds a stored session's start from its config and seed; throws if they no longer load.
-  init(stored: StoredSession, inputs: [LoggedInput], socket: WebSocket) throws {
+  /// Rebuilds a stored session's start from its config and seed, to play `log` to `end`;
+  /// throws if they no longer load.
+  init(stored: StoredSession, log: any ReplayLog, end: UInt64, socket: WebSocket) throws {
     guard let type = Simulations.named(stored.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(stored.kind)")
     }
     let start = try type.init(config: try JSONValue.parse(stored.config), seed: stored.seed)
-    // The log is parsed and checked once, here, not on every step.
-    var byTick: [UInt64: [CheckedInput]] = [:]
-    for input in inputs {
-      let json = try JSONValue.parse(input.input)
-      // NB: an input that no longer checks stays JSON; its step reports `input-rejected`.
-      let checked = (try? type.checkedInput(from: json)) ?? nil
-      byTick[UInt64(input.tick), default: []].append(
-        checked ?? CheckedInput(json: json, value: json))
-    }
     self.socket = socket
-    self.machine = ReplayMachine(
-      id: stored.id, start: start, inputs: byTick,
-      end: UInt64(max(stored.tick, inputs.last?.tick ?? 0)))
+    self.machine = ReplayMachine(id: stored.id, start: start, log: log, end: end)
   }
 
   var isClosed: Bool { closed.load(ordering: .relaxed) }
@@ -74,6 +64,10 @@ final class ReplaySession: @unchecked Sendable {
             EncodedMessage(.text(String(decoding: message.bytes, as: UTF8.self))), latestOnly: true)
         case .send(let message, latestOnly: false):
           socket.send(message)
+        case .fail(let reason):
+          closed.store(true, ordering: .relaxed)
+          socket.send(.error(ClientError("replay-unavailable", reason)))
+          socket.close(.internalError, reason: "replay log unreadable")
         }
       })
   }

@@ -1,24 +1,41 @@
 import Synchronization
 
-/// Live sessions per client (by address): one client may hold `perClient` at once, so it
-/// cannot take the whole global limit from everyone else.
+/// Live sessions per client and per address: one client (an address, or a browser family of it)
+/// may hold `perClient` at once, and all clients of one address together `perAddress`, so
+/// neither one client nor one address can take the whole global limit from everyone else.
 ///
 /// Sessions brought back from storage have no known client and count for nobody.
 final class SessionQuota: Sendable {
-  /// Sessions one client may have live at once.
-  let perClient: Int
-  private let owners = Mutex<[String: String]>([:])
-
-  init(perClient: Int) {
-    self.perClient = perClient
+  /// Which bound a new session would pass.
+  enum Bound: Equatable, Sendable {
+    case client
+    case address
   }
 
-  /// Records `sessionID` for `client` when under the quota; false when the client is at it.
-  func admit(_ sessionID: String, client: String) -> Bool {
+  /// Sessions one client may have live at once.
+  let perClient: Int
+  /// Sessions all clients of one address may have live at once.
+  let perAddress: Int
+  private let owners = Mutex<[String: ClientKey]>([:])
+
+  init(perClient: Int, perAddress: Int) {
+    self.perClient = perClient
+    self.perAddress = max(perClient, perAddress)
+  }
+
+  /// The bound `client` is at, or nil when it may have one more session.
+  func bound(for client: ClientKey) -> Bound? {
+    owners.withLock {
+      Self.bound(for: client, in: $0, perClient: perClient, perAddress: perAddress)
+    }
+  }
+
+  /// Records `sessionID` for `client` when under both bounds; otherwise the bound it is at.
+  func admit(_ sessionID: String, client: ClientKey) -> Bound? {
     owners.withLock { owners in
-      guard owners.values.lazy.filter({ $0 == client }).count < perClient else { return false }
-      owners[sessionID] = client
-      return true
+      let bound = Self.bound(for: client, in: owners, perClient: perClient, perAddress: perAddress)
+      if bound == nil { owners[sessionID] = client }
+      return bound
     }
   }
 
@@ -28,12 +45,36 @@ final class SessionQuota: Sendable {
   }
 
   /// The client that made `sessionID`, if known.
-  func owner(of sessionID: String) -> String? {
+  func owner(of sessionID: String) -> ClientKey? {
     owners.withLock { $0[sessionID] }
   }
 
-  /// How many live sessions `client` holds.
-  func count(for client: String) -> Int {
-    owners.withLock { $0.values.lazy.filter { $0 == client }.count }
+  /// How many live sessions the clients of `address` hold together.
+  func count(forAddress address: String) -> Int {
+    owners.withLock { $0.values.lazy.filter { $0.address == address }.count }
+  }
+
+  /// What to tell a client refused at `bound`.
+  func message(_ bound: Bound) -> String {
+    switch bound {
+    case .client:
+      "you have \(perClient) live sessions in use, the most one client may; close one"
+    case .address:
+      "your address has \(perAddress) live sessions in use, the most one address may; close one"
+    }
+  }
+
+  private static func bound(
+    for client: ClientKey, in owners: [String: ClientKey], perClient: Int, perAddress: Int
+  ) -> Bound? {
+    var mine = 0
+    var address = 0
+    for owner in owners.values where owner.address == client.address {
+      address += 1
+      if owner == client { mine += 1 }
+    }
+    if mine >= perClient { return .client }
+    if address >= perAddress { return .address }
+    return nil
   }
 }

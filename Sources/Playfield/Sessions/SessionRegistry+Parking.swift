@@ -2,14 +2,19 @@ import Storage
 
 extension SessionRegistry {
   /// Makes room for one more session of `client` (or anyone's, when `client` is nil): parks
-  /// the longest-untouched session nobody is connected to, among the client's own or all.
+  /// the longest-untouched session nobody is connected to, among the client's own (at the
+  /// `.client` bound), its address's (at the `.address` bound) or all.
   /// False when every candidate has someone connected.
-  func parkIdle(of client: String?) -> Bool {
+  func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
     let candidates = listed.filter { session in
       let summary = session.summary
       guard summary.spectators + summary.controllers == 0 else { return false }
       guard let client else { return true }
-      return quota.owner(of: session.id) == client
+      let owner = quota.owner(of: session.id)
+      switch bound {
+      case .client: return owner == client
+      case .address: return owner?.address == client.address
+      }
     }
     guard let oldest = candidates.min(by: { $0.summary.updatedAt < $1.summary.updatedAt }),
       journal != nil

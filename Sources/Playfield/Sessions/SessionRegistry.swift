@@ -30,7 +30,7 @@ final class SessionRegistry: Sendable {
     monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger
   ) {
     self.monotonicClock = monotonicClock
-    self.quota = SessionQuota(perClient: limits.perClient)
+    self.quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
     self.inputLog = InputLogCap(maxInputs: limits.maxInputs)
     self.journal = journal
     self.limits = limits
@@ -79,7 +79,7 @@ final class SessionRegistry: Sendable {
   /// returns it, its control token, and a warning when it could not be stored (it then runs in
   /// memory only).
   func create(
-    kind: String, config: JSONValue, seed chosen: UInt64? = nil, client: String? = nil
+    kind: String, config: JSONValue, seed chosen: UInt64? = nil, client: ClientKey? = nil
   ) throws(APIError) -> (
     LiveSession, token: String, warning: String?
   ) {
@@ -100,10 +100,8 @@ final class SessionRegistry: Sendable {
     let id = Self.identifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
-    if let client, quota.count(for: client) >= quota.perClient, !parkIdle(of: client) {
-      throw APIError(
-        .tooManyRequests,
-        "you have \(quota.perClient) live sessions in use, the most one client may; close one")
+    if let client, let bound = quota.bound(for: client), !parkIdle(of: client, at: bound) {
+      throw APIError(.tooManyRequests, quota.message(bound))
     }
     guard listed.count < limits.maxLive || parkIdle(of: nil) else {
       var error = APIError(
@@ -112,10 +110,8 @@ final class SessionRegistry: Sendable {
       error.headers.set("Retry-After", "60")
       throw error
     }
-    if let client, !quota.admit(id, client: client) {
-      throw APIError(
-        .tooManyRequests,
-        "you have \(quota.perClient) live sessions in use, the most one client may; close one")
+    if let client, let bound = quota.admit(id, client: client) {
+      throw APIError(.tooManyRequests, quota.message(bound))
     }
     let warning = record(id: id, model: model, seed: seed, token: token, now: now)
     let session = LiveSession(

@@ -55,9 +55,9 @@ enum SessionRestorer {
   }
 
   /// A fresh model from the session's config and seed, stepped with its logged inputs to
-  /// `tick`: an uninterrupted run, for checking replays and restores.
+  /// `tick` (read a chunk at a time): an uninterrupted run, for checking replays and restores.
   static func replayFromStart(
-    _ session: StoredSession, through tick: UInt64, store: some SessionStore
+    _ session: StoredSession, through tick: UInt64, store: SQLiteSessionStore
   )
     throws -> any Simulation
   {
@@ -65,9 +65,23 @@ enum SessionRestorer {
       throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
     }
     var model = try type.init(config: try JSONValue.parse(session.config), seed: session.seed)
-    let inputs = try store.inputs(sessionID: session.id, afterTick: 0, throughTick: Int64(tick))
-    try replay(&model, inputs: inputs, through: tick)
+    var reader = InputLogReader(store: store, sessionID: session.id, chunkSize: chunkSize)
+    try replay(&model, reading: &reader, through: tick)
     return model
+  }
+
+  /// Inputs read from the log at a time when replaying to a tick.
+  static let chunkSize = 1024
+
+  /// Steps `model` to tick `target` with the inputs `reader` yields for each step (a reader that
+  /// waits for the store, so it always yields).
+  static func replay(
+    _ model: inout any Simulation, reading reader: inout InputLogReader, through target: UInt64
+  ) throws {
+    while model.tick < target {
+      let inputs = try reader.inputs(at: Int64(model.tick + 1)) ?? []
+      _ = model.step(inputs: try inputs.map { try JSONValue.parse($0.input) })
+    }
   }
 
   /// Steps `model` to tick `target`, applying each logged input in the step that produced its

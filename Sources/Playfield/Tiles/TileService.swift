@@ -18,7 +18,7 @@ final class TileService: Sendable {
   /// A render waiting for its turn: what to draw, for whom, and where the answer goes.
   struct Render: Sendable {
     var tile: TileRequest
-    var client: String
+    var client: ClientKey
     var headers: HTTPHeaders
     var pending: PendingResponse
   }
@@ -37,7 +37,9 @@ final class TileService: Sendable {
     self.clock = clock
   }
 
-  func handle(_ request: Request, zoom: String, x: String, file: String, client: String) -> Reply {
+  func handle(
+    _ request: Request, zoom: String, x: String, file: String, client: ClientKey
+  ) -> Reply {
     guard request.method == .get || request.method == .head else {
       return .response(
         HTTPError(.methodNotAllowed, "tiles accept GET and HEAD", headers: ["Allow": "GET, HEAD"])

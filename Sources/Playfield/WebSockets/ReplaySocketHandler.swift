@@ -1,6 +1,7 @@
 import Dispatch
 import JSON
 import Server
+import Simulation
 import Storage
 import Synchronization
 import WebSocket
@@ -11,16 +12,20 @@ final class ReplaySocketHandler: WebSocketHandler {
   let sessionID: String
   let journal: StorageJournal
   let replays: ReplayRegistry
+  /// Inputs read from the log at a time: what one replay holds of it.
+  let chunkSize: Int
   private let replay = Mutex<ReplaySession?>(nil)
 
-  init(sessionID: String, journal: StorageJournal, replays: ReplayRegistry) {
+  init(sessionID: String, journal: StorageJournal, replays: ReplayRegistry, chunkSize: Int) {
     self.sessionID = sessionID
     self.journal = journal
     self.replays = replays
+    self.chunkSize = chunkSize
   }
 
   func opened(_ socket: WebSocket) {
-    // A place first, so refused replays never read their log.
+    // A place first, so refused replays never read their log; admitted ones read it a chunk
+    // at a time as they play.
     guard replays.reserve() else {
       return fail(socket, "too many replays are playing; try again later")
     }
@@ -32,8 +37,15 @@ final class ReplaySocketHandler: WebSocketHandler {
           replays.cancel()
           return fail(socket, "no stored session \(sessionID)")
         }
-        let inputs = try journal.store.inputs(sessionID: sessionID)
-        let session = try ReplaySession(stored: stored, inputs: inputs, socket: socket)
+        guard let type = Simulations.named(stored.kind) else {
+          replays.cancel()
+          return fail(socket, "unknown kind \(stored.kind)")
+        }
+        let lastInput = try journal.store.lastInputTick(sessionID: sessionID) ?? 0
+        let log = StoredReplayLog(
+          type: type, store: journal.store, sessionID: sessionID, chunkSize: chunkSize)
+        let session = try ReplaySession(
+          stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket)
         replays.add(session)
         replay.withLock { $0 = session }
       } catch {

@@ -1,0 +1,44 @@
+import JSON
+import Simulation
+import Storage
+
+/// A stored session's input log and snapshots for a replay, read from SQLite a chunk at a time
+/// (`InputLogReader`), never blocking: when another read holds the database the replay waits
+/// for a later game-loop tick.
+struct StoredReplayLog: ReplayLog {
+  let type: any Simulation.Type
+  let store: SQLiteSessionStore
+  private var reader: InputLogReader
+
+  /// The log of session `sessionID` of model `type`, read `chunkSize` inputs at a time.
+  init(type: any Simulation.Type, store: SQLiteSessionStore, sessionID: String, chunkSize: Int) {
+    self.type = type
+    self.store = store
+    self.reader = InputLogReader(
+      store: store, sessionID: sessionID, chunkSize: chunkSize, wait: false)
+  }
+
+  /// The inputs read and held at most at once.
+  var mostHeld: Int { reader.mostHeld }
+
+  mutating func inputs(forTick tick: UInt64) throws -> [CheckedInput]? {
+    guard let logged = try reader.inputs(at: Int64(tick)) else { return nil }
+    return try logged.map { input in
+      let json = try JSONValue.parse(input.input)
+      // NB: an input that no longer checks stays JSON; its step reports `input-rejected`.
+      return ((try? type.checkedInput(from: json)) ?? nil) ?? CheckedInput(json: json, value: json)
+    }
+  }
+
+  mutating func restart(after tick: UInt64) {
+    reader.restart(after: Int64(tick))
+  }
+
+  mutating func snapshot(atOrBefore tick: UInt64) -> (any Simulation)? {
+    guard
+      let snapshot = try? store.snapshot(
+        sessionID: reader.sessionID, atOrBefore: Int64(tick), wait: false)
+    else { return nil }
+    return try? type.init(snapshot: snapshot.state)
+  }
+}

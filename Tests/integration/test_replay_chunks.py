@@ -1,0 +1,62 @@
+"""Issue 17, finding 3: a replay reads its session's input log a chunk at a time. With a chunk
+of 16 inputs, a log of several hundred plays to the end (and seeks back and forth) to exactly
+the live session's final state."""
+import asyncio
+import json
+import random
+
+from websockets.asyncio.client import connect
+
+from helpers import create_session, drain, request
+
+
+async def play_live(server, session, rng):
+    """Tilts the maze ~300 times over ~1.5 s, stops it, and returns its last frame."""
+    url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
+    async with connect(url, max_queue=None) as ws:
+        for _ in range(60):
+            for _ in range(5):
+                await ws.send(json.dumps({"type": "tilt", "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1)}))
+            await asyncio.sleep(0.025)
+        await ws.send(json.dumps({"type": "stop"}))
+        errors = [m for m in await drain(ws, 0.3) if m["type"] == "error"]
+        assert not errors, errors
+    async with connect(f"{server.ws_url}/ws/sessions/{session['id']}") as ws:
+        messages = await drain(ws, 0.3)
+    return [m for m in messages if m["type"] == "frame"][-1]
+
+
+def last_frame(messages):
+    return [m for m in messages if m["type"] == "frame"][-1]
+
+
+def test_a_replay_of_a_log_many_chunks_long_ends_in_the_live_state(start_playfield):
+    server = start_playfield("--replay-chunk-inputs", "16")
+    session = create_session(server, "maze")
+    live = asyncio.run(play_live(server, session, random.Random(17)))
+    logged = request(f"{server.url}/api/sessions/{session['id']}/inputs")[2]["inputs"]
+    assert len(logged) == 300, "about nineteen chunks of 16"
+    status, _, state = request(f"{server.url}/api/sessions/{session['id']}/state")
+    assert status == 200 and state["tick"] == live["tick"]
+
+    async def replay():
+        async with connect(f"{server.ws_url}/ws/replays/{session['id']}", max_queue=None) as ws:
+            hello = json.loads(await ws.recv())
+            assert hello["type"] == "hello" and hello["end"] == live["tick"]
+            await ws.send(json.dumps({"type": "speed", "value": 8}))
+            played = await drain(ws, 0.5 + live["tick"] / (8 * 60))
+            statuses = [m for m in played if m["type"] == "status"]
+            assert statuses[-1]["tick"] == live["tick"] and not statuses[-1]["playing"]
+            assert not [m for m in played if m["type"] == "error"]
+            end = last_frame(played)
+            # Back to the middle, on to the end again: the same final state.
+            await ws.send(json.dumps({"type": "seek", "tick": live["tick"] // 3}))
+            middle = last_frame(await drain(ws, 0.5))
+            await ws.send(json.dumps({"type": "seek", "tick": live["tick"]}))
+            again = last_frame(await drain(ws, 0.5))
+            return end, middle, again
+
+    end, middle, again = asyncio.run(replay())
+    assert end == live
+    assert middle["tick"] == live["tick"] // 3
+    assert again == live
