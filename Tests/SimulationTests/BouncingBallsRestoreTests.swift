@@ -44,3 +44,33 @@ struct BouncingBallsRestoreTests {
     }
   }
 }
+
+@Suite("A restored snapshot's tick leaves room to step")
+struct SnapshotTickTests {
+  @Test("every model refuses a tick past 2^53 (the fuzzer's maze at UInt64.max) and steps at it")
+  func tickBound() throws {
+    let stepped: UInt64 = 777
+    for type in Simulations.all {
+      var model = try type.init(config: .object([:]), seed: 3)
+      for _ in 0..<stepped { _ = model.step(inputs: []) }
+      var bytes = model.snapshot()
+      // The tick is the one place the snapshot holds 777 as a little-endian UInt64.
+      let pattern = withUnsafeBytes(of: stepped.littleEndian) { Array($0) }
+      let places = (0...(bytes.count - 8)).filter { bytes[$0..<($0 + 8)].elementsEqual(pattern) }
+      try #require(places.count == 1, "\(type.kind): the tick at \(places)")
+      let at = places[0]
+      for tick in [SnapshotHeader.maxTick, SnapshotHeader.maxTick + 1, UInt64.max] {
+        withUnsafeBytes(of: tick.littleEndian) { bytes.replaceSubrange(at..<(at + 8), with: $0) }
+        if tick <= SnapshotHeader.maxTick {
+          var restored = try type.init(snapshot: bytes)
+          _ = restored.step(inputs: [])
+          #expect(restored.tick == tick + 1)
+        } else {
+          #expect(throws: SimulationError.self, "\(type.kind) at tick \(tick)") {
+            try type.init(snapshot: bytes)
+          }
+        }
+      }
+    }
+  }
+}

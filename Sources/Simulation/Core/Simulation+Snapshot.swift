@@ -8,6 +8,9 @@ protocol SnapshotModel: Simulation, Codable {
 enum SnapshotHeader {
   static let magic: [UInt8] = Array("PFSIM".utf8)
   static let version: UInt8 = 1
+  /// The latest tick a snapshot may hold: 2^53, about 4.8 million years at 60 Hz, far from
+  /// the overflow of the `UInt64` counter that each step adds one to.
+  static let maxTick: UInt64 = 1 << 53
 }
 
 extension SnapshotModel {
@@ -41,6 +44,9 @@ extension SnapshotModel {
       self = try SnapshotDecoder.decode(Self.self, from: bytes[headerSize...])
     } catch {
       throw SimulationError(field: "snapshot", message: "is corrupt (\(error))")
+    }
+    guard tick <= SnapshotHeader.maxTick else {
+      throw SimulationError(field: "snapshot", message: "holds tick \(tick), past 2^53")
     }
     try validateRestored()
   }
