@@ -190,7 +190,7 @@ async function joinLive(demo, page) {
     },
     status(message) {
       demo.running = message.running;
-      demo.status.update({ running: message.running });
+      demo.status.update({ running: message.running, budget: message.budget ?? null });
       root.dataset.running = String(message.running);
       refreshRun();
       page.status?.(message, demo);

@@ -1,5 +1,5 @@
 // The status line under every demo: connection, role, pictures drawn and frames received per
-// second, round-trip latency, and the session's tick.
+// second, round-trip latency, the session's tick, and whether the game loop's budget slows it.
 
 import { RateMeter } from "./frames.js";
 import { el, setText } from "./dom.js";
@@ -8,7 +8,7 @@ import { el, setText } from "./dom.js";
 const refreshMs = 250;
 
 /** Every field the line can show, in order. */
-const allFields = ["state", "role", "fps", "frames", "latency", "tick"];
+const allFields = ["state", "role", "fps", "frames", "latency", "tick", "budget"];
 
 export class StatusLine {
   /**
@@ -25,7 +25,9 @@ export class StatusLine {
       this.fields[name] = el("span", { class: `status-${name}`, dataset: { field: name } });
     }
     element.replaceChildren(...Object.values(this.fields));
-    this.values = { state: "connecting", role: "", latency: null, tick: null, running: null };
+    this.values = {
+      state: "connecting", role: "", latency: null, tick: null, running: null, budget: null,
+    };
     this.timer = setInterval(() => this.render(), refreshMs);
     this.render();
   }
@@ -40,12 +42,12 @@ export class StatusLine {
     this.received.tick(now);
   }
 
-  /** Updates some of: state, role, latency (ms), tick, running. */
+  /** Updates some of: state, role, latency (ms), tick, running, budget (the status's). */
   update(values) {
     Object.assign(this.values, values);
     this.element.dataset.state = this.values.state;
     // Connection and role changes show at once; counters wait for the next refresh.
-    if ("state" in values || "role" in values) this.render();
+    if ("state" in values || "role" in values || "budget" in values) this.render();
     // NB: the tick shows at once too, so that it agrees with other readouts of the same frame
     // (the replay's seek bar), instead of lagging up to one refresh behind them.
     else if ("tick" in values || "running" in values) this.renderTick();
@@ -68,6 +70,7 @@ export class StatusLine {
       fps: `${this.drawn.rate()} fps`,
       frames: `${this.received.rate()} frames/s`,
       latency: `rtt ${latency === null ? "–" : `${latency.toFixed(latency < 10 ? 1 : 0)} ms`}`,
+      budget: budgetText(this.values.budget),
     };
     for (const [name, field] of Object.entries(this.fields)) {
       if (name !== "tick") setText(field, texts[name]);
@@ -77,4 +80,11 @@ export class StatusLine {
       this.fields.state.className = `status-state state-${state.replace(/\s.*/, "")}`;
     }
   }
+}
+
+/** What the line says about the tick budget: nothing unless the session is slowed. */
+export function budgetText(budget) {
+  if (!budget?.throttled) return "";
+  return `heavy: stepped every ${budget.every} ticks (${budget.costMs} ms a step, ` +
+    `its share ${budget.shareMs} ms)`;
 }
