@@ -863,10 +863,11 @@ async def attack_1_replays(run):
     """Replays run on the game-loop thread, outside the tick budget.
 
     Another address opens replays (`/ws/replays/ID`), which anyone may open of any stored
-    session: (a) one viewer of a 10,000-ball session (radius 6.9; 45 to 130 ms a step, by the machine's load) at speed
-    8, playing again from the start whenever it reaches the end; (b) the same at speed 1; (c) 32
-    viewers (8 on each of four addresses) of a light default session 20,000 ticks long, each
-    seeking to a random tick as soon as its last seek has caught up.
+    session: (a) one viewer of a 120-tick 10,000-ball session (radius 6.9; 45 to 130 ms a step,
+    by the machine's load) at speed 8, playing again from the start whenever it reaches the end;
+    (b) the same at speed 1; (c) 32 viewers (8 on each of four addresses) of a light default
+    session 20,000 ticks long, each seeking to a random tick as soon as its last seek has
+    caught up.
 
     A fair server charges a replay's steps to the viewer like a live session's: the heavy
     replay slows itself (a few ticks a second), the seekers share what is left, and the
