@@ -189,6 +189,9 @@ async def replay_viewers(stop, ready, ws_base, session_id, viewers, speed, seeki
             async with connect(f"{ws_base}/ws/replays/{session_id}", max_size=None, compression=None,
                                local_addr=(source, 0), open_timeout=30) as socket:
                 counts["opened"] += 1
+                # NB: commands before the hello are refused (`not-ready`: the replay is loading).
+                while json.loads(await asyncio.wait_for(socket.recv(), 60))["type"] != "hello":
+                    pass
                 await socket.send(json.dumps({"type": "speed", "value": speed}))
                 if seeking:
                     await socket.send(json.dumps({"type": "seek", "tick": random.randint(0, end)}))
@@ -203,6 +206,7 @@ async def replay_viewers(stop, ready, ws_base, session_id, viewers, speed, seeki
                         counts["frames"] += 1
                     elif kind == "error":
                         counts["errors"] += 1
+                        counts.setdefault("firstError", message)
                         if message.get("error") == "replay-unavailable":
                             counts["refused"] += 1
                             return
@@ -269,7 +273,7 @@ def hold_sessions(stop, ready, base, sources, families, per_client, kind, watch)
                 if watch:
                     hold(*made[-1])
         report = {"created": len(made), "statuses": tally(statuses), "firstRefusals": refusals[:3],
-                  "watched": len(sockets)}
+                  "watched": len(sockets), "liveAfterSetup": live_count(base, [m[2] for m in made])}
         ready.set()
         stop.wait()
         return report
@@ -278,6 +282,15 @@ def hold_sessions(stop, ready, base, sources, families, per_client, kind, watch)
             bare.close()
         for source_base, source, session in made:
             delete(source_base, session, source)
+
+
+def live_count(base, sessions):
+    """How many of `sessions` the server lists as live (a parked one is not listed)."""
+    status, _, raw, _ = try_call(base, "/api/sessions", timeout=60)
+    if status != 200:
+        return None
+    listed = {session["id"] for session in json.loads(raw)["sessions"]}
+    return sum(1 for session in sessions if session["id"] in listed)
 
 
 def base_for(base, source):
@@ -777,10 +790,19 @@ class Run:
         self.bystander = await Bystander(self.server).start()
         self.rss = {"start": self.server.rss_mib()}
 
-    async def before(self, label="before", settle=2):
-        """The quiet window, `settle` seconds after the attack's preparation."""
-        await asyncio.sleep(settle)
+    async def before(self, label="before", most=30):
+        """The quiet window, once the server has settled after the attack's preparation: the
+        client's last 2 s at 59 ticks/s or more (at most `most` seconds' wait)."""
+        started = time.perf_counter()
+        await asyncio.sleep(2)
+        while time.perf_counter() - started < most:
+            now = time.perf_counter()
+            recent = [(t, tick) for t, tick in self.bystander.frames if t >= now - 2]
+            if len(recent) >= 2 and (recent[-1][1] - recent[0][1]) / 2 >= 59:
+                break
+            await asyncio.sleep(1)
         self.rows.append(await self.bystander.measure(label, self.seconds))
+        self.rows[-1]["settledSeconds"] = time.perf_counter() - started - self.seconds
 
     async def during(self, label):
         self.rows.append(await self.bystander.measure(label, self.seconds))
@@ -1191,9 +1213,11 @@ async def attack_10_address_keys(run):
             sockets.append(bare)
     extra_v6 = await asyncio.to_thread(try_call, v6_base, "/api/sessions", "POST", {"kind": "maze"}, "::1")
     extra_v4 = await asyncio.to_thread(try_call, base, "/api/sessions", "POST", {"kind": "maze"}, "127.0.0.1")
+    live = await asyncio.to_thread(live_count, base, held)
     run.outcome("::1 and ::ffff:127.0.0.1 counted as one client",
                 f"{'no' if extra_v4[0] == 201 else 'yes'} (::1 held {len(held)} watched; a 17th from ::1: "
-                f"{extra_v6[0]}, one from 127.0.0.1: {extra_v4[0]})")
+                f"{extra_v6[0]}, one from 127.0.0.1: {extra_v4[0]}; of ::1's {len(held)} watched sessions "
+                f"{live} still live after)")
     for bare in sockets:
         bare.close()
     for status, _, raw, _ in (extra_v6, extra_v4):
