@@ -52,8 +52,7 @@ import time
 
 from websockets.asyncio.client import connect
 
-from common import (BareWebSocket, Server, call, candidates, create, delete, rss_mib, split_base,
-                    try_call)
+from common import BareWebSocket, Server, call, candidates, create, delete, split_base, try_call
 
 BYSTANDER = "127.0.0.1"
 TILE = "/tiles/mandelbrot/3/0/2.png"
@@ -1103,14 +1102,13 @@ async def attack_7_canvas_integrity(run):
         return lambda m: m["type"] == "error" or (
             m["type"] == "event" and m.get("name") == "paint" and any(o["op"] == op for o in m["ops"]))
 
+    def said(reply, done):
+        return "no answer" if not reply else "refused: " + reply["error"] if reply["type"] == "error" else done
+
     await mine.send(stroke_message(4, 4, "owner"))
-    reply = await until(mine, answer("mark"), 5)
-    run.outcome("owner's stroke after the flood",
-                "no answer" if not reply else "refused: " + reply["error"] if reply["type"] == "error" else "drawn")
+    run.outcome("owner's stroke after the flood", said(await until(mine, answer("mark"), 5), "drawn"))
     await mine.send(json.dumps({"type": "clear"}))
-    reply = await until(mine, answer("clear"), 5)
-    run.outcome("owner's clear after the flood",
-                "no answer" if not reply else "refused: " + reply["error"] if reply["type"] == "error" else "cleared")
+    run.outcome("owner's clear after the flood", said(await until(mine, answer("clear"), 5), "cleared"))
     await mine.close()
     await asyncio.to_thread(delete, base, canvas, owner)
 
@@ -1278,7 +1276,8 @@ async def outcome_underflow(run):
     """A config number that underflows a double: refused, or taken as 0?"""
     base, a = run.server.base, attacker(0)
     raw_body = b'{"kind": "bouncing-balls", "config": {"restitution": 1e-400}}'
-    status, _, raw, _ = await asyncio.to_thread(lambda: call(base, "/api/sessions", "POST", source=a, raw=raw_body))
+    status, _, raw, _ = await asyncio.to_thread(
+        lambda: call(base, "/api/sessions", "POST", source=a, raw=raw_body))
     if status == 201:
         made = json.loads(raw)
         run.outcome("config restitution 1e-400", f"accepted (201) as {made['config']['restitution']}")

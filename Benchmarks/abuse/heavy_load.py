@@ -26,7 +26,7 @@ import json
 import statistics
 import time
 
-from common import (KINDS, NORMAL, Server, call, candidates, count_frames, create, delete,
+from common import (KINDS, Server, call, candidates, count_frames, create, delete,
                     first_status, flood, watch_without_reading, cached_tile_times)
 
 HEAVY, TILES, SPHERES, CHURN = "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"
