@@ -22,109 +22,14 @@ Each loopback address is one client (the quotas count by address):
 import argparse
 import asyncio
 import concurrent.futures
-import http.client
 import json
-import os
 import statistics
-import subprocess
-import tempfile
 import time
 
-from websockets.asyncio.client import connect
+from common import (KINDS, Server, call, candidates, count_frames, create, delete,
+                    first_status, flood, watch_without_reading, cached_tile_times)
 
-HEAVY, NORMAL, TILES, SPHERES, CHURN = "127.0.0.2", "127.0.0.1", "127.0.0.3", "127.0.0.4", "127.0.0.5"
-KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud", "paintbrush"]
-
-
-def candidates():
-    """Bouncing-balls configs at the edge of what is allowed: 10,000 balls moving at the
-    speed cap that the 64-substep limit allows for their radius, in the smallest world that
-    holds them (the start lattice's spacing is 2 radius + 2 px)."""
-    configs = {}
-    for radius in (1, 3, 6.9, 20):
-        speed = min(20000, 64 * radius * 0.75 * 60)
-        side = (2 * radius + 2) * 100
-        configs[f"10k balls r={radius}"] = {
-            "balls": 10000, "maxBalls": 10000, "radiusMin": radius, "radiusMax": radius,
-            "width": side, "height": side, "speedMin": speed, "speedMax": speed,
-            "maxSpeed": speed, "restitution": 1}
-    return configs
-
-
-def call(base, path, method="GET", body=None, source=NORMAL, headers=None):
-    """(status, headers, body bytes, seconds) of one request from address `source`."""
-    host, port = base[len("http://"):].rsplit(":", 1)
-    connection = http.client.HTTPConnection(host, int(port), timeout=300, source_address=(source, 0))
-    data = json.dumps(body).encode() if body is not None else None
-    all_headers = {"Content-Type": "application/json"} if data else {}
-    all_headers.update(headers or {})
-    started = time.perf_counter()
-    connection.request(method, path, body=data, headers=all_headers)
-    response = connection.getresponse()
-    raw = response.read()
-    elapsed = time.perf_counter() - started
-    connection.close()
-    return response.status, response.headers, raw, elapsed
-
-
-def create(base, kind, config=None, source=NORMAL):
-    status, _, raw, _ = call(base, "/api/sessions", "POST", {"kind": kind, "config": config or {}}, source)
-    if status != 201:
-        raise RuntimeError(f"create {kind} from {source}: {status} {raw[:300]!r}")
-    return json.loads(raw)
-
-
-async def first_status(ws_base, session):
-    """The `status` a new spectator is sent (its budget shows the session's cost now)."""
-    async with connect(f"{ws_base}/ws/sessions/{session['id']}", max_size=None) as socket:
-        while True:
-            message = json.loads(await asyncio.wait_for(socket.recv(), 30))
-            if message["type"] == "status":
-                return message
-
-
-async def count_frames(ws_base, session, seconds):
-    """Watches `session` for `seconds`: (ticks per second, frames per second)."""
-    async with connect(f"{ws_base}/ws/sessions/{session['id']}", max_size=None) as socket:
-        first = last = None
-        frames = 0
-        started = time.perf_counter()
-        deadline = started + seconds
-        while (now := time.perf_counter()) < deadline:
-            try:
-                message = json.loads(await asyncio.wait_for(socket.recv(), deadline - now))
-            except asyncio.TimeoutError:
-                break
-            if message["type"] != "frame":
-                continue
-            if first is None:
-                first, started = message["tick"], time.perf_counter()
-                continue
-            last = message["tick"]
-            frames += 1
-        elapsed = time.perf_counter() - started
-        return ((last - first) / elapsed if last is not None else 0.0), frames / elapsed
-
-
-async def watch_without_reading(ws_base, session, stop):
-    async with connect(f"{ws_base}/ws/sessions/{session['id']}", max_size=None, max_queue=4):
-        await stop.wait()
-
-
-def cached_tile_times(base, path, count=10):
-    times = []
-    for _ in range(count):
-        status, _, _, seconds = call(base, path)
-        assert status == 200, status
-        times.append(seconds * 1000)
-    return times
-
-
-def flood(base, paths, source, headers=None):
-    """Sends every path at once from `source`; returns the count of each status."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=len(paths)) as pool:
-        results = list(pool.map(lambda p: call(base, p, source=source, headers=headers)[0], paths))
-    return {status: results.count(status) for status in sorted(set(results))}
+HEAVY, TILES, SPHERES, CHURN = "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"
 
 
 async def normal_client_check(base, ws_base, tile, label):
@@ -136,19 +41,14 @@ async def normal_client_check(base, ws_base, tile, label):
     times = await asyncio.to_thread(cached_tile_times, base, tile)
     print(f"{label}: create {create_ms:.1f} ms, {ticks:.1f} ticks/s, {frames:.1f} frames/s, cached tile "
           f"median {statistics.median(times):.1f} ms, max {max(times):.1f} ms", flush=True)
-    await asyncio.to_thread(call, base, f"/api/sessions/{session['id']}", "DELETE", None, NORMAL,
-                            {"Authorization": f"Bearer {session['token']}"})
+    await asyncio.to_thread(delete, base, session)
     return {"createMs": create_ms, "ticksPerSecond": ticks, "framesPerSecond": frames,
             "cachedTileMs": times}
 
 
 async def main(args):
-    directory = tempfile.mkdtemp(prefix="playfield-heavy-")
-    server = subprocess.Popen(
-        [args.binary, "serve", "--port", "0", "--database", os.path.join(directory, "p.db")],
-        stdout=subprocess.PIPE, stderr=open(os.path.join(directory, "server.log"), "wb"))
-    base = server.stdout.readline().decode().strip().split(" on ", 1)[1]
-    ws_base = "ws://" + base[len("http://"):]
+    server = Server(args.binary).start()
+    base, ws_base = server.base, server.ws_base
     results = {"seconds": args.seconds}
     stop = asyncio.Event()
     try:
@@ -167,8 +67,7 @@ async def main(args):
             session = await asyncio.to_thread(create, base, "bouncing-balls", config, HEAVY)
             await asyncio.sleep(3)
             costs[name] = (await first_status(ws_base, session))["budget"]["costMs"]
-            await asyncio.to_thread(call, base, f"/api/sessions/{session['id']}", "DELETE", None, HEAVY,
-                                    {"Authorization": f"Bearer {session['token']}"})
+            await asyncio.to_thread(delete, base, session, HEAVY)
         heaviest = max(costs, key=costs.get)
         results["candidateCostMs"] = costs
         print("step cost of each candidate (ms):", costs, "-> heaviest:", heaviest, flush=True)
@@ -214,8 +113,7 @@ async def main(args):
             while time.perf_counter() < deadline:
                 session = await asyncio.to_thread(create, base, "bouncing-balls", candidates()[heaviest], CHURN)
                 await asyncio.sleep(0.05)
-                await asyncio.to_thread(call, base, f"/api/sessions/{session['id']}", "DELETE", None, CHURN,
-                                        {"Authorization": f"Bearer {session['token']}"})
+                await asyncio.to_thread(delete, base, session, CHURN)
                 churned += 1
 
         churning = asyncio.create_task(churn())
@@ -239,8 +137,8 @@ async def main(args):
         results["afterFlood"] = await normal_client_check(base, ws_base, tile, "after the floods")
     finally:
         stop.set()
-        server.terminate()
-        server.wait(30)
+        server.stop()
+        server.remove()
     if args.json:
         with open(args.json, "w") as out:
             json.dump(results, out, indent=1)
