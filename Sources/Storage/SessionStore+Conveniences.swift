@@ -1,4 +1,10 @@
 extension SessionStore {
+  /// Stores a new session that no process holds yet; returns the ids of sessions evicted.
+  @discardableResult
+  public func createSession(_ session: StoredSession) throws -> [String] {
+    try createSession(session, lease: nil).evicted
+  }
+
   /// All sessions, most recently updated first.
   public func listSessions() throws -> [StoredSession] {
     try listSessions(status: nil)
@@ -43,6 +49,18 @@ extension SessionStore {
     let inputs = try inputs(
       sessionID: sessionID, afterTick: snapshot?.tick ?? .min, throughTick: tick)
     return ResumePoint(snapshot: snapshot, inputs: inputs)
+  }
+
+  /// Saves a maze with no owner (it can then be replaced or deleted only without a token).
+  @discardableResult
+  public func saveMaze(name: String, cells: String, at time: Double) throws -> SavedMaze {
+    try saveMaze(name: name, cells: cells, at: time, owner: nil)
+  }
+
+  /// Deletes a maze whatever its owner.
+  @discardableResult
+  public func deleteMaze(named name: String) throws -> Bool {
+    try deleteMaze(named: name, token: nil)
   }
 
   /// The ten best high scores.
