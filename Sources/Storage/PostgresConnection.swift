@@ -171,7 +171,7 @@ public final class PostgresConnection {
     let (translated, expected) = PostgresPlaceholders.translate(sql)
     guard expected == parameters.types.count else {
       throw PostgresError(
-        sqlState: "08P01",
+        sqlState: "42P02",
         serverMessage: "statement takes \(expected) parameters, \(parameters.types.count) given")
     }
     if statements.count >= Self.statementCacheLimit {
