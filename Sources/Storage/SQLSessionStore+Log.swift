@@ -8,16 +8,22 @@ extension SQLSessionStore {
     let keep = Int64(max(1, limits.snapshotsPerSession))
     return try withWriter { database in
       try database.transaction {
+        var stored: [String: (owner: String?, epoch: Int64)] = [:]
+        // NB: in id order, so that two processes' batches lock rows in the same order.
+        for chunk in SQLRows.chunks(batch.sessionIDs) {
+          let rows = try database.query(
+            """
+            SELECT id, lease_owner, lease_epoch FROM sessions
+            WHERE id IN \(SQLRows.placeholders(rows: 1, columns: chunk.count)) ORDER BY id
+            """ + database.dialect.lockingRead, chunk.map { .text($0) }
+          ) { (id: $0.string(0), owner: $0.optionalString(1), epoch: $0.int64(2)) }
+          for row in rows { stored[row.id] = (row.owner, row.epoch) }
+        }
         var writable = Set<String>()
         var gone = Set<String>()
         var lost: [String] = []
-        // NB: in id order, so that two processes' batches lock rows in the same order.
         for id in batch.sessionIDs {
-          let stored = try database.query(
-            "SELECT lease_owner, lease_epoch FROM sessions WHERE id = ?"
-              + database.dialect.lockingRead, [.text(id)]
-          ) { (owner: $0.optionalString(0), epoch: $0.int64(1)) }.first
-          guard let stored else {
+          guard let stored = stored[id] else {
             gone.insert(id)
             continue
           }
@@ -109,40 +115,59 @@ extension SQLSessionStore {
   }
 
   /// The statements that write a batch's rows of the `writable` sessions: progress, inputs and
-  /// snapshots (upserts, so writing a batch twice stores it once), old snapshots pruned to
-  /// `keep`, then the leases given up.
+  /// snapshots (upserts, so writing a batch twice stores it once) many rows to a statement,
+  /// old snapshots pruned to `keep`, then the leases given up.
   private static func statements(for batch: WriteBatch, writable: Set<String>, keep: Int64)
     -> [BatchStatement]
   {
     var statements: [BatchStatement] = []
-    for update in batch.progress where writable.contains(update.sessionID) {
-      statements.append(
-        BatchStatement(
-          sql: "UPDATE sessions SET status = ?, tick = ?, updated_at = ? WHERE id = ?",
-          values: [
-            .text(update.status.rawValue), .integer(update.tick), .real(update.updatedAt),
-            .text(update.sessionID),
-          ]))
-    }
-    for input in batch.inputs where writable.contains(input.sessionID) {
+    let progress = SQLRows.lastOfEach(
+      batch.progress.filter { writable.contains($0.sessionID) }, key: \.sessionID)
+    for chunk in SQLRows.chunks(progress) {
+      // NB: both databases name the columns of a VALUES list column1, column2, ...
       statements.append(
         BatchStatement(
           sql: """
-            INSERT INTO inputs (session_id, tick, seq, input) VALUES (?, ?, ?, ?)
+            UPDATE sessions SET status = v.column2, tick = v.column3, updated_at = v.column4
+            FROM (VALUES \(SQLRows.placeholders(rows: chunk.count, columns: 4))) AS v
+            WHERE sessions.id = v.column1
+            """,
+          values: chunk.flatMap { update -> [SQLValue] in
+            [
+              .text(update.sessionID), .text(update.status.rawValue), .integer(update.tick),
+              .real(update.updatedAt),
+            ]
+          }))
+    }
+    let inputs = SQLRows.lastOfEach(batch.inputs.filter { writable.contains($0.sessionID) }) {
+      LogKey(sessionID: $0.sessionID, tick: $0.tick, seq: $0.seq)
+    }
+    for chunk in SQLRows.chunks(inputs) {
+      statements.append(
+        BatchStatement(
+          sql: """
+            INSERT INTO inputs (session_id, tick, seq, input)
+            VALUES \(SQLRows.placeholders(rows: chunk.count, columns: 4))
             ON CONFLICT (session_id, tick, seq) DO UPDATE SET input = excluded.input
             """,
-          values: [
-            .text(input.sessionID), .integer(input.tick), .integer(input.seq), .text(input.input),
-          ]))
+          values: chunk.flatMap { input -> [SQLValue] in
+            [.text(input.sessionID), .integer(input.tick), .integer(input.seq), .text(input.input)]
+          }))
     }
-    for snapshot in batch.snapshots where writable.contains(snapshot.sessionID) {
+    let snapshots = SQLRows.lastOfEach(
+      batch.snapshots.filter { writable.contains($0.sessionID) }
+    ) { LogKey(sessionID: $0.sessionID, tick: $0.tick, seq: 0) }
+    for chunk in SQLRows.chunks(snapshots) {
       statements.append(
         BatchStatement(
           sql: """
-            INSERT INTO snapshots (session_id, tick, state) VALUES (?, ?, ?)
+            INSERT INTO snapshots (session_id, tick, state)
+            VALUES \(SQLRows.placeholders(rows: chunk.count, columns: 3))
             ON CONFLICT (session_id, tick) DO UPDATE SET state = excluded.state
             """,
-          values: [.text(snapshot.sessionID), .integer(snapshot.tick), .blob(snapshot.state)]))
+          values: chunk.flatMap { snapshot -> [SQLValue] in
+            [.text(snapshot.sessionID), .integer(snapshot.tick), .blob(snapshot.state)]
+          }))
     }
     for id in Set(batch.snapshots.map(\.sessionID)).intersection(writable).sorted() {
       statements.append(

@@ -19,6 +19,9 @@ import Testing
     configuration.maxBackoff = 0.2
     let writer = SessionWriter(store: store, configuration: configuration)
     defer { writer.close(timeout: 1) }
+    let keeper = LeaseKeeper(
+      store: store, owner: "a", duration: 10, wallClock: { 101 }, renewing: false)
+    keeper.keep(lease)
     writer.hold(lease)
     for input in StoreFixture.inputs("s", from: 1, count: 100) { writer.append(input) }
     writer.save(Snapshot(sessionID: "s", tick: 100, state: [1, 0, 0]))
@@ -37,6 +40,8 @@ import Testing
     #expect(store.connectionProblem != nil)
     let read = try #require(throws: PostgresError.self) { try store.inputs(sessionID: "s") }
     #expect(read.kind == .connection && read.isTransient)
+    #expect(throws: PostgresError.self) { try keeper.renew() }
+    #expect(keeper.health.failures == 1 && keeper.lease(sessionID: "s") == lease)
 
     try server.start()
     #expect(writer.flush(timeout: 60))
@@ -45,7 +50,9 @@ import Testing
     #expect(try store.inputs(sessionID: "s").map(\.tick) == Array(1...300))
     #expect(try store.latestSnapshot(sessionID: "s")?.state == [3, 0, 0])
     #expect(try store.session(id: "s")?.tick == 300)
-    #expect(try store.lease(sessionID: "s")?.epoch == lease.epoch)
+    #expect(try keeper.renew() == [])
+    #expect(try store.lease(sessionID: "s")?.expiresAt == 111)
+    #expect(keeper.health.failures == 0)
     #expect(store.connectionProblem == nil)
   }
 

@@ -224,4 +224,39 @@ import Testing
     #expect(seek.snapshot == nil)
     #expect(seek.inputs.map(\.tick) == Array(1...30))
   }
+
+  /// Rows go many to a statement: a batch of any size, with a row written twice, keeps the last.
+  @Test(arguments: Backend.allCases)
+  func aLargeBatchWithRepeatedRowsKeepsTheLastOfEach(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    let store = fixture.store
+    let ids = (0..<70).map { "s\($0)" }
+    for id in ids { try store.createSession(StoreFixture.session(id)) }
+    var batch = WriteBatch()
+    for id in ids {
+      batch.inputs += StoreFixture.inputs(id, count: 3)
+      batch.progress.append(SessionProgress(sessionID: id, status: .running, tick: 2, updatedAt: 1))
+      batch.progress.append(SessionProgress(sessionID: id, status: .paused, tick: 3, updatedAt: 2))
+      batch.snapshots.append(Snapshot(sessionID: id, tick: 3, state: [1]))
+      batch.snapshots.append(Snapshot(sessionID: id, tick: 3, state: [2]))
+    }
+    batch.inputs.append(LoggedInput(sessionID: "s5", tick: 2, seq: 0, input: "again"))
+    #expect(try store.write(batch) == WriteResult())
+    for id in ids {
+      let session = try #require(try store.session(id: id))
+      #expect(session.status == .paused && session.tick == 3 && session.updatedAt == 2)
+      #expect(try store.latestSnapshot(sessionID: id)?.state == [2])
+      #expect(try store.inputs(sessionID: id).count == 3)
+    }
+    #expect(try store.inputs(sessionID: "s5").map(\.input)[1] == "again")
+  }
+
+  @Test(arguments: [0, 1, 5, 64, 65, 127, 200])
+  func rowsAreCutIntoChunksOfPowersOfTwo(count: Int) {
+    let chunks = SQLRows.chunks(Array(0..<count))
+    #expect(chunks.flatMap { $0 } == Array(0..<count))
+    #expect(chunks.allSatisfy { $0.count <= 64 && $0.count.nonzeroBitCount == 1 })
+    #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.count >= $1.count })
+  }
 }
