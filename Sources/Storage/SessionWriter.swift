@@ -60,15 +60,24 @@ public final class SessionWriter: @unchecked Sendable {
   /// Queues an input; false when it was refused (backlog full or writer closed).
   @discardableResult
   public func append(_ input: LoggedInput) -> Bool {
+    append(contentsOf: [input])
+  }
+
+  /// Queues a tick's inputs, all or none; false when they were refused (they would overflow
+  /// the backlog, or the writer is closed). Call it before applying them: an input refused
+  /// here must not take effect, or the log would not replay to what clients saw.
+  @discardableResult
+  public func append(contentsOf inputs: [LoggedInput]) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     guard !stopping else { return false }
-    guard pending.inputs.count + inFlight.inputs.count < configuration.maxPendingInputs else {
-      rejectedInputs += 1
+    let waiting = pending.inputs.count + inFlight.inputs.count
+    guard waiting + inputs.count <= configuration.maxPendingInputs else {
+      rejectedInputs += inputs.count
       return false
     }
-    pending.append(input)
-    enqueued += 1
+    for input in inputs { pending.append(input) }
+    enqueued += UInt64(inputs.count)
     return true
   }
 

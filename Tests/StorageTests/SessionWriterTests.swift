@@ -70,6 +70,11 @@ import Testing
     #expect(try fixture.store.inputs(sessionID: "s").map(\.tick) == [1, 2, 3, 4, 5])
     #expect(!writer.status.isBacklogFull)
     #expect(writer.append(LoggedInput(sessionID: "s", tick: 8, seq: 0, input: "{}")))
+    // A tick's inputs go in whole or not at all.
+    #expect(!writer.append(contentsOf: StoreFixture.inputs("s", from: 9, count: 5)))
+    #expect(writer.status.pendingInputs == 1 && writer.status.rejectedInputs == 7)
+    #expect(writer.append(contentsOf: StoreFixture.inputs("s", from: 9, count: 4)))
+    #expect(writer.status.isBacklogFull)
   }
 
   @Test(arguments: Backend.allCases) func forgetDropsTheQueuedWritesOfASession(_ backend: Backend)
