@@ -61,19 +61,27 @@ import Testing
     #expect(try a.inputs(sessionID: "s").count == 3)
   }
 
+  /// A store with session "s", held by "a" from 100 for 10 s, and a writer that flushes only
+  /// when asked, holding that lease.
+  static func held(_ backend: Backend) throws -> (StoreFixture, SessionWriter, Lease) {
+    let fixture = try StoreFixture(backend)
+    try fixture.store.createSession(StoreFixture.session("s"))
+    let writer = SessionWriter(store: fixture.store, configuration: Self.configuration())
+    let lease = try #require(
+      try fixture.store.acquireLease(sessionID: "s", LeaseTerms(owner: "a", now: 100, duration: 10))
+        .lease)
+    writer.hold(lease)
+    return (fixture, writer, lease)
+  }
+
   @Test(
     "holding a session under a new lease drops rows queued under the old one",
     arguments: Backend.allCases)
   func newEpoch(_ backend: Backend) throws {
-    let fixture = try StoreFixture(backend)
+    let (fixture, writer, _) = try Self.held(backend)
     defer { fixture.remove() }
-    let store = fixture.store
-    try store.createSession(StoreFixture.session("s"))
-    let writer = SessionWriter(store: store, configuration: Self.configuration())
     defer { writer.close() }
-    let first = try #require(
-      try store.acquireLease(sessionID: "s", LeaseTerms(owner: "a", now: 100, duration: 10)).lease)
-    writer.hold(first)
+    let store = fixture.store
     for input in StoreFixture.inputs("s", count: 4) { writer.append(input) }
     // The session went to "b" and came back: rows stepped under the first lease are stale.
     _ = try store.acquireLease(sessionID: "s", LeaseTerms(owner: "b", now: 111, duration: 10))
@@ -91,15 +99,10 @@ import Testing
     "a release queued behind rows gives the lease up in the same flush, after them",
     arguments: Backend.allCases)
   func releaseAfterRows(_ backend: Backend) throws {
-    let fixture = try StoreFixture(backend)
+    let (fixture, writer, lease) = try Self.held(backend)
     defer { fixture.remove() }
-    let store = fixture.store
-    try store.createSession(StoreFixture.session("s"))
-    let writer = SessionWriter(store: store, configuration: Self.configuration())
     defer { writer.close() }
-    let lease = try #require(
-      try store.acquireLease(sessionID: "s", LeaseTerms(owner: "a", now: 100, duration: 10)).lease)
-    writer.hold(lease)
+    let store = fixture.store
     for input in StoreFixture.inputs("s", count: 3) { writer.append(input) }
     writer.update(SessionProgress(sessionID: "s", status: .paused, tick: 3, updatedAt: 103))
     writer.release(lease)
