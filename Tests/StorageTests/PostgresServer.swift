@@ -140,21 +140,26 @@ final class PostgresServer: Sendable {
 
   /// The binaries of the newest PostgreSQL installed, or a failure that says how to get them.
   private static func findBinaries() throws -> String {
-    if let folder = ProcessInfo.processInfo.environment["PLAYFIELD_POSTGRES_BIN"] {
-      return folder
-    }
     let root = "/usr/lib/postgresql"
-    let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-    let found = versions.filter {
-      FileManager.default.isExecutableFile(atPath: "\(root)/\($0)/bin/initdb")
-    }.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }
-    guard let newest = found.last else {
+    var folders: [String]
+    if let folder = ProcessInfo.processInfo.environment["PLAYFIELD_POSTGRES_BIN"] {
+      folders = [folder]
+    } else {
+      let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+      folders = versions.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { "\(root)/\($0)/bin" }
+    }
+    folders = folders.filter {
+      FileManager.default.isExecutableFile(atPath: $0 + "/initdb")
+        && FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl")
+    }
+    guard let newest = folders.last else {
       throw Command.Failure(
         description:
-          "PostgreSQL's server binaries (initdb, pg_ctl) are not in \(root)/*/bin: run "
-          + "`make test-deps`, which installs Debian's postgresql (or set PLAYFIELD_POSTGRES_BIN)")
+          "PostgreSQL's server binaries (initdb, pg_ctl) are not in \(root)/*/bin"
+          + " (or PLAYFIELD_POSTGRES_BIN): run `make test-deps`, which installs Debian's postgresql"
+      )
     }
-    return "\(root)/\(newest)/bin"
+    return newest
   }
 
   /// A TCP port nothing listens on now.
