@@ -10,18 +10,23 @@ extension SessionStore {
     try listSessions(status: nil)
   }
 
-  /// Sets a session's status, tick and updated time now (not through the write-behind queue).
-  public func updateSession(_ progress: SessionProgress) throws {
+  /// Sets a session's status, tick and updated time now (not through the write-behind queue),
+  /// under no lease: refused, as the result says, while a process holds the session.
+  @discardableResult
+  public func updateSession(_ progress: SessionProgress) throws -> WriteResult {
     try write(WriteBatch(progress: [progress]))
   }
 
-  /// Appends inputs now (not through the write-behind queue).
-  public func appendInputs(_ inputs: [LoggedInput]) throws {
+  /// Appends inputs now (not through the write-behind queue), under no lease.
+  @discardableResult
+  public func appendInputs(_ inputs: [LoggedInput]) throws -> WriteResult {
     try write(WriteBatch(inputs: inputs))
   }
 
-  /// Saves a snapshot now (not through the write-behind queue); old ones beyond the limit go.
-  public func saveSnapshot(_ snapshot: Snapshot) throws {
+  /// Saves a snapshot now (not through the write-behind queue), under no lease; old ones
+  /// beyond the limit go.
+  @discardableResult
+  public func saveSnapshot(_ snapshot: Snapshot) throws -> WriteResult {
     try write(WriteBatch(snapshots: [snapshot]))
   }
 

@@ -91,7 +91,9 @@ import Testing
     #expect(try b.latestSnapshot(sessionID: "s") == nil)
     #expect(try b.session(id: "s")?.updatedAt == 113)
     // A write under no lease is refused too while someone holds the session.
-    try a.appendInputs(StoreFixture.inputs("s", from: 7, count: 1))
+    #expect(
+      try a.appendInputs(StoreFixture.inputs("s", from: 7, count: 1))
+        == WriteResult(refusedRows: 1, lostSessions: ["s"]))
     #expect(try b.inputs(sessionID: "s").count == 6)
   }
 
@@ -142,7 +144,11 @@ import Testing
       created
         == CreatedSession(
           lease: Lease(sessionID: "held", owner: "a", epoch: 1, expiresAt: 110), evicted: []))
-    try a.updateSession(SessionProgress(sessionID: "held", status: .paused, tick: 0, updatedAt: 1))
+    let paused = WriteBatch(
+      progress: [SessionProgress(sessionID: "held", status: .paused, tick: 0, updatedAt: 1)],
+      leases: ["held": try #require(created.lease)])
+    #expect(try a.write(paused) == WriteResult())
+    #expect(try a.session(id: "held")?.status == .paused)
     #expect(try a.acquireLease(sessionID: "held", Self.terms("b", at: 105)).lease == nil)
 
     try a.createSession(StoreFixture.session("free", now: 2))
@@ -155,6 +161,8 @@ import Testing
     #expect(throws: StoreError.tooManySessions(limit: 2)) {
       try a.createSession(StoreFixture.session("more", now: 106), lease: nil)
     }
+    // Once its lease has run out (its process died), "held" may go.
+    #expect(try a.createSession(StoreFixture.session("later", now: 110)) == ["held"])
     #expect(throws: StoreError.self) {
       try a.createSession(StoreFixture.session("bad"), lease: Self.terms("", at: 1))
     }
