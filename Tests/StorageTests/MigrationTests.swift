@@ -20,11 +20,16 @@ import Testing
         database = nil
         connection = try Database(path: location)
       case .postgresql:
-        let server = try PostgresServer.shared
-        let name = try server.makeDatabase()
-        database = name
-        location = server.url(name)
-        connection = try PostgresConnection(url: location)
+        do {
+          let server = try PostgresServer.shared
+          let name = try server.makeDatabase()
+          database = name
+          location = server.url(name)
+          connection = try PostgresConnection(url: location)
+        } catch {
+          directory.remove()
+          throw error
+        }
       }
     }
 

@@ -26,10 +26,15 @@ struct StoreFixture {
       store = try SQLiteSessionStore(
         path: path, limits: limits, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     case .postgresql:
-      let server = try PostgresServer.shared
-      let name = try server.makeDatabase()
-      database = name
-      store = try PostgresSessionStore(url: server.url(name), limits: limits)
+      do {
+        let server = try PostgresServer.shared
+        let name = try server.makeDatabase()
+        database = name
+        store = try PostgresSessionStore(url: server.url(name), limits: limits)
+      } catch {
+        directory.remove()
+        throw error
+      }
     }
   }
 
