@@ -20,6 +20,8 @@ let package = Package(
       name: "CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     .systemLibrary(
+      name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(
       name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     .target(name: "PNGShim", dependencies: ["CPNG"]),
     .target(name: "CPosix"),
@@ -41,7 +43,7 @@ let package = Package(
       ]),
 
     // I/O layers.
-    .target(name: "Storage", dependencies: ["CSQLite"]),
+    .target(name: "Storage", dependencies: ["CSQLite", "CLibPQ"]),
     .target(
       name: "Server",
       dependencies: [
@@ -82,7 +84,10 @@ let package = Package(
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON"]),
     .testTarget(name: "ApollonianTests", dependencies: ["Apollonian", "JSON"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    // A process that opens a SQLite store and holds it, for the one-process-per-file tests.
+    .executableTarget(
+      name: "StorageLockProbe", dependencies: ["Storage"], path: "Tests/StorageLockProbe"),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageLockProbe"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "WebSocket"]),
     .testTarget(
       name: "PlayfieldTests", dependencies: ["Playfield", "HTTP", "Server", "Simulation", "JSON"]),

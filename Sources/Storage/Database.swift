@@ -62,7 +62,7 @@ public final class Database {
 
   /// Runs one statement and returns how many rows it inserted, updated or deleted.
   @discardableResult
-  public func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int {
+  public func execute(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int {
     let statement = try prepared(sql)
     defer { statement.reset() }
     try statement.bind(values)
@@ -72,7 +72,7 @@ public final class Database {
 
   /// Runs one query and maps each result row with `row`.
   public func query<T>(
-    _ sql: String, _ values: [SQLiteValue] = [], row: (Row) -> T
+    _ sql: String, _ values: [SQLValue] = [], row: (Row) -> T
   ) throws(SQLiteError) -> [T] {
     let statement = try prepared(sql)
     defer { statement.reset() }

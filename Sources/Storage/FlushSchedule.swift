@@ -11,25 +11,24 @@ struct FlushSchedule: Equatable {
     case exit
   }
 
-  /// Seconds between flushes while all goes well.
-  let interval: Double
-  /// The longest wait between retries (seconds).
-  let maxBackoff: Double
+  /// The interval between flushes while all goes well, and the waits after failures.
+  let backoff: Backoff
   /// Failed flushes in a row.
   private(set) var failures = 0
   /// When the next flush is due.
   private(set) var nextFlush: Double
 
   init(interval: Double, maxBackoff: Double, now: Double) {
-    self.interval = interval
-    self.maxBackoff = max(interval, maxBackoff)
+    self.backoff = Backoff(base: interval, maximum: maxBackoff)
     self.nextFlush = now + interval
   }
 
+  /// Seconds between flushes while all goes well.
+  var interval: Double { backoff.base }
+
   /// The wait before the next attempt after `failures` failures in a row: 2^n intervals, capped.
   func delay(afterFailures failures: Int) -> Double {
-    guard failures > 0 else { return interval }
-    return min(maxBackoff, interval * Double(1 << min(failures, 30)))
+    backoff.delay(afterFailures: failures)
   }
 
   /// The next step, given the queue and the requests the writer has had.

@@ -9,7 +9,7 @@ public struct InputLogReader: Sendable {
   public let sessionID: String
   /// Most inputs read from the store at once, and held.
   public let chunkSize: Int
-  private let store: SQLiteSessionStore
+  private let store: any SessionStore
   private let wait: Bool
   /// The chunk in hand and the index of its next input.
   private var chunk: [LoggedInput] = []
@@ -27,7 +27,7 @@ public struct InputLogReader: Sendable {
 
   /// A reader of `sessionID`'s inputs after tick `after`.
   public init(
-    store: SQLiteSessionStore, sessionID: String, chunkSize: Int, after tick: Int64 = .min,
+    store: any SessionStore, sessionID: String, chunkSize: Int, after tick: Int64 = .min,
     wait: Bool = true
   ) {
     self.store = store

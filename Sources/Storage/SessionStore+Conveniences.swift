@@ -1,21 +1,32 @@
 extension SessionStore {
+  /// Stores a new session that no process holds yet; returns the ids of sessions evicted.
+  @discardableResult
+  public func createSession(_ session: StoredSession) throws -> [String] {
+    try createSession(session, lease: nil).evicted
+  }
+
   /// All sessions, most recently updated first.
   public func listSessions() throws -> [StoredSession] {
     try listSessions(status: nil)
   }
 
-  /// Sets a session's status, tick and updated time now (not through the write-behind queue).
-  public func updateSession(_ progress: SessionProgress) throws {
+  /// Sets a session's status, tick and updated time now (not through the write-behind queue),
+  /// under no lease: refused, as the result says, while a process holds the session.
+  @discardableResult
+  public func updateSession(_ progress: SessionProgress) throws -> WriteResult {
     try write(WriteBatch(progress: [progress]))
   }
 
-  /// Appends inputs now (not through the write-behind queue).
-  public func appendInputs(_ inputs: [LoggedInput]) throws {
+  /// Appends inputs now (not through the write-behind queue), under no lease.
+  @discardableResult
+  public func appendInputs(_ inputs: [LoggedInput]) throws -> WriteResult {
     try write(WriteBatch(inputs: inputs))
   }
 
-  /// Saves a snapshot now (not through the write-behind queue); old ones beyond the limit go.
-  public func saveSnapshot(_ snapshot: Snapshot) throws {
+  /// Saves a snapshot now (not through the write-behind queue), under no lease; old ones
+  /// beyond the limit go.
+  @discardableResult
+  public func saveSnapshot(_ snapshot: Snapshot) throws -> WriteResult {
     try write(WriteBatch(snapshots: [snapshot]))
   }
 
@@ -43,6 +54,18 @@ extension SessionStore {
     let inputs = try inputs(
       sessionID: sessionID, afterTick: snapshot?.tick ?? .min, throughTick: tick)
     return ResumePoint(snapshot: snapshot, inputs: inputs)
+  }
+
+  /// Saves a maze with no owner (it can then be replaced or deleted only without a token).
+  @discardableResult
+  public func saveMaze(name: String, cells: String, at time: Double) throws -> SavedMaze {
+    try saveMaze(name: name, cells: cells, at: time, owner: nil)
+  }
+
+  /// Deletes a maze whatever its owner.
+  @discardableResult
+  public func deleteMaze(named name: String) throws -> Bool {
+    try deleteMaze(named: name, token: nil)
   }
 
   /// The ten best high scores.

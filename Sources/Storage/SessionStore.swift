@@ -1,11 +1,15 @@
-/// Durable sessions, their input logs and snapshots, high scores and saved mazes.
+/// Durable sessions, their input logs and snapshots, session leases, high scores and saved
+/// mazes: on one SQLite file (`SQLiteSessionStore`, one process) or on PostgreSQL
+/// (`PostgresSessionStore`, shared by several processes). `SessionStores.open` picks one.
 ///
-/// Every method may throw `SQLiteError` (a database fault) or `StoreError` (a refused request).
-/// Times are unix seconds passed in by the caller; the store never reads the clock for them.
+/// Every method may throw the database's fault (`SQLiteError`, `PostgresError`) or a
+/// `StoreError` (a refused request). Times are unix seconds passed in by the caller; the store
+/// never reads the clock for them.
 public protocol SessionStore: Sendable {
-  /// Stores a new session and returns the ids of sessions evicted to stay under the limit.
+  /// Stores a new session, held by the caller on `lease` terms when given, and evicts the
+  /// stalest stopped sessions no process holds to stay under the limit.
   @discardableResult
-  func createSession(_ session: StoredSession) throws -> [String]
+  func createSession(_ session: StoredSession, lease: LeaseTerms?) throws -> CreatedSession
   /// The session with this id, if stored.
   func session(id: String) throws -> StoredSession?
   /// All sessions, or those with `status`, most recently updated first.
@@ -17,14 +21,39 @@ public protocol SessionStore: Sendable {
   @discardableResult
   func deleteSessions(updatedBefore cutoff: Double) throws -> [String]
 
-  /// Writes a batch in one transaction; rows of sessions no longer stored are skipped and
-  /// counted in the result. Writing the same batch twice stores it once.
+  /// Writes a batch in one transaction. Rows of sessions no longer stored are skipped; rows of
+  /// a session whose lease is not the one the batch carries for it (another process took it
+  /// over) are refused, and the session is named in `lostSessions`. Writing the same batch
+  /// twice stores it once.
   @discardableResult
-  func write(_ batch: WriteBatch) throws -> Int
+  func write(_ batch: WriteBatch) throws -> WriteResult
   /// The inputs of a session with `afterTick < tick <= throughTick`, in tick then seq order.
   func inputs(sessionID: String, afterTick: Int64, throughTick: Int64) throws -> [LoggedInput]
+  /// At most `limit` inputs of a session after `position`, in tick then seq order; nil when
+  /// `wait` is false and another read holds the reading connection (ask again later).
+  func inputs(sessionID: String, after position: LogPosition, limit: Int, wait: Bool) throws
+    -> [LoggedInput]?
+  /// The tick of a session's last logged input, or nil when it has none.
+  func lastInputTick(sessionID: String) throws -> Int64?
   /// The newest snapshot taken at or before `tick`.
   func snapshot(sessionID: String, atOrBefore tick: Int64) throws -> Snapshot?
+  /// The same, or nil when `wait` is false and another read holds the reading connection.
+  func snapshot(sessionID: String, atOrBefore tick: Int64, wait: Bool) throws -> Snapshot?
+
+  /// Takes a session's lease on `terms` if no one holds it, it ran out, or it is the caller's
+  /// already (then only its expiry moves); the epoch rises whenever the holder changes.
+  func acquireLease(sessionID: String, _ terms: LeaseTerms) throws -> LeaseAcquisition
+  /// Extends every lease `terms.owner` holds, in one statement, and returns them; a session
+  /// the owner believes it holds and that is missing here has been lost to another process.
+  func renewLeases(_ terms: LeaseTerms) throws -> [Lease]
+  /// Gives a lease up, if it is still the holder's; false when it was not.
+  @discardableResult
+  func releaseLease(_ lease: Lease) throws -> Bool
+  /// Gives up every lease of `owner` (at shutdown, after the last writes); returns how many.
+  @discardableResult
+  func releaseLeases(owner: String) throws -> Int
+  /// The lease someone holds on a session (possibly run out), or nil when no one does.
+  func lease(sessionID: String) throws -> Lease?
 
   /// Adds a score and returns its 1-based rank, or nil when it did not make the kept table.
   @discardableResult
@@ -48,4 +77,10 @@ public protocol SessionStore: Sendable {
 
   /// The number of sessions and the size of the database.
   func statistics() throws -> StoreStatistics
+  /// Whether the database is still where it was opened (SQLite: the file at its path;
+  /// PostgreSQL has no file of ours and is always `.same`).
+  var fileCheck: DatabaseFileCheck { get }
+  /// Makes what the store holds self-contained before the process exits (SQLite folds its WAL
+  /// into the file; PostgreSQL's server keeps its own files).
+  func checkpoint() throws
 }

@@ -9,6 +9,10 @@ import Foundation
 /// when the backlog reaches `maxPendingInputs` are new inputs refused, and counted in `status`.
 /// Each flush commits a prefix of what was enqueued, so a kill -9 loses at most the writes of
 /// the last interval (plus any backlog that could not be written). Call `close` before exit.
+///
+/// With leases (`hold`), each session's rows carry the lease they were made under; when the
+/// store refuses them because another process took the session over, the writer drops the
+/// session's queued rows and tells `leaseLost`, so the app stops stepping it.
 public final class SessionWriter: @unchecked Sendable {
   // NB: @unchecked because every `var` below is guarded by `condition`, which is the lock.
   private let store: any SessionStore
@@ -28,15 +32,23 @@ public final class SessionWriter: @unchecked Sendable {
   private var finished = false
   private var rejectedInputs = 0
   private var lastError: (any Error)?
+  /// Sessions lost to another process, and the rows refused or dropped with them.
+  private var lostSessions = 0
+  private var refusedRows = 0
+  private let leaseLost: @Sendable ([String]) -> Void
 
-  /// Starts the flush thread. `now` is a steady clock in seconds, used only for pacing.
+  /// Starts the flush thread. `now` is a steady clock in seconds, used only for pacing;
+  /// `leaseLost` is called on the writer's thread with the sessions whose rows the store
+  /// refused because another process holds them now.
   public init(
     store: any SessionStore, configuration: WriterConfiguration = WriterConfiguration(),
-    now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+    leaseLost: @escaping @Sendable ([String]) -> Void = { _ in }
   ) {
     self.store = store
     self.configuration = configuration
     self.now = now
+    self.leaseLost = leaseLost
     self.pending = PendingWrites(snapshotsPerSession: configuration.snapshotsPerSession)
     self.schedule = FlushSchedule(
       interval: configuration.flushInterval, maxBackoff: configuration.maxBackoff, now: now())
@@ -48,15 +60,24 @@ public final class SessionWriter: @unchecked Sendable {
   /// Queues an input; false when it was refused (backlog full or writer closed).
   @discardableResult
   public func append(_ input: LoggedInput) -> Bool {
+    append(contentsOf: [input])
+  }
+
+  /// Queues a tick's inputs, all or none; false when they were refused (they would overflow
+  /// the backlog, or the writer is closed). Call it before applying them: an input refused
+  /// here must not take effect, or the log would not replay to what clients saw.
+  @discardableResult
+  public func append(contentsOf inputs: [LoggedInput]) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     guard !stopping else { return false }
-    guard pending.inputs.count + inFlight.inputs.count < configuration.maxPendingInputs else {
-      rejectedInputs += 1
+    let waiting = pending.inputs.count + inFlight.inputs.count
+    guard waiting + inputs.count <= configuration.maxPendingInputs else {
+      rejectedInputs += inputs.count
       return false
     }
-    pending.append(input)
-    enqueued += 1
+    for input in inputs { pending.append(input) }
+    enqueued += UInt64(inputs.count)
     return true
   }
 
@@ -70,6 +91,21 @@ public final class SessionWriter: @unchecked Sendable {
     enqueue { $0.record(progress) }
   }
 
+  /// Writes the session's rows queued from now on under `lease` (call it when acquiring or
+  /// renewing). Rows still queued under an earlier lease of that session are dropped: another
+  /// process has held it since, so the store would refuse them.
+  public func hold(_ lease: Lease) {
+    condition.lock()
+    defer { condition.unlock() }
+    refusedRows += pending.hold(lease)
+  }
+
+  /// Gives `lease` up in the same transaction that writes the session's last queued rows
+  /// (when the app lets a session go, e.g. parks it, so another process may adopt it).
+  public func release(_ lease: Lease) {
+    enqueue { $0.release(lease) }
+  }
+
   /// Drops what is queued for a session, e.g. because it was deleted.
   public func forget(sessionID: String) {
     condition.lock()
@@ -77,7 +113,8 @@ public final class SessionWriter: @unchecked Sendable {
     pending.discard(sessionID: sessionID)
   }
 
-  /// Blocks until everything queued before the call is committed; false after `timeout` seconds.
+  /// Blocks until everything queued before the call is committed (or refused because another
+  /// process took its session); false after `timeout` seconds.
   @discardableResult
   public func flush(timeout: Double = 10) -> Bool {
     let deadline = Date(timeIntervalSinceNow: timeout)
@@ -125,7 +162,8 @@ public final class SessionWriter: @unchecked Sendable {
       pendingProgress: pending.progress.count + inFlight.progress.count,
       rejectedInputs: rejectedInputs, consecutiveFailures: schedule.failures,
       lastError: lastError.map(Self.describe), lastErrorKind: (lastError as? SQLiteError)?.kind,
-      isBacklogFull: inputs >= configuration.maxPendingInputs)
+      isBacklogFull: inputs >= configuration.maxPendingInputs, lostSessions: lostSessions,
+      refusedRows: refusedRows)
   }
 
   private func enqueue(_ change: (inout PendingWrites) -> Void) {
@@ -160,11 +198,20 @@ public final class SessionWriter: @unchecked Sendable {
         condition.lock()
         inFlight = WriteBatch()
         switch result {
-        case .success:
+        case .success(let written):
           // With nothing left, writes queued during the flush were all dropped by `forget`.
           durable = pending.isEmpty ? enqueued : through
           lastError = nil
           schedule.succeeded(at: now())
+          if !written.lostSessions.isEmpty {
+            for id in written.lostSessions { pending.discard(sessionID: id) }
+            lostSessions += written.lostSessions.count
+            refusedRows += written.refusedRows
+            if pending.isEmpty { durable = enqueued }
+            condition.unlock()
+            leaseLost(written.lostSessions)
+            condition.lock()
+          }
         case .failure(let error):
           pending.restore(batch)
           lastError = error
@@ -176,6 +223,6 @@ public final class SessionWriter: @unchecked Sendable {
   }
 
   private static func describe(_ error: any Error) -> String {
-    (error as? SQLiteError)?.message ?? String(describing: error)
+    String(describing: error)
   }
 }

@@ -19,7 +19,7 @@ final class Statement {
   }
 
   /// Binds `values` to parameters 1...n; the count must match the statement's.
-  func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+  func bind(_ values: [SQLValue]) throws(SQLiteError) {
     let expected = Int(sqlite3_bind_parameter_count(handle))
     guard values.count == expected else {
       throw SQLiteError(
@@ -47,7 +47,7 @@ final class Statement {
     sqlite3_clear_bindings(handle)
   }
 
-  private func bind(_ value: SQLiteValue, at index: Int32) -> Int32 {
+  private func bind(_ value: SQLValue, at index: Int32) -> Int32 {
     switch value {
     case .integer(let number):
       return sqlite3_bind_int64(handle, index, number)

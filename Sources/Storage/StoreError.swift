@@ -1,4 +1,5 @@
-/// A request the store refuses: bad values or a full table. Faults of SQLite are `SQLiteError`.
+/// A request the store refuses: bad values or a full table. Faults of the database itself are
+/// `SQLiteError` or `PostgresError`.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A name failed validation; the text says why.
   case invalidName(String)

@@ -12,10 +12,15 @@ public struct WriterStatus: Sendable, Equatable {
   public var consecutiveFailures: Int
   /// What went wrong in the last failed flush, while failures go on.
   public var lastError: String?
-  /// The SQLite fault of the last failed flush, if it was one.
+  /// The SQLite fault of the last failed flush, if it was one (PostgreSQL's is in `lastError`).
   public var lastErrorKind: SQLiteError.Kind?
   /// True when the backlog has reached its cap and new inputs are refused.
   public var isBacklogFull: Bool
+  /// Sessions whose rows the store refused since start, because another process holds them
+  /// now (a takeover, not a fault: those sessions are that process's to step).
+  public var lostSessions: Int = 0
+  /// Rows refused or dropped with those sessions.
+  public var refusedRows: Int = 0
 
   /// True when flushes succeed and inputs are accepted.
   public var isHealthy: Bool {
@@ -33,6 +38,11 @@ public struct WriterStatus: Sendable, Equatable {
     if pending > 0 { parts.append("\(pending) writes pending") }
     if isBacklogFull { parts.append("backlog full: new inputs are refused") }
     if rejectedInputs > 0 { parts.append("\(rejectedInputs) inputs were refused and not stored") }
+    if lostSessions > 0 {
+      parts.append(
+        "\(lostSessions) sessions were taken over by another process "
+          + "(\(refusedRows) of their writes refused)")
+    }
     return parts.isEmpty ? "storage ok" : parts.joined(separator: "; ")
   }
 }

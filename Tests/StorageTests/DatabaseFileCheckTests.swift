@@ -8,7 +8,7 @@ struct DatabaseFileCheckTests {
   @Test("same, then missing after deletion, then replaced by another file")
   func lifecycle() throws {
     let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+    defer { fixture.remove() }
     #expect(fixture.store.fileCheck == .same)
     try FileManager.default.removeItem(atPath: fixture.path)
     #expect(fixture.store.fileCheck == .missing)

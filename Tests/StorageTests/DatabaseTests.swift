@@ -20,7 +20,7 @@ import Testing
     defer { directory.remove() }
     let database = try Database(path: directory.file("t.db"))
     try database.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n)")
-    let values: [[SQLiteValue]] = [
+    let values: [[SQLValue]] = [
       [.integer(.min), .real(-0.5), .text(""), .blob([]), .null],
       [.integer(.max), .real(1e300), .text("a\u{0}b ✓ 😀"), .blob([0, 255, 7]), .integer(3)],
     ]
@@ -30,7 +30,7 @@ import Testing
     let read = try database.query("SELECT i, r, s, b, n, typeof(s), typeof(b) FROM t ORDER BY i") {
       row in
       [
-        SQLiteValue.integer(row.int64(0)), .real(row.double(1)), .text(row.string(2)),
+        SQLValue.integer(row.int64(0)), .real(row.double(1)), .text(row.string(2)),
         .blob(row.blob(3)), row.isNull(4) ? .null : .integer(row.int64(4)), .text(row.string(5)),
         .text(row.string(6)),
       ]

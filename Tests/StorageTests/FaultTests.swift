@@ -7,7 +7,7 @@ import Testing
 @Suite struct FaultTests {
   @Test func readOnlyDatabaseSaysSoAndStillServesReads() throws {
     let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+    defer { fixture.remove() }
     try fixture.store.createSession(StoreFixture.session("s"))
     try fixture.store.addHighScore(HighScore(name: "Ada", score: 3, level: 2, createdAt: 1))
 
@@ -35,8 +35,8 @@ import Testing
 
   @Test func lockedDatabaseIsBusyThenTheRetriedFlushLands() throws {
     let fixture = try StoreFixture(busyTimeoutMilliseconds: 20)
-    defer { fixture.directory.remove() }
-    let store = fixture.store
+    defer { fixture.remove() }
+    let store = fixture.sqlite
     try store.createSession(StoreFixture.session("s"))
     let other = try Database(path: fixture.path)
     try other.execute("BEGIN EXCLUSIVE")
@@ -63,8 +63,8 @@ import Testing
 
   @Test func fullDatabaseSaysSoThenTheRetriedFlushLands() throws {
     let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
-    let store = fixture.store
+    defer { fixture.remove() }
+    let store = fixture.sqlite
     try store.createSession(StoreFixture.session("s"))
     // NB: max_page_count cannot go below the current size, so asking for 1 pins it there.
     try store.withWriter { database in
@@ -104,7 +104,7 @@ import Testing
 
   @Test func corruptTableIsReportedWhileTheRestIsServed() throws {
     let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+    defer { fixture.remove() }
     var rootPage: Int64 = 0
     do {
       let store = try SQLiteSessionStore(path: fixture.path)

@@ -3,9 +3,11 @@ import Testing
 @testable import Storage
 
 @Suite struct HighScoreAndMazeTests {
-  @Test func ranksByLevelThenScoreThenEarliestDate() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func ranksByLevelThenScoreThenEarliestDate(_ backend: Backend)
+    throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     #expect(try store.addHighScore(HighScore(name: "late", score: 5, level: 2, createdAt: 20)) == 1)
     #expect(
@@ -15,11 +17,12 @@ import Testing
     #expect(try store.topHighScores().map(\.name) == ["top", "early", "late", "many"])
   }
 
-  @Test func topTenOfAKeptTableOfBoundedSize() throws {
+  @Test(arguments: Backend.allCases) func topTenOfAKeptTableOfBoundedSize(_ backend: Backend) throws
+  {
     var limits = StoreLimits()
     limits.maxHighScores = 12
-    let fixture = try StoreFixture(limits: limits)
-    defer { fixture.directory.remove() }
+    let fixture = try StoreFixture(backend, limits: limits)
+    defer { fixture.remove() }
     let store = fixture.store
     for score in 1...15 {
       try store.addHighScore(
@@ -31,9 +34,9 @@ import Testing
       try store.addHighScore(HighScore(name: "low", score: 0, level: 1, createdAt: 99)) == nil)
   }
 
-  @Test func validatesHighScores() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func validatesHighScores(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     #expect(throws: StoreError.invalidName("name is empty")) {
       try store.addHighScore(HighScore(name: "  ", score: 1, level: 1, createdAt: 0))
@@ -45,9 +48,11 @@ import Testing
     #expect(try store.topHighScores().map(\.name) == ["<b>Ada</b>"])  // stored as typed, trimmed
   }
 
-  @Test func savesLoadsReplacesListsAndDeletesMazes() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func savesLoadsReplacesListsAndDeletesMazes(_ backend: Backend)
+    throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     let saved = try store.saveMaze(name: "spiral", cells: "0110", at: 10)
     #expect(saved == SavedMaze(name: "spiral", cells: "0110", createdAt: 10, updatedAt: 10))
@@ -61,12 +66,14 @@ import Testing
     #expect(try store.maze(named: "spiral") == nil)
   }
 
-  @Test func mazeNamesAreOneUnicodeFormAndTheTableIsBounded() throws {
+  @Test(arguments: Backend.allCases) func mazeNamesAreOneUnicodeFormAndTheTableIsBounded(
+    _ backend: Backend
+  ) throws {
     var limits = StoreLimits()
     limits.maxMazes = 2
     limits.maxMazeBytes = 8
-    let fixture = try StoreFixture(limits: limits)
-    defer { fixture.directory.remove() }
+    let fixture = try StoreFixture(backend, limits: limits)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.saveMaze(name: "caf\u{E9}", cells: "1", at: 1)
     try store.saveMaze(name: "cafe\u{301}", cells: "2", at: 2)  // same name, decomposed

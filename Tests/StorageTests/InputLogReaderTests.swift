@@ -18,8 +18,8 @@ struct InputLogReaderTests {
     return inputs
   }
 
-  static func store() throws -> (StoreFixture, [LoggedInput]) {
-    let fixture = try StoreFixture()
+  static func store(_ backend: Backend) throws -> (StoreFixture, [LoggedInput]) {
+    let fixture = try StoreFixture(backend)
     try fixture.store.createSession(StoreFixture.session("s"))
     try fixture.store.createSession(StoreFixture.session("other"))
     let log = log("s")
@@ -43,10 +43,10 @@ struct InputLogReaderTests {
 
   @Test(
     "yields exactly the stored inputs in order, across chunk boundaries, holding one chunk",
-    arguments: [1, 2, 7, 64, 1000])
-  func wholeLog(chunkSize: Int) throws {
-    let (fixture, log) = try Self.store()
-    defer { fixture.directory.remove() }
+    arguments: Backend.allCases, [1, 2, 7, 64, 1000])
+  func wholeLog(_ backend: Backend, chunkSize: Int) throws {
+    let (fixture, log) = try Self.store(backend)
+    defer { fixture.remove() }
     var reader = InputLogReader(store: fixture.store, sessionID: "s", chunkSize: chunkSize)
     #expect(try Self.read(&reader, from: 1, through: 1200) == log)
     #expect(reader.mostHeld <= chunkSize)
@@ -54,10 +54,12 @@ struct InputLogReaderTests {
     #expect(try reader.inputs(at: 1201) == [])
   }
 
-  @Test("a restart (seek) reads from just after its tick, backwards and forwards")
-  func seeks() throws {
-    let (fixture, log) = try Self.store()
-    defer { fixture.directory.remove() }
+  @Test(
+    "a restart (seek) reads from just after its tick, backwards and forwards",
+    arguments: Backend.allCases)
+  func seeks(_ backend: Backend) throws {
+    let (fixture, log) = try Self.store(backend)
+    defer { fixture.remove() }
     var reader = InputLogReader(store: fixture.store, sessionID: "s", chunkSize: 5)
     _ = try Self.read(&reader, from: 1, through: 200)
     reader.restart(after: 9)
@@ -70,18 +72,22 @@ struct InputLogReaderTests {
     #expect(reader.mostHeld <= 5)
   }
 
-  @Test("a reader that starts after a snapshot's tick skips what came before")
-  func afterSnapshot() throws {
-    let (fixture, log) = try Self.store()
-    defer { fixture.directory.remove() }
+  @Test(
+    "a reader that starts after a snapshot's tick skips what came before",
+    arguments: Backend.allCases)
+  func afterSnapshot(_ backend: Backend) throws {
+    let (fixture, log) = try Self.store(backend)
+    defer { fixture.remove() }
     var reader = InputLogReader(store: fixture.store, sessionID: "s", chunkSize: 4, after: 100)
     #expect(try Self.read(&reader, from: 101, through: 1000) == log.filter { $0.tick > 100 })
   }
 
-  @Test("skipped ticks are passed over, and another session's inputs never appear")
-  func skipping() throws {
-    let (fixture, log) = try Self.store()
-    defer { fixture.directory.remove() }
+  @Test(
+    "skipped ticks are passed over, and another session's inputs never appear",
+    arguments: Backend.allCases)
+  func skipping(_ backend: Backend) throws {
+    let (fixture, log) = try Self.store(backend)
+    defer { fixture.remove() }
     var reader = InputLogReader(store: fixture.store, sessionID: "s", chunkSize: 4)
     #expect(try reader.inputs(at: 298) == log.filter { $0.tick == 298 })
     #expect(try reader.inputs(at: 1000) == [log.last!])
@@ -89,21 +95,23 @@ struct InputLogReaderTests {
     #expect(try other.inputs(at: 1) == [])
   }
 
-  @Test("without waiting, a busy store answers nil and the same tick is asked again")
-  func busy() throws {
-    let (fixture, log) = try Self.store()
-    defer { fixture.directory.remove() }
+  @Test(
+    "without waiting, a busy store answers nil and the same tick is asked again",
+    arguments: Backend.allCases)
+  func busy(_ backend: Backend) throws {
+    let (fixture, log) = try Self.store(backend)
+    defer { fixture.remove() }
     var reader = InputLogReader(store: fixture.store, sessionID: "s", chunkSize: 2, wait: false)
-    let whileBusy = try fixture.store.withReader { _ in try reader.inputs(at: 1) == nil }
+    let whileBusy = try fixture.holdingReader { try reader.inputs(at: 1) == nil }
     #expect(whileBusy)
     #expect(try reader.inputs(at: 1) == Array(log[0..<3]))
     #expect(try Self.read(&reader, from: 2, through: 1000) == Array(log[3...]))
   }
 
-  @Test("the last tick of inputs and a bounded chunk query")
-  func queries() throws {
-    let (fixture, log) = try Self.store()
-    defer { fixture.directory.remove() }
+  @Test("the last tick of inputs and a bounded chunk query", arguments: Backend.allCases)
+  func queries(_ backend: Backend) throws {
+    let (fixture, log) = try Self.store(backend)
+    defer { fixture.remove() }
     #expect(try fixture.store.lastInputTick(sessionID: "s") == 1000)
     #expect(try fixture.store.lastInputTick(sessionID: "none") == nil)
     let chunk = try fixture.store.inputs(

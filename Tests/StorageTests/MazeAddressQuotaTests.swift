@@ -4,13 +4,15 @@ import Testing
 
 @Suite("Saved mazes per address: every client of an address counts")
 struct MazeAddressQuotaTests {
-  @Test("families of one address own their own mazes up to the address's cap")
-  func nested() throws {
+  @Test(
+    "families of one address own their own mazes up to the address's cap",
+    arguments: Backend.allCases)
+  func nested(_ backend: Backend) throws {
     var limits = StoreLimits()
     limits.maxMazesPerClient = 2
     limits.maxMazesPerAddress = 3
-    let fixture = try StoreFixture(limits: limits)
-    defer { fixture.directory.remove() }
+    let fixture = try StoreFixture(backend, limits: limits)
+    defer { fixture.remove() }
     let store = fixture.store
     let tabA = MazeOwner(token: "a", client: "10.0.0.1 familyA", address: "10.0.0.1")
     let tabB = MazeOwner(token: "b", client: "10.0.0.1 familyB", address: "10.0.0.1")

@@ -7,10 +7,10 @@ struct MazeOwnerTests {
   let alice = MazeOwner(token: "alice-token", client: "10.0.0.1")
   let mallory = MazeOwner(token: "mallory-token", client: "10.0.0.2")
 
-  @Test("only the owner's token replaces or deletes a maze")
-  func ownership() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test("only the owner's token replaces or deletes a maze", arguments: Backend.allCases)
+  func ownership(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.saveMaze(name: "spiral", cells: "0110", at: 10, owner: alice)
     #expect(throws: StoreError.notMazeOwner(name: "spiral")) {
@@ -27,10 +27,11 @@ struct MazeOwnerTests {
     #expect(try !store.deleteMaze(named: "spiral", token: alice.token))
   }
 
-  @Test("a maze saved before owners existed can be read but not changed")
-  func unowned() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(
+    "a maze saved before owners existed can be read but not changed", arguments: Backend.allCases)
+  func unowned(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.saveMaze(name: "old", cells: "1", at: 1)
     #expect(throws: StoreError.notMazeOwner(name: "old")) {
@@ -42,12 +43,12 @@ struct MazeOwnerTests {
     #expect(try store.maze(named: "old")?.cells == "1")
   }
 
-  @Test("one client owns at most maxMazesPerClient; others still save")
-  func quota() throws {
+  @Test("one client owns at most maxMazesPerClient; others still save", arguments: Backend.allCases)
+  func quota(_ backend: Backend) throws {
     var limits = StoreLimits()
     limits.maxMazesPerClient = 3
-    let fixture = try StoreFixture(limits: limits)
-    defer { fixture.directory.remove() }
+    let fixture = try StoreFixture(backend, limits: limits)
+    defer { fixture.remove() }
     let store = fixture.store
     for index in 0..<3 {
       try store.saveMaze(name: "m\(index)", cells: "1", at: 1, owner: mallory)

@@ -56,4 +56,57 @@ import Testing
     #expect(batch.inputs.map(\.sessionID) == ["b", "b"])
     #expect(batch.progress.isEmpty && batch.snapshots.isEmpty)
   }
+
+  @Test func aBatchCarriesTheLeasesOfItsSessionsAndReleasesComeLast() {
+    var pending = PendingWrites(snapshotsPerSession: 2)
+    let a = Lease(sessionID: "a", owner: "p", epoch: 1, expiresAt: 10)
+    let b = Lease(sessionID: "b", owner: "p", epoch: 4, expiresAt: 10)
+    #expect(pending.hold(a) == 0)
+    #expect(pending.hold(b) == 0)
+    for input in StoreFixture.inputs("a", count: 2) { pending.append(input) }
+    pending.release(b)
+    let batch = pending.take()
+    #expect(batch.leases == ["a": a, "b": b])
+    #expect(batch.releases == [b])
+    #expect(pending.isEmpty)
+    #expect(pending.leases == ["a": a])  // "b" is given up with this batch
+  }
+
+  @Test func aNewLeaseDropsRowsOfTheOldAndCancelsItsRelease() {
+    var pending = PendingWrites(snapshotsPerSession: 2)
+    let first = Lease(sessionID: "a", owner: "p", epoch: 1, expiresAt: 10)
+    _ = pending.hold(first)
+    for input in StoreFixture.inputs("a", count: 3) { pending.append(input) }
+    pending.record(SessionProgress(sessionID: "a", status: .running, tick: 3, updatedAt: 3))
+    var renewed = first
+    renewed.expiresAt = 20
+    #expect(pending.hold(renewed) == 0)  // the same hold, renewed: rows stay
+    pending.release(renewed)
+    #expect(pending.hold(renewed) == 0)  // taken back before the release was written
+    #expect(pending.releases.isEmpty)
+    let taken = Lease(sessionID: "a", owner: "p", epoch: 3, expiresAt: 30)
+    #expect(pending.hold(taken) == 4)  // 3 inputs and a progress of the lost epoch
+    #expect(pending.isEmpty)
+    #expect(pending.leases == ["a": taken])
+  }
+
+  @Test func aFailedBatchIsRestoredOnlyWhereTheLeaseIsUnchanged() {
+    var pending = PendingWrites(snapshotsPerSession: 2)
+    let a = Lease(sessionID: "a", owner: "p", epoch: 1, expiresAt: 10)
+    let b = Lease(sessionID: "b", owner: "p", epoch: 1, expiresAt: 10)
+    let c = Lease(sessionID: "c", owner: "p", epoch: 1, expiresAt: 10)
+    for lease in [a, b, c] { _ = pending.hold(lease) }
+    for id in ["a", "b", "c", "free"] {
+      for input in StoreFixture.inputs(id, count: 2) { pending.append(input) }
+    }
+    pending.release(c)
+    let failed = pending.take()
+
+    _ = pending.hold(Lease(sessionID: "b", owner: "p", epoch: 2, expiresAt: 20))  // b changed hands
+    pending.restore(failed)
+    let retried = pending.take()
+    #expect(retried.inputs.map(\.sessionID) == ["a", "a", "c", "c", "free", "free"])
+    #expect(retried.releases == [c])
+    #expect(retried.leases["a"] == a && retried.leases["c"] == c && retried.leases["free"] == nil)
+  }
 }

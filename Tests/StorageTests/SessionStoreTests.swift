@@ -4,9 +4,11 @@ import Testing
 @testable import Storage
 
 @Suite struct SessionStoreTests {
-  @Test func createsReadsListsAndDeletesSessions() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func createsReadsListsAndDeletesSessions(_ backend: Backend)
+    throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     let first = StoreFixture.session("a", now: 100)
     var second = StoreFixture.session("b", now: 200)
@@ -33,11 +35,13 @@ import Testing
     #expect(try store.listSessions().map(\.id) == ["b"])
   }
 
-  @Test func refusesADuplicateIdAndOversizedConfig() throws {
+  @Test(arguments: Backend.allCases) func refusesADuplicateIdAndOversizedConfig(_ backend: Backend)
+    throws
+  {
     var limits = StoreLimits()
     limits.maxConfigBytes = 16
-    let fixture = try StoreFixture(limits: limits)
-    defer { fixture.directory.remove() }
+    let fixture = try StoreFixture(backend, limits: limits)
+    defer { fixture.remove() }
     try fixture.store.createSession(StoreFixture.session("a"))
     #expect(throws: StoreError.sessionExists(id: "a")) {
       try fixture.store.createSession(StoreFixture.session("a"))
@@ -48,9 +52,11 @@ import Testing
     #expect(try fixture.store.listSessions().count == 1)
   }
 
-  @Test func storesTheTokenHashNeverTheToken() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func storesTheTokenHashNeverTheToken(_ backend: Backend) throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    let wal = try fixture.walPosition()
     let token = "Zq8rV1token-that-must-not-hit-the-disk"
     let session = StoredSession(
       id: "s", kind: "holes", config: "{}", seed: 1, token: token, now: 1)
@@ -58,22 +64,19 @@ import Testing
     let stored = try #require(try fixture.store.session(id: "s"))
     #expect(TokenHash.matches(token: token, storedHash: stored.tokenHash))
 
-    var bytes: [UInt8] = []
-    for suffix in ["", "-wal"] {
-      if let data = FileManager.default.contents(atPath: fixture.path + suffix) {
-        bytes += [UInt8](data)
-      }
-    }
+    let bytes = try fixture.bytesOnDisk(since: wal)
     #expect(bytes.count > 0)
-    #expect(!contains(bytes, Array(token.utf8)))
-    #expect(contains(bytes, Array(stored.tokenHash.utf8)))
+    #expect(bytes.range(of: Data(token.utf8)) == nil)
+    #expect(bytes.range(of: Data(stored.tokenHash.utf8)) != nil)
   }
 
-  @Test func evictsTheStalestStoppedSessionsAtTheLimit() throws {
+  @Test(arguments: Backend.allCases) func evictsTheStalestStoppedSessionsAtTheLimit(
+    _ backend: Backend
+  ) throws {
     var limits = StoreLimits()
     limits.maxSessions = 3
-    let fixture = try StoreFixture(limits: limits)
-    defer { fixture.directory.remove() }
+    let fixture = try StoreFixture(backend, limits: limits)
+    defer { fixture.remove() }
     let store = fixture.store
     for (id, time) in [("old", 1.0), ("older", 0.5), ("running", 0.1)] {
       try store.createSession(StoreFixture.session(id, now: time))
@@ -93,9 +96,11 @@ import Testing
     #expect(Set(try store.listSessions().map(\.id)) == ["running", "new1", "new2"])
   }
 
-  @Test func deletesSessionsOlderThanACutoffWithTheirLogs() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func deletesSessionsOlderThanACutoffWithTheirLogs(
+    _ backend: Backend
+  ) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     for (id, time) in [("a", 10.0), ("b", 20.0), ("c", 30.0)] {
       try store.createSession(StoreFixture.session(id, now: time))
@@ -107,18 +112,16 @@ import Testing
     #expect(try store.deleteSessions(updatedBefore: 25) == ["a", "b"])
     #expect(try store.statistics().sessions == 1)
     #expect(try store.listSessions().map(\.id) == ["c"])
-    let orphans = try store.withReader { database in
-      try database.query(
-        "SELECT (SELECT COUNT(*) FROM inputs WHERE session_id != 'c')"
-          + " + (SELECT COUNT(*) FROM snapshots WHERE session_id != 'c')"
-      ) { $0.int64(0) }
-    }
-    #expect(orphans == [0])
+    let orphans = try fixture.column(
+      "SELECT (SELECT COUNT(*) FROM inputs WHERE session_id != 'c')"
+        + " + (SELECT COUNT(*) FROM snapshots WHERE session_id != 'c')")
+    #expect(orphans == ["0"])
   }
 
+  /// SQLite only: PostgreSQL's autovacuum makes the space reusable but keeps the files.
   @Test func deletingOldSessionsGivesTheSpaceBack() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+    let fixture = try StoreFixture(.sqlite)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.createSession(StoreFixture.session("big", now: 1))
     let payload = String(repeating: "p", count: 200)
@@ -130,9 +133,11 @@ import Testing
     #expect(try store.statistics().bytes < full / 10)
   }
 
-  @Test func readsInputsInTickAndSeqOrderWithinARange() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func readsInputsInTickAndSeqOrderWithinARange(
+    _ backend: Backend
+  ) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.createSession(StoreFixture.session("s"))
     let inputs = [
@@ -150,40 +155,44 @@ import Testing
       ])
   }
 
-  @Test func writingABatchTwiceStoresItOnce() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func writingABatchTwiceStoresItOnce(_ backend: Backend) throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.createSession(StoreFixture.session("s"))
     let batch = WriteBatch(
       inputs: StoreFixture.inputs("s", count: 5),
       snapshots: [Snapshot(sessionID: "s", tick: 5, state: [1])],
       progress: [SessionProgress(sessionID: "s", status: .running, tick: 5, updatedAt: 101)])
-    #expect(try store.write(batch) == 0)
-    #expect(try store.write(batch) == 0)
+    #expect(try store.write(batch) == WriteResult())
+    #expect(try store.write(batch) == WriteResult())
     #expect(try store.inputs(sessionID: "s") == batch.inputs)
     #expect(try store.session(id: "s")?.tick == 5)
   }
 
-  @Test func skipsRowsOfSessionsThatAreGone() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func skipsRowsOfSessionsThatAreGone(_ backend: Backend) throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.createSession(StoreFixture.session("kept"))
     let batch = WriteBatch(
       inputs: StoreFixture.inputs("kept", count: 2) + StoreFixture.inputs("gone", count: 3),
       snapshots: [Snapshot(sessionID: "gone", tick: 1, state: [])],
       progress: [SessionProgress(sessionID: "gone", status: .paused, tick: 3, updatedAt: 1)])
-    #expect(try store.write(batch) == 5)
+    #expect(try store.write(batch) == WriteResult(skippedRows: 5))
     #expect(try store.inputs(sessionID: "kept").count == 2)
     #expect(try store.inputs(sessionID: "gone") == [])
   }
 
-  @Test func keepsOnlyTheNewestSnapshotsAndFindsOneAtOrBeforeATick() throws {
+  @Test(arguments: Backend.allCases) func keepsOnlyTheNewestSnapshotsAndFindsOneAtOrBeforeATick(
+    _ backend: Backend
+  ) throws {
     var limits = StoreLimits()
     limits.snapshotsPerSession = 2
-    let fixture = try StoreFixture(limits: limits)
-    defer { fixture.directory.remove() }
+    let fixture = try StoreFixture(backend, limits: limits)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.createSession(StoreFixture.session("s"))
     try store.createSession(StoreFixture.session("t"))
@@ -197,9 +206,11 @@ import Testing
     #expect(try store.latestSnapshot(sessionID: "t")?.state == [0])  // other sessions untouched
   }
 
-  @Test func resumePointIsTheSnapshotPlusTheInputsAfterIt() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func resumePointIsTheSnapshotPlusTheInputsAfterIt(
+    _ backend: Backend
+  ) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let store = fixture.store
     try store.createSession(StoreFixture.session("s"))
     try store.appendInputs(StoreFixture.inputs("s", from: 1, count: 100))
@@ -214,10 +225,38 @@ import Testing
     #expect(seek.inputs.map(\.tick) == Array(1...30))
   }
 
-  private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard needle.count <= haystack.count else { return false }
-    return (0...(haystack.count - needle.count)).contains { start in
-      haystack[start..<(start + needle.count)].elementsEqual(needle)
+  /// Rows go many to a statement: a batch of any size, with a row written twice, keeps the last.
+  @Test(arguments: Backend.allCases)
+  func aLargeBatchWithRepeatedRowsKeepsTheLastOfEach(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    let store = fixture.store
+    let ids = (0..<70).map { "s\($0)" }
+    for id in ids { try store.createSession(StoreFixture.session(id)) }
+    var batch = WriteBatch()
+    for id in ids {
+      batch.inputs += StoreFixture.inputs(id, count: 3)
+      batch.progress.append(SessionProgress(sessionID: id, status: .running, tick: 2, updatedAt: 1))
+      batch.progress.append(SessionProgress(sessionID: id, status: .paused, tick: 3, updatedAt: 2))
+      batch.snapshots.append(Snapshot(sessionID: id, tick: 3, state: [1]))
+      batch.snapshots.append(Snapshot(sessionID: id, tick: 3, state: [2]))
     }
+    batch.inputs.append(LoggedInput(sessionID: "s5", tick: 2, seq: 0, input: "again"))
+    #expect(try store.write(batch) == WriteResult())
+    for id in ids {
+      let session = try #require(try store.session(id: id))
+      #expect(session.status == .paused && session.tick == 3 && session.updatedAt == 2)
+      #expect(try store.latestSnapshot(sessionID: id)?.state == [2])
+      #expect(try store.inputs(sessionID: id).count == 3)
+    }
+    #expect(try store.inputs(sessionID: "s5").map(\.input)[1] == "again")
+  }
+
+  @Test(arguments: [0, 1, 5, 64, 65, 127, 200])
+  func rowsAreCutIntoChunksOfPowersOfTwo(count: Int) {
+    let chunks = SQLRows.chunks(Array(0..<count))
+    #expect(chunks.flatMap { $0 } == Array(0..<count))
+    #expect(chunks.allSatisfy { $0.count <= 64 && $0.count.nonzeroBitCount == 1 })
+    #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.count >= $1.count })
   }
 }

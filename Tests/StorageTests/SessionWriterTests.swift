@@ -4,9 +4,11 @@ import Testing
 @testable import Storage
 
 @Suite struct SessionWriterTests {
-  @Test func flushedWritesAreDurableForAFreshConnection() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func flushedWritesAreDurableForAFreshConnection(
+    _ backend: Backend
+  ) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let ids = ["a", "b", "c"]
     for id in ids { try fixture.store.createSession(StoreFixture.session(id)) }
     let writer = SessionWriter(store: fixture.store, configuration: configuration(interval: 0.05))
@@ -19,22 +21,23 @@ import Testing
     #expect(writer.flush())
 
     // As if the process were killed now: a new connection must see every flushed row.
-    let fresh = try Database(path: fixture.path, options: Database.Options(readOnly: true))
-    let counts = try fresh.query(
-      "SELECT session_id, COUNT(*), MAX(tick) FROM inputs GROUP BY session_id ORDER BY session_id"
-    ) { "\($0.string(0)):\($0.int64(1)):\($0.int64(2))" }
+    let counts = try fixture.column(
+      """
+      SELECT session_id || ':' || COUNT(*) || ':' || MAX(tick) FROM inputs
+      GROUP BY session_id ORDER BY session_id
+      """)
     #expect(counts == ["a:120:120", "b:120:120", "c:120:120"])
-    #expect(
-      try fresh.query("SELECT tick FROM sessions ORDER BY id") { $0.int64(0) } == [120, 120, 120])
-    #expect(
-      try fresh.query("SELECT COUNT(*) FROM snapshots WHERE tick = 60") { $0.int64(0) } == [3])
+    #expect(try fixture.column("SELECT tick FROM sessions ORDER BY id") == ["120", "120", "120"])
+    #expect(try fixture.column("SELECT COUNT(*) FROM snapshots WHERE tick = 60") == ["3"])
     #expect(writer.status.isHealthy)
     #expect(writer.status.summary == "storage ok")
   }
 
-  @Test func writesLandWithoutAnExplicitFlush() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func writesLandWithoutAnExplicitFlush(_ backend: Backend)
+    throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     try fixture.store.createSession(StoreFixture.session("s"))
     let writer = SessionWriter(store: fixture.store, configuration: configuration(interval: 0.02))
     defer { writer.close() }
@@ -46,9 +49,11 @@ import Testing
     #expect(try fixture.store.inputs(sessionID: "s").count == 10)
   }
 
-  @Test func refusesInputsBeyondTheBacklogCapAndSaysSo() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func refusesInputsBeyondTheBacklogCapAndSaysSo(
+    _ backend: Backend
+  ) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     try fixture.store.createSession(StoreFixture.session("s"))
     var configuration = configuration(interval: 3600)
     configuration.maxPendingInputs = 5
@@ -65,11 +70,18 @@ import Testing
     #expect(try fixture.store.inputs(sessionID: "s").map(\.tick) == [1, 2, 3, 4, 5])
     #expect(!writer.status.isBacklogFull)
     #expect(writer.append(LoggedInput(sessionID: "s", tick: 8, seq: 0, input: "{}")))
+    // A tick's inputs go in whole or not at all.
+    #expect(!writer.append(contentsOf: StoreFixture.inputs("s", from: 9, count: 5)))
+    #expect(writer.status.pendingInputs == 1 && writer.status.rejectedInputs == 7)
+    #expect(writer.append(contentsOf: StoreFixture.inputs("s", from: 9, count: 4)))
+    #expect(writer.status.isBacklogFull)
   }
 
-  @Test func forgetDropsTheQueuedWritesOfASession() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func forgetDropsTheQueuedWritesOfASession(_ backend: Backend)
+    throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     try fixture.store.createSession(StoreFixture.session("gone"))
     try fixture.store.createSession(StoreFixture.session("kept"))
     let writer = SessionWriter(store: fixture.store, configuration: configuration(interval: 3600))
@@ -87,9 +99,10 @@ import Testing
     #expect(writer.flush(timeout: 5))  // nothing left to wait for
   }
 
-  @Test func concurrentProducersLoseNothing() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func concurrentProducersLoseNothing(_ backend: Backend) throws
+  {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     let ids = (0..<4).map { "s\($0)" }
     for id in ids { try fixture.store.createSession(StoreFixture.session(id)) }
     let writer = SessionWriter(store: fixture.store, configuration: configuration(interval: 0.005))
@@ -111,9 +124,11 @@ import Testing
     }
   }
 
-  @Test func closeWritesEverythingAndThenRefusesMore() throws {
-    let fixture = try StoreFixture()
-    defer { fixture.directory.remove() }
+  @Test(arguments: Backend.allCases) func closeWritesEverythingAndThenRefusesMore(
+    _ backend: Backend
+  ) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
     try fixture.store.createSession(StoreFixture.session("s"))
     let writer = SessionWriter(store: fixture.store, configuration: configuration(interval: 3600))
     for input in StoreFixture.inputs("s", count: 4) { writer.append(input) }

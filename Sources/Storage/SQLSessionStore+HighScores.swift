@@ -1,4 +1,4 @@
-extension SQLiteSessionStore {
+extension SQLSessionStore {
   @discardableResult
   public func addHighScore(_ score: HighScore) throws -> Int? {
     let name = try NameValidator.validate(score.name)
@@ -11,17 +11,18 @@ extension SQLiteSessionStore {
     let kept = Int64(max(1, limits.maxHighScores))
     return try withWriter { database in
       try database.transaction {
-        try database.execute(
-          "INSERT INTO high_scores (name, score, level, created_at) VALUES (?, ?, ?, ?)",
-          [.text(name), .integer(score.score), .integer(score.level), .real(score.createdAt)])
-        let id = try database.query("SELECT last_insert_rowid()") { $0.int64(0) }.first
+        try database.serialize(.highScores)
+        let id = try database.query(
+          "INSERT INTO high_scores (name, score, level, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+          [.text(name), .integer(score.score), .integer(score.level), .real(score.createdAt)]
+        ) { $0.int64(0) }.first
         try database.execute(
           """
           DELETE FROM high_scores WHERE id NOT IN
             (SELECT id FROM high_scores ORDER BY \(Self.highScoreOrder) LIMIT ?)
           """, [.integer(kept)])
         let ranked = try database.query(
-          "SELECT id FROM high_scores ORDER BY \(Self.highScoreOrder)"
+          "SELECT id FROM high_scores ORDER BY \(Self.highScoreOrder)", []
         ) { $0.int64(0) }
         return ranked.firstIndex { $0 == id }.map { $0 + 1 }
       }
@@ -45,5 +46,5 @@ extension SQLiteSessionStore {
   }
 
   /// Best first: higher level, then higher score, then the earlier date (then insertion order).
-  private static let highScoreOrder = "level DESC, score DESC, created_at, id"
+  private static var highScoreOrder: String { "level DESC, score DESC, created_at, id" }
 }

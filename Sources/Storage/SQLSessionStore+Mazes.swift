@@ -1,9 +1,9 @@
-extension SQLiteSessionStore {
+extension SQLSessionStore {
   /// Saves `cells` under `name`. With an `owner`, a new name is theirs (within
   /// `maxMazesPerClient`, and its address's clients within `maxMazesPerAddress`) and an
   /// existing one may be replaced only with its token.
   @discardableResult
-  public func saveMaze(name: String, cells: String, at time: Double, owner: MazeOwner? = nil)
+  public func saveMaze(name: String, cells: String, at time: Double, owner: MazeOwner?)
     throws -> SavedMaze
   {
     let name = try NameValidator.validate(name)
@@ -14,33 +14,32 @@ extension SQLiteSessionStore {
     let limit = limits.maxMazes
     return try withWriter { database in
       try database.transaction {
+        try database.serialize(.mazes)
         let existing = try database.query(
           "SELECT owner_hash FROM mazes WHERE name = ?", [.text(name)]
-        ) { row -> String? in row.isNull(0) ? nil : row.string(0) }
+        ) { $0.optionalString(0) }
         if let ownerHash = existing.first {
           if let owner {
             try Self.checkOwner(owner.token, hash: ownerHash, name: name)
           }
         } else {
-          let count = try database.query("SELECT COUNT(*) FROM mazes") { Int($0.int64(0)) }
-          guard (count.first ?? 0) < limit else { throw StoreError.tooManyMazes(limit: limit) }
+          let count = try database.count("SELECT COUNT(*) FROM mazes", [])
+          guard count < limit else { throw StoreError.tooManyMazes(limit: limit) }
           if let owner {
             let perClient = limits.maxMazesPerClient
-            let mine = try database.query(
-              "SELECT COUNT(*) FROM mazes WHERE owner_client = ?", [.text(owner.client)]
-            ) { Int($0.int64(0)) }
-            guard (mine.first ?? 0) < perClient else {
+            let mine = try database.count(
+              "SELECT COUNT(*) FROM mazes WHERE owner_client = ?", [.text(owner.client)])
+            guard mine < perClient else {
               throw StoreError.tooManyMazesForClient(limit: perClient)
             }
             // A client is `ADDRESS` or `ADDRESS FAMILY`: the address's clients are both shapes.
             let perAddress = max(perClient, limits.maxMazesPerAddress)
-            let address = try database.query(
+            let address = try database.count(
               """
               SELECT COUNT(*) FROM mazes
               WHERE owner_client = ?1 OR substr(owner_client, 1, length(?1) + 1) = ?1 || ' '
-              """, [.text(owner.address)]
-            ) { Int($0.int64(0)) }
-            guard (address.first ?? 0) < perAddress else {
+              """, [.text(owner.address)])
+            guard address < perAddress else {
               throw StoreError.tooManyMazesForAddress(limit: perAddress)
             }
           }
@@ -75,13 +74,14 @@ extension SQLiteSessionStore {
 
   public func listMazes() throws -> [SavedMaze] {
     try withReader { database in
-      try database.query("SELECT \(Self.mazeColumns) FROM mazes ORDER BY name", row: Self.savedMaze)
+      try database.query(
+        "SELECT \(Self.mazeColumns) FROM mazes ORDER BY name", [], row: Self.savedMaze)
     }
   }
 
   /// Deletes the maze; with a `token`, only if it is the owner's. False when there is none.
   @discardableResult
-  public func deleteMaze(named name: String, token: String? = nil) throws -> Bool {
+  public func deleteMaze(named name: String, token: String?) throws -> Bool {
     let name = try NameValidator.validate(name)
     return try withWriter { database in
       try database.transaction {
@@ -102,9 +102,9 @@ extension SQLiteSessionStore {
     }
   }
 
-  private static let mazeColumns = "name, cells, created_at, updated_at"
+  private static var mazeColumns: String { "name, cells, created_at, updated_at" }
 
-  private static func savedMaze(_ row: Row) -> SavedMaze {
+  private static func savedMaze(_ row: Connection.Row) -> SavedMaze {
     SavedMaze(
       name: row.string(0), cells: row.string(1), createdAt: row.double(2),
       updatedAt: row.double(3))

@@ -1,0 +1,3 @@
+extension PostgresConnection: SQLConnection {
+  var dialect: SQLDialect { .postgresql }
+}

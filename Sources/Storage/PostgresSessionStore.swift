@@ -1,0 +1,61 @@
+import Dispatch
+import Synchronization
+
+/// The `SessionStore` on PostgreSQL, shared by any number of Playfield processes: one writing
+/// and one reading connection, each coming back by itself after the server or the network
+/// goes away (`PostgresLink`).
+///
+/// What one process may write of a session is decided by the session's lease (see
+/// `acquireLease`), checked in the same transaction as the write, so two processes never both
+/// write one session. Safe to use from any thread.
+public final class PostgresSessionStore: SQLSessionStore {
+  /// The bounds this store enforces.
+  public let limits: StoreLimits
+  /// The URL connected to, with any password replaced by `***`.
+  public let location: String
+  private let writer: Mutex<PostgresLink>
+  private let reader: Mutex<PostgresLink>
+
+  /// Connects to `url` (`postgresql://USER@HOST/DB`) and applies `Schema.migrations`, which
+  /// one process at a time does (an advisory lock). A wrong or unreachable URL throws a
+  /// `PostgresError` of kind `.connection` whose message is one line:
+  /// `cannot connect to PostgreSQL at URL: <libpq's reason>`.
+  ///
+  /// `now` is a steady clock in seconds, used only to pace reconnecting.
+  public init(
+    url: String, limits: StoreLimits = StoreLimits(), connectTimeoutSeconds: Int = 5,
+    now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+  ) throws {
+    let writer = try PostgresLink(url: url, connectTimeoutSeconds: connectTimeoutSeconds, now: now)
+    _ = try writer.use { try $0.migrate(Schema.migrations) }
+    let reader = try PostgresLink(url: url, connectTimeoutSeconds: connectTimeoutSeconds, now: now)
+    self.limits = limits
+    self.location = PostgresURL.redacted(url)
+    self.writer = Mutex(writer)
+    self.reader = Mutex(reader)
+  }
+
+  /// Why the store cannot reach the server now, or nil while it can (as far as it knows: a
+  /// break is noticed by the next statement).
+  public var connectionProblem: String? {
+    writer.withLock { $0.problem?.message } ?? reader.withLock { $0.problem?.message }
+  }
+
+  /// PostgreSQL keeps its own files: there is no file of ours to lose.
+  public var fileCheck: DatabaseFileCheck { .same }
+
+  /// Nothing to do: the server makes its own checkpoints.
+  public func checkpoint() throws {}
+
+  func withWriter<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    try writer.withLock { link in try link.use(body) }
+  }
+
+  func withReader<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    try reader.withLock { link in try link.use(body) }
+  }
+
+  func withReaderIfAvailable<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T? {
+    try reader.withLockIfAvailable { link in try link.use(body) }
+  }
+}

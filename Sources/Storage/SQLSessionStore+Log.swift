@@ -1,0 +1,185 @@
+extension SQLSessionStore {
+  /// Writes the batch in one transaction. Each session's row is read (and, on PostgreSQL,
+  /// locked) first: rows of a session no longer stored are skipped, rows of a session whose
+  /// lease is not the one they were made under are refused and the session reported lost.
+  @discardableResult
+  public func write(_ batch: WriteBatch) throws -> WriteResult {
+    guard !batch.isEmpty else { return WriteResult() }
+    let keep = Int64(max(1, limits.snapshotsPerSession))
+    return try withWriter { database in
+      try database.transaction {
+        var stored: [String: (owner: String?, epoch: Int64)] = [:]
+        // NB: in id order, so that two processes' batches lock rows in the same order.
+        for chunk in SQLRows.chunks(batch.sessionIDs) {
+          let rows = try database.query(
+            """
+            SELECT id, lease_owner, lease_epoch FROM sessions
+            WHERE id IN \(SQLRows.placeholders(rows: 1, columns: chunk.count)) ORDER BY id
+            """ + database.dialect.lockingRead, chunk.map { .text($0) }
+          ) { (id: $0.string(0), owner: $0.optionalString(1), epoch: $0.int64(2)) }
+          for row in rows { stored[row.id] = (row.owner, row.epoch) }
+        }
+        var writable = Set<String>()
+        var gone = Set<String>()
+        var lost: [String] = []
+        for id in batch.sessionIDs {
+          guard let stored = stored[id] else {
+            gone.insert(id)
+            continue
+          }
+          let lease = batch.leases[id] ?? batch.releases.first { $0.sessionID == id }
+          if Lease.permits(lease, storedOwner: stored.owner, storedEpoch: stored.epoch) {
+            writable.insert(id)
+          } else {
+            lost.append(id)
+          }
+        }
+        try database.executeBatch(Self.statements(for: batch, writable: writable, keep: keep))
+        let rows = { (ids: Set<String>) in
+          batch.inputs.count(where: { ids.contains($0.sessionID) })
+            + batch.snapshots.count(where: { ids.contains($0.sessionID) })
+            + batch.progress.count(where: { ids.contains($0.sessionID) })
+        }
+        return WriteResult(
+          skippedRows: rows(gone), refusedRows: rows(Set(lost)), lostSessions: lost)
+      }
+    }
+  }
+
+  public func inputs(sessionID: String, afterTick: Int64, throughTick: Int64) throws
+    -> [LoggedInput]
+  {
+    try withReader { database in
+      try database.query(
+        """
+        SELECT session_id, tick, seq, input FROM inputs
+        WHERE session_id = ? AND tick > ? AND tick <= ? ORDER BY tick, seq
+        """, [.text(sessionID), .integer(afterTick), .integer(throughTick)],
+        row: LoggedInput.init(row:))
+    }
+  }
+
+  public func inputs(
+    sessionID: String, after position: LogPosition, limit: Int, wait: Bool
+  ) throws -> [LoggedInput]? {
+    let query = { (database: Connection) throws -> [LoggedInput] in
+      try database.query(
+        """
+        SELECT session_id, tick, seq, input FROM inputs
+        WHERE session_id = ? AND (tick, seq) > (?, ?) ORDER BY tick, seq LIMIT ?
+        """,
+        [
+          .text(sessionID), .integer(position.tick), .integer(position.seq),
+          .integer(Int64(max(1, limit))),
+        ], row: LoggedInput.init(row:))
+    }
+    return wait ? try withReader(query) : try withReaderIfAvailable(query)
+  }
+
+  public func lastInputTick(sessionID: String) throws -> Int64? {
+    try withReader { database in
+      try database.query(
+        "SELECT MAX(tick) FROM inputs WHERE session_id = ?", [.text(sessionID)]
+      ) { row -> Int64? in row.isNull(0) ? nil : row.int64(0) }.first ?? nil
+    }
+  }
+
+  public func snapshot(sessionID: String, atOrBefore tick: Int64) throws -> Snapshot? {
+    try withReader { database in
+      try Self.snapshot(in: database, sessionID: sessionID, atOrBefore: tick)
+    }
+  }
+
+  public func snapshot(sessionID: String, atOrBefore tick: Int64, wait: Bool) throws
+    -> Snapshot?
+  {
+    guard !wait else { return try snapshot(sessionID: sessionID, atOrBefore: tick) }
+    let found = try withReaderIfAvailable { database in
+      try Self.snapshot(in: database, sessionID: sessionID, atOrBefore: tick)
+    }
+    return found ?? nil
+  }
+
+  /// The newest snapshot at or before `tick`, read on `database`.
+  private static func snapshot(in database: Connection, sessionID: String, atOrBefore tick: Int64)
+    throws -> Snapshot?
+  {
+    try database.query(
+      """
+      SELECT session_id, tick, state FROM snapshots
+      WHERE session_id = ? AND tick <= ? ORDER BY tick DESC LIMIT 1
+      """, [.text(sessionID), .integer(tick)]
+    ) {
+      Snapshot(sessionID: $0.string(0), tick: $0.int64(1), state: $0.blob(2))
+    }.first
+  }
+
+  /// The statements that write a batch's rows of the `writable` sessions: progress, inputs and
+  /// snapshots (upserts, so writing a batch twice stores it once) many rows to a statement,
+  /// old snapshots pruned to `keep`, then the leases given up.
+  private static func statements(for batch: WriteBatch, writable: Set<String>, keep: Int64)
+    -> [BatchStatement]
+  {
+    var statements: [BatchStatement] = []
+    let progress = SQLRows.lastOfEach(
+      batch.progress.filter { writable.contains($0.sessionID) }, key: \.sessionID)
+    for chunk in SQLRows.chunks(progress) {
+      // NB: both databases name the columns of a VALUES list column1, column2, ...
+      statements.append(
+        BatchStatement(
+          sql: """
+            UPDATE sessions SET status = v.column2, tick = v.column3, updated_at = v.column4
+            FROM (VALUES \(SQLRows.placeholders(rows: chunk.count, columns: 4))) AS v
+            WHERE sessions.id = v.column1
+            """,
+          values: chunk.flatMap { update -> [SQLValue] in
+            [
+              .text(update.sessionID), .text(update.status.rawValue), .integer(update.tick),
+              .real(update.updatedAt),
+            ]
+          }))
+    }
+    let inputs = SQLRows.lastOfEach(batch.inputs.filter { writable.contains($0.sessionID) }) {
+      LogKey(sessionID: $0.sessionID, tick: $0.tick, seq: $0.seq)
+    }
+    for chunk in SQLRows.chunks(inputs) {
+      statements.append(
+        BatchStatement(
+          sql: """
+            INSERT INTO inputs (session_id, tick, seq, input)
+            VALUES \(SQLRows.placeholders(rows: chunk.count, columns: 4))
+            ON CONFLICT (session_id, tick, seq) DO UPDATE SET input = excluded.input
+            """,
+          values: chunk.flatMap { input -> [SQLValue] in
+            [.text(input.sessionID), .integer(input.tick), .integer(input.seq), .text(input.input)]
+          }))
+    }
+    let snapshots = SQLRows.lastOfEach(
+      batch.snapshots.filter { writable.contains($0.sessionID) }
+    ) { LogKey(sessionID: $0.sessionID, tick: $0.tick, seq: 0) }
+    for chunk in SQLRows.chunks(snapshots) {
+      statements.append(
+        BatchStatement(
+          sql: """
+            INSERT INTO snapshots (session_id, tick, state)
+            VALUES \(SQLRows.placeholders(rows: chunk.count, columns: 3))
+            ON CONFLICT (session_id, tick) DO UPDATE SET state = excluded.state
+            """,
+          values: chunk.flatMap { snapshot -> [SQLValue] in
+            [.text(snapshot.sessionID), .integer(snapshot.tick), .blob(snapshot.state)]
+          }))
+    }
+    for id in Set(batch.snapshots.map(\.sessionID)).intersection(writable).sorted() {
+      statements.append(
+        BatchStatement(
+          sql: """
+            DELETE FROM snapshots WHERE session_id = ?1 AND tick NOT IN
+              (SELECT tick FROM snapshots WHERE session_id = ?1 ORDER BY tick DESC LIMIT ?2)
+            """, values: [.text(id), .integer(keep)]))
+    }
+    for lease in batch.releases where writable.contains(lease.sessionID) {
+      statements.append(BatchStatement(sql: release.sql, values: release.values(lease)))
+    }
+    return statements
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import Storage
+
+/// One process per SQLite file, checked with real processes: `StorageLockProbe` opens a store
+/// in a process of its own.
+@Suite struct DatabaseLockTests {
+  /// The probe, built beside this test binary.
+  static var probe: String {
+    get throws {
+      let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      let path = folder.appendingPathComponent("StorageLockProbe").path
+      guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw Command.Failure(
+          description: "\(path) is missing: build it with `swift build --build-tests`")
+      }
+      return path
+    }
+  }
+
+  @Test func aSecondProcessIsRefusedAndToldWhoHoldsTheFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("playfield.db")
+    let store = try SQLiteSessionStore(path: path, holder: "http://127.0.0.1:8080")
+    let second = try Command.run(try Self.probe, [path, "http://127.0.0.1:9001"], timeout: 60)
+    #expect(second.status == 3)
+    #expect(
+      second.output.hasPrefix(
+        "the database \(path) is in use by another Playfield process (pid \(getpid()) on host "))
+    #expect(second.output.contains(": http://127.0.0.1:8080); stop it, or give this one another"))
+    #expect(second.output.split(separator: "\n").count == 1)
+
+    store.describeHolder("http://127.0.0.1:8081")
+    let third = try Command.run(try Self.probe, [path, "x"], timeout: 60)
+    #expect(third.output.contains(": http://127.0.0.1:8081)"))
+    withExtendedLifetime(store) {}
+  }
+
+  @Test func aKilledHolderLetsGoAndTheNextProcessOpens() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("playfield.db")
+    let output = directory.file("probe.out")
+    let holder = try Command.spawn(
+      [try Self.probe, path, "http://10.0.0.5:9001", "--hold"], output: output)
+    var status: Int32 = 0
+    defer {
+      kill(holder, SIGKILL)
+      waitpid(holder, &status, 0)
+    }
+    let deadline = Date(timeIntervalSinceNow: 60)
+    while (try? String(contentsOfFile: output, encoding: .utf8))?.hasPrefix("opened") != true {
+      try #require(Date() < deadline, "the probe did not open the store within 60 s")
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+
+    let refused = try #require(throws: DatabaseLockError.self) {
+      try SQLiteSessionStore(path: path)
+    }
+    guard case .inUse(let refusedPath, let who) = refused else {
+      Issue.record("expected inUse, got \(refused)")
+      return
+    }
+    #expect(refusedPath == path)
+    #expect(who.hasPrefix("pid \(holder) on host ") && who.hasSuffix(": http://10.0.0.5:9001"))
+    // Reading the file is still fine: a read-only store takes no lock.
+    #expect(try SQLiteSessionStore(path: path, readOnly: true).listSessions() == [])
+
+    kill(holder, SIGKILL)
+    waitpid(holder, &status, 0)
+    let store = try SQLiteSessionStore(path: path)
+    #expect(try store.listSessions() == [])
+  }
+
+  @Test func storesOfOneProcessShareTheFileAndTheLastLetsGo() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("playfield.db")
+    do {
+      let first = try SQLiteSessionStore(path: path)
+      let second = try SQLiteSessionStore(path: "\(directory.path)/./playfield.db")
+      try first.createSession(StoreFixture.session("s"))
+      #expect(try second.session(id: "s") != nil)
+      let probe = try withExtendedLifetime(first) {
+        try Command.run(try Self.probe, [path, "x"], timeout: 60)
+      }
+      #expect(probe.status == 3)
+    }
+    let after = try Command.run(try Self.probe, [path, "x"], timeout: 60)
+    #expect(after.status == 0 && after.output == "opened\n")
+  }
+
+  @Test func aNewProcessOnAFileHandsBackItsPredecessorsLeases() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("playfield.db")
+    do {
+      let store = try SQLiteSessionStore(path: path)
+      try store.createSession(
+        StoreFixture.session("s"), lease: LeaseTerms(owner: "dead", now: 100, duration: 3600))
+    }
+    let store = try SQLiteSessionStore(path: path)
+    #expect(try store.lease(sessionID: "s") == nil)
+    let adopted = try store.acquireLease(
+      sessionID: "s", LeaseTerms(owner: "new", now: 101, duration: 10))
+    #expect(adopted.lease?.epoch == 2)
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Storage
+
+/// The keeper of a process's leases: renewals, losses found, and letting go at shutdown.
+@Suite struct LeaseKeeperTests {
+  /// A clock the test sets by hand (unix seconds).
+  final class ManualClock: Sendable {
+    let time = Mutex(100.0)
+    var now: Double { time.withLock { $0 } }
+    func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
+  }
+
+  @Test(
+    "renewals move every kept lease on; a lease another process adopted is reported lost",
+    arguments: Backend.allCases)
+  func renewAndLose(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    let other = try fixture.reopen()
+    for id in ["s", "t"] { try fixture.store.createSession(StoreFixture.session(id)) }
+    let clock = ManualClock()
+    let lost = Mutex<[String]>([])
+    let keeper = LeaseKeeper(
+      store: fixture.store, owner: "a", duration: 10, wallClock: { clock.now },
+      renewing: false, lost: { ids in lost.withLock { $0 += ids } })
+    #expect(try keeper.acquire(sessionID: "s").lease?.expiresAt == 110)
+    let created = try fixture.store.createSession(
+      StoreFixture.session("u"), lease: keeper.terms)
+    keeper.keep(try #require(created.lease))
+    try other.createSession(
+      StoreFixture.session("v"),
+      lease: LeaseTerms(
+        owner: "b", now: 100, duration: 10))
+    let held = try #require(try other.lease(sessionID: "v"))
+    #expect(try keeper.acquire(sessionID: "v") == .held(by: held))
+
+    clock.advance(5)
+    #expect(try keeper.renew() == [])
+    #expect(try fixture.store.lease(sessionID: "s")?.expiresAt == 115)
+    #expect(keeper.lease(sessionID: "u")?.expiresAt == 115)
+
+    // The keeper's process is paused past its leases; b adopts "s" meanwhile.
+    clock.advance(20)
+    _ = try other.acquireLease(sessionID: "s", LeaseTerms(owner: "b", now: 125, duration: 10))
+    #expect(try keeper.renew() == ["s"])
+    #expect(lost.withLock { $0 } == ["s"])
+    #expect(keeper.lease(sessionID: "s") == nil)
+    #expect(keeper.lease(sessionID: "u")?.expiresAt == 135)
+    #expect(keeper.health.failures == 0)
+
+    #expect(keeper.forget(sessionID: "u")?.sessionID == "u")
+    #expect(try keeper.releaseAll() == 1)  // "u": forgotten here, still held in the database
+    #expect(
+      try other.acquireLease(sessionID: "u", LeaseTerms(owner: "b", now: 126, duration: 10))
+        .lease?.epoch == 2)
+  }
+
+  @Test("its thread renews on its own, a third of a lease apart", arguments: Backend.allCases)
+  func renewsByItself(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    try fixture.store.createSession(StoreFixture.session("s"))
+    let clock = ManualClock()
+    let keeper = LeaseKeeper(
+      store: fixture.store, owner: "a", duration: 0.3, wallClock: { clock.now })
+    defer { keeper.stop() }
+    _ = try keeper.acquire(sessionID: "s")
+    clock.advance(1000)
+    let deadline = Date(timeIntervalSinceNow: 30)
+    while try fixture.store.lease(sessionID: "s")?.expiresAt != 1100.3 {
+      try #require(Date() < deadline, "no renewal within 30 s")
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+  }
+}
