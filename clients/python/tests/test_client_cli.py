@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from deadline import read_line
 from playfield_client.__main__ import socket_url
 
 SOURCE = str(pathlib.Path(__file__).resolve().parents[1] / "src")
@@ -48,7 +49,7 @@ def test_watch_prints_events(client, server):
             [sys.executable, "-m", "playfield_client", "watch", server.url + info.urls["watch"],
              "--frames", "3"], stdout=subprocess.PIPE, text=True, env=env)
         try:
-            assert "as spectator" in watcher.stdout.readline()
+            assert "as spectator" in read_line(watcher.stdout, 30, "the watcher's first line")
             session.toggle(4, 5)
             session.step(2)
             out, _ = watcher.communicate(timeout=30)
