@@ -61,6 +61,19 @@ def test_watch_prints_events(client, server):
     client.delete_session(info)
 
 
+@pytest.mark.parametrize("kind", ["paintbrush", "tag-cloud", "bouncing-balls", "maze", "holes"])
+def test_watch_reads_every_kind(client, server, kind):
+    # A paintbrush frame's `points` is a count, a tag cloud's a list: each by its own type.
+    info = client.create_session(kind)
+    result = cli("watch", server.url + info.urls["watch"], "--frames", "3")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("tick ")]
+    assert len(lines) == 3, result.stdout
+    if kind == "paintbrush":
+        assert all("picture v0: 0 strokes, 0 points" in line for line in lines)
+    client.delete_session(info)
+
+
 def test_record_writes_frames_as_json_lines(client, server, tmp_path):
     info = client.create_session("bouncing-balls", {"balls": 4})
     out = tmp_path / "frames.jsonl"
@@ -95,6 +108,7 @@ def test_unknown_sessions_are_reported(server):
     ("https://h/embed/holes?session=S", "wss://h/ws/sessions/S"),
     ("http://h/api/sessions/S", "ws://h/ws/sessions/S"),
     ("ws://h/ws/sessions/S?token=T", "ws://h/ws/sessions/S?token=T"),
+    ("http://h/demos/paintbrush?session=S#token=D", "ws://h/ws/sessions/S?token=D"),
 ])
 def test_any_session_address_names_its_channel(address, expected):
     assert socket_url(address) == expected
