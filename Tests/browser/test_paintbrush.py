@@ -101,9 +101,12 @@ def test_two_browsers_paint_together_through_the_drawing_link(playfield, watched
     assert owner.page.evaluate("() => window.playfield.client.role") == "controller"
     assert guest.page.evaluate("() => window.playfield.client.role") == "drawer"
     assert guest.page.locator(".demo-role").inner_text() == "You are drawing as a guest."
-    # The owner is offered the same drawing link the API gave.
+    # The owner is offered the API's drawing link, with the token in the fragment (no server
+    # or Referer sees it); the guest's address keeps no token.
     href = owner.page.locator(".draw-link").get_attribute("href")
-    assert href == playfield.url + session["urls"]["draw"]
+    draw = session["urls"]["draw"].split("token=")[1]
+    assert href == f"{playfield.url}/demos/paintbrush?session={session['id']}#token={draw}"
+    assert guest.page.evaluate("() => location.href") == f"{playfield.url}/demos/paintbrush?session={session['id']}"
     assert guest.page.locator(".paint-guests").is_hidden()
     assert guest.page.locator('[data-action="clear"]').is_disabled()
 
@@ -147,6 +150,13 @@ def test_a_watcher_cannot_paint_and_a_late_joiner_gets_the_whole_picture(playfie
     owner.page.wait_for_function("() => window.playfield.picture.marks.some(m => m.color === '#0000ff')")
     watcher = open_paint(watched, playfield.url + session["urls"]["watch"])
     assert watcher.page.evaluate("() => window.playfield.client.role") == "spectator"
+    # A watcher's painting tools are off; only the PNG export stays.
+    for tool in ['.swatch[data-color="#ff0000"]', ".any-color", '[data-action="erase"]',
+                 '[data-action="undo"]', '[data-action="clear"]', 'input[name="radius"]']:
+        assert watcher.page.locator(tool).is_disabled(), tool
+    assert watcher.page.locator('[data-action="export"]').is_enabled()
+    for tool in ['.swatch[data-color="#ff0000"]', '[data-action="erase"]', '[data-action="undo"]']:
+        assert owner.page.locator(tool).is_enabled(), tool
     wait_same_picture(owner, watcher)
     assert colour_at(watcher, 200, 100) == "#ffff00"
     # Radius 20 from the config: 15 px off the line is still painted.
@@ -274,3 +284,19 @@ def test_a_tap_on_a_phone_paints_a_dot_and_the_page_fits(playfield, watched):
     assert abs(x - 320) <= 2 and abs(y - 240) <= 2
     assert colour_at(page, x, y) == "#0000ff" and colour_at(page, x + 12, y) == "#000000"
     page.screenshot("paintbrush-phone")
+
+
+def test_the_gallery_card_of_an_empty_canvas_is_not_a_black_box(playfield, watched):
+    session = create_session(playfield, "paintbrush")
+    page = open_paint(watched, f"{playfield.url}/embed/paintbrush?session={session['id']}&watch&preview",
+                      viewport=(320, 240))
+    page.page.wait_for_function("() => window.playfield.status.drawn.rate() > 0")
+    colours = page.canvas_colours("canvas.view")
+    for seed_colour in ["#ffffff", "#ff0000", "#0000ff", "#ffff00", "#00ff00"]:
+        assert colours.get(seed_colour, 0) > 100, (seed_colour, list(colours.items())[:8])
+    # Only on the card: the picture itself stays empty, and a page that is no card shows it so.
+    assert page.page.evaluate("() => window.playfield.picture.marks.length") == 0
+    plain = open_paint(watched, f"{playfield.url}/embed/paintbrush?session={session['id']}&watch",
+                       viewport=(320, 240))
+    plain.page.wait_for_function("() => window.playfield.status.drawn.rate() > 0")
+    assert list(plain.canvas_colours("canvas.view")) == ["#000000"]
