@@ -2,6 +2,9 @@
 SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
+# The SQLite file of sessions, saved mazes and high scores (delete it, with its -wal and -shm
+# files, to start afresh).
+DATABASE ?= playfield.db
 # Seconds each libFuzzer target runs in `make fuzz`; `make test` runs each for FUZZ_RUNS
 # executions from a fixed seed instead, so that a test run repeats exactly.
 FUZZ_SECONDS ?= 600
@@ -18,7 +21,7 @@ SWIFT_TEST_LIMIT ?= 30m
 .PHONY: run build release test test-swift test-python test-fuzz fuzz deps test-deps format lint clean
 
 run: deps $(BINARY)
-	$(BINARY) serve --host $(HOST) --port $(PORT)
+	$(BINARY) serve --host $(HOST) --port $(PORT) --database $(DATABASE)
 
 deps:
 	@scripts/install-deps.sh
