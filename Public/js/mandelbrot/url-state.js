@@ -20,7 +20,7 @@ import { clampView, journeyView, limits, startView } from "./geometry.js";
 
 /** The palettes the tile server knows (`Palette.swift`), with labels for the menu. */
 export const palettes = [
-  { name: "auto", label: "Auto (seed, smooth when deep)" },
+  { name: "auto", label: "Auto" }, // the seed's classic, smooth bands deep (renderer.js)
   { name: "classic", label: "Classic (seed)" },
   { name: "ultra", label: "Ultra" },
   { name: "fire", label: "Fire" },
