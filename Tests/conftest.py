@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from deadline import read_line
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BINARY = pathlib.Path(os.environ.get("PLAYFIELD_BIN", ROOT / ".build" / "release" / "playfield"))
 
@@ -25,9 +27,13 @@ class Playfield:
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", "0", "--database", self.database, *extra],
             stdout=subprocess.PIPE, stderr=self.log, env={**os.environ, **(env or {})})
-        line = self.process.stdout.readline().decode().strip()
+        try:
+            line = read_line(self.process.stdout, 60, "the server's listening line").decode().strip()
+        except TimeoutError:
+            line = ""
         if not line.startswith("Playfield listening on http://"):
             self.process.kill()
+            self.process.wait()
             raise RuntimeError(f"unexpected first line {line!r}; log: {self.read_log()}")
         self.url = line.split(" on ", 1)[1]
         self.host, port = self.url[len("http://"):].rsplit(":", 1)

@@ -77,8 +77,12 @@ function addControls(row) {
   row.classList.add("mine");
   row.querySelector(".demo").append(" ", el("span", { class: "mine-badge" }, "you control this"));
   const links = row.querySelector(".links");
-  const query = `session=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
-  const control = el("a", { class: "control", href: `/demos/${kind}?${query}` }, "control");
+  // NB: no token in the link: this browser holds it, and a copied link only watches.
+  const control = el(
+    "a",
+    { class: "control", href: `/demos/${kind}?session=${encodeURIComponent(id)}` },
+    "control",
+  );
   const remove = el("button", { type: "button", class: "delete" }, "delete");
   // A first click asks again; the second, within a few seconds, deletes.
   remove.addEventListener("click", () => {

@@ -10,11 +10,13 @@ public struct PerMessageDeflateOptions: Sendable, Equatable {
   /// Cap on the client's window, 8...15 bits, sent when the client allows it (nil: none).
   public var clientMaxWindowBits: Int?
 
-  /// The policy of the Python `websockets` server: 4 KiB windows both ways (12 bits), which
-  /// with memory level 5 keeps a connection's compressor near 48 KiB instead of 270 KiB, for
-  /// a somewhat lower ratio on large messages.
+  /// 4 KiB windows both ways (12 bits, the Python `websockets` server's), which with memory
+  /// level 5 keeps a connection's compressor near 48 KiB instead of 270 KiB, for a somewhat
+  /// lower ratio on large messages; and every server message compressed on its own
+  /// (`server_no_context_takeover`), as fan-out frames must be anyway, so that a client or a
+  /// capture tool can decode any message without the ones before it (docs/protocol.md).
   public static let recommended = PerMessageDeflateOptions(
-    serverMaxWindowBits: 12, clientMaxWindowBits: 12)
+    serverNoContextTakeover: true, serverMaxWindowBits: 12, clientMaxWindowBits: 12)
 
   /// A policy; the defaults accept whatever a client offers within RFC 7692.
   public init(

@@ -117,7 +117,9 @@ import Testing
     let on = try accepted(request)
     #expect(
       on.response.headers["Sec-WebSocket-Extensions"]
-        == "permessage-deflate; server_max_window_bits=12; client_max_window_bits=12")
+        == "permessage-deflate; server_no_context_takeover; server_max_window_bits=12; client_max_window_bits=12"
+    )
+    #expect(on.deflate?.serverNoContextTakeover == true)
     #expect(on.deflate?.serverMaxWindowBits == 12)
     #expect(on.deflate?.clientMaxWindowBits == 12)
     let uncapped = try accepted(request, .init(deflate: PerMessageDeflateOptions()))

@@ -111,6 +111,18 @@ import Testing
     #expect(parameters.clientMaxWindowBits == 15)
   }
 
+  /// The policy the server uses: whatever a client offers (Chromium, Firefox and `websockets`
+  /// offer context takeover), each server message is compressed on its own, and says so.
+  @Test(arguments: [
+    "permessage-deflate; client_max_window_bits", "permessage-deflate",
+    "permessage-deflate; server_max_window_bits=10; client_max_window_bits",
+  ])
+  func recommendedPolicyCompressesEachServerMessageAlone(offer: String) throws {
+    let parameters = try #require(negotiate(offer, .recommended))
+    #expect(parameters.serverNoContextTakeover)
+    #expect(parameters.responseHeader.contains("; server_no_context_takeover"))
+  }
+
   @Test func serverPolicyCapsAndAdds() throws {
     let options = PerMessageDeflateOptions(
       serverNoContextTakeover: true, clientNoContextTakeover: true, serverMaxWindowBits: 12,

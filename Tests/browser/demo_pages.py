@@ -39,7 +39,7 @@ def wait_for_tick_after(page, tick, timeout=10_000):
     page.page.wait_for_function(f"() => (window.playfield.frames.newest?.tick ?? -1) > {tick}", timeout=timeout)
 
 
-def wait_for_pixel(page, selector, x, y, colour, timeout=5_000):
+def wait_for_pixel(page, selector, x, y, colour, timeout=10_000):
     """Waits until the canvas at (x, y) CSS px has `colour` ("#rrggbb")."""
     page.page.wait_for_function(
         """([selector, x, y, colour]) => {

@@ -503,3 +503,56 @@ def test_embed_options_pages_are_accessible(playfield, watched, path):
     page.page.goto(playfield.url + path)
     page.page.wait_for_load_state("networkidle")
     assert_accessible(page)
+
+
+
+EMBEDDABLE = ["bouncing-balls", "maze", "holes", "tag-cloud", "mandelbrot", "paintbrush",
+              "accelerometer", "color-picker", "apollonian", "stick-man", "temperature"]
+
+# What a person reads or uses over the picture: the toolbar, the demo's controls with their
+# readouts and messages (the tag cloud's labels overlap by design: they are the picture).
+# Returns the ones cut by the frame and the pairs that overlap, one nesting the other aside.
+CONTROL_PROBLEMS = """() => {
+  const wanted = 'button, input, select, a[href], output, .readouts > div, .explorer-readouts > div,'
+    + ' .temp-message, .tilt-pad';
+  const name = (e) => e.tagName.toLowerCase() + (e.dataset.action ? `[${e.dataset.action}]` : '')
+    + ' ' + (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 24);
+  const shown = [...document.querySelectorAll(wanted)]
+    .filter((e) => !e.closest('.cloud, .embed-menu, [hidden]'))
+    .map((e) => ({ e, r: e.getBoundingClientRect(), style: getComputedStyle(e) }))
+    .filter(({ r, style }) => r.width > 0 && r.height > 0 && style.visibility !== 'hidden');
+  const problems = [];
+  for (const { e, r } of shown) {
+    if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+      problems.push(`${name(e)} is cut by the frame: ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+    }
+  }
+  shown.forEach((a, i) => shown.slice(i + 1).forEach((b) => {
+    if (a.e.contains(b.e) || b.e.contains(a.e)) return;
+    const dx = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+    const dy = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+    if (dx > 1 && dy > 1) problems.push(`${name(a.e)} and ${name(b.e)} overlap`);
+  }));
+  return { count: shown.length, problems };
+}"""
+
+
+@pytest.mark.parametrize("size", [(240, 180), (400, 300)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", EMBEDDABLE)
+def test_controls_fit_small_frames_without_overlapping(playfield, watched, name, size):
+    """docs/embedding.md section 4 promises 240 x 180 and up: with the controls shown (as after
+    a tap), every control, readout and message is inside the frame, and none covers another or
+    the toolbar."""
+    width, height = size
+    page = watched(viewport=size)
+    p = page.page
+    p.goto(f"{playfield.url}/embed/{name}")
+    p.wait_for_load_state("networkidle")
+    if name == "mandelbrot":
+        p.wait_for_selector(".explorer[data-ready=true]", timeout=15_000)
+    p.evaluate("() => { document.body.dataset.touched = 'true'; }")
+    time.sleep(0.5)
+    found = p.evaluate(CONTROL_PROBLEMS)
+    page.screenshot(f"embed-controls-{name}-{width}x{height}")
+    assert found["count"] > 0, "no controls found"
+    assert not found["problems"], "\n".join(found["problems"])

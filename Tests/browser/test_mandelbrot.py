@@ -484,3 +484,62 @@ def test_embed_in_an_iframe(playfield, watched):
             arg=box["width"] + 100)
         inner.wait_for_selector(READY)
         page.screenshot("mandelbrot-embed-large")
+
+
+COLOUR_SPREAD = """() => {
+  const canvas = document.querySelector('.explorer-canvas');
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  const counts = new Map();
+  for (let i = 0; i < data.length; i += 4) {
+    const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return { colours: counts.size, top: Math.max(...counts.values()) / (data.length / 4) };
+}"""
+
+SEAHORSE = "?x=-0.743643887037158&y=0.131825904205311&zoom=30"
+
+
+def test_deep_views_are_coloured_to_show_their_structure(playfield, watched):
+    """Issue 23: the seed's classic colours divide the count by the cap, so a deep view (here
+    2,900 iterations in seahorse valley) turns one flat colour; the default palette, auto,
+    keeps the seed's colours for the seed's view and bands deep views by the smooth count."""
+    page, tiles = open_explorer(watched, playfield, SEAHORSE)
+    p = page.page
+    assert p.locator("[data-control=palette]").input_value() == "auto"
+    assert tiles and all("&palette=ultra" in url for url in tiles if "iter=2900" in url), tiles
+    spread = p.evaluate(COLOUR_SPREAD)
+    assert spread["top"] < 0.05 and spread["colours"] > 20_000, spread
+    page.screenshot("mandelbrot-seahorse-auto")
+    # The seed's palette, asked for by name, is still the seed's: the same view goes flat.
+    classic, _ = open_explorer(watched, playfield, SEAHORSE + "&palette=classic")
+    assert classic.page.evaluate(COLOUR_SPREAD)["top"] > 2 * spread["top"]
+
+
+def test_quadrants_are_numbered_on_the_picture(playfield, watched):
+    """The seed's quadrants 1 (top left) to 4 (bottom right) are written beside the
+    cross-hair's centre, so a journey such as 1-4-4-1 can be followed on screen."""
+    page, _ = open_explorer(watched, playfield)
+    p = page.page
+    # The view's centre (-0.5) is inside the set, black: the numbers are the light pixels there.
+    light = p.evaluate("""() => {
+      const canvas = document.querySelector('.explorer-canvas');
+      const size = canvas.width, h = Math.round(size * 0.04), middle = size / 2;
+      return [[-1, -1], [1, -1], [-1, 1], [1, 1]].map(([dx, dy]) => {
+        const x = Math.round(middle + dx * h * 0.8 - h / 2), y = Math.round(middle + dy * h * 0.8 - h / 2);
+        const d = canvas.getContext('2d').getImageData(x, y, h, h).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] > 200 && d[i + 1] > 200 && d[i + 2] > 200) n += 1;
+        return n;
+      });
+    }""")
+    assert all(n > 10 for n in light), light
+    assert "quadrants 1 to 4" in p.locator(CANVAS).get_attribute("aria-label")
+
+
+def test_a_deep_centre_reads_as_one_line(playfield, watched):
+    page, _ = open_explorer(watched, playfield, "?x=0&y=1&zoom=200")
+    centre = page.page.locator("[data-readout=centre]")
+    text = centre.inner_text()
+    assert re.fullmatch(r"0\.\d{16}… \+ 1\.\d{16}…i \(\d+ decimals\)", text), text
+    assert len(centre.get_attribute("title")) > 100, "every digit is in the title"

@@ -7,6 +7,7 @@ import time
 import pytest
 from websockets.sync.client import connect
 
+from deadline import receive_until
 from demo_pages import create_session, newest_tick, open_demo, wait_for_pixel
 
 BLOCK = "#d3d3d3"
@@ -23,12 +24,13 @@ def drive(server, session, messages):
     with connect(url, max_size=None) as ws:
 
         def until(predicate):
-            while True:
-                message = json.loads(ws.recv(timeout=10))
-                if message["type"] in received:
-                    received[message["type"]].append(message)
-                if predicate(message):
-                    return message
+            seen = []
+            try:
+                return receive_until(ws, predicate, 20, seen=seen)
+            finally:
+                for message in seen:
+                    if message["type"] in received:
+                        received[message["type"]].append(message)
 
         until(lambda m: m["type"] == "status")
         ws.send(json.dumps({"type": "stop"}))

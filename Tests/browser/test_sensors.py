@@ -1,6 +1,8 @@
 """The accelerometer (synthetic devicemotion, the tilt pad and the keys move its readouts and
 ball; RESET clears the extremes) and the <playfield-color-picker> component (pointer and
 keyboard change its value, it fires input and change, it works in a form, and passes axe)."""
+import pytest
+
 from axe import assert_accessible
 
 BALL = "#ffd400"
@@ -84,8 +86,8 @@ def test_tilt_pad_and_keys_move_the_readouts_and_win_over_the_sensor(playfield, 
     p.wait_for_function("""() => document.querySelector('[data-readout="source"]').textContent === 'sensor'""")
 
     p.keyboard.down("ArrowLeft")
-    p.wait_for_function("""() => document.querySelector('[data-readout="x"]').textContent === '-0.6'""")
-    assert readouts(p, ["x-min", "source"]) == {"x-min": "-0.6", "source": "keys"}
+    p.wait_for_function("""() => document.querySelector('[data-readout="x"]').textContent === '-1.0'""")
+    assert readouts(p, ["x-min", "source"]) == {"x-min": "-1.0", "source": "keys"}
     assert ball(p)["x"] < centre - 0.2 * centre
     p.keyboard.up("ArrowLeft")
     p.wait_for_function("""() => document.querySelector('[data-readout="x"]').textContent === '0.0'""")
@@ -101,6 +103,28 @@ def test_accelerometer_fits_a_phone_and_embeds(playfield, watched):
     embed.page.goto(playfield.url + "/embed/accelerometer")
     embed.page.wait_for_function("() => window.playfield?.accelerometer?.ball")
     assert_accessible(embed)
+
+
+@pytest.mark.parametrize("answer, says", [
+    ("granted", "No motion sensor answered (a desktop has none): tilt with the pad or the arrow keys."),
+    ("denied", "The motion sensor was not allowed: tilt with the pad or the arrow keys."),
+])
+def test_the_motion_sensor_button_says_what_came_of_it(playfield, watched, answer, says):
+    # A desktop: the permission is asked for (here answered by a stand-in), and no reading comes.
+    page = watched()
+    p = page.page
+    p.add_init_script(f"DeviceMotionEvent.requestPermission = async () => '{answer}';")
+    p.goto(playfield.url + "/demos/accelerometer")
+    p.wait_for_function("() => window.playfield?.accelerometer?.ball")
+    p.locator(".motion-button").click()
+    status = p.locator(".motion-status")
+    p.wait_for_function("([text]) => document.querySelector('.motion-status')?.textContent === text",
+                        arg=[says], timeout=10_000)
+    assert status.get_attribute("role") == "status" and p.locator(".motion-button").count() == 0
+    if answer == "granted":
+        motion(p, 0, 0, -9.80665)
+        p.wait_for_function("() => document.querySelector('.motion-status').textContent === 'Motion sensor on.'")
+    assert_accessible(page)
 
 
 def open_picker(watched, server, **kwargs):

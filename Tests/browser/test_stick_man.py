@@ -108,10 +108,21 @@ def test_keys_press_the_buttons_and_the_pose_is_in_the_url(playfield, watched):
     assert speech(other) == "Check out my pendulum…"
 
 
-def test_bad_pose_in_the_url_falls_back_to_the_start(playfield, watched):
+def test_bad_pose_in_the_url_falls_back_to_the_start_and_says_so(playfield, watched):
     page = open_stick_man(watched, playfield.url + "/demos/stick-man?pose=moonwalk&hat=maybe")
     assert page.page.evaluate("() => window.playfield.stickMan.state()") == {"pose": None, "hat": False}
     assert drawing(page)["hat"] == "none"
+    notice = page.page.locator(".demo-notice")
+    assert notice.is_visible()
+    assert "pose “moonwalk” is not one of read, happy, sad, fly, pendulum" in notice.inner_text()
+    assert "hat “maybe” is not on or off" in notice.inner_text()
+    assert_accessible(page)
+    # What the link got right still counts; an embed keeps its own options in its address.
+    page = open_stick_man(watched, playfield.url + "/embed/stick-man?theme=light&pose=bogus&hat=on")
+    assert page.page.evaluate("() => window.playfield.stickMan.state()") == {"pose": None, "hat": True}
+    assert "pose “bogus”" in page.page.locator(".demo-notice").inner_text()
+    page.page.keyboard.press("f")
+    assert page.page.evaluate("() => location.search") == "?theme=light&pose=fly&hat=on"
 
 
 def test_reduced_motion_shows_one_still_frame(playfield, watched):

@@ -55,11 +55,40 @@ def test_bad_input_says_what_is_wrong_and_never_shows_nan(playfield, watched, ty
     assert page.page.locator(f"#temp-{other}").input_value() == ""
     assert "NaN" not in shown_text(page) and "Infinity" not in shown_text(page)
     assert page.page.locator(".temp-picture").get_attribute("data-range") == "none"
-    assert page.page.evaluate("() => location.search") == "?f=36", "the URL keeps the last good value"
+    # The address holds what is shown (it reloads to the same error), and the slider no
+    # temperature: neither keeps the last good value.
+    assert page.page.evaluate("() => [...new URLSearchParams(location.search)]") == [[unit, typed]]
+    slider = page.page.locator("#temp-slider")
+    assert slider.get_attribute("data-empty") == "true"
+    assert slider.get_attribute("aria-valuetext") == "no temperature"
+    assert page.page.locator(".temp-mercury").get_attribute("height") == "0.0", "an empty tube"
     assert_accessible(page)
     field.fill("50")
     assert field.get_attribute("aria-invalid") is None
     assert page.page.locator(f'[data-error="{unit.upper()}"]').inner_text() == ""
+    assert slider.get_attribute("data-empty") is None
+    assert page.page.evaluate("() => location.search") == f"?{unit}=50"
+    reloaded = open_temperature(watched, playfield.url + f"/demos/temperature?{unit}={typed}")
+    assert message in reloaded.page.locator(f'[data-error="{unit.upper()}"]').inner_text()
+
+
+def test_absolute_zero_round_trips_through_the_address(playfield, watched):
+    page = open_temperature(watched, playfield.url + "/demos/temperature")
+    page.page.locator("#temp-f").fill("-459.67")
+    assert values(page) == ("-459.67", "-273.15")
+    assert page.page.evaluate("() => location.search") == "?f=-459.67"
+    again = open_temperature(watched, playfield.url + "/demos/temperature?f=-459.67")
+    assert values(again) == ("-459.67", "-273.15")
+    assert again.page.locator('[data-error="F"]').inner_text() == ""
+    assert again.page.locator(".temp-picture").get_attribute("data-range") == "freezing"
+    # The other way: -273.15 °C shows -459.67 °F, not -459.7 (which reads back as too cold).
+    again.page.locator("#temp-c").fill("-273.15")
+    assert values(again) == ("-459.67", "-273.15")
+    assert again.page.evaluate("() => location.search") == "?c=-273.15"
+    # An embed's own options stay in its address.
+    embed = open_temperature(watched, playfield.url + "/embed/temperature?theme=light&c=5")
+    embed.page.locator("#temp-c").fill("7.25")
+    assert embed.page.evaluate("() => location.search") == "?theme=light&c=7.25"
 
 
 @pytest.mark.parametrize("celsius, expected", [

@@ -8,6 +8,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from deadline import receive_until_async
 from helpers import create_session, request
 
 
@@ -140,10 +141,7 @@ def test_duplicate_keys_are_bad_json_over_websocket(playfield):
         url = playfield.ws_url + f"/ws/sessions/{session['id']}?token={session['token']}"
         async with connect(url) as socket:
             await socket.send('{"type":"stop","type":"start"}')
-            while True:
-                message = json.loads(await socket.recv())
-                if message["type"] == "error":
-                    return message
+            return await receive_until_async(socket, lambda m: m["type"] == "error", what="the error")
 
     message = asyncio.run(talk())
     assert message["error"] == "bad-json"

@@ -5,6 +5,7 @@ import json
 
 from websockets.asyncio.client import connect
 
+from deadline import receive_until_async
 from helpers import create_session, request
 
 
@@ -13,9 +14,8 @@ async def statuses(server, session, wanted):
     found = []
     async with connect(f"{server.ws_url}/ws/sessions/{session['id']}") as socket:
         while len(found) < wanted:
-            message = json.loads(await asyncio.wait_for(socket.recv(), 10))
-            if message["type"] == "status":
-                found.append(message)
+            found.append(await receive_until_async(
+                socket, lambda m: m["type"] == "status", what=f"status {len(found) + 1} of {wanted}"))
     return found
 
 

@@ -9,6 +9,7 @@ import time
 
 from websockets.asyncio.client import connect
 
+from deadline import receive_one
 from helpers import create_session, drain, request
 
 KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud"]
@@ -113,7 +114,7 @@ def test_replay_channel_plays_seeks_and_reports(playfield):
 
     async def run():
         async with connect(f"{playfield.ws_url}/ws/replays/{session['id']}") as ws:
-            hello = json.loads(await ws.recv())
+            hello = await receive_one(ws)
             assert hello["type"] == "hello" and hello["mode"] == "replay" and hello["end"] >= tick
             await ws.send(json.dumps({"type": "speed", "value": 8}))
             await ws.send(json.dumps({"type": "speed", "value": 9}))

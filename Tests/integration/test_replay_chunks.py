@@ -7,6 +7,7 @@ import random
 
 from websockets.asyncio.client import connect
 
+from deadline import receive_one
 from helpers import create_session, drain, request
 
 
@@ -41,7 +42,7 @@ def test_a_replay_of_a_log_many_chunks_long_ends_in_the_live_state(start_playfie
 
     async def replay():
         async with connect(f"{server.ws_url}/ws/replays/{session['id']}", max_queue=None) as ws:
-            hello = json.loads(await ws.recv())
+            hello = await receive_one(ws)
             assert hello["type"] == "hello" and hello["end"] == live["tick"]
             await ws.send(json.dumps({"type": "speed", "value": 8}))
             played = await drain(ws, 0.5 + live["tick"] / (8 * 60))

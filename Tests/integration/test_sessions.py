@@ -8,6 +8,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from deadline import Deadline, receive_one
 from helpers import create_session, request
 
 
@@ -90,7 +91,7 @@ def test_stream_keeps_60_hz_and_bad_input_gets_errors(playfield):
     async def run():
         url = f"{playfield.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
         async with connect(url) as ws:
-            hello = json.loads(await ws.recv())
+            hello = await receive_one(ws)
             assert hello["type"] == "hello" and hello["role"] == "controller"
             assert hello["session"] == session["id"] and hello["rate"] == 60
             await ws.send(json.dumps({"type": "start"}))
@@ -121,7 +122,7 @@ def test_spectators_watch_but_cannot_control(playfield):
 
     async def run():
         async with connect(f"{playfield.ws_url}/ws/sessions/{session['id']}") as ws:
-            hello = json.loads(await ws.recv())
+            hello = await receive_one(ws)
             assert hello["role"] == "spectator"
             await ws.send(json.dumps({"type": "stop"}))
             got = await collect(ws, 1)
@@ -174,9 +175,9 @@ def test_echo_text_binary_with_and_without_compression(playfield):
                                subprotocols=["chat", "other"]) as ws:
                 assert ws.subprotocol == "chat"
                 await ws.send("héllo " * 100)
-                assert await ws.recv() == "héllo " * 100
+                assert await asyncio.wait_for(ws.recv(), 10) == "héllo " * 100
                 await ws.send(bytes(range(256)) * 40)
-                assert await ws.recv() == bytes(range(256)) * 40
+                assert await asyncio.wait_for(ws.recv(), 10) == bytes(range(256)) * 40
     asyncio.run(run())
 
 
@@ -184,8 +185,8 @@ def test_a_post_without_a_body_length_gets_411(playfield):
     import socket
     with socket.create_connection((playfield.host, playfield.port), timeout=5) as raw:
         raw.sendall(b"POST /api/sessions HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        answer = b""
-        while chunk := raw.recv(4096):
+        answer, deadline = b"", Deadline(10, "the 411 answer")
+        while deadline.left() and (chunk := raw.recv(4096)):
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 411 "), answer[:80]
     assert b"Content-Length" in answer

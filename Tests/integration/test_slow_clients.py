@@ -5,6 +5,7 @@ import time
 
 from websockets.asyncio.client import connect
 
+from deadline import receive_one
 from helpers import create_session
 
 
@@ -15,7 +16,7 @@ def test_a_stalled_compressing_reader_skips_frames_and_decodes_cleanly(playfield
     async def run():
         url = f"{playfield.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
         async with connect(url, compression="deflate", max_size=None, max_queue=1, close_timeout=0.5) as ws:
-            assert json.loads(await ws.recv())["type"] == "hello"
+            assert (await receive_one(ws))["type"] == "hello"
             await ws.send(json.dumps({"type": "start"}))
             # Stop reading for two seconds (120 ticks) while asking for replies.
             for n in range(20):

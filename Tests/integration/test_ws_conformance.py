@@ -3,9 +3,12 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "conformance" / "ws_conformance.py"
 
 
+@pytest.mark.timeout(660)
 def test_echo_passes_every_conformance_case(playfield):
     # 10 messages per deflate case instead of 100: the script is CPU-bound in Python there.
     result = subprocess.run(

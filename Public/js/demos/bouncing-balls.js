@@ -9,6 +9,8 @@ import { RollingPlot } from "../lib/plot.js";
 /** Options of this page. */
 const options = {
   config: {}, // a new session's config: the server's defaults (the seed's two balls)
+  box: { width: 320, height: 480, radius: 15 }, // the server's default box and ball radius, px
+  manyBallsRadius: 5, // px: the radius when `?balls=N` is more than the default box holds
   grabSlop: 6, // px of world around a ball that still grabs it
   background: "#000000", // the box
   border: "#2b303b", // the box's edge
@@ -188,10 +190,70 @@ function bindPointer(canvas, demo) {
   });
 }
 
+/** Balls of `radius` the start lattice of a `width` x `height` box holds (the server's rule:
+ * a 2 px gap between the largest balls). */
+function capacity(width, height, radius) {
+  const spacing = 2 * radius + 2;
+  return Math.floor(width / spacing) * Math.floor(height / spacing);
+}
+
+/**
+ * A new session's config for `?balls=N`: the server's defaults when the default box holds N
+ * balls (150), else smaller balls in a box of the same shape grown to hold them, so that
+ * every count from 1 to 10,000 starts; unless the address sets the radius or the size.
+ */
+function configFor(query) {
+  const balls = Number(query.get("balls"));
+  const { width, height, radius } = options.box;
+  if (!Number.isInteger(balls) || balls <= capacity(width, height, radius)) return options.config;
+  const own = ["radiusMin", "radiusMax", "width", "height", "config"];
+  if (own.some((name) => query.has(name))) return options.config;
+  const small = options.manyBallsRadius;
+  const spacing = 2 * small + 2;
+  const columns = Math.max(
+    Math.floor(width / spacing),
+    Math.ceil(Math.sqrt((balls * width) / height)),
+  );
+  const rows = Math.max(Math.floor(height / spacing), Math.ceil(balls / columns));
+  return {
+    ...options.config,
+    radiusMin: small,
+    radiusMax: small,
+    width: columns * spacing,
+    height: rows * spacing,
+  };
+}
+
+/** The NEW form: a new session with that many balls, through the address (`?new&balls=N`);
+ * it works with or without a session (one the address refused included). */
+const newForm = document.querySelector(".demo .balls-form");
+newForm?.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const count = encodeURIComponent(newForm.elements.balls.value);
+  location.assign(`${location.pathname}?new&balls=${count}`);
+});
+const askedBalls = new URLSearchParams(location.search).get("balls");
+if (newForm && askedBalls !== null) newForm.elements.balls.value = askedBalls;
+
+/** Shows the session's ball count in the NEW form, unless someone is typing there. */
+function showCount(count) {
+  const field = newForm?.elements.balls;
+  if (field && document.activeElement !== field) field.value = String(count);
+}
+
 runDemo({
   kind: "bouncing-balls",
-  config: options.config,
-  urlConfig: ["balls", "restitution", "boundary", "mass", "radiusMin", "radiusMax"],
+  config: configFor(new URLSearchParams(location.search)),
+  urlConfig: [
+    "balls",
+    "restitution",
+    "boundary",
+    "mass",
+    "radiusMin",
+    "radiusMax",
+    "width",
+    "height",
+  ],
   inputs: ["add-ball", "throw", "reset"],
   events: ["collision", "ball-added", "reset"],
   setup(demo) {
@@ -218,6 +280,7 @@ runDemo({
     adopt(message);
     view = demo.fit(world);
     showReadouts(message);
+    showCount(message.radii.length);
   },
   frame(message) {
     showReadouts(message);

@@ -42,7 +42,8 @@ async function showPair() {
       const session = await lastOrNewSession(options.pairDemo);
       const id = encodeURIComponent(session.id);
       const token = encodeURIComponent(session.token);
-      controller = `/embed/${options.pairDemo}?session=${id}&token=${token}`;
+      // The token in the fragment: the frame keeps it, and no server or Referer sees it.
+      controller = `/embed/${options.pairDemo}?session=${id}#token=${token}`;
       watcher = `/embed/${options.pairDemo}?session=${id}&watch`;
     } catch (error) {
       setText($("[data-readout=scale]", root), `cannot start a session: ${error.message}`);

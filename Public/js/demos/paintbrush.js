@@ -6,6 +6,7 @@
 
 import { $, $all, setText } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
+import { tokenLink } from "../lib/join.js";
 import "../color-picker.js";
 
 /** Options of this page. */
@@ -104,7 +105,26 @@ function draw(_sample, demo) {
   context.drawImage(picture.paper, 0, 0, picture.world.width, picture.world.height);
   // NB: only on the screen, never on the paper: the picture is what the server sends.
   if (preview?.points.length) paintMark(context, preview);
+  if (!picture.marks.length && document.body.classList.contains("preview")) {
+    for (const mark of sampleStrokes(picture.world)) paintMark(context, mark);
+  }
   demo.status.update({});
+}
+
+/**
+ * The gallery's card of an empty canvas (no black box): one wave in each of the seed's five
+ * colours, drawn on the screen only, never sent or kept.
+ */
+function sampleStrokes({ width, height }) {
+  const colors = ["#ffffff", "#ff0000", "#0000ff", "#ffff00", "#00ff00"];
+  return colors.map((color, row) => {
+    const points = [];
+    const y = height * (0.2 + 0.15 * row);
+    for (let x = width * 0.12; x <= width * 0.88; x += width / 40) {
+      points.push(x, y + Math.sin((x / width) * 2 * Math.PI * 1.5 + row) * height * 0.05);
+    }
+    return { color, radius: Math.max(3, Math.min(width, height) / 40), points };
+  });
 }
 
 function canPaint(demo) {
@@ -271,18 +291,22 @@ function exportPNG(demo) {
   }, "image/png");
 }
 
-/** The owner sees the drawing link; a guest is told what they may do. */
+/** The owner sees the drawing link; a guest is told what they may do; a watcher's painting
+ * tools are off (PNG export stays). */
 function showRole(message, demo) {
   const root = demo.root;
+  const paints = message.role === "controller" || message.role === "drawer";
+  const tools = '.swatch, [data-action="erase"], [data-action="undo"], input[name="radius"]';
+  for (const tool of $all(tools, root)) tool.disabled = !paints;
+  if (!paints) root.querySelector(".paint-picker").hidden = true;
   const guests = root.querySelector(".paint-guests");
   const label = root.querySelector(".demo-role");
   if (message.role === "drawer" && label) setText(label, "You are drawing as a guest.");
   if (!guests) return;
   guests.hidden = !message.drawToken;
   if (!message.drawToken) return;
-  const href =
-    `${location.origin}/demos/paintbrush?session=${encodeURIComponent(message.session)}` +
-    `&token=${encodeURIComponent(message.drawToken)}`;
+  // The drawing token travels in the fragment: never sent to a server or in a Referer.
+  const href = tokenLink("paintbrush", message.session, message.drawToken);
   const link = $(".draw-link", guests);
   link.href = href;
   const copy = $(".copy-draw-link", guests);

@@ -22,7 +22,8 @@ const speech = $('[data-readout="speech"]', root);
 const hatButton = $('[data-action="hat"]', root);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-let state = parseState(location.search);
+const shared = parseState(location.search);
+let state = shared.state;
 let timer = 0;
 
 /** Shows one variant per layer; the others get `display="none"`. */
@@ -64,7 +65,7 @@ function animate() {
 }
 
 function remember() {
-  history.replaceState(null, "", location.pathname + formatState(state));
+  history.replaceState(null, "", location.pathname + formatState(state, location.search));
   hatButton.setAttribute("aria-pressed", String(state.hat));
 }
 
@@ -174,4 +175,14 @@ new MutationObserver(() => embed.stateChanged()).observe(figure, {
   attributeFilter: ["data-playing"],
 });
 embed.ready();
+
+// A link with a pose or hat this page does not know says so (and starts as it can).
+if (shared.problems.length) {
+  const text = `Left out of this link: ${shared.problems.join("; ")}.`;
+  const notice = $(".demo-notice", root);
+  setText(notice, text);
+  notice.dataset.kind = "error";
+  notice.hidden = false;
+  embed.error("bad-option", text);
+}
 window.playfield = { stickMan: { press, reset, state: () => state } };

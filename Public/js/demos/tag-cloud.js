@@ -1,6 +1,6 @@
-// Tag cloud (seed "3D Tag Cloud"): DOM labels placed from the streamed sphere points, sized
-// and faded by depth and stacked back to front. Dragging sends pointer motion; the server
-// turns the sphere and keeps it spinning with inertia after release. Tags are links.
+// Tag cloud (seed "3D Tag Cloud"): DOM labels placed from the streamed sphere points, faded
+// (and a little shrunk) by depth and stacked back to front. Dragging sends pointer motion;
+// the server turns the sphere and keeps it spinning with inertia after release. Tags are links.
 
 import { $, el } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
@@ -12,7 +12,19 @@ const options = {
   fontPx: 18, // font size of a weight-1 tag at the world's scale, in px
   dragSlop: 5, // px of pointer travel before a press on a tag becomes a drag
   maxDrag: 2000, // largest motion one drag message may carry, in world px (protocol limit)
+  // Depth shows mostly by fading (the server's opacity) and only a little by size, as
+  // TagCanvas does: the server's scale (the seed's, 0.1 at the back to 1 at the front) would
+  // shrink a back label to a speck. Shown scale at the back, and the depth scale's range:
+  backScale: 0.6,
+  depthScale: [0.1, 1],
 };
+
+/** The size a label is drawn at for the server's depth `scale`. */
+function shownScale(scale) {
+  const [back, front] = options.depthScale;
+  const depth = Math.min(1, Math.max(0, (scale - back) / (front - back)));
+  return options.backScale + (1 - options.backScale) * depth;
+}
 
 let view = null;
 let labels = [];
@@ -50,7 +62,7 @@ function draw(sample) {
   for (let i = 0; i < count; i += 1) {
     const x = lerp(a.points[2 * i], b.points[2 * i], alpha) * k;
     const y = lerp(a.points[2 * i + 1], b.points[2 * i + 1], alpha) * k;
-    const scale = lerp(a.scale[i], b.scale[i], alpha);
+    const scale = shownScale(lerp(a.scale[i], b.scale[i], alpha));
     const style = labels[i].style;
     style.transform =
       `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -50%) ` +

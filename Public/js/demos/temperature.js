@@ -1,12 +1,19 @@
 // Temperature (seed "iOS – Fahrenheit to Celcius"): the page's one module script. Typing in
 // either field converts to the other at once; the slider sets Celsius; the message and the
-// picture follow the range; the last good value lives in the URL (`?f=36` or `?c=100`). It
-// speaks the embed protocol (docs/embedding.md): the host can set the temperature too.
+// picture follow the range; what was typed lives in the URL (`?f=36` or `?c=100`), exactly,
+// so that the address reloads as it shows. It speaks the embed protocol (docs/embedding.md):
+// the host can set the temperature too.
 
 import { $, clamp, setText } from "../lib/dom.js";
 import { EmbedError, startEmbed } from "../lib/embed.js";
 import { svgToCanvas } from "../lib/svg-capture.js";
-import { convert, formatTemperature, parseTemperature, rangeOf } from "../temperature/scale.js";
+import {
+  convert,
+  formatField,
+  formatTemperature,
+  parseTemperature,
+  rangeOf,
+} from "../temperature/scale.js";
 
 const root = $(".demo-temperature");
 const fields = { F: $("#temp-f", root), C: $("#temp-c", root) };
@@ -33,11 +40,14 @@ function showRange(celsius) {
     else scene.setAttribute("display", "none");
   }
   message.dataset.range = name;
-  if (celsius === null) return;
-  setText(message, range.message);
-  const span = thermometer.highC - thermometer.lowC;
-  const level = clamp((celsius - thermometer.lowC) / span, 0, 1);
-  const y = thermometer.bottomY - level * (thermometer.bottomY - thermometer.topY);
+  // No temperature: the tube is empty (not the last good level).
+  let y = thermometer.baseY;
+  if (celsius !== null) {
+    setText(message, range.message);
+    const span = thermometer.highC - thermometer.lowC;
+    const level = clamp((celsius - thermometer.lowC) / span, 0, 1);
+    y = thermometer.bottomY - level * (thermometer.bottomY - thermometer.topY);
+  }
   mercury.setAttribute("y", y.toFixed(1));
   mercury.setAttribute("height", (thermometer.baseY - y).toFixed(1));
 }
@@ -53,6 +63,7 @@ function read(unit, { fromURL = false } = {}) {
   const result = parseTemperature(fields[unit].value, unit);
   const target = other[unit];
   setError(target, "");
+  if (!fromURL) remember(unit, fields[unit].value.trim());
   if (result.error || result.empty) {
     setError(unit, result.error ?? "");
     fields[target].value = "";
@@ -60,21 +71,36 @@ function read(unit, { fromURL = false } = {}) {
     const name = unit === "F" ? "Fahrenheit" : "Celsius";
     const hint = result.error ? `Fix the ${name} value to see the other.` : "Type a temperature.";
     setText(message, hint);
+    // The slider shows no temperature (dimmed), or where a number that is none would be.
+    if (result.number !== undefined) slider.value = String(inCelsius(result.number, unit));
+    slider.dataset.empty = "true";
+    slider.setAttribute("aria-valuetext", "no temperature");
     changed(null, unit);
     return;
   }
   setError(unit, "");
   const converted = convert(result.value, unit);
-  fields[target].value = formatTemperature(converted);
-  const celsius = unit === "C" ? result.value : converted;
+  fields[target].value = formatField(converted, target);
+  const celsius = inCelsius(result.value, unit);
   slider.value = String(celsius);
+  delete slider.dataset.empty;
   slider.setAttribute("aria-valuetext", `${formatTemperature(celsius)} °C`);
   showRange(celsius);
   changed(celsius, unit);
-  if (!fromURL) {
-    const query = `?${unit.toLowerCase()}=${encodeURIComponent(formatTemperature(result.value))}`;
-    history.replaceState(null, "", location.pathname + query);
-  }
+}
+
+function inCelsius(value, unit) {
+  return unit === "C" ? value : convert(value, unit);
+}
+
+/** Puts what the `unit` field holds in the address, as typed (a rounded value may not read
+ * back: −459.67 °F is absolute zero, −459.7 °F is too cold), keeping the other options. */
+function remember(unit, text) {
+  const query = new URLSearchParams(location.search);
+  query.delete("f");
+  query.delete("c");
+  query.set(unit.toLowerCase(), text);
+  history.replaceState(null, "", `${location.pathname}?${query}`);
 }
 
 for (const unit of ["F", "C"]) {

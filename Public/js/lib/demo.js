@@ -164,9 +164,7 @@ async function joinLive(demo, page) {
       page.urlConfig ?? [],
     );
   } catch (error) {
-    demo.status.update({ state: "no session" });
-    demo.notice(`Cannot start a session: ${error.message}`, "error");
-    demo.embed.error("no-session", `cannot start a session: ${error.message}`);
+    refuseToStart(demo, page, error);
     return false;
   }
   demo.session = session;
@@ -205,6 +203,36 @@ async function joinLive(demo, page) {
   page.setup?.(demo);
   page.controls?.(demo);
   return true;
+}
+
+/**
+ * No session could be made (a bad option in the address, a full server): the page says why,
+ * for good (not a passing notice), turns its controls off, hides the empty picture and offers
+ * a session with the defaults instead.
+ */
+function refuseToStart(demo, page, error) {
+  const root = demo.root;
+  const field = error.field ? ` (${error.field.replace(/^config\./, "")} in the address)` : "";
+  const text = `Cannot start a session: ${error.message}${field}.`;
+  demo.status.update({ state: "no session" });
+  root.dataset.connection = "refused";
+  const notice = root.querySelector(".demo-notice");
+  if (notice) {
+    setText(notice, text);
+    notice.dataset.kind = "error";
+    notice.hidden = false;
+  }
+  const role = root.querySelector(".demo-role");
+  if (role) setText(role, "No session.");
+  // NB: what starts a new session (`data-without-session`) stays on.
+  const controls = ".controls :is(button, input, select):not([data-without-session] *)";
+  for (const control of $all(controls, root)) control.disabled = true;
+  const slot = root.querySelector(".demo-share");
+  if (slot) {
+    const fresh = el("a", { href: `${location.pathname}?new` }, "start one with the defaults");
+    slot.replaceChildren("You can ", fresh, ".");
+  }
+  demo.embed.error(error.field ? "bad-option" : "no-session", text);
 }
 
 /** Draws on every animation frame in which the sample (or the page) changed. */
@@ -253,12 +281,14 @@ function showShareLink(root, kind, id) {
   if (!slot) return;
   const href = watchLink(kind, id);
   const target = window.top === window ? null : "_blank";
-  const link = el("a", { href, target, rel: "noopener" }, "watch link");
+  // NB: the address bar holds no token (join.js), so it is a watch link too.
+  const link = el("a", { href, target, rel: "noopener", class: "share-link" }, "watch link");
   const copy = el(
     "button",
     {
       type: "button",
-      class: "link-button",
+      class: "share-copy",
+      "aria-label": "copy the watch link",
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(href);
@@ -268,7 +298,7 @@ function showShareLink(root, kind, id) {
         }
       },
     },
-    "copy",
+    "copy link",
   );
   const fresh = el("a", { href: `${location.pathname}?new` }, "new session");
   const away = { target, rel: target && "noopener" };

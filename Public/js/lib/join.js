@@ -1,19 +1,28 @@
-// Which session a page shows: `?session=ID&token=T` joins it (controller with the token,
-// spectator without; `&watch` ignores a token this browser kept); a bare page resumes the
-// last session of its kind that this browser created, or creates a new one (always with
-// `?new`, and with `?config={...}`, `?seed=N` or a page's own config fields such as `?balls=8`
-// for a config of your own), then rewrites its URL so that a reload resumes it.
+// Which session a page shows: `?session=ID&token=T` (or `#token=T`) joins it (controller
+// with the token, spectator without; `&watch` ignores a token this browser kept); a bare page
+// resumes the last session of its kind that this browser created, or creates a new one
+// (always with `?new`, and with `?config={...}`, `?seed=N` or a page's own config fields such
+// as `?balls=8` for a config of your own), then rewrites its URL so that a reload resumes it.
+//
+// The address never keeps a token: people copy the address bar to share, and whoever opened
+// a control link could clear the picture. A token that came in the address is kept in this
+// browser's storage and taken out of the address at once (so out of history and of later
+// Referer headers too); the address holds only `?session=ID`, which is the watch link for
+// anyone else. Only where storage is refused does the token stay, in the fragment (`#token=`),
+// which is never sent to a server.
 
 import { requestJSON } from "./api.js";
 
 const storageKey = (kind) => `playfield.session.${kind}`;
 const tokenKey = (id) => `playfield.token.${id}`;
 
+/** Stores `value` under `key`; false where storage is refused (private mode, sandboxes). */
 function remember(key, value) {
   try {
     localStorage.setItem(key, value);
+    return true;
   } catch {
-    // Storage may be disabled (private mode, sandboxed frames): the URL still holds the token.
+    return false;
   }
 }
 
@@ -93,10 +102,12 @@ function seedFromURL(query) {
  */
 export async function chooseSession(kind, config = {}, fresh = false, urlFields = []) {
   const query = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.slice(1));
   const named = query.get("session");
   if (named) {
-    const token = query.get("token") || (query.has("watch") ? null : heldToken(named));
-    if (token) remember(tokenKey(named), token);
+    const given = query.get("token") || fragment.get("token");
+    const token = given || (query.has("watch") ? null : heldToken(named));
+    setAddress(query, token && !remember(tokenKey(named), token) ? token : null);
     return { id: named, token };
   }
   let session = null;
@@ -107,15 +118,28 @@ export async function chooseSession(kind, config = {}, fresh = false, urlFields 
     session = await resumable(kind);
   }
   session ??= await createSession(kind, { ...config, ...configFromURL(query), ...fields }, seed);
-  keep(kind, session);
+  const kept = keep(kind, session);
   query.delete("new");
   query.delete("config");
   query.delete("seed");
   for (const name of urlFields) query.delete(name);
   query.set("session", session.id);
-  query.set("token", session.token);
-  history.replaceState(null, "", `${location.pathname}?${query}`);
+  setAddress(query, kept ? null : session.token);
   return session;
+}
+
+/**
+ * Puts `query` in the address bar without any token, replacing the current history entry
+ * (so the token leaves history too); `fragmentToken`, where storage was refused, goes in the
+ * fragment so that a reload still controls.
+ */
+function setAddress(query, fragmentToken = null) {
+  query.delete("token");
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  fragment.delete("token");
+  if (fragmentToken) fragment.set("token", fragmentToken);
+  const hash = fragment.toString();
+  history.replaceState(history.state, "", `${location.pathname}?${query}${hash ? `#${hash}` : ""}`);
 }
 
 /** This browser's last session of `kind` that still exists and whose token it holds, or null. */
@@ -125,10 +149,10 @@ async function resumable(kind) {
   return token && (await exists(last)) ? { id: last, token } : null;
 }
 
-/** Remembers `session` as this browser's last of `kind`, with its token. */
+/** Remembers `session` as this browser's last of `kind`, with its token; false where storage
+ * is refused. */
 function keep(kind, session) {
-  remember(storageKey(kind), session.id);
-  remember(tokenKey(session.id), session.token);
+  return remember(storageKey(kind), session.id) && remember(tokenKey(session.id), session.token);
 }
 
 /** This browser's last session of `kind`, or a new one: `{id, token}` (for pages that frame it). */
@@ -150,12 +174,18 @@ export function forgetToken(id) {
   } catch {
     // Nothing stored.
   }
-  const query = new URLSearchParams(location.search);
-  query.delete("token");
-  history.replaceState(null, "", `${location.pathname}?${query}`);
+  setAddress(new URLSearchParams(location.search));
 }
 
 /** The link that lets someone else watch: the full demo page without the token. */
 export function watchLink(kind, id) {
   return `${location.origin}/demos/${kind}?session=${encodeURIComponent(id)}`;
+}
+
+/**
+ * A link that hands `token` to whoever opens it (the paintbrush's drawing link), in the
+ * fragment: never sent to a server, so never in its logs or in a Referer header.
+ */
+export function tokenLink(kind, id, token) {
+  return `${watchLink(kind, id)}#token=${encodeURIComponent(token)}`;
 }

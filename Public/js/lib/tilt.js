@@ -9,13 +9,25 @@
 import { clamp, el } from "./dom.js";
 
 /** Tunables of tilt input. */
+// NB: keys and pad reach the seed's full tilt, 1 g on each axis (the sensor's range on a
+// phone held on edge): at 0.6 g (the keys' old tilt) a ball rolled towards the flag falls into
+// the middle hole every time, while the seed, steered by a script at 1 g, scores.
 export const tiltOptions = {
-  keyTilt: 0.6, // tilt per held direction key, in g
-  padTilt: 1, // tilt at the pad's rim, in g
+  keyTilt: 1, // tilt per held direction key, in g
+  padTilt: 1, // tilt at the pad's edge on each axis, in g (its corners tilt both axes fully)
   maxTilt: 2, // largest tilt sent, in g (the protocol allows -2 to 2)
   sendEveryMs: 33, // at most one tilt message this often, in ms
   deadZone: 0.005, // changes smaller than this (g) are not sent
   standardGravity: 9.80665, // m/s² per g, to turn the sensor's reading into g
+  sensorWaitMs: 1500, // after the sensor is allowed, how long to wait for a reading, in ms
+};
+
+/** What the sensor button leaves behind, by outcome: it never just vanishes. */
+const sensorSays = {
+  waiting: "Waiting for the motion sensor…",
+  on: "Motion sensor on.",
+  none: "No motion sensor answered (a desktop has none): tilt with the pad or the arrow keys.",
+  refused: "The motion sensor was not allowed: tilt with the pad or the arrow keys.",
 };
 
 const keyDirections = {
@@ -79,13 +91,9 @@ export class TiltInput {
     const read = (event) => {
       const box = pad.getBoundingClientRect();
       const radius = box.width / 2;
-      let x = (event.clientX - box.left - radius) / radius;
-      let y = -(event.clientY - box.top - radius) / radius;
-      const length = Math.hypot(x, y);
-      if (length > 1) {
-        x /= length;
-        y /= length;
-      }
+      // Each axis on its own, as a phone's sensor reads them: towards a corner tilts both fully.
+      const x = clamp((event.clientX - box.left - radius) / radius, -1, 1);
+      const y = clamp(-(event.clientY - box.top - radius) / radius, -1, 1);
       this.padTilt = { x: x * tiltOptions.padTilt, y: y * tiltOptions.padTilt };
       this.update();
     };
@@ -145,17 +153,34 @@ export class TiltInput {
       {
         type: "button",
         class: "motion-button",
-        onclick: async () => {
-          try {
-            await Promise.all(askers.map((type) => type.requestPermission()));
-          } finally {
-            this.motionButton.remove();
-          }
-        },
+        onclick: () => this.askForSensor(askers),
       },
       "Use motion sensor",
     );
     this.pad.after(this.motionButton);
+  }
+
+  /** The button's tap: asks for the permission, then says what came of it (in place of the
+   * button): on, refused, or no reading within `sensorWaitMs` (a desktop has no sensor). */
+  async askForSensor(askers) {
+    let granted = false;
+    try {
+      const answers = await Promise.all(askers.map((type) => type.requestPermission()));
+      granted = answers.every((answer) => answer === "granted");
+    } catch {
+      granted = false;
+    }
+    this.motionStatus = el("span", { class: "motion-status", role: "status" });
+    this.motionButton.replaceWith(this.motionStatus);
+    this.motionButton = null;
+    if (!granted) {
+      this.motionStatus.textContent = sensorSays.refused;
+      return;
+    }
+    this.motionStatus.textContent = this.deviceReading ? sensorSays.on : sensorSays.waiting;
+    setTimeout(() => {
+      if (!this.deviceReading) this.motionStatus.textContent = sensorSays.none;
+    }, tiltOptions.sensorWaitMs);
   }
 
   /** Gravity from the motion sensor: the opposite of `accelerationIncludingGravity`, in g. */
@@ -197,6 +222,7 @@ export class TiltInput {
       [x, y] = [x * c - y * s, x * s + y * c];
     }
     this.deviceReading = { x, y, z };
+    if (this.motionStatus) this.motionStatus.textContent = sensorSays.on;
     this.update();
   }
 

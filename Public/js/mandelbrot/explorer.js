@@ -40,6 +40,7 @@ import {
 /** Options of the explorer. */
 const options = {
   iterationChoices: [100, 200, 400, 800, 1000, 2000, 5000, 10000, 20000, 50000, 100000],
+  centreDigits: 16, // decimals the centre readout shows (a deeper centre's are in its title)
   keyPan: 1 / 8, // of the view's side per arrow key press
   keyZoom: 1, // levels per + or - press
   zoomPrecision: 1000, // zoom levels are kept to 1/1000 so permalinks stay short
@@ -369,7 +370,9 @@ export class Explorer {
       magnification < 1e6
         ? `${magnification.toLocaleString("en-GB", { maximumFractionDigits: 1 })}×`
         : `${magnificationText(view.zoom)}×`;
-    this.setText("centre", formatComplex(view, this.cssSize));
+    const centre = formatComplex(view, this.cssSize);
+    this.setText("centre", centre.text);
+    if (this.readouts.centre) this.readouts.centre.title = centre.full;
     this.setText("zoom", `${zoomText} (level ${Math.round(view.zoom * 100) / 100})`);
     this.setText("depth", depthText(view.zoom));
     const count = iterations.toLocaleString("en-GB");
@@ -437,10 +440,18 @@ function formatComplex(view, size) {
   const pixel = Math.log10(3) - view.zoom * Math.log10(2) - Math.log10(Math.max(1, size));
   const digits = Math.min(400, Math.max(2, Math.ceil(-pixel) + 1));
   const { x, y } = centreDecimals(view, digits);
-  const fixed = (text) => {
+  const fixed = (text, shown) => {
     const [whole, fraction = ""] = text.replace("-", "").split(".");
-    return `${whole}.${fraction.padEnd(digits, "0")}`;
+    const all = fraction.padEnd(digits, "0");
+    return shown < digits ? `${whole}.${all.slice(0, shown)}…` : `${whole}.${all}`;
   };
-  const sign = y.startsWith("-") ? "−" : "+";
-  return `${x.startsWith("-") ? "−" : ""}${fixed(x)} ${sign} ${fixed(y)}i`;
+  const write = (shown) => {
+    const sign = y.startsWith("-") ? "−" : "+";
+    return `${x.startsWith("-") ? "−" : ""}${fixed(x, shown)} ${sign} ${fixed(y, shown)}i`;
+  };
+  // NB: a deep centre has hundreds of digits: the readout shows the first ones and how many
+  // there are (one line, not a wall of digits); all of them are in its title and the address.
+  if (digits <= options.centreDigits) return { text: write(digits), full: write(digits) };
+  const text = `${write(options.centreDigits)} (${digits} decimals)`;
+  return { text, full: write(digits) };
 }

@@ -9,9 +9,26 @@ const options = {
   background: "#0c0e13", // outside the seed's window, where there are no tiles
   crossHair: "#ffffff", // the seed's white lines between the quadrants
   crossHairShadow: "rgba(0, 0, 0, 0.35)", // a faint edge so the lines show on light palettes
+  quadrantFont: "600 %px system-ui, sans-serif", // the quadrant numbers (% is the size, px)
+  quadrantSize: 0.04, // the numbers' height as a share of the canvas side
+  quadrantFill: "rgba(255, 255, 255, 0.85)", // the numbers, with the cross-hair's shadow
   ancestorDepth: 10, // levels to look up for a cached coarse tile
   coarseStep: 3, // levels above the wanted one fetched first when nothing coarse is cached
 };
+
+/**
+ * The `auto` palette: the seed's classic colours (f = count / cap) while the cap is at most
+ * `classicUpTo`, where they still spread over the view; deeper, every pixel's count is a
+ * sliver of a large cap and classic turns one flat blue, so a smooth palette (banded by the
+ * smooth count, independent of the cap) shows the structure.
+ */
+export const autoPalette = { classicUpTo: 1000, deep: "ultra" };
+
+/** The palette a tile is asked for: `palette`, with `auto` resolved for `iterations`. */
+export function tilePalette(palette, iterations) {
+  if (palette !== "auto") return palette;
+  return iterations <= autoPalette.classicUpTo ? "classic" : autoPalette.deep;
+}
 
 export class Renderer {
   /** Draws on `canvas` (sized by the caller) from the tiles in `store`. */
@@ -23,7 +40,8 @@ export class Renderer {
 
   /** The tile parameters at `level` for a state's palette and iteration choice. */
   static params(state, level) {
-    return { palette: state.palette, iterations: state.iterations ?? autoIterations(level) };
+    const iterations = state.iterations ?? autoIterations(level);
+    return { palette: tilePalette(state.palette, iterations), iterations };
   }
 
   /**
@@ -48,7 +66,7 @@ export class Renderer {
         this.blit(bitmap, 0, 0, tiles.size, tile);
       } else {
         complete = false;
-        this.drawStandIn(tile, state.palette);
+        this.drawStandIn(tile, params.palette);
       }
     }
     this.drawCrossHair(size, dpr);
@@ -66,7 +84,7 @@ export class Renderer {
     const covering = coveringTiles(view, level, size);
     const wanted = covering.map((tile) => ({ tile, params }));
     const bare = covering.some(
-      (tile) => !this.store.exact(tile, params) && !this.hasStandIn(tile, state.palette));
+      (tile) => !this.store.exact(tile, params) && !this.hasStandIn(tile, params.palette));
     if (bare && level > 0) {
       const coarse = Math.max(0, level - options.coarseStep);
       const coarseParams = Renderer.params(state, coarse);
@@ -143,5 +161,27 @@ export class Renderer {
     context.fillStyle = options.crossHair;
     context.fillRect(middle, 0, width, size);
     context.fillRect(0, middle, size, width);
+    this.drawQuadrantNumbers(size);
+  }
+
+  /** The seed's quadrant numbers beside the cross-hair's centre, so a journey such as 1-4-4-1
+   * can be followed: 1 top left, 2 top right, 3 bottom left, 4 bottom right. */
+  drawQuadrantNumbers(size) {
+    const context = this.context;
+    const height = Math.max(10, Math.round(size * options.quadrantSize));
+    const gap = height * 0.8;
+    const middle = size / 2;
+    context.font = options.quadrantFont.replace("%", String(height));
+    context.textBaseline = "middle";
+    context.textAlign = "center";
+    context.lineWidth = Math.max(2, height / 6);
+    context.strokeStyle = options.crossHairShadow;
+    context.fillStyle = options.quadrantFill;
+    for (const [number, dx, dy] of [["1", -1, -1], ["2", 1, -1], ["3", -1, 1], ["4", 1, 1]]) {
+      const x = middle + dx * gap;
+      const y = middle + dy * gap;
+      context.strokeText(number, x, y);
+      context.fillText(number, x, y);
+    }
   }
 }

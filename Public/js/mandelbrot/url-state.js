@@ -9,7 +9,8 @@
 //                          given with it is made of the taps after that view. Past level 32
 //                          the centre is written as long decimals, exact to a fraction of a
 //                          pixel at any depth; journeys may be as long as the tiles go deep
-//   palette=ultra          tile colouring; omitted means classic (the seed's colours)
+//   palette=ultra          tile colouring; omitted means auto (the seed's classic colours while
+//                          the iteration cap is at most 1,000, ultra's smooth bands deeper)
 //   iter=1000              iteration cap, 1 to 100000; omitted means auto (grows with zoom)
 // Shallow numbers are written in JavaScript's shortest round-trip form, so reading them back
 // gives the same doubles and the same tiles.
@@ -19,6 +20,7 @@ import { clampView, journeyView, limits, startView } from "./geometry.js";
 
 /** The palettes the tile server knows (`Palette.swift`), with labels for the menu. */
 export const palettes = [
+  { name: "auto", label: "Auto" }, // the seed's classic, smooth bands deep (renderer.js)
   { name: "classic", label: "Classic (seed)" },
   { name: "ultra", label: "Ultra" },
   { name: "fire", label: "Fire" },
@@ -34,7 +36,7 @@ export const iterationRange = { min: 1, max: 100000 };
  * start view); `iterations` is null for auto.
  */
 export function initialState() {
-  return { anchor: null, journey: [], palette: "classic", iterations: null };
+  return { anchor: null, journey: [], palette: "auto", iterations: null };
 }
 
 /** The view a state shows. */
@@ -122,7 +124,7 @@ export function formatState(state) {
     fields.push(`x=${state.anchor.x}`, `y=${state.anchor.y}`, `zoom=${state.anchor.zoom}`);
   }
   if (state.journey.length > 0) fields.push(`journey=${journeyText(state.journey)}`);
-  if (state.palette !== "classic") fields.push(`palette=${encodeURIComponent(state.palette)}`);
+  if (state.palette !== "auto") fields.push(`palette=${encodeURIComponent(state.palette)}`);
   if (state.iterations !== null) fields.push(`iter=${state.iterations}`);
   return fields.length > 0 ? `?${fields.join("&")}` : "";
 }

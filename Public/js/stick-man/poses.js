@@ -104,19 +104,34 @@ export function layersFor(state, frame = null) {
   return { ...layers, ...pose.layers, ...pose.frames[index % pose.frames.length] };
 }
 
-/** Reads a shared pose from a query string (`?pose=fly&hat=on`); unknown values are ignored. */
+/**
+ * Reads a shared pose from a query string (`?pose=fly&hat=on`): `{state, problems}`, where a
+ * value that is not a pose or not `on`/`off` leaves the start's and names itself in
+ * `problems` (one sentence each), for the page to show.
+ */
 export function parseState(search) {
   const query = new URLSearchParams(search);
   const state = initialState();
+  const problems = [];
   const pose = query.get("pose");
-  if (pose && Object.hasOwn(poses, pose)) state.pose = pose;
-  state.hat = query.get("hat") === "on";
-  return state;
+  if (pose !== null && pose !== "") {
+    if (Object.hasOwn(poses, pose)) state.pose = pose;
+    else problems.push(`pose “${pose}” is not one of ${Object.keys(poses).join(", ")}`);
+  }
+  const hat = query.get("hat");
+  if (hat !== null && hat !== "") {
+    if (hat === "on" || hat === "off") state.hat = hat === "on";
+    else problems.push(`hat “${hat}” is not on or off`);
+  }
+  return { state, problems };
 }
 
-/** The query string that shares `state` (`""` for the start). */
-export function formatState(state) {
-  const query = new URLSearchParams();
+/** The query string that shares `state` on top of `search`'s other options (`""` when none
+ * is left): `?pose=fly&hat=on`, or `?theme=light&pose=fly` in a frame. */
+export function formatState(state, search = "") {
+  const query = new URLSearchParams(search);
+  query.delete("pose");
+  query.delete("hat");
   if (state.pose) query.set("pose", state.pose);
   if (state.hat) query.set("hat", "on");
   const text = query.toString();

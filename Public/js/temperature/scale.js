@@ -50,14 +50,25 @@ export function parseTemperature(text, unit) {
   }
   const value = Number(typed.replace(",", "."));
   const shown = `${formatTemperature(value)} °${unit}`;
+  // `number`: a number, but not a temperature.
   if (Math.abs(value) > largest) {
-    return { error: `${shown} is too far out: stay within ±10,000,000.` };
+    return { number: value, error: `${shown} is too far out: stay within ±10,000,000.` };
   }
   if (value < absoluteZero[unit]) {
     const zero = `${absoluteZero[unit]} °${unit}`;
-    return { error: `${shown} is below absolute zero (${zero}); nothing is colder.` };
+    const error = `${shown} is below absolute zero (${zero}); nothing is colder.`;
+    return { number: value, error };
   }
   return { value };
+}
+
+/**
+ * `value` in `unit` as a field shows it: like `formatTemperature`, except that absolute zero
+ * shows as itself (−273.15 °C is −459.67 °F, not −459.7, which reads back as too cold).
+ */
+export function formatField(value, unit) {
+  if (value - absoluteZero[unit] < 0.05) return String(absoluteZero[unit]);
+  return formatTemperature(value);
 }
 
 /** One decimal, without a trailing ".0" and without "-0": 2.2, 212, -17.8, 0. */

@@ -3,6 +3,7 @@
 import os
 import pathlib
 import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -10,6 +11,9 @@ import pytest
 from playfield_client import Client
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
+# The repository's test helpers (Tests/deadline.py: bounds on whole waits).
+sys.path.insert(0, str(ROOT / "Tests"))
+from deadline import read_line  # noqa: E402
 BINARY = pathlib.Path(os.environ.get("PLAYFIELD_BIN", ROOT / ".build" / "release" / "playfield"))
 
 
@@ -25,9 +29,13 @@ class Server:
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(port), "--database", self.database],
             stdout=subprocess.PIPE, stderr=self.log)
-        line = self.process.stdout.readline().decode().strip()
+        try:
+            line = read_line(self.process.stdout, 60, "the server's listening line").decode().strip()
+        except TimeoutError:
+            line = ""
         if not line.startswith("Playfield listening on http://"):
             self.process.kill()
+            self.process.wait()
             raise RuntimeError(f"the server did not start: {line!r}")
         self.url = line.split(" on ", 1)[1]
         self.port = int(self.url.rsplit(":", 1)[1])

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from deadline import read_line
 from playfield_client.__main__ import socket_url
 
 SOURCE = str(pathlib.Path(__file__).resolve().parents[1] / "src")
@@ -48,7 +49,7 @@ def test_watch_prints_events(client, server):
             [sys.executable, "-m", "playfield_client", "watch", server.url + info.urls["watch"],
              "--frames", "3"], stdout=subprocess.PIPE, text=True, env=env)
         try:
-            assert "as spectator" in watcher.stdout.readline()
+            assert "as spectator" in read_line(watcher.stdout, 30, "the watcher's first line")
             session.toggle(4, 5)
             session.step(2)
             out, _ = watcher.communicate(timeout=30)
@@ -57,6 +58,19 @@ def test_watch_prints_events(client, server):
     assert watcher.returncode == 0
     assert '"cells":' in out and "event maze at tick" in out
     assert '"revision":1' in out
+    client.delete_session(info)
+
+
+@pytest.mark.parametrize("kind", ["paintbrush", "tag-cloud", "bouncing-balls", "maze", "holes"])
+def test_watch_reads_every_kind(client, server, kind):
+    # A paintbrush frame's `points` is a count, a tag cloud's a list: each by its own type.
+    info = client.create_session(kind)
+    result = cli("watch", server.url + info.urls["watch"], "--frames", "3")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("tick ")]
+    assert len(lines) == 3, result.stdout
+    if kind == "paintbrush":
+        assert all("picture v0: 0 strokes, 0 points" in line for line in lines)
     client.delete_session(info)
 
 
@@ -94,6 +108,7 @@ def test_unknown_sessions_are_reported(server):
     ("https://h/embed/holes?session=S", "wss://h/ws/sessions/S"),
     ("http://h/api/sessions/S", "ws://h/ws/sessions/S"),
     ("ws://h/ws/sessions/S?token=T", "ws://h/ws/sessions/S?token=T"),
+    ("http://h/demos/paintbrush?session=S#token=D", "ws://h/ws/sessions/S?token=D"),
 ])
 def test_any_session_address_names_its_channel(address, expected):
     assert socket_url(address) == expected

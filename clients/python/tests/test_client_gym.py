@@ -1,13 +1,17 @@
-"""The Gymnasium environments: the checker, exact reproducibility, rewards, bad arguments."""
+"""The Gymnasium environments: the checker, exact reproducibility, rewards, bad arguments, and
+vector environments in worker processes (forked and spawned) and in one process."""
+import functools
 import threading
 import warnings
 
 import gymnasium
 import numpy as np
 import pytest
+from deadline import Deadline
 from gymnasium.utils.env_checker import check_env
 
 import playfield_client.gym  # noqa: F401  (registers the ids)
+import playfield_client.session
 from playfield_client import Client, HTTPError
 from playfield_client.gym import PlayfieldHolesEnv, PlayfieldMazeEnv
 
@@ -56,8 +60,10 @@ def test_the_same_seed_and_actions_give_the_same_observations(server, env_id):
     runs.append(threading.Thread(target=_run, args=(server.url, env_id, 7, 200, results, "other")))
     for run in runs:
         run.start()
+    deadline = Deadline(600, "three runs of the environment")
     for run in runs:
-        run.join()
+        run.join(deadline.left())
+        assert not run.is_alive(), "a run did not finish"
     assert set(results) == {"first", "second", "other"}, "a run failed: see its traceback"
     first, second = results["first"], results["second"]
     assert first[0].shape[0] >= 1001
@@ -177,3 +183,80 @@ def test_frame_skip_advances_that_many_ticks(server):
         assert env.frame.tick == start + 4
     finally:
         env.close()
+
+
+def _vector_run(envs, steps=20):
+    """Observations of a reset with seeds 1 and 2 and `steps` steps of two tilts up and left;
+    every wait bounded (an AsyncVectorEnv whose workers hang would otherwise wait for ever)."""
+    actions = np.array([[-1, 0.5], [-0.5, 1]], np.float32)
+    if isinstance(envs, gymnasium.vector.AsyncVectorEnv):
+        envs.reset_async(seed=[1, 2])
+        observations = [envs.reset_wait(timeout=120)[0]]
+        for _ in range(steps):
+            envs.step_async(actions)
+            observations.append(envs.step_wait(timeout=60)[0])
+    else:
+        observations = [envs.reset(seed=[1, 2])[0]]
+        observations += [envs.step(actions)[0] for _ in range(steps)]
+    return np.array(observations)
+
+
+@pytest.fixture(scope="module")
+def sync_observations(server):
+    envs = gymnasium.vector.SyncVectorEnv([functools.partial(PlayfieldHolesEnv, server.url)] * 2)
+    try:
+        return _vector_run(envs)
+    finally:
+        envs.close()
+
+
+def test_sync_vector_env_steps_each_env_on_its_own(sync_observations):
+    assert sync_observations.shape[:2] == (21, 2)
+    first, second = sync_observations[:, 0], sync_observations[:, 1]
+    assert not np.array_equal(first, second), "different tilts, different balls"
+    assert np.ptp(first[:, 0]) > 1 and np.ptp(second[:, 0]) > 1
+
+
+@pytest.mark.parametrize("context", ["fork", "spawn"])
+def test_async_vector_env_works_with_either_start_method(server, sync_observations, context):
+    # NB: the vector env first makes an env in this process (for its spaces), which starts the
+    # client's event loop; forked workers inherit that loop without its thread.
+    envs = gymnasium.vector.AsyncVectorEnv(
+        [functools.partial(PlayfieldHolesEnv, server.url)] * 2, context=context)
+    try:
+        assert playfield_client.session._Loop._loop is not None, "the parent's loop runs"
+        observations = _vector_run(envs)
+    finally:
+        envs.close(terminate=True)
+    assert np.array_equal(observations, sync_observations)
+
+
+def test_a_forked_child_refuses_the_parents_session_and_opens_its_own(server):
+    import multiprocessing
+    client = Client(server.url)
+    info = client.create_session("maze", seed=1)
+    session = client.connect(info)
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+
+    def child():
+        try:
+            session.stop()
+            results.put("the parent's session worked in the child")
+        except Exception as error:  # noqa: BLE001 (the message is the result)
+            results.put(str(error))
+        session.close()
+        with Client(server.url).connect(info) as own:
+            results.put(own.role)
+
+    worker = context.Process(target=child)
+    worker.start()
+    try:
+        assert "opened in another process" in results.get(timeout=60)
+        assert results.get(timeout=60) == "controller"
+    finally:
+        worker.join(30)
+        worker.kill()
+        session.close()
+        client.delete_session(info)
+    assert worker.exitcode == 0

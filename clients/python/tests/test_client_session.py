@@ -4,6 +4,7 @@ import asyncio
 import json
 
 import pytest
+from deadline import Deadline
 
 from playfield_client import (AsyncClient, AsyncSession, BallsFrame, Client, Disconnected,
                               Event, Hello, HolesFrame, MazeFrame, NotController, PlayfieldError,
@@ -62,8 +63,9 @@ def test_step_sends_its_inputs_first(maze):
     assert maze.step().tick == frame.tick + 6
     # The second refusal was not lost: it waits for the reader.
     with pytest.raises(ServerError) as second:
+        deadline = Deadline(10, "the refusal")
         while True:
-            maze.receive(timeout=5)
+            maze.receive(timeout=deadline.left())
     assert second.value.field == "col"
 
 
@@ -239,8 +241,9 @@ def test_deleting_the_session_ends_iteration_for_good(client):
     session = client.connect(info)
     client.delete_session(info)
     with pytest.raises(SessionEnded, match="deleted"):
-        for _ in range(1000):
-            session.receive(timeout=5)
+        deadline = Deadline(30, "the end of the session")
+        while True:
+            session.receive(timeout=deadline.left())
     with pytest.raises(SessionEnded):
         session.tilt(0, 0)
     session.close()
@@ -257,9 +260,9 @@ def test_reconnects_and_resumes_after_the_server_restarts(start_server):
     first.stop()
     # The connection drops; the server comes back on the same port with the same database.
     again = start_server(port=first.port, database=first.database)
-    seen = []
+    seen, deadline = [], Deadline(60, "hello after the restart")
     while not any(isinstance(m, Hello) for m in seen):
-        seen.append(session.receive(timeout=30))
+        seen.append(session.receive(timeout=deadline.left()))
     hello = next(m for m in seen if isinstance(m, Hello))
     assert hello.session == info.id and hello.role == "controller"
     assert hello.data["cells"][0][0] == "#"
@@ -299,8 +302,9 @@ def test_without_reconnecting_a_drop_is_raised(start_server):
     session = client.connect(info, reconnect=False)
     first.stop()
     with pytest.raises(Disconnected):
-        for _ in range(1000):
-            session.receive(timeout=5)
+        deadline = Deadline(30, "the end of the session")
+        while True:
+            session.receive(timeout=deadline.left())
     with pytest.raises(Disconnected):
         session.stop()
     session.close()

@@ -15,13 +15,13 @@
 from .client import KINDS, AsyncClient, Client
 from .errors import (Disconnected, HTTPError, NotController, PlayfieldError, ServerError,
                      SessionEnded)
-from .messages import (BallsFrame, Budget, Event, Frame, Hello, HighScore, HolesFrame, MazeFrame, Pong,
-                       SavedMaze, SessionInfo, Status, TagCloudFrame)
+from .messages import (BallsFrame, Budget, Event, Frame, Hello, HighScore, HolesFrame, MazeFrame,
+                       PaintbrushFrame, Pong, SavedMaze, SessionInfo, Status, TagCloudFrame)
 from .session import AsyncSession, Session
 
 __all__ = [
     "KINDS", "AsyncClient", "AsyncSession", "BallsFrame", "Budget", "Client", "Disconnected", "Event",
     "Frame", "HTTPError", "Hello", "HighScore", "HolesFrame", "MazeFrame", "NotController",
-    "PlayfieldError", "Pong", "SavedMaze", "ServerError", "Session", "SessionEnded",
+    "PaintbrushFrame", "PlayfieldError", "Pong", "SavedMaze", "ServerError", "Session", "SessionEnded",
     "SessionInfo", "Status", "TagCloudFrame",
 ]

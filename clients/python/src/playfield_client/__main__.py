@@ -3,7 +3,8 @@
     python -m playfield_client watch URL [--frames N] [--seconds S] [--every K]
     python -m playfield_client record URL [--out FILE] [--frames N] [--seconds S] [--events]
 
-URL is any address of a session: a page (`http://HOST/demos/maze?session=ID&token=T`), the API
+URL is any address of a session: a page (`http://HOST/demos/maze?session=ID&token=T`, or
+`#token=T`), the API
 (`http://HOST/api/sessions/ID`) or the channel (`ws://HOST/ws/sessions/ID`). With a token
 (in the URL or `--token`) you join as the controller, otherwise as a spectator; either way
 these commands only read.
@@ -15,7 +16,8 @@ import time
 import urllib.parse
 
 from .errors import PlayfieldError
-from .messages import Event, Frame, Hello, Status
+from .messages import (BallsFrame, Event, Frame, Hello, HolesFrame, MazeFrame, PaintbrushFrame, Status,
+                       TagCloudFrame)
 from .session import Session
 
 
@@ -31,26 +33,32 @@ def socket_url(url, token=None):
         session = segments[-1]
     if not session:
         raise ValueError(f"no session id in {url!r}: give ?session=ID or /api/sessions/ID")
-    token = token or query.get("token", [None])[0]
+    # The pages' own links carry a token in the fragment (`#token=T`, which no server sees).
+    fragment = urllib.parse.parse_qs(parts.fragment)
+    token = token or query.get("token", [None])[0] or fragment.get("token", [None])[0]
     scheme = "wss" if parts.scheme in ("https", "wss") else "ws"
     address = f"{scheme}://{parts.netloc}/ws/sessions/{urllib.parse.quote(session, safe='')}"
     return address + (f"?token={urllib.parse.quote(token, safe='')}" if token else "")
 
 
 def describe(frame):
-    """A frame in one short line."""
-    data = frame.data
-    if "ball" in data and "holes" in data:
+    """A frame in one short line, by its kind's type (field names alone are ambiguous: a
+    paintbrush frame's `points` is a count, a tag cloud's a list); a kind this client does not
+    know shows its fields as they came."""
+    if isinstance(frame, HolesFrame):
         ball = "gone" if frame.ball is None else f"({frame.ball[0]:.1f}, {frame.ball[1]:.1f})"
         return (f"ball {ball} score {frame.score} level {frame.level} balls {frame.balls_left}"
                 f" {frame.phase}")
-    if "ball" in data:
+    if isinstance(frame, MazeFrame):
         return f"ball ({frame.ball[0]:.1f}, {frame.ball[1]:.1f}) tilt {frame.tilt}"
-    if "positions" in data:
+    if isinstance(frame, BallsFrame):
         return f"{frame.count} balls, energy {frame.energy:.0f}, {frame.collisions} impacts"
-    if "points" in data:
+    if isinstance(frame, TagCloudFrame):
         return f"{len(frame.points)} tags{', dragging' if frame.dragging else ''}"
-    return ""
+    if isinstance(frame, PaintbrushFrame):
+        return f"picture v{frame.version}: {frame.strokes} strokes, {frame.points} points"
+    fields = {k: v for k, v in frame.data.items() if k not in ("type", "tick", "t")}
+    return json.dumps(fields, separators=(",", ":"))[:200]
 
 
 def messages(session, frames, seconds):

@@ -16,7 +16,7 @@ from .messages import HighScore, SavedMaze, SessionInfo
 from .session import AsyncSession, Session
 from . import tiles
 
-KINDS = ("bouncing-balls", "maze", "holes", "tag-cloud")
+KINDS = ("bouncing-balls", "maze", "holes", "tag-cloud", "paintbrush")
 
 
 class Client:

@@ -1,7 +1,8 @@
 """Typed server messages (docs/protocol.md sections 3 and 5) and HTTP API records.
 
 `parse(message, kind)` turns one decoded JSON message into a `Hello`, a frame of the session's
-kind (`MazeFrame`, `HolesFrame`, `BallsFrame`, `TagCloudFrame`), an `Event`, a `Status` or a
+kind (`MazeFrame`, `HolesFrame`, `BallsFrame`, `TagCloudFrame`, `PaintbrushFrame`; a plain
+`Frame` for a kind this client does not know), an `Event`, a `Status` or a
 `Pong`; `error` messages become `ServerError` exceptions instead (see `session.py`). Every
 typed object keeps the whole message in `data`, so fields added by newer servers are there too.
 Units as in the protocol: px (y down), px/s, g, ticks of 1/60 s.
@@ -119,8 +120,23 @@ class TagCloudFrame(Frame):
             dragging=message["dragging"])
 
 
+@dataclass(frozen=True)
+class PaintbrushFrame(Frame):
+    """Paintbrush: the picture's version (changes so far) and how many strokes and points are on
+    the canvas. The picture itself travels in `paint` events (docs/protocol.md)."""
+
+    version: int = 0
+    strokes: int = 0
+    points: int = 0
+
+    @staticmethod
+    def model_fields(message):
+        return dict(version=message["version"], strokes=message["strokes"],
+                    points=message["points"])
+
+
 FRAMES = {"maze": MazeFrame, "holes": HolesFrame, "bouncing-balls": BallsFrame,
-          "tag-cloud": TagCloudFrame}
+          "tag-cloud": TagCloudFrame, "paintbrush": PaintbrushFrame}
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import functools
 import inspect
 import itertools
 import json
+import os
 import random
 import threading
 import time
@@ -481,10 +482,17 @@ class AsyncSession:
 
 
 class _Loop:
-    """One event loop on a daemon thread, shared by every blocking `Session`."""
+    """One event loop on a daemon thread, shared by every blocking `Session` of a process.
+
+    NB: a forked child (multiprocessing's default start method on Linux, as in Gymnasium's
+    `AsyncVectorEnv`) inherits the loop but not the thread that runs it, so anything it ran
+    there would wait for ever: the child forgets both (`os.register_at_fork`) and starts its
+    own on first use."""
 
     _lock = threading.Lock()
     _loop = None
+    # Loops a fork left behind: kept, never closed, since their files are the parent's too.
+    _inherited = []
 
     @classmethod
     def run(cls, coroutine):
@@ -493,7 +501,18 @@ class _Loop:
                 cls._loop = asyncio.new_event_loop()
                 threading.Thread(target=cls._loop.run_forever, name="playfield-client",
                                  daemon=True).start()
-        return asyncio.run_coroutine_threadsafe(coroutine, cls._loop).result()
+            loop = cls._loop
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+
+    @classmethod
+    def forget_after_fork(cls):
+        if cls._loop is not None:
+            cls._inherited.append(cls._loop)
+        cls._loop = None
+        cls._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_Loop.forget_after_fork)
 
 
 class Session:
@@ -502,6 +521,16 @@ class Session:
 
     def __init__(self, inner):
         self._inner = inner
+        self._pid = os.getpid()
+
+    def _run(self, coroutine):
+        """Runs `coroutine` on this process's loop; refused in a forked child, whose copy of
+        the connection belongs to the parent."""
+        if self._pid != os.getpid():
+            coroutine.close()
+            raise PlayfieldError(
+                "this session was opened in another process (before a fork); open a new one here")
+        return _Loop.run(coroutine)
 
     @classmethod
     def connect(cls, url, **options):
@@ -524,7 +553,7 @@ class Session:
 
     def __next__(self):
         try:
-            return _Loop.run(self._inner.__anext__())
+            return self._run(self._inner.__anext__())
         except StopAsyncIteration:
             raise StopIteration from None
 
@@ -541,7 +570,7 @@ def _blocking(method):
 
     @functools.wraps(method)
     def call(self, *args, **kwargs):
-        return _Loop.run(method(self._inner, *args, **kwargs))
+        return self._run(method(self._inner, *args, **kwargs))
 
     return call
 
@@ -549,3 +578,13 @@ def _blocking(method):
 for _name, _method in inspect.getmembers(AsyncSession, inspect.iscoroutinefunction):
     if not _name.startswith("_") and _name != "connect":
         setattr(Session, _name, _blocking(_method))
+
+
+@functools.wraps(AsyncSession.close)
+def _close(self):
+    # In a forked child the connection is the parent's: there is nothing of ours to close.
+    if self._pid == os.getpid():
+        self._run(self._inner.close())
+
+
+Session.close = _close
