@@ -218,8 +218,10 @@ public final class Application: HTTPHandler {
     if let token = SessionAPI.token(in: request) {
       if TokenHash.matches(token: token, storedHash: session.tokenHash) {
         role = .controller
-      } else if DrawToken.matches(token, type: session.type, tokenHash: session.tokenHash) {
-        role = .drawer
+      } else if let seat = SeatToken.seat(
+        presenting: token, type: session.type, tokenHash: session.tokenHash)
+      {
+        role = .guest(seat)
       } else {
         return .response(APIError(.forbidden, "the token does not control this session").response)
       }

@@ -62,7 +62,7 @@ final class HighScoreAPI: Sendable {
     guard session.kind == "holes", let game = summary.lastGame else {
       throw APIError(.conflict, "this session has no finished game to enter", field: "session")
     }
-    guard Holes.isDefault(summary.config) else {
+    guard session.type.entersHighScores(config: summary.config) else {
       throw APIError(
         .conflict,
         "only games with the default settings enter the high scores; this one had its own",

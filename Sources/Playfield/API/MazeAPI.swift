@@ -88,7 +88,7 @@ struct MazeAPI: Sendable {
     let message: JSONValue = .object(["type": "load", "cells": cells])
     let input: JSONValue?
     do {
-      input = try MazeBall.input(from: message)
+      input = try MazeBall.checkedInput(from: message)?.json
     } catch {
       throw APIError(.badRequest, error.description, field: error.field ?? "cells")
     }

@@ -62,9 +62,8 @@ struct SessionAPI: Sendable {
       object["token"] = .string(token)
       var urls = session.summary.urls
       urls["control"] = .string("/demos/\(kind)?session=\(session.id)&token=\(token)")
-      if !DrawToken.guestInputs(for: session.type).isEmpty {
-        let draw = DrawToken.token(tokenHash: session.tokenHash)
-        urls["draw"] = .string("/demos/\(kind)?session=\(session.id)&token=\(draw)")
+      for (seat, guest) in SeatToken.tokens(of: session.type, tokenHash: session.tokenHash) {
+        urls[seat.name] = .string("/demos/\(kind)?session=\(session.id)&token=\(guest)")
       }
       object["urls"] = .object(urls)
       object["durable"] = .bool(warning == nil)

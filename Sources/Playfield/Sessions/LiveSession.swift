@@ -66,15 +66,15 @@ final class LiveSession: @unchecked Sendable {
     configuration.maxEventsPerTick = Self.maxEventsPerTick
     self.machine = SessionMachine(
       id: id, model: model, running: running, configuration: configuration)
-    if !DrawToken.guestInputs(for: type).isEmpty {
-      machine.drawToken = DrawToken.token(tokenHash: tokenHash)
+    machine.seatTokens = SeatToken.tokens(of: type, tokenHash: tokenHash).map {
+      ($0.seat.name, $0.token)
     }
     self.published = Mutex(
       SessionSummary(
         id: id, kind: Swift.type(of: model).kind, running: running, tick: model.tick,
         spectators: 0, controllers: 0, createdAt: createdAt, updatedAt: createdAt,
         config: model.config,
-        lastGame: (model as? Holes)?.finishedGame.map {
+        lastGame: model.finishedGame.map {
           GameResult(tick: model.tick, score: $0.score, level: $0.level)
         }))
   }

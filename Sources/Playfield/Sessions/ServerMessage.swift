@@ -29,8 +29,8 @@ enum ServerMessage: Sendable {
     /// The last tick of a replay; nil for a live session.
     var replayEnd: UInt64?
     var model: any Simulation
-    /// The drawing token, told only to controllers of kinds with guest inputs.
-    var drawToken: String? = nil
+    /// The tokens of the model's seats by seat name (`SeatToken`), told only to controllers.
+    var seatTokens: [(seat: String, token: String)] = []
   }
 
   /// The `status` message of a live session.

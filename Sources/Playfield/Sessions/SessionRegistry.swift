@@ -58,8 +58,8 @@ final class SessionRegistry: Sendable {
       if let existing = showcases[kind], session(existing.id) != nil { return existing }
       let config = ShowcaseConfig.configs[kind] ?? .object([:])
       guard var model = try? type.init(config: config, seed: 1) else { return nil }
-      let setup = (ShowcaseConfig.setups[kind] ?? []).compactMap { try? type.input(from: $0) }
-      if !setup.isEmpty { _ = model.step(inputs: setup) }
+      let setup = ShowcaseConfig.setups[kind] ?? []
+      if !setup.isEmpty { _ = model.step(parsing: setup) }
       let made = LiveSession(
         id: Self.identifier(random(16)), model: model, seed: 1,
         tokenHash: TokenHash.hash(token: Self.identifier(random(16))), createdAt: wallClock(),

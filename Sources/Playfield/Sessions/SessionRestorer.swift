@@ -80,7 +80,7 @@ enum SessionRestorer {
   ) throws {
     while model.tick < target {
       let inputs = try reader.inputs(at: Int64(model.tick + 1)) ?? []
-      _ = model.step(inputs: try inputs.map { try JSONValue.parse($0.input) })
+      _ = model.step(parsing: try inputs.map { try JSONValue.parse($0.input) })
     }
   }
 
@@ -97,7 +97,7 @@ enum SessionRestorer {
         batch.append(try JSONValue.parse(input.input))
         next = next.dropFirst()
       }
-      _ = model.step(inputs: batch)
+      _ = model.step(parsing: batch)
     }
   }
 }

@@ -82,7 +82,7 @@ struct SessionSocketHandler: WebSocketHandler {
     default:
       let input: CheckedInput?
       do {
-        input = try session.type.checkedInput(from: parsed)
+        input = try session.type.checkedInput(from: parsed, sentBy: role.sender)
       } catch {
         return .failure(ClientError("bad-field", error.description, field: error.field))
       }
@@ -93,13 +93,17 @@ struct SessionSocketHandler: WebSocketHandler {
       }
       command = .input(input)
     }
-    let guest = role == .drawer && DrawToken.guestInputs(for: session.type).contains(type)
-    if role == .drawer && !guest {
-      return .failure(
-        ClientError(
-          "not-controller", "the drawing token cannot send \(type); it needs the control token"))
-    }
-    guard role == .controller || guest else {
+    switch role {
+    case .controller:
+      break
+    case .guest(let seat):
+      guard seat.inputs.contains(type) else {
+        return .failure(
+          ClientError(
+            "not-controller",
+            "the \(seat.label) token cannot send \(type); it needs the control token"))
+      }
+    case .spectator:
       return .failure(
         ClientError(
           "not-controller", "spectators cannot send \(type); connect with the session's token"))
