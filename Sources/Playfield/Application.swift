@@ -1,4 +1,5 @@
 import Deflate
+import Dispatch
 import HTTP
 import JSON
 import Logging
@@ -6,6 +7,7 @@ import Server
 import Simulation
 import Storage
 import Synchronization
+import Tiles
 import WebSocket
 
 /// The Playfield web app: every route, wired to the pieces in `Environment`.
@@ -23,8 +25,8 @@ public final class Application: HTTPHandler {
   let replays: ReplayRegistry
   let highScores: HighScoreAPI
   let mazes: MazeAPI
-  let tiles: TileService
-  let spheres: SpheresAPI
+  let tiles: ColdResourceService<TileResource>
+  let spheres: ColdResourceService<SphereResource>
   /// The browser client families issued, per address.
   let families: Mutex<ClientFamilies>
 
@@ -65,19 +67,24 @@ public final class Application: HTTPHandler {
     self.highScores = HighScoreAPI(registry: registry, store: journal?.store)
     self.mazes = MazeAPI(
       store: journal?.store, wallClock: environment.wallClock, random: environment.random)
-    self.tiles = TileService(
-      cacheBytes: environment.tileCacheBytes,
+    self.tiles = ColdResourceService(
+      TileResource(renderer: TileRenderer()), cacheBytes: environment.tileCacheBytes,
       limits: .init(
-        waiting: environment.tileQueueLength, perClient: environment.tileRendersPerClient,
+        running: 2, waiting: environment.tileQueueLength,
+        perClient: environment.tileRendersPerClient,
         perAddress: environment.tileRendersPerClient * environment.familiesPerAddress,
-        deadline: environment.tileWaitSeconds))
-    self.spheres = SpheresAPI(
-      cacheBytes: environment.sphereCacheBytes,
+        deadline: environment.tileWaitSeconds),
+      workers: DispatchQueue(label: "playfield.tiles", qos: .userInitiated, attributes: .concurrent)
+    )
+    self.spheres = ColdResourceService(
+      SphereResource(), cacheBytes: environment.sphereCacheBytes,
       limits: .init(
-        running: SpheresAPI.defaultLimits.running, waiting: environment.sphereQueueLength,
+        running: 1, waiting: environment.sphereQueueLength,
         perClient: environment.sphereComputationsPerClient,
         perAddress: environment.sphereComputationsPerClient * environment.familiesPerAddress,
-        deadline: environment.sphereWaitSeconds))
+        deadline: environment.sphereWaitSeconds),
+      workers: DispatchQueue(
+        label: "playfield.spheres", qos: .userInitiated, attributes: .concurrent))
     if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
@@ -129,8 +136,9 @@ public final class Application: HTTPHandler {
     case .replaySocket(let id):
       return replaySocket(request, id: id)
     case .tile(let zoom, let x, let file):
-      return tiles.handle(
-        request, zoom: zoom, x: x, file: file, client: client(request, context))
+      return readOnly(request, .text) {
+        tiles.respond(to: request, path: [zoom, x, file], client: client(request, context))
+      }
     case .oEmbed:
       return .response(OEmbed(demos: demos).handle(request))
     case .sessionsPage:
@@ -146,8 +154,9 @@ public final class Application: HTTPHandler {
     case .demosAPI:
       return readOnly(request) { .json(Demo.listing(demos)) }
     case .spheres(let radius, let level):
-      return spheres.handle(
-        request, radius: radius, level: level, client: client(request, context))
+      return readOnly(request, .json) {
+        spheres.respond(to: request, path: [radius, level], client: client(request, context))
+      }
     case .demo(let name), .embed(let name):
       guard let demo = demos.first(where: { $0.name == name }) else {
         return .response(notFound(request))
@@ -384,6 +393,16 @@ public final class Application: HTTPHandler {
         "path": String(request.path),
         "demos": demos.map { ["name": $0.name, "title": $0.title] },
       ], status: .notFound)
+  }
+
+  /// Answers GET and HEAD with `make()`, anything else with 405.
+  private func readOnly(_ request: Request, _ style: ErrorStyle, _ make: () -> Reply) -> Reply {
+    guard request.method == .get || request.method == .head else {
+      return .response(
+        style.response(
+          .methodNotAllowed, "this resource accepts GET and HEAD", headers: ["Allow": "GET, HEAD"]))
+    }
+    return make()
   }
 
   /// Answers GET and HEAD with `make()`, anything else with 405.

@@ -14,11 +14,24 @@ private func get(_ target: String, _ headers: HTTPHeaders = [:], method: HTTPMet
   return Request(method: method, target: target, headers: headers)
 }
 
-/// The response to `target`, waiting for one computed off the caller's thread.
-private func answer(_ api: SpheresAPI, _ request: Request) -> Response {
-  guard case .spheres(let radius, let level) = Route(segments: try! URLPath.segments(request.path))
-  else { return Response(status: .notFound) }
-  switch api.handle(request, radius: radius, level: level, client: "127.0.0.1") {
+typealias Spheres = ColdResourceService<SphereResource>
+
+/// The sphere service as the app makes it, with a cache of `cacheBytes`.
+func makeSpheres(
+  cacheBytes: Int = 1 << 20, limits: Spheres.Limits = .init(running: 1, waiting: 64),
+  clock: @escaping @Sendable () -> Double = { 0 }, encoder: SphereResource.Encoder? = nil
+) -> Spheres {
+  ColdResourceService(
+    encoder.map { SphereResource(encoder: $0) } ?? SphereResource(), cacheBytes: cacheBytes,
+    limits: limits, workers: DispatchQueue(label: "test.spheres", attributes: .concurrent),
+    clock: clock)
+}
+
+/// The response to `target` (`/api/spheres/R/L...`), waiting for one computed off the caller's
+/// thread.
+private func answer(_ api: Spheres, _ request: Request) -> Response {
+  let path = try! URLPath.segments(request.path).dropFirst(2)
+  switch api.respond(to: request, path: path, client: "127.0.0.1") {
   case .response(let response):
     return response
   case .later(let pending):
@@ -38,13 +51,8 @@ private func answer(_ api: SpheresAPI, _ request: Request) -> Response {
 private func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
 
 @Suite struct SpheresAPITests {
-  @Test func theRouteTakesRadiusAndLevel() {
-    #expect(Route(segments: ["api", "spheres", "1", "7"]) == .spheres(radius: "1", level: "7"))
-    #expect(Route(segments: ["api", "spheres", "1"]) == .file(["api", "spheres", "1"]))
-  }
-
   @Test func theSeedURLAnswersTheSeedShape() {
-    let api = SpheresAPI(cacheBytes: 1 << 20)
+    let api = makeSpheres()
     let response = answer(api, get("/api/spheres/1/2"))
     #expect(response.status == .ok)
     #expect(response.headers["Content-Type"] == "application/json")
@@ -55,7 +63,7 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
   }
 
   @Test func aComputedBodyTellsItsTimingsAndACachedOneDoesNot() {
-    let api = SpheresAPI(cacheBytes: 1 << 20)
+    let api = makeSpheres()
     let first = answer(api, get("/api/spheres/1/3", ["Accept-Encoding": "gzip"]))
     let timing = first.headers["Server-Timing"] ?? ""
     #expect(
@@ -66,7 +74,7 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
   }
 
   @Test func binaryByAcceptOrSuffixHasTheCountInItsHeader() {
-    let api = SpheresAPI(cacheBytes: 1 << 20)
+    let api = makeSpheres()
     for request in [
       get("/api/spheres/2/3", ["Accept": "application/octet-stream"]), get("/api/spheres/2/3.bin"),
     ] {
@@ -77,7 +85,7 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
       #expect(Array(response.body[0..<4]) == Array("PFSP".utf8))
       #expect(response.body[4] == 90 && response.body[5] == 0)
     }
-    #expect(api.bodies.statistics.entries == 1)
+    #expect(api.cache.statistics.entries == 1)
     let zipped = answer(api, get("/api/spheres/2/3.bin", ["Accept-Encoding": "gzip"]))
     #expect(zipped.headers["Content-Encoding"] == "gzip")
     #expect(zipped.headers["Content-Type"] == "application/octet-stream")
@@ -86,7 +94,7 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
   }
 
   @Test func jsonIsGzippedWhenAskedAndTaggedApart() {
-    let api = SpheresAPI(cacheBytes: 1 << 20)
+    let api = makeSpheres()
     let plain = answer(api, get("/api/spheres/1/4"))
     let zipped = answer(api, get("/api/spheres/1/4", ["Accept-Encoding": "gzip, br"]))
     #expect(zipped.headers["Content-Encoding"] == "gzip")
@@ -97,7 +105,7 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
   }
 
   @Test func theSurfaceShellIsSmallerAndAMatchingETagGets304() {
-    let api = SpheresAPI(cacheBytes: 1 << 20)
+    let api = makeSpheres()
     let all = answer(api, get("/api/spheres/1/5.bin"))
     let shell = answer(api, get("/api/spheres/1/5.bin?surface=1"))
     #expect(shell.body.count < all.body.count)
@@ -114,19 +122,13 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
     ("/api/spheres/1/7?surface=2", "surface"),
   ])
   func badInputGets400NamingTheField(target: String, field: String) {
-    let response = answer(SpheresAPI(cacheBytes: 1 << 20), get(target))
+    let response = answer(makeSpheres(), get(target))
     #expect(response.status == .badRequest)
     #expect(text(response).contains("\"field\":\"\(field)\""))
   }
 
-  @Test func onlyGetAndHeadAreAllowed() {
-    let response = answer(SpheresAPI(cacheBytes: 1 << 20), get("/api/spheres/1/3", method: .post))
-    #expect(response.status == .methodNotAllowed)
-    #expect(response.headers["Allow"] == "GET, HEAD")
-  }
-
   @Test func concurrentRequestsForOneLevelComputeItOnce() {
-    let api = SpheresAPI(cacheBytes: 16 << 20)
+    let api = makeSpheres(cacheBytes: 16 << 20)
     let group = DispatchGroup()
     let sizes = Mutex<[Int]>([])
     for _ in 0..<8 {
@@ -137,17 +139,17 @@ private func text(_ response: Response) -> String { String(decoding: response.bo
     }
     group.wait()
     #expect(sizes.withLock { $0 } == Array(repeating: 16 + 17 * 3330, count: 8))
-    let statistics = api.bodies.statistics
+    let statistics = api.cache.statistics
     #expect(statistics.misses == 1)
     #expect(statistics.hits + statistics.coalesced == 7)
   }
 
   @Test func acceptNegotiationPrefersJSONUnlessBinaryRanksHigher() {
-    #expect(SpheresAPI.prefersBinary("application/octet-stream"))
-    #expect(SpheresAPI.prefersBinary("application/octet-stream, application/json;q=0.5"))
-    #expect(!SpheresAPI.prefersBinary("application/json, application/octet-stream"))
-    #expect(!SpheresAPI.prefersBinary("*/*"))
-    #expect(!SpheresAPI.prefersBinary("application/octet-stream;q=0"))
-    #expect(!SpheresAPI.prefersBinary(nil))
+    #expect(SphereResource.prefersBinary("application/octet-stream"))
+    #expect(SphereResource.prefersBinary("application/octet-stream, application/json;q=0.5"))
+    #expect(!SphereResource.prefersBinary("application/json, application/octet-stream"))
+    #expect(!SphereResource.prefersBinary("*/*"))
+    #expect(!SphereResource.prefersBinary("application/octet-stream;q=0"))
+    #expect(!SphereResource.prefersBinary(nil))
   }
 }

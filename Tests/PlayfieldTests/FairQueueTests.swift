@@ -2,9 +2,9 @@ import Testing
 
 @testable import Playfield
 
-@Suite("Tile render admission")
-struct RenderQueueTests {
-  typealias Queue = RenderQueue<String>
+@Suite("Fair admission of expensive work")
+struct FairQueueTests {
+  typealias Queue = FairQueue<String>
 
   func started(_ admission: Queue.Admission) -> String? {
     if case .start(let job) = admission { return job }
@@ -60,7 +60,7 @@ struct RenderQueueTests {
     #expect((full?.retryAfter ?? 0) >= 1)
   }
 
-  @Test("a render that waited past the deadline is refused when a slot frees")
+  @Test("a job that waited past the deadline is refused when a slot frees")
   func deadline() {
     var queue = Queue(limits: .init(running: 1, waiting: 10, perClient: 10, deadline: 10))
     _ = queue.submit("slow", client: "a", now: 0)

@@ -1,32 +1,33 @@
 import Dispatch
 import Synchronization
 
-/// A bounded, thread-safe LRU cache of encoded tiles that computes each missing tile once.
+/// A bounded, thread-safe LRU cache of computed bodies (tiles, sphere packings) that computes
+/// each missing one once.
 ///
 /// Made for an event loop that must never block: `cachedValue(for:)` answers hits at once, and
 /// `fetch` never waits. A miss runs `compute` on the cache's queue, at most
 /// `maxConcurrentComputations` at a time (the rest wait their turn in arrival order); requests
 /// for a key already being computed join it instead of computing again (coalescing).
-public final class TileCache<Key: Hashable & Sendable>: Sendable {
-  /// Receives a fetched tile, or why it could not be made. Always called on the cache's queue.
-  public typealias Completion = @Sendable (Result<[UInt8], any Error>) -> Void
-  /// Makes a tile; may run on any thread.
-  public typealias Compute = @Sendable () throws -> [UInt8]
+final class ResultCache<Key: Hashable & Sendable>: Sendable {
+  /// Receives a fetched body, or why it could not be made. Always called on the cache's queue.
+  typealias Completion = @Sendable (Result<[UInt8], any Error>) -> Void
+  /// Makes a body; may run on any thread.
+  typealias Compute = @Sendable () throws -> [UInt8]
 
   /// Counters since the cache was made.
-  public struct Statistics: Sendable, Equatable {
+  struct Statistics: Sendable, Equatable {
     /// Requests answered from the cache.
-    public var hits = 0
+    var hits = 0
     /// Requests that started a computation.
-    public var misses = 0
+    var misses = 0
     /// Requests that joined a computation already under way.
-    public var coalesced = 0
+    var coalesced = 0
     /// Entries dropped to make room.
-    public var evictions = 0
+    var evictions = 0
     /// Entries held now.
-    public var entries = 0
+    var entries = 0
     /// Bytes held now.
-    public var bytes = 0
+    var bytes = 0
   }
 
   private struct Pending {
@@ -61,18 +62,18 @@ public final class TileCache<Key: Hashable & Sendable>: Sendable {
     case wait
   }
 
-  /// The most bytes of PNG the cache holds.
-  public let capacity: Int
+  /// The most bytes the cache holds.
+  let capacity: Int
   /// How many computations may run at once.
-  public let maxConcurrentComputations: Int
+  let maxConcurrentComputations: Int
   private let queue: DispatchQueue
   private let state: Mutex<State>
 
   /// A cache of at most `capacity` bytes whose computations and completions run on `queue`.
-  public init(
+  init(
     capacity: Int, maxConcurrentComputations: Int = 2,
     queue: DispatchQueue = DispatchQueue(
-      label: "playfield.tiles", qos: .userInitiated, attributes: .concurrent)
+      label: "playfield.cold", qos: .userInitiated, attributes: .concurrent)
   ) {
     self.capacity = max(0, capacity)
     self.maxConcurrentComputations = max(1, maxConcurrentComputations)
@@ -82,7 +83,7 @@ public final class TileCache<Key: Hashable & Sendable>: Sendable {
 
   /// The cached bytes for `key`, marking them recently used; nil on a miss. Never blocks on a
   /// computation and never starts one.
-  public func cachedValue(for key: Key) -> [UInt8]? {
+  func cachedValue(for key: Key) -> [UInt8]? {
     state.withLock { state in
       let value = state.store.value(for: key)
       if value != nil { state.statistics.hits += 1 }
@@ -93,7 +94,7 @@ public final class TileCache<Key: Hashable & Sendable>: Sendable {
   /// Delivers the bytes for `key` to `completion` on the cache's queue: from the cache, from a
   /// computation already under way, or from `compute`. A failed computation is not cached;
   /// every request that waited on it gets the error.
-  public func fetch(_ key: Key, compute: @escaping Compute, completion: @escaping Completion) {
+  func fetch(_ key: Key, compute: @escaping Compute, completion: @escaping Completion) {
     let action = state.withLock { state -> FetchAction in
       if let value = state.store.value(for: key) {
         state.statistics.hits += 1
@@ -124,7 +125,7 @@ public final class TileCache<Key: Hashable & Sendable>: Sendable {
   }
 
   /// Counters and current size.
-  public var statistics: Statistics {
+  var statistics: Statistics {
     state.withLock { state in
       var statistics = state.statistics
       statistics.entries = state.store.count

@@ -2,14 +2,14 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import Tiles
+@testable import Playfield
 
 /// Collects completions so a test can wait for them without sleeping.
 final class Deliveries: Sendable {
   private let results = Mutex<[Result<[UInt8], any Error>]>([])
   private let arrived = DispatchSemaphore(value: 0)
 
-  var completion: TileCache<String>.Completion {
+  var completion: ResultCache<String>.Completion {
     { result in
       self.results.withLock { $0.append(result) }
       self.arrived.signal()
@@ -25,14 +25,14 @@ final class Deliveries: Sendable {
 
 struct Failure: Error {}
 
-@Suite struct TileCacheTests {
+@Suite struct ResultCacheTests {
   @Test func concurrentRequestsForAColdTileComputeItOnce() {
-    let cache = TileCache<String>(capacity: 1000)
+    let cache = ResultCache<String>(capacity: 1000)
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let computations = Atomic<Int>(0)
     let deliveries = Deliveries()
-    let compute: TileCache<String>.Compute = {
+    let compute: ResultCache<String>.Compute = {
       computations.add(1, ordering: .relaxed)
       started.signal()
       release.wait()
@@ -56,7 +56,7 @@ struct Failure: Error {}
   }
 
   @Test func hitsAreServedWithoutComputing() {
-    let cache = TileCache<String>(capacity: 1000)
+    let cache = ResultCache<String>(capacity: 1000)
     let deliveries = Deliveries()
     cache.fetch("a", compute: { [7] }, completion: deliveries.completion)
     _ = deliveries.wait(for: 1)
@@ -72,7 +72,7 @@ struct Failure: Error {}
   }
 
   @Test func evictsLeastRecentlyUsedTilesByBytes() {
-    let cache = TileCache<String>(capacity: 100)
+    let cache = ResultCache<String>(capacity: 100)
     let deliveries = Deliveries()
     for key in ["a", "b"] {
       cache.fetch(
@@ -90,11 +90,11 @@ struct Failure: Error {}
   }
 
   @Test func failuresReachEveryWaiterAndAreNotCached() {
-    let cache = TileCache<String>(capacity: 100)
+    let cache = ResultCache<String>(capacity: 100)
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let deliveries = Deliveries()
-    let failing: TileCache<String>.Compute = {
+    let failing: ResultCache<String>.Compute = {
       started.signal()
       release.wait()
       throw Failure()
@@ -112,14 +112,14 @@ struct Failure: Error {}
   }
 
   @Test func computationsBeyondTheLimitWaitTheirTurnInOrder() {
-    let cache = TileCache<String>(capacity: 1000, maxConcurrentComputations: 1)
+    let cache = ResultCache<String>(capacity: 1000, maxConcurrentComputations: 1)
     let release = DispatchSemaphore(value: 0)
     let started = DispatchSemaphore(value: 0)
     let order = Mutex<[String]>([])
     let running = Atomic<Int>(0)
     let overlap = Atomic<Bool>(false)
     let deliveries = Deliveries()
-    func compute(_ key: String) -> TileCache<String>.Compute {
+    func compute(_ key: String) -> ResultCache<String>.Compute {
       {
         if running.add(1, ordering: .relaxed).newValue > 1 {
           overlap.store(true, ordering: .relaxed)

@@ -1,5 +1,5 @@
 /// A least-recently-used map of byte arrays bounded by their total size. Not thread-safe:
-/// `TileCache` guards it with a lock.
+/// `ResultCache` guards it with a lock.
 struct LRUStore<Key: Hashable> {
   private struct Node {
     var key: Key

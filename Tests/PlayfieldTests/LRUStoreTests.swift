@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Tiles
+@testable import Playfield
 
 @Suite struct LRUStoreTests {
   func bytes(_ count: Int, _ fill: UInt8 = 0) -> [UInt8] { Array(repeating: fill, count: count) }

@@ -1,27 +1,28 @@
-/// Admission for tile renders: a few run at once, a bounded number wait, each address gets its
-/// turn in rotation (and within it each of its clients), and nobody waits past a deadline.
+/// Admission for expensive work (tile renders, sphere packings): a few jobs run at once, a
+/// bounded number wait, each address gets its turn in rotation (and within it each of its
+/// clients), and nobody waits past a deadline.
 ///
 /// Pure: the caller passes `now` (monotonic seconds) and starts or refuses the jobs this
 /// returns. A client (an address, or a browser family of it) or an address over its share gets
 /// 429; a full queue or an expired wait gets 503; both say when to come back (RFC 9110 §10.2.3
 /// `Retry-After`). Turns go by address first, so minting browser families never earns an
 /// address more turns.
-struct RenderQueue<Job> {
-  /// The bounds; the defaults suit two cores.
+struct FairQueue<Job> {
+  /// The bounds; the defaults suit tile renders on two cores.
   struct Limits: Sendable, Equatable {
-    /// Renders at once.
+    /// Jobs running at once.
     var running = 2
-    /// Renders waiting, across all clients.
+    /// Jobs waiting, across all clients.
     var waiting = 256
-    /// Renders one client may have running or waiting.
+    /// Jobs one client may have running or waiting.
     var perClient = 32
-    /// Renders all clients of one address may have running or waiting together.
+    /// Jobs all clients of one address may have running or waiting together.
     var perAddress = 128
-    /// Seconds a render may wait before it is refused.
+    /// Seconds a job may wait before it is refused.
     var deadline = 10.0
   }
 
-  /// Why a render was not done.
+  /// Why a job was not done.
   struct Refusal: Equatable, Sendable {
     /// 429 (this client or address is over its share) or 503 (the queue is full or the wait too long).
     var tooManyFromClient: Bool
@@ -84,7 +85,7 @@ struct RenderQueue<Job> {
     return .wait
   }
 
-  /// Marks one of `client`'s renders done; returns the jobs to start in the freed slot and the
+  /// Marks one of `client`'s jobs done; returns the jobs to start in the freed slot and the
   /// waiting ones past their deadline, to refuse.
   mutating func finish(client: ClientKey, now: Double) -> (
     start: [Job], expired: [(Job, Refusal)]
@@ -157,7 +158,7 @@ struct RenderQueue<Job> {
     byAddress[address] = left > 0 ? left : nil
   }
 
-  /// A guess at when a slot frees: a second per render ahead of a newcomer, per slot.
+  /// A guess at when a slot frees: a second per job ahead of a newcomer, per slot.
   private var retryAfter: Int {
     max(1, min(60, (waitingCount + limits.running) / limits.running))
   }
