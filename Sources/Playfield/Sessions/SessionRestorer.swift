@@ -39,7 +39,7 @@ enum SessionRestorer {
   static func rebuild(_ session: StoredSession, from store: some SessionStore) throws
     -> any Simulation
   {
-    guard let type = Simulations.named(session.kind) else {
+    guard let type = Demo.model(ofKind: session.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
     }
     let point = try store.resumePoint(sessionID: session.id)
@@ -61,7 +61,7 @@ enum SessionRestorer {
   )
     throws -> any Simulation
   {
-    guard let type = Simulations.named(session.kind) else {
+    guard let type = Demo.model(ofKind: session.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
     }
     var model = try type.init(config: try JSONValue.parse(session.config), seed: session.seed)

@@ -1,6 +1,9 @@
 import Simulation
 
-/// One demo of the gallery: its URL name, title, one line about it, and what serves it.
+/// One demo of the gallery, and every fact about it the app needs: its URL name, title, one
+/// line about it, what serves it, its embed frame, how its gallery preview starts, and its own
+/// routes. Code that belongs to one demo lives in its folder, `Demos/NAME/`; nothing else in
+/// the app names a demo or its model.
 struct Demo: Sendable {
   /// The name in `/demos/NAME`; for a session, the model's `kind`.
   var name: String
@@ -12,23 +15,23 @@ struct Demo: Sendable {
   var group: Group
   /// A live session of a model, or a page that only fetches.
   var kind: Kind
+  /// Its natural embed frame (oEmbed, the embed page's `ready.aspect`).
+  var frame = Frame.standard
+  /// How the gallery's live preview of a session demo starts.
+  var showcase = Showcase()
+  /// The demo's own routes (an API its page fetches), made once when the app starts from
+  /// what they need.
+  var routes: @Sendable (DemoContext) -> [Route] = { _ in [] }
 
   /// Every demo this build serves, in gallery order. Adding a demo adds one line here
   /// (see "Adding a demo" in docs/architecture.md).
   static let all: [Demo] = [
-    Demo(session: BouncingBalls.self, seed: "SpaceBalls", group: .simulations),
-    Demo(session: MazeBall.self, seed: "Maze", group: .simulations),
-    Demo(session: Holes.self, seed: "Return to HOLES", group: .simulations),
-    Demo(session: TagCloud.self, seed: "3D Tag Cloud", group: .simulations),
-    Demo(
-      page: "mandelbrot", title: "Mandelbrot explorer",
-      summary: "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
-      seed: "iOS – Mandelbrot", group: .explorers),
-    Demo(
-      page: "apollonian", title: "Apollonian spheres",
-      summary: "An Apollonian sphere packing computed on the server, drawn with WebGL2: "
-        + "levels 0 to 10, drag to turn, wheel or pinch to zoom.",
-      seed: "3D viewer for our Apollonian service", group: .explorers),
+    .bouncingBalls,
+    .maze,
+    .holes,
+    Demo(session: TagCloud.self, seed: "3D Tag Cloud", group: .simulations, frame: .init(480, 520)),
+    .mandelbrot,
+    .apollonian,
     Demo(
       page: "stick-man", title: "Stick Man",
       summary: "A figure drawn in stacked layers: read, smile, frown, hat on or off, fly, swing.",
@@ -45,11 +48,11 @@ struct Demo: Sendable {
     Demo(
       page: "accelerometer", title: "Accelerometer",
       summary: "x, y, z and magnitude in g with their extremes, a polar grid and a rolling plot.",
-      seed: "Accelerometer", group: .sensorsAndDrawing),
+      seed: "Accelerometer", group: .sensorsAndDrawing, frame: .init(640, 380)),
     Demo(
       page: "color-picker", title: "Colour picker",
       summary: "A hue ring around a saturation and brightness box, as a reusable web component.",
-      seed: "HSV colour picker", group: .sensorsAndDrawing),
-    Demo(session: Paintbrush.self, seed: "Paintbrush", group: .sensorsAndDrawing),
+      seed: "HSV colour picker", group: .sensorsAndDrawing, frame: .init(640, 320)),
+    .paintbrush,
   ]
 }

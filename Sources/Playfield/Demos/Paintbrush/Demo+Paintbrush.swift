@@ -1,27 +1,10 @@
-import JSON
+import Simulation
 
-/// How the gallery's live previews start: lively configs, and inputs applied before the first
-/// frame (a maze with walls in it).
-enum ShowcaseConfig {
-  static let configs: [String: JSONValue] = [
-    "bouncing-balls": [
-      "balls": 24, "radiusMin": 6, "radiusMax": 16, "speedMin": 60, "speedMax": 220,
-    ]
-  ]
-
-  static let setups: [String: [JSONValue]] = [
-    "maze": [
-      [
-        "type": "load",
-        "cells": [
-          "............", ".####..####.", ".#........#.", ".#.######.#.", ".#.#....#.#.",
-          ".#.#.##.#.#.", ".#.#.##.#.#.", ".#.#....#.#.", ".#.######.#.", ".#........#.",
-          ".####..####.", "............",
-        ],
-      ],
-      ["type": "tilt", "x": 0.3, "y": -0.2],
-    ],
-    "paintbrush": [
+extension Demo {
+  /// The shared canvas; the gallery's preview shows a few strokes in the seed's colours.
+  static let paintbrush = Demo(
+    session: Paintbrush.self, seed: "Paintbrush", group: .sensorsAndDrawing,
+    showcase: Showcase(inputs: [
       [
         "type": "stroke", "author": "gallery", "stroke": 1, "color": "#ffff00", "radius": 12,
         "points": [
@@ -51,6 +34,5 @@ enum ShowcaseConfig {
         "type": "stroke", "author": "gallery", "stroke": 5, "color": "#ffffff", "radius": 10,
         "points": [320, 240],
       ],
-    ],
-  ]
+    ]))
 }

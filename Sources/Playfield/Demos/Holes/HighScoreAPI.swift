@@ -4,37 +4,43 @@ import Simulation
 import Storage
 import Synchronization
 
-/// `/api/highscores`: the Holes table, top 10 by level then score. A score is entered by the
-/// session's controller after a game over; the score and level come from the session itself.
+/// `/api/highscores`: the table of `model`'s games (Holes), top 10 by level then score. A score
+/// is entered by the session's controller after a game over; the score and level come from the
+/// session itself, and only games the model lets in count (`entersHighScores(config:)`).
 final class HighScoreAPI: Sendable {
+  let model: any Simulation.Type
   let registry: SessionRegistry
   let store: SQLiteSessionStore?
   /// Games already entered, by session and tick, so each counts once.
   private let entered = Mutex<Set<String>>([])
 
-  init(registry: SessionRegistry, store: SQLiteSessionStore?) {
+  init(model: any Simulation.Type, registry: SessionRegistry, store: SQLiteSessionStore?) {
+    self.model = model
     self.registry = registry
     self.store = store
   }
 
-  func handle(_ request: Request) -> Response {
-    guard let store else { return APIError.noDatabase.response }
-    do {
-      switch request.method {
-      case .get, .head:
-        return .json(.object(["scores": .array(try table(store))]))
-      case .post:
-        return try enter(request, store: store)
-      default:
-        var error = APIError(.methodNotAllowed, "use GET or POST")
-        error.headers.set("Allow", "GET, HEAD, POST")
-        return error.response
-      }
-    } catch let error as APIError {
-      return error.response
-    } catch {
-      return APIError(storage: error).response
-    }
+  /// GET lists the table, POST enters a game.
+  var routes: [Route] {
+    [
+      Route([.get], "/api/highscores", [.api, .guardsState]) { _ in .response(self.list()) },
+      Route([.post], "/api/highscores", [.api, .guardsState]) { call in
+        .response(self.enter(call.request))
+      },
+    ]
+  }
+
+  func list() -> Response {
+    answer { store in .json(.object(["scores": .array(try table(store))])) }
+  }
+
+  func enter(_ request: Request) -> Response {
+    answer { store in try enter(request, store: store) }
+  }
+
+  /// `make`'s answer with the store, or the error it threw; 503 without a database.
+  private func answer(_ make: (SQLiteSessionStore) throws -> Response) -> Response {
+    APIError.answer(with: store, make)
   }
 
   private func table(_ store: SQLiteSessionStore) throws -> [JSONValue] {
@@ -59,7 +65,7 @@ final class HighScoreAPI: Sendable {
       throw APIError(.forbidden, "the token does not control this session", field: "token")
     }
     let summary = session.summary
-    guard session.kind == "holes", let game = summary.lastGame else {
+    guard session.type == model, let game = summary.lastGame else {
       throw APIError(.conflict, "this session has no finished game to enter", field: "session")
     }
     guard session.type.entersHighScores(config: summary.config) else {
