@@ -44,7 +44,7 @@ extension Application {
         accepted,
         ReplaySocketHandler(
           sessionID: id.description, journal: journal, replays: replays,
-          chunkSize: environment.replayChunkInputs))
+          chunkSize: environment.limits[.replayChunkInputs]))
     case .reject(let response):
       return .response(response)
     }

@@ -40,12 +40,13 @@ public final class Application: HTTPHandler {
     self.hosts = HostPolicy(names: environment.allowedHosts)
 
     // Storage: without a database the app still serves, with sessions in memory only.
+    let limits = environment.limits
     var journal: StorageJournal?
     if let path = environment.databasePath {
       do {
         var storeLimits = StoreLimits()
-        storeLimits.maxMazesPerClient = environment.mazesPerClient
-        storeLimits.maxMazesPerAddress = environment.mazesPerClient * environment.familiesPerAddress
+        storeLimits.maxMazesPerClient = limits[.mazesPerClient]
+        storeLimits.maxMazesPerAddress = limits[.mazesPerClient] * limits[.familiesPerAddress]
         journal = StorageJournal(
           store: try environment.openStore(path, storeLimits), logger: logger)
       } catch {
@@ -53,14 +54,9 @@ public final class Application: HTTPHandler {
       }
     }
     self.journal = journal
-    self.families = Mutex(ClientFamilies(perAddress: environment.familiesPerAddress))
-    let limits = SessionLimits(
-      maxLive: environment.maxSessions, idlePause: environment.idlePause,
-      maxAge: environment.sessionMaxAge, perClient: environment.sessionsPerClient,
-      perAddress: environment.sessionsPerClient * environment.familiesPerAddress,
-      maxInputs: environment.inputsPerSession)
+    self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
     let registry = SessionRegistry(
-      journal: journal, limits: limits, random: environment.random,
+      journal: journal, limits: SessionLimits(limits), random: environment.random,
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)

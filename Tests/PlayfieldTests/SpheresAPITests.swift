@@ -22,9 +22,8 @@ func makeSpheres(
   clock: @escaping @Sendable () -> Double = { 0 }, encoder: SphereResource.Encoder? = nil
 ) -> Spheres {
   ColdResourceService(
-    encoder.map { SphereResource(encoder: $0) } ?? SphereResource(), cacheBytes: cacheBytes,
-    limits: limits, workers: DispatchQueue(label: "test.spheres", attributes: .concurrent),
-    clock: clock)
+    encoder.map { SphereResource(encoder: $0) } ?? SphereResource(), name: "test.spheres",
+    cacheBytes: cacheBytes, limits: limits, clock: clock)
 }
 
 /// The response to `target` (`/api/spheres/R/L...`), waiting for one computed off the caller's

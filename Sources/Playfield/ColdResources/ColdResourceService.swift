@@ -31,15 +31,17 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
   private let clock: @Sendable () -> Double
 
   /// - Parameters:
+  ///   - name: names the worker threads, `playfield.NAME`.
   ///   - cacheBytes: most bytes of bodies kept.
-  ///   - workers: where computations run (a concurrent queue of the resource's own).
   init(
-    _ resource: Resource, cacheBytes: Int, limits: Limits, workers: DispatchQueue,
+    _ resource: Resource, name: String, cacheBytes: Int, limits: Limits,
     clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 }
   ) {
     self.resource = resource
     self.cache = ResultCache(
-      capacity: cacheBytes, maxConcurrentComputations: limits.running, queue: workers)
+      capacity: cacheBytes, maxConcurrentComputations: limits.running,
+      queue: DispatchQueue(label: "playfield.\(name)", qos: .userInitiated, attributes: .concurrent)
+    )
     self.queue = Mutex(FairQueue(limits: limits))
     self.clock = clock
   }

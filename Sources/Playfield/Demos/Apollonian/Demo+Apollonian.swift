@@ -1,5 +1,3 @@
-import Dispatch
-
 extension Demo {
   /// The Apollonian sphere viewer and the packing service it reads (`/api/spheres/R/L`).
   static let apollonian = Demo(
@@ -8,16 +6,12 @@ extension Demo {
       + "levels 0 to 10, drag to turn, wheel or pinch to zoom.",
     seed: "3D viewer for our Apollonian service", group: .explorers,
     routes: { context in
-      let environment = context.environment
+      let limits = context.environment.limits
       let spheres = ColdResourceService(
-        SphereResource(), cacheBytes: environment.sphereCacheBytes,
-        limits: .init(
-          running: 1, waiting: environment.sphereQueueLength,
-          perClient: environment.sphereComputationsPerClient,
-          perAddress: environment.sphereComputationsPerClient * environment.familiesPerAddress,
-          deadline: environment.sphereWaitSeconds),
-        workers: DispatchQueue(
-          label: "playfield.spheres", qos: .userInitiated, attributes: .concurrent))
+        SphereResource(), name: "spheres", cacheBytes: limits[.sphereCacheBytes],
+        limits: limits.queue(
+          running: 1, waiting: .sphereQueue, perClient: .sphereComputationsPerClient,
+          deadline: .sphereWait))
       return [
         Route(
           [.get], "/api/spheres/{radius}/{level}", [.api, .crossOrigin], example: ["1", "0"]

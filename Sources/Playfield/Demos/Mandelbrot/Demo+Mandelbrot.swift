@@ -1,4 +1,3 @@
-import Dispatch
 import Tiles
 
 extension Demo {
@@ -8,16 +7,12 @@ extension Demo {
     summary: "Tap a quadrant to zoom 2x, or drag, wheel and pinch through server-rendered tiles.",
     seed: "iOS – Mandelbrot", group: .explorers, frame: Frame(560, 620),
     routes: { context in
-      let environment = context.environment
+      let limits = context.environment.limits
       let tiles = ColdResourceService(
-        TileResource(renderer: TileRenderer()), cacheBytes: environment.tileCacheBytes,
-        limits: .init(
-          running: 2, waiting: environment.tileQueueLength,
-          perClient: environment.tileRendersPerClient,
-          perAddress: environment.tileRendersPerClient * environment.familiesPerAddress,
-          deadline: environment.tileWaitSeconds),
-        workers: DispatchQueue(
-          label: "playfield.tiles", qos: .userInitiated, attributes: .concurrent))
+        TileResource(renderer: TileRenderer()), name: "tiles",
+        cacheBytes: limits[.tileCacheBytes],
+        limits: limits.queue(
+          running: 2, waiting: .tileQueue, perClient: .tileRendersPerClient, deadline: .tileWait))
       return [
         Route(
           [.get], "/tiles/mandelbrot/{tile...}", [.crossOrigin], example: ["0", "0", "0.png"]
