@@ -74,6 +74,7 @@ private struct Driver {
     case .replayStatus(let status): "replay-status \(status.tick)"
     case .error(let error): "error \(error.code)"
     case .pong: "pong"
+    case .ack: "ack"
     }
   }
 }

@@ -62,10 +62,14 @@ extension ServerMessage {
       writer.field("error", error.code)
       writer.field("message", error.text)
       if let field = error.field { writer.field("field", field) }
+      if let id = error.id { writer.field("id", id) }
     case .pong(let id, let t):
       writer.field("type", "pong")
       if let id { writer.field("id", id) }
       if let t { writer.field("t", t) }
+    case .ack(let id):
+      writer.field("type", "ack")
+      writer.field("id", id)
     }
     writer.endObject()
   }

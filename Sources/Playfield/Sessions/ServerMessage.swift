@@ -20,6 +20,8 @@ enum ServerMessage: Sendable {
   case error(ClientError)
   /// The answer to `ping`.
   case pong(id: JSONValue?, t: JSONValue?)
+  /// A command that carried an `id` was checked and queued for the session.
+  case ack(id: JSONValue)
 
   /// The `hello` message of a live session or a replay.
   struct Hello: Sendable {
