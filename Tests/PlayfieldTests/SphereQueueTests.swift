@@ -32,23 +32,10 @@ private func ask(_ api: Spheres, radius: Int, level: Int = 1, client: String) ->
 }
 
 /// The response now, or nil when it will come later.
-private func now(_ reply: Reply) -> Response? {
-  if case .response(let response) = reply { return response }
-  return nil
-}
+private func now(_ reply: Reply) -> Response? { reply.now }
 
 /// The response, waiting for one that comes later.
-private func eventually(_ reply: Reply) -> Response {
-  guard case .later(let pending) = reply else { return now(reply)! }
-  let done = DispatchSemaphore(value: 0)
-  let box = Mutex<Response?>(nil)
-  pending.whenDone { response in
-    box.withLock { $0 = response }
-    done.signal()
-  }
-  done.wait()
-  return box.withLock { $0! }
-}
+private func eventually(_ reply: Reply) -> Response { reply.eventually() }
 
 @Suite("Sphere computations wait their turn")
 struct SphereQueueTests {

@@ -30,21 +30,7 @@ func makeSpheres(
 /// thread.
 private func answer(_ api: Spheres, _ request: Request) -> Response {
   let path = try! URLPath.segments(request.path).dropFirst(2)
-  switch api.respond(to: request, path: path, client: "127.0.0.1") {
-  case .response(let response):
-    return response
-  case .later(let pending):
-    let done = DispatchSemaphore(value: 0)
-    let box = Mutex<Response?>(nil)
-    pending.whenDone { response in
-      box.withLock { $0 = response }
-      done.signal()
-    }
-    done.wait()
-    return box.withLock { $0! }
-  case .webSocket:
-    return Response(status: .internalServerError)
-  }
+  return api.respond(to: request, path: path, client: "127.0.0.1").eventually()
 }
 
 private func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
