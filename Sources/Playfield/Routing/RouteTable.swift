@@ -9,9 +9,34 @@ import HTTP
 /// 204 with `Allow` (§9.3.7), and a CORS preflight for a cross-origin route.
 struct RouteTable: Sendable {
   let routes: [Route]
+  /// For a path's first segment, the routes that may match it, in table order: those whose
+  /// pattern starts with that literal or with a capture (so a request tries only a few).
+  private let byFirstSegment: [String: [Route]]
+  /// The routes whose pattern starts with a capture: all a path may match when no pattern
+  /// starts with its first segment.
+  private let capturing: [Route]
+  /// The routes of `/`.
+  private let root: [Route]
 
   init(_ routes: [Route]) {
     self.routes = routes
+    var literals = Set<String>()
+    for route in routes {
+      if case .literal(let text)? = route.pattern.parts.first { literals.insert(text) }
+    }
+    var byFirstSegment: [String: [Route]] = [:]
+    for literal in literals {
+      byFirstSegment[literal] = routes.filter { route in
+        switch route.pattern.parts.first {
+        case .literal(let text)?: text == literal
+        case .capture?, .rest?: true
+        case nil: false
+        }
+      }
+    }
+    self.byFirstSegment = byFirstSegment
+    self.capturing = routes.filter { $0.pattern.parts.first?.isCapture == true }
+    self.root = routes.filter { $0.pattern.parts.isEmpty }
   }
 
   /// What the table says of one request.
@@ -31,7 +56,8 @@ struct RouteTable: Sendable {
     let method = request.method == .head ? .get : request.method
     var allow: Set<HTTPMethod> = []
     var traits: RouteTraits = []
-    for route in routes {
+    let candidates = segments.first.map { byFirstSegment[$0] ?? capturing } ?? root
+    for route in candidates {
       guard let captured = route.pattern.match(segments),
         let handler = route.match(captured, request)
       else { continue }
