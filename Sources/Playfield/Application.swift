@@ -117,15 +117,17 @@ public final class Application: HTTPHandler {
         asGET.headers.remove("Upgrade")
         call = RouteCall(request: asGET, context: context, app: self)
       }
-      var reply = handler(call)
-      if case .response(var response) = reply {
-        if route.traits.contains(.page) { response = page(response, call) }
-        if route.traits.contains(.crossOrigin) {
-          response.headers.set("Access-Control-Allow-Origin", "*")
-        }
-        reply = .response(response)
+      let reply = handler(call)
+      guard !route.traits.isDisjoint(with: [.page, .crossOrigin]),
+        case .response(var response) = reply
+      else { return reply }
+      if route.traits.contains(.page) { response = page(response, call) }
+      if route.traits.contains(.crossOrigin),
+        !response.headers.contains("Access-Control-Allow-Origin")
+      {
+        response.headers.add("Access-Control-Allow-Origin", "*")
       }
-      return reply
+      return .response(response)
     }
   }
 

@@ -18,8 +18,17 @@ struct TileResource: ColdResource {
   func key(path: ArraySlice<String>, request: Request) throws(ColdResourceError) -> TileRequest {
     var tile: TileRequest
     do {
-      tile = try TileRequest.parse(
-        path: Substring(path.joined(separator: "/")), query: request.query)
+      if path.count == 3, let file = path.last, file.hasSuffix(".png") {
+        // NB: the usual Z/X/Y.png, read without joining the path to split it again.
+        let first = path.startIndex
+        tile = try TileRequest.parse(
+          zoom: Substring(path[first]), x: Substring(path[first + 1]), y: file.dropLast(4),
+          query: request.query)
+      } else {
+        // Anything else: the parser says what a tile path is.
+        tile = try TileRequest.parse(
+          path: Substring(path.joined(separator: "/")), query: request.query)
+      }
     } catch {
       throw ColdResourceError(HTTPStatus(error.status), error.message)
     }
