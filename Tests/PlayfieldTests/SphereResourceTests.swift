@@ -35,7 +35,7 @@ private func answer(_ api: Spheres, _ request: Request) -> Response {
 
 private func text(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
 
-@Suite struct SpheresAPITests {
+@Suite struct SphereResourceTests {
   @Test func theSeedURLAnswersTheSeedShape() {
     let api = makeSpheres()
     let response = answer(api, get("/api/spheres/1/2"))
