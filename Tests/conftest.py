@@ -61,6 +61,14 @@ class Playfield:
 
 
 @pytest.fixture(scope="session")
+def playfield_binary():
+    """The `playfield` executable the tests run."""
+    if not BINARY.exists():
+        raise RuntimeError(f"{BINARY} is missing: run `swift build -c release` first")
+    return BINARY
+
+
+@pytest.fixture(scope="session")
 def playfield():
     server = Playfield()
     yield server

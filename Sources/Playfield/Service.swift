@@ -12,11 +12,12 @@ import Server
 /// Runs Playfield until SIGINT or SIGTERM: binds, announces the address, and shuts down
 /// gracefully.
 public enum Service {
-  /// Where to listen and with what limits.
+  /// Where to listen, and how many event loops (the limits are the environment's).
   public struct Options: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
-    public var server = HTTPServer.Configuration()
+    /// Event-loop threads; nil: one per core.
+    public var eventLoops: Int?
 
     public init() {}
   }
@@ -27,9 +28,15 @@ public enum Service {
     var environment = environment
     environment.allowedHosts.append(options.host)
     let application = try Application(environment: environment)
-    var configuration = options.server
+    var configuration = HTTPServer.Configuration()
     configuration.host = options.host
     configuration.port = options.port
+    if let eventLoops = options.eventLoops { configuration.eventLoops = eventLoops }
+    let limits = environment.limits
+    configuration.maxConnections = limits[.maxConnections]
+    configuration.http.headerTimeout = .seconds(limits[.headerTimeout])
+    configuration.http.bodyTimeout = .seconds(limits[.bodyTimeout])
+    configuration.http.idleTimeout = .seconds(limits[.idleTimeout])
     let server = try HTTPServer(configuration: configuration, handler: application, logger: logger)
 
     let stop = DispatchSemaphore(value: 0)

@@ -57,7 +57,7 @@ struct EncodingTests {
 @Suite("Apollonian packing: golden bytes")
 struct GoldenTests {
   /// FNV-1a of level 7's binary form. The ETags of `/api/spheres` promise that a URL's bytes
-  /// never change: if this fails on purpose, bump `SpheresAPI.version` with the new hash.
+  /// never change: if this fails on purpose, bump `SphereResource.version` with the new hash.
   /// `Benchmarks/apollonian/reference.c`, written apart in C, makes the same bytes.
   @Test func levelSevenIsByteForByteTheSame() {
     let bytes = ApollonianPacking.binary(ApollonianPacking(level: 7).spheres, radius: 1)

@@ -163,7 +163,7 @@ import Testing
   }
 
   @Test func aSessionNobodyWatchesPausesAndResumesWhereItWas() throws {
-    let app = try TestApplication(database: false) { $0.idlePause = 30 }
+    let app = try TestApplication(database: false) { $0.limits[.idlePause] = 30 }
     defer { app.shutdown() }
     let id = try app.json(.post, "/api/sessions", ["kind": "maze"])["id"]!.stringValue!
     app.tick()

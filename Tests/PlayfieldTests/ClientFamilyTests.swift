@@ -109,7 +109,7 @@ struct ClientFamilyTests {
 
   @Test("tile renders: each family its share, the address its cap")
   func renderQueue() {
-    typealias Queue = RenderQueue<String>
+    typealias Queue = FairQueue<String>
     var queue = Queue(limits: .init(running: 1, waiting: 100, perClient: 2, perAddress: 3))
     let tabA = ClientKey(address: "10.0.0.1", family: familyID(1))
     let tabB = ClientKey(address: "10.0.0.1", family: familyID(2))
@@ -130,7 +130,7 @@ struct ClientFamilyTests {
 
   @Test("turns go by address first: five families of one address get one address's turns")
   func turnsByAddress() {
-    typealias Queue = RenderQueue<String>
+    typealias Queue = FairQueue<String>
     var queue = Queue(limits: .init(running: 1, waiting: 100, perClient: 10, perAddress: 50))
     _ = queue.submit("busy", client: "10.0.0.3", now: 0)
     for family in 0..<5 {

@@ -21,28 +21,48 @@ struct Counter: Simulation {
 
   var config: JSONValue { ["goal": .number(goal)] }
 
-  static func input(from message: JSONValue) throws(SimulationError) -> JSONValue? {
+  /// A guest seat that may only add.
+  static let seats = [Seat(name: "helper", role: "helper", label: "helper", inputs: ["add"])]
+
+  /// One input: `reset`, or `add` with its amount and who sent it (as the server stamped it).
+  enum Input: Sendable, Equatable {
+    case reset
+    case add(amount: Int, by: String)
+  }
+
+  static func checkedInput(from message: JSONValue, sentBy sender: Sender?)
+    throws(SimulationError) -> CheckedInput?
+  {
     switch message["type"]?.stringValue {
-    case "reset": return ["type": "reset"]
+    case "reset": return CheckedInput(json: ["type": "reset"], value: Input.reset)
     case "add":
       guard let amount = message["amount"]?.intValue else {
         throw SimulationError(field: "amount", message: "must be an integer")
       }
-      return ["type": "add", "amount": .number(amount)]
+      let by = sender?.name ?? message["by"]?.stringValue ?? "controller"
+      return CheckedInput(
+        json: ["type": "add", "amount": .number(amount), "by": .string(by)],
+        value: Input.add(amount: amount, by: by))
     default: return nil
     }
   }
 
-  mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+  /// Who sent each `add`, in order (not part of the state).
+  var senders: [String] = []
+
+  mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent] {
     tick += 1
     var events: [SimulationEvent] = []
-    for input in inputs {
-      if input["type"] == "reset" {
+    for case let input as Input in inputs.map(\.value) {
+      switch input {
+      case .reset:
         total = 0
         events.append(SimulationEvent(name: "reset"))
-      } else {
-        total += input["amount"]?.intValue ?? 0
-        events.append(SimulationEvent(name: "added", fields: ["total": .number(total)]))
+      case .add(let amount, let by):
+        total += amount
+        senders.append(by)
+        events.append(
+          SimulationEvent(name: "added", fields: ["total": .number(total), "by": .string(by)]))
       }
     }
     if total >= goal {

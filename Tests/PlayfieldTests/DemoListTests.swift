@@ -21,12 +21,53 @@ import Testing
   @Test func everyModelIsOneSessionDemoAndNoOtherDemoIsASession() {
     var sessionNames: [String] = []
     for demo in Demo.all {
-      guard case .session(let model) = demo.kind else { continue }
+      guard let model = demo.model else { continue }
       #expect(model.kind == demo.name)
       #expect(Simulations.named(demo.name).map(ObjectIdentifier.init) == ObjectIdentifier(model))
+      #expect(Demo.model(ofKind: demo.name).map(ObjectIdentifier.init) == ObjectIdentifier(model))
       sessionNames.append(demo.name)
     }
     #expect(sessionNames.sorted() == Simulations.all.map { $0.kind }.sorted())
+    #expect(Demo.sessionKinds == sessionNames)
+  }
+
+  @Test func everyShowcaseStartsAsItsModelAccepts() throws {
+    for demo in Demo.all {
+      guard let model = demo.model else {
+        #expect(demo.showcase.inputs.isEmpty, "\(demo.name): a page has no session to show")
+        continue
+      }
+      var session = try model.init(config: demo.showcase.config, seed: 1)
+      for input in demo.showcase.inputs {
+        #expect(try model.checkedInput(from: input) != nil, "\(demo.name): \(input)")
+      }
+      let events = session.step(parsing: demo.showcase.inputs)
+      #expect(!events.contains { $0.name == "input-rejected" }, "\(demo.name)")
+    }
+  }
+
+  @Test func everyFrameIsAtLeast240By180() {
+    for demo in Demo.all {
+      #expect(demo.frame.width >= 240 && demo.frame.height >= 180, "\(demo.name)")
+    }
+  }
+
+  /// The app layer outside `Demos/` names no demo: not its kind, name or model type.
+  @Test func onlyTheDemosFolderNamesADemo() throws {
+    let sources = Self.root.appendingPathComponent("Sources/Playfield")
+    let files = try #require(FileManager.default.enumerator(atPath: sources.path))
+      .compactMap { $0 as? String }
+      .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("Demos/") }
+    #expect(files.count > 50)
+    let names = Demo.all.map { "\"\($0.name)\"" }
+    let types = Demo.all.compactMap(\.model).map { "\\b\($0)\\b" }
+    for file in files {
+      let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+      for name in names { #expect(!text.contains(name), "\(file) names \(name)") }
+      for type in types {
+        #expect(text.range(of: type, options: .regularExpression) == nil, "\(file): \(type)")
+      }
+    }
   }
 
   @Test func everyDemoHasTextATemplateAndAScript() {

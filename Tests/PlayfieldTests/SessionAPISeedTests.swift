@@ -20,7 +20,7 @@ import Testing
         "Host": "test", "Content-Type": "application/json", "Content-Length": "\(body.utf8.count)",
       ],
       body: Array(body.utf8))
-    return api.collection(request, client: "127.0.0.1")
+    return api.create(request, client: "127.0.0.1")
   }
 
   private func created(_ response: Response) throws -> LiveSession? {

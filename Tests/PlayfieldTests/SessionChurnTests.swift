@@ -13,7 +13,8 @@ import Testing
     // More rounds than one client may hold at once: a place not given back would refuse one.
     let rounds = registry.quota.perClient * 3
     for round in 0..<rounds {
-      let kind = ["bouncing-balls", "maze", "holes", "tag-cloud"][round % 4]
+      let kinds = Demo.sessionKinds
+      let kind = kinds[round % kinds.count]
       let created = app.request(.post, "/api/sessions", json: ["kind": .string(kind)])
       try #require(created.status == .created, "round \(round)")
       let session = try JSONValue.parse(created.body)

@@ -13,42 +13,29 @@ private final class Gate: Sendable {
   let order = Mutex<[Double]>([])
   let now = Mutex(0.0)
 
-  func api(_ limits: RenderQueue<SpheresAPI.Cold>.Limits) -> SpheresAPI {
-    SpheresAPI(
-      cacheBytes: 1 << 20, limits: limits, clock: { self.now.withLock { $0 } },
-      encoder: { key, _ in
+  func api(_ limits: Spheres.Limits) -> Spheres {
+    makeSpheres(
+      limits: limits, clock: { self.now.withLock { $0 } },
+      encoder: { key, _, _ in
         if key.request.radius != 9 { self.release.wait() }
         self.order.withLock { $0.append(key.request.radius) }
-        return (Array("r\(key.request.radius)".utf8), "packing;dur=0")
+        return Array("r\(key.request.radius)".utf8)
       })
   }
 }
 
-private func ask(_ api: SpheresAPI, radius: Int, level: Int = 1, client: String) -> Reply {
+private func ask(_ api: Spheres, radius: Int, level: Int = 1, client: String) -> Reply {
   let request = Request(
     method: .get, target: "/api/spheres/\(radius)/\(level)", headers: ["Host": "test"])
-  return api.handle(
-    request, radius: String(radius), level: String(level), client: ClientKey(address: client))
+  return api.respond(
+    to: request, path: [String(radius), String(level)], client: ClientKey(address: client))
 }
 
 /// The response now, or nil when it will come later.
-private func now(_ reply: Reply) -> Response? {
-  if case .response(let response) = reply { return response }
-  return nil
-}
+private func now(_ reply: Reply) -> Response? { reply.now }
 
 /// The response, waiting for one that comes later.
-private func eventually(_ reply: Reply) -> Response {
-  guard case .later(let pending) = reply else { return now(reply)! }
-  let done = DispatchSemaphore(value: 0)
-  let box = Mutex<Response?>(nil)
-  pending.whenDone { response in
-    box.withLock { $0 = response }
-    done.signal()
-  }
-  done.wait()
-  return box.withLock { $0! }
-}
+private func eventually(_ reply: Reply) -> Response { reply.eventually() }
 
 @Suite("Sphere computations wait their turn")
 struct SphereQueueTests {

@@ -9,7 +9,7 @@ struct BouncingBallsRestoreTests {
     _ change: (inout BouncingBalls.Ball, BouncingBalls.Config) -> Void
   ) throws -> BouncingBalls {
     var model = try BouncingBalls(config: ["balls": 2], seed: 7)
-    for _ in 0..<3 { _ = model.step(inputs: []) }
+    for _ in 0..<3 { _ = model.step(parsing: []) }
     change(&model.state.balls[0], model.settings)
     return try BouncingBalls(snapshot: model.snapshot())
   }
@@ -39,7 +39,7 @@ struct BouncingBallsRestoreTests {
         ball.vx = config.maxSpeed
         ball.vy = 0
       }
-      for _ in 0..<120 { _ = model.step(inputs: []) }
+      for _ in 0..<120 { _ = model.step(parsing: []) }
       #expect(model.state.balls.allSatisfy { $0.x.isFinite && $0.y.isFinite })
     }
   }
@@ -52,7 +52,7 @@ struct SnapshotTickTests {
     let stepped: UInt64 = 777
     for type in Simulations.all {
       var model = try type.init(config: .object([:]), seed: 3)
-      for _ in 0..<stepped { _ = model.step(inputs: []) }
+      for _ in 0..<stepped { _ = model.step(parsing: []) }
       var bytes = model.snapshot()
       // The tick is the one place the snapshot holds 777 as a little-endian UInt64.
       let pattern = withUnsafeBytes(of: stepped.littleEndian) { Array($0) }
@@ -63,7 +63,7 @@ struct SnapshotTickTests {
         withUnsafeBytes(of: tick.littleEndian) { bytes.replaceSubrange(at..<(at + 8), with: $0) }
         if tick <= SnapshotHeader.maxTick {
           var restored = try type.init(snapshot: bytes)
-          _ = restored.step(inputs: [])
+          _ = restored.step(parsing: [])
           #expect(restored.tick == tick + 1)
         } else {
           #expect(throws: SimulationError.self, "\(type.kind) at tick \(tick)") {

@@ -87,7 +87,7 @@ struct BouncingBallsTests {
     ]
     var hit = false
     for _ in 0..<30 where !hit {
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       hit = model.state.balls[1].vx != 0
     }
     let a = model.state.balls[0]
@@ -105,7 +105,7 @@ struct BouncingBallsTests {
     model.state.balls = [
       ball(x: 100, y: 200, vx: 120, vy: 0, mass: 3), ball(x: 150, y: 200, vx: -60, vy: 0, mass: 1),
     ]
-    for _ in 0..<20 { _ = model.step(inputs: []) }
+    for _ in 0..<20 { _ = model.step(parsing: []) }
     // 1D with restitution e: v1' = (m1 v1 + m2 v2 - m2 e (v1 - v2)) / (m1 + m2).
     let e = 0.5
     let expectedA = (3 * 120 + 1 * -60 - 1 * e * 180) / 4
@@ -123,7 +123,7 @@ struct BouncingBallsTests {
     let start = model.totals.energy
     var collisions = 0
     for _ in 0..<100_000 {
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       collisions += model.state.collisions
     }
     #expect(collisions > 20_000)
@@ -141,7 +141,7 @@ struct BouncingBallsTests {
     let start = model.totals
     var collisions = 0
     for _ in 0..<100_000 {
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       collisions += model.state.collisions
     }
     let end = model.totals
@@ -159,7 +159,7 @@ struct BouncingBallsTests {
       ], seed: 5)
     var energy = model.totals.energy
     for _ in 0..<2_000 {
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       let now = model.totals.energy
       #expect(now <= energy * (1 + 1e-12))
       energy = now
@@ -180,7 +180,7 @@ struct BouncingBallsTests {
     ]
     // They meet after about 4.2 ticks; the walls are 5 ticks further away.
     for _ in 0..<7 {
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       #expect(model.state.balls[0].x < model.state.balls[1].x)
     }
     #expect(model.state.balls[0].vx == -5_760 && model.state.balls[1].vx == 5_760)
@@ -196,7 +196,7 @@ struct BouncingBallsTests {
       let inputs: [JSONValue] =
         step % 50 == 0
         ? [["type": "add-ball", "x": 0, "y": 300, "vx": -2_000, "vy": 2_000, "radius": 8]] : []
-      _ = model.step(inputs: inputs)
+      _ = model.step(parsing: inputs)
       let outside = model.state.balls.filter { ball in
         ball.x < ball.radius || ball.x > 400 - ball.radius || ball.y < ball.radius
           || ball.y > 300 - ball.radius
@@ -206,50 +206,50 @@ struct BouncingBallsTests {
   }
 
   @Test func validatesAndNormalizesInputs() throws {
-    #expect(try BouncingBalls.input(from: ["type": "start"]) == nil)
+    #expect(try BouncingBalls.normalized(["type": "start"]) == nil)
     #expect(
-      try BouncingBalls.input(from: ["type": "add-ball", "x": 10, "y": 20])
+      try BouncingBalls.normalized(["type": "add-ball", "x": 10, "y": 20])
         == ["type": "add-ball", "x": 10, "y": 20, "vx": 0, "vy": 0])
-    #expect(try BouncingBalls.input(from: ["type": "reset"]) == ["type": "reset"])
+    #expect(try BouncingBalls.normalized(["type": "reset"]) == ["type": "reset"])
     #expect(throws: SimulationError(field: "vx", message: "must be a number from -20000 to 20000"))
     {
-      try BouncingBalls.input(from: ["type": "throw", "index": 0, "vx": "fast", "vy": 0])
+      try BouncingBalls.normalized(["type": "throw", "index": 0, "vx": "fast", "vy": 0])
     }
     #expect(
       throws: SimulationError(
         field: "index", message: "is required; must be an integer from 0 to 9999")
     ) {
-      try BouncingBalls.input(from: ["type": "throw", "vx": 1, "vy": 0])
+      try BouncingBalls.normalized(["type": "throw", "vx": 1, "vy": 0])
     }
     #expect(throws: SimulationError.self) {
-      try BouncingBalls.input(from: ["type": "add-ball", "x": 1, "y": 1, "z": 1])
+      try BouncingBalls.normalized(["type": "add-ball", "x": 1, "y": 1, "z": 1])
     }
     #expect(throws: SimulationError(field: "type", message: "must be a string")) {
-      try BouncingBalls.input(from: ["x": 1])
+      try BouncingBalls.normalized(["x": 1])
     }
   }
 
   @Test func addThrowAndReset() throws {
     var model = try BouncingBalls(config: ["maxBalls": 3], seed: 8)
     let start = model.state
-    var events = model.step(inputs: [
+    var events = model.step(parsing: [
       ["type": "add-ball", "x": 5, "y": 5, "vx": 9_999, "vy": 0, "radius": 40],
       ["type": "add-ball", "x": 100, "y": 100],
     ])
     #expect(events.map(\.name) == ["ball-added", "input-rejected"])
     #expect(events[0].fields["radius"] == 15)
     #expect(model.state.balls.count == 3)
-    events = model.step(inputs: [["type": "throw", "index": 7, "vx": 1, "vy": 1]])
+    events = model.step(parsing: [["type": "throw", "index": 7, "vx": 1, "vy": 1]])
     #expect(events.map(\.name) == ["input-rejected"])
-    events = model.step(inputs: [["type": "throw", "index": 0, "vx": 30, "vy": -40]])
+    events = model.step(parsing: [["type": "throw", "index": 0, "vx": 30, "vy": -40]])
     #expect(events.isEmpty)
-    events = model.step(inputs: [["type": "reset"]])
+    events = model.step(parsing: [["type": "reset"]])
     #expect(events.map(\.name) == ["reset"])
     #expect(events[0].fields["hello"]?["radii"]?.arrayValue?.count == 2)
     #expect(model.tick == 4)
     var fresh = try BouncingBalls(config: model.config, seed: 8)
     fresh.state = start
-    _ = fresh.step(inputs: [])
+    _ = fresh.step(parsing: [])
     #expect(model.state == fresh.state)
   }
 

@@ -89,8 +89,11 @@ struct Scenario: Sendable, CustomTestStringConvertible {
   func run(_ model: inout any Simulation, from start: Int, to end: Int) -> Set<String> {
     var events: Set<String> = []
     for tick in start..<end {
-      let messages = inputs(tick).compactMap { try? type.input(from: $0) }
-      for event in model.step(inputs: messages) { events.insert(event.name) }
+      // As the session does: each message checked once, kept typed to the step.
+      let checked = inputs(tick).compactMap {
+        try? type.checkedInput(from: $0, sentBy: .controller)
+      }
+      for event in model.step(checked: checked) { events.insert(event.name) }
     }
     return events
   }
@@ -147,10 +150,10 @@ struct DeterminismTests {
     var replay = try scenario.start()
     for tick in 0..<min(scenario.steps, 800) {
       // The log stores serialized JSON; the replay parses it back.
-      let logged = scenario.inputs(tick).compactMap { try? scenario.type.input(from: $0) }
+      let logged = scenario.inputs(tick).compactMap { try? scenario.type.normalized($0) }
       let reparsed = try logged.map { try JSONValue.parse($0.serialized()) }
-      let liveEvents = live.step(inputs: logged)
-      let replayEvents = replay.step(inputs: reparsed)
+      let liveEvents = live.step(parsing: logged)
+      let replayEvents = replay.step(parsing: reparsed)
       #expect(liveEvents == replayEvents)
       if tick % 50 == 0 {
         var a = JSONWriter()
@@ -214,10 +217,10 @@ struct DeterminismTests {
 
   @Test("every model accepts reset", arguments: Scenario.all)
   func everyModelAcceptsReset(_ scenario: Scenario) throws {
-    let normalized = try #require(try scenario.type.input(from: ["type": "reset"]))
+    let normalized = try #require(try scenario.type.normalized(["type": "reset"]))
     var model = try scenario.start()
     scenario.run(&model, from: 0, to: 100)
-    _ = model.step(inputs: [normalized])
+    _ = model.step(parsing: [normalized])
     #expect(model.tick == 101)
   }
 

@@ -7,10 +7,10 @@ struct HolesResultTests {
   @Test("only the full default config counts as default")
   func defaults() throws {
     let model = try Holes(config: .object([:]), seed: 7)
-    #expect(Holes.isDefault(model.config))
+    #expect(Holes.entersHighScores(config: model.config))
     let custom = try Holes(config: ["pointsPerLevel": 1], seed: 7)
-    #expect(!Holes.isDefault(custom.config))
-    #expect(!Holes.isDefault(.object([:])))
+    #expect(!Holes.entersHighScores(config: custom.config))
+    #expect(!Holes.entersHighScores(config: .object([:])))
   }
 
   @Test("a new game is not finished; a lost last ball is, and survives a snapshot")
@@ -23,7 +23,7 @@ struct HolesResultTests {
     #expect(model.finishedGame == nil)
     var steps = 0
     while model.finishedGame == nil && steps < 2_000 {
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       steps += 1
     }
     let game = try #require(model.finishedGame)

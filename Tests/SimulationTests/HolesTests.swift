@@ -38,7 +38,7 @@ struct HolesTests {
     let centres = model.holeCentres
     #expect(centres == [Vector2(x: 128, y: 240), Vector2(x: 160, y: 240)])
     model.state.position = Vector2(x: 138, y: 240)
-    _ = model.step(inputs: [])
+    _ = model.step(parsing: [])
     // Toward the first hole: 0.5 / (10/25)² = 3.125 g; toward the second: 0.5 / (22/25)² g.
     let expected = (-3.125 + 0.5 / ((22.0 / 25) * (22.0 / 25))) * 360 / 60
     #expect(abs(model.state.velocity.x - expected) < 1e-12)
@@ -48,7 +48,7 @@ struct HolesTests {
   @Test func theHolePatternTurnsAboutTheCentre() throws {
     var model = try Holes(config: [:], seed: 1)
     let before = model.holeCentres
-    for _ in 0..<600 { _ = model.step(inputs: []) }
+    for _ in 0..<600 { _ = model.step(parsing: []) }
     #expect(abs(model.state.angle - 600 / (1_000 * Double.pi)) < 1e-12)
     let centre = Vector2(x: 160, y: 240)
     for (old, new) in zip(before, model.holeCentres) {
@@ -62,15 +62,15 @@ struct HolesTests {
     var names: [String] = []
     for _ in 0..<3 {
       model.state.position = Vector2(x: 160, y: 241)
-      names += model.step(inputs: []).map(\.name)
-      for _ in 0..<60 { names += model.step(inputs: []).map(\.name) }
+      names += model.step(parsing: []).map(\.name)
+      for _ in 0..<60 { names += model.step(parsing: []).map(\.name) }
     }
     #expect(names == ["lost", "ball", "lost", "ball", "lost", "game-over"])
     #expect(model.state.phase == .over && model.state.ballsLeft == 0)
     let frozen = model.state
-    _ = model.step(inputs: [["type": "tilt", "x": 1, "y": 0]])
+    _ = model.step(parsing: [["type": "tilt", "x": 1, "y": 0]])
     #expect(model.state.position == frozen.position)
-    let events = model.step(inputs: [["type": "restart"]])
+    let events = model.step(parsing: [["type": "restart"]])
     #expect(events.map(\.name) == ["reset"])
     #expect(events[0].fields["hello"]?["ballsLeft"] == 3)
     #expect(model.state == Holes.State(config: model.settings))
@@ -81,10 +81,10 @@ struct HolesTests {
     var names: [String] = []
     for point in 1...3 {
       model.state.position = Vector2(x: 15, y: 16)
-      names += model.step(inputs: []).map(\.name)
+      names += model.step(parsing: []).map(\.name)
       #expect(model.state.score == point)
-      names += model.step(inputs: []).map(\.name)
-      names += model.step(inputs: []).map(\.name)
+      names += model.step(parsing: []).map(\.name)
+      names += model.step(parsing: []).map(\.name)
     }
     #expect(names == ["score", "ball", "score", "ball", "score", "level", "ball"])
     #expect(model.state.level == 2 && model.holeRadius == 28)
@@ -94,10 +94,10 @@ struct HolesTests {
 
   @Test func tiltRollsTheBallAndTheEdgesHoldIt() throws {
     var model = try Holes(config: ["holes": [[0.5, 0.05]]], seed: 1)
-    _ = model.step(inputs: [["type": "tilt", "x": -1, "y": 0]])
+    _ = model.step(parsing: [["type": "tilt", "x": -1, "y": 0]])
     #expect(model.state.velocity == Vector2(x: -6, y: 0))
     for _ in 0..<600 {
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       let p = model.state.position
       #expect(p.x >= 15 && p.x <= 305 && p.y >= 15 && p.y <= 465)
     }
@@ -105,16 +105,16 @@ struct HolesTests {
   }
 
   @Test func validatesInputs() throws {
-    #expect(try Holes.input(from: ["type": "reset"]) == ["type": "reset"])
-    #expect(try Holes.input(from: ["type": "restart"]) == ["type": "restart"])
+    #expect(try Holes.normalized(["type": "reset"]) == ["type": "reset"])
+    #expect(try Holes.normalized(["type": "restart"]) == ["type": "restart"])
     #expect(
-      try Holes.input(from: ["type": "tilt", "x": 0, "y": 1]) == ["type": "tilt", "x": 0, "y": 1])
+      try Holes.normalized(["type": "tilt", "x": 0, "y": 1]) == ["type": "tilt", "x": 0, "y": 1])
     #expect(
       throws: SimulationError(field: "y", message: "is required; must be a number from -2 to 2")
     ) {
-      try Holes.input(from: ["type": "tilt", "x": 0])
+      try Holes.normalized(["type": "tilt", "x": 0])
     }
-    #expect(try Holes.input(from: ["type": "toggle"]) == nil)
+    #expect(try Holes.normalized(["type": "toggle"]) == nil)
   }
 
   @Test func framesCarryTheReadouts() throws {

@@ -61,8 +61,8 @@ struct MazeBallTests {
 
   @Test func tiltRollsTheBallToTheWallAndItStaysInside() throws {
     var model = try MazeBall(config: [:], seed: 1)
-    _ = model.step(inputs: [["type": "tilt", "x": 1, "y": 1]])
-    for _ in 0..<240 { _ = model.step(inputs: []) }
+    _ = model.step(parsing: [["type": "tilt", "x": 1, "y": 1]])
+    for _ in 0..<240 { _ = model.step(parsing: []) }
     #expect(abs(model.state.position.x - 350) < 1e-9)
     #expect(abs(model.state.position.y - 10) < 1e-9)
     #expect(model.state.velocity.length < 1)
@@ -71,10 +71,10 @@ struct MazeBallTests {
   @Test func slidesAlongAFlatWallOfManyBlocksWithoutSeamBumps() throws {
     var model = try MazeBall(config: ["cells": maze([8: "############"])], seed: 1)
     model.state.position = Vector2(x: 20, y: 230)
-    _ = model.step(inputs: [["type": "tilt", "x": 0.5, "y": -1]])
+    _ = model.step(parsing: [["type": "tilt", "x": 0.5, "y": -1]])
     var lastSpeed = model.state.velocity.x
     for _ in 0..<35 {
-      let events = model.step(inputs: [])
+      let events = model.step(parsing: [])
       #expect(events.isEmpty)
       #expect(model.state.velocity.x > lastSpeed)
       #expect(abs(model.state.position.y - 230) < 1e-9)
@@ -91,7 +91,7 @@ struct MazeBallTests {
     model.state.position = Vector2(x: 120, y: 120)
     model.state.velocity = Vector2(x: 600, y: 600)
     var bumped = false
-    for _ in 0..<20 { bumped = bumped || model.step(inputs: []).contains { $0.name == "bump" } }
+    for _ in 0..<20 { bumped = bumped || model.step(parsing: []).contains { $0.name == "bump" } }
     #expect(bumped)
     #expect(model.state.velocity.x < -599 && model.state.velocity.y < -599)
   }
@@ -105,7 +105,7 @@ struct MazeBallTests {
     model.state.position = Vector2(x: 100, y: 200)
     model.state.velocity = Vector2(x: 19_200, y: 500)
     for _ in 0..<120 {
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       #expect(model.state.position.x <= 150 - 10 + 1e-9)
     }
   }
@@ -113,7 +113,7 @@ struct MazeBallTests {
   @Test func fillingTheCellUnderTheBallMovesTheBallOut() throws {
     var model = try MazeBall(config: [:], seed: 1)
     model.state.position = Vector2(x: 45, y: 45)
-    let events = model.step(inputs: [["type": "toggle", "row": 1, "col": 1]])
+    let events = model.step(parsing: [["type": "toggle", "row": 1, "col": 1]])
     #expect(events.map(\.name) == ["maze", "ball-moved"])
     #expect(events[0].fields["revision"] == 1)
     #expect(model.overlap(at: model.state.position) == 0)
@@ -121,7 +121,7 @@ struct MazeBallTests {
 
   @Test func rejectsInputsThatDoNotFitTheMaze() throws {
     var model = try MazeBall(config: ["rows": 2, "columns": 2, "width": 60, "height": 60], seed: 1)
-    var events = model.step(inputs: [
+    var events = model.step(parsing: [
       ["type": "toggle", "row": 5, "col": 0],
       ["type": "load", "cells": ["..."]],
       ["type": "load", "cells": ["##", "#."]],
@@ -132,37 +132,37 @@ struct MazeBallTests {
         "input-rejected", "input-rejected", "maze", "ball-moved", "input-rejected",
       ])
     #expect(model.state.position == Vector2(x: 45, y: 45))
-    events = model.step(inputs: [["type": "clear"]])
+    events = model.step(parsing: [["type": "clear"]])
     #expect(events.first?.fields["cells"] == ["..", ".."])
   }
 
   @Test func validatesAndNormalizesInputs() throws {
     #expect(
-      try MazeBall.input(from: ["type": "tilt", "x": 0.5, "y": -2]) == [
+      try MazeBall.normalized(["type": "tilt", "x": 0.5, "y": -2]) == [
         "type": "tilt", "x": 0.5, "y": -2,
       ])
     #expect(throws: SimulationError(field: "x", message: "must be a number from -2 to 2")) {
-      try MazeBall.input(from: ["type": "tilt", "x": 3, "y": 0])
+      try MazeBall.normalized(["type": "tilt", "x": 3, "y": 0])
     }
     #expect(
-      try MazeBall.input(from: ["type": "toggle", "row": 3, "col": 4]) == [
+      try MazeBall.normalized(["type": "toggle", "row": 3, "col": 4]) == [
         "type": "toggle", "row": 3, "col": 4,
       ])
     #expect(
-      try MazeBall.input(from: ["type": "load", "cells": ["#.", ".#"]]) == [
+      try MazeBall.normalized(["type": "load", "cells": ["#.", ".#"]]) == [
         "type": "load", "cells": ["#.", ".#"],
       ])
-    #expect(throws: SimulationError.self) { try MazeBall.input(from: ["type": "load"]) }
-    #expect(try MazeBall.input(from: ["type": "throw"]) == nil)
+    #expect(throws: SimulationError.self) { try MazeBall.normalized(["type": "load"]) }
+    #expect(try MazeBall.normalized(["type": "throw"]) == nil)
   }
 
   @Test func resetKeepsTheMazeAndPutsTheBallBack() throws {
     var model = try MazeBall(config: [:], seed: 1)
-    _ = model.step(inputs: [
+    _ = model.step(parsing: [
       ["type": "tilt", "x": 1, "y": 0], ["type": "toggle", "row": 0, "col": 0],
     ])
-    for _ in 0..<30 { _ = model.step(inputs: []) }
-    let events = model.step(inputs: [["type": "reset"]])
+    for _ in 0..<30 { _ = model.step(parsing: []) }
+    let events = model.step(parsing: [["type": "reset"]])
     #expect(events.map(\.name) == ["reset"])
     #expect(model.state.maze[0, 0])
     #expect(model.state.tilt == .zero)
@@ -195,7 +195,7 @@ struct MazeBallTests {
         ])
       }
       let before = model.state.position
-      bumps += model.step(inputs: inputs).count { $0.name == "bump" }
+      bumps += model.step(parsing: inputs).count { $0.name == "bump" }
       travelled += (model.state.position - before).length
       worst = max(worst, model.overlap(at: model.state.position))
     }

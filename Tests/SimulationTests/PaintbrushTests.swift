@@ -34,8 +34,8 @@ struct PaintbrushTests {
   static func run(_ model: inout Paintbrush, from start: Int, to end: Int) -> Set<String> {
     var names: Set<String> = []
     for tick in start..<end {
-      let inputs = script(tick).compactMap { try? Paintbrush.input(from: $0) }
-      for event in model.step(inputs: inputs) { names.insert(event.name) }
+      let inputs = script(tick).compactMap { try? Paintbrush.normalized($0) }
+      for event in model.step(parsing: inputs) { names.insert(event.name) }
     }
     return names
   }
@@ -53,7 +53,7 @@ struct PaintbrushTests {
 
   /// One step with `inputs` (validated first, as the session does); returns the events.
   static func step(_ model: inout Paintbrush, _ inputs: JSONValue...) throws -> [SimulationEvent] {
-    model.step(inputs: try inputs.map { try #require(try Paintbrush.input(from: $0)) })
+    model.step(parsing: try inputs.map { try #require(try Paintbrush.normalized($0)) })
   }
 
   @Test func goldenStateHash() throws {
@@ -81,9 +81,9 @@ struct PaintbrushTests {
     var live = try Paintbrush(config: [:], seed: 1)
     var replay = try Paintbrush(config: [:], seed: 1)
     for tick in 0..<400 {
-      let logged = Self.script(tick).compactMap { try? Paintbrush.input(from: $0) }
+      let logged = Self.script(tick).compactMap { try? Paintbrush.normalized($0) }
       let reparsed = try logged.map { try JSONValue.parse($0.serialized()) }
-      #expect(live.step(inputs: logged) == replay.step(inputs: reparsed))
+      #expect(live.step(parsing: logged) == replay.step(parsing: reparsed))
     }
     var a = JSONWriter()
     var b = JSONWriter()
@@ -188,14 +188,14 @@ struct PaintbrushTests {
       (["type": "clear", "all": true], "all"),
     ]
     for (message, field) in cases {
-      #expect(throws: SimulationError.self) { try Paintbrush.input(from: message) }
+      #expect(throws: SimulationError.self) { try Paintbrush.normalized(message) }
       do {
-        _ = try Paintbrush.input(from: message)
+        _ = try Paintbrush.normalized(message)
       } catch {
         #expect(error.field == field, "\(message.serialized())")
       }
     }
-    #expect((try? Paintbrush.input(from: ["type": "tilt", "x": 0, "y": 0])) == .some(nil))
+    #expect((try? Paintbrush.normalized(["type": "tilt", "x": 0, "y": 0])) == .some(nil))
   }
 
   @Test func configBoundsAreChecked() {

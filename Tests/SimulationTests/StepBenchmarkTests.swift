@@ -52,7 +52,7 @@ struct StepBenchmarkTests {
     ])
   func bouncingBalls(_ count: Int, _ config: JSONValue) throws {
     var model = try BouncingBalls(config: config, seed: 1)
-    for _ in 0..<60 { _ = model.step(inputs: []) }
+    for _ in 0..<60 { _ = model.step(parsing: []) }
     var steps: [Double] = []
     var stepsCPU: [Double] = []
     var frames: [Double] = []
@@ -63,7 +63,7 @@ struct StepBenchmarkTests {
     for _ in 0..<1_200 {
       let cpu = Self.threadTime()
       let start = Self.clock.now
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       let stepped = Self.clock.now
       stepsCPU.append(Self.threadTime() - cpu)
       substeps += model.substeps
@@ -102,9 +102,9 @@ struct StepBenchmarkTests {
     var model = try scenario.start()
     var steps: [Double] = []
     for tick in 0..<scenario.steps {
-      let messages = scenario.inputs(tick).compactMap { try? scenario.type.input(from: $0) }
+      let messages = scenario.inputs(tick).compactMap { try? scenario.type.normalized($0) }
       let start = Self.clock.now
-      _ = model.step(inputs: messages)
+      _ = model.step(parsing: messages)
       steps.append(Self.seconds(Self.clock.now - start))
     }
     print("BENCH \(scenario.type.kind) scenario, \(scenario.steps) ticks: \(Self.summary(steps))")

@@ -39,26 +39,26 @@ struct TagCloudTests {
 
   @Test func aQuarterTurnDragMovesTheFrontToTheRightAndDown() throws {
     var model = try TagCloud(config: ["autoRotate": 0], seed: 1)
-    _ = model.step(inputs: [["type": "drag", "dx": .number(150 * Double.pi / 2), "dy": 0]])
+    _ = model.step(parsing: [["type": "drag", "dx": .number(150 * Double.pi / 2), "dy": 0]])
     var front = model.state.rotation.apply(0, 0, 1)
     #expect(abs(front.x - 1) < 1e-12 && abs(front.z) < 1e-12)
     model = try TagCloud(config: ["autoRotate": 0], seed: 1)
-    _ = model.step(inputs: [["type": "drag", "dx": 0, "dy": .number(150 * Double.pi / 2)]])
+    _ = model.step(parsing: [["type": "drag", "dx": 0, "dy": .number(150 * Double.pi / 2)]])
     front = model.state.rotation.apply(0, 0, 1)
     #expect(abs(front.y - 1) < 1e-12 && abs(front.z) < 1e-12)
   }
 
   @Test func releasedSpinDecaysToTheIdleSpin() throws {
     var model = try TagCloud(config: ["autoRotate": 0.6, "damping": 0.9], seed: 1)
-    for _ in 0..<4 { _ = model.step(inputs: [["type": "drag", "dx": 30, "dy": -15]]) }
+    for _ in 0..<4 { _ = model.step(parsing: [["type": "drag", "dx": 30, "dy": -15]]) }
     #expect(model.state.dragging)
     let held = model.state.spin
     #expect(held.x > 0.1 && held.y < -0.05)
-    _ = model.step(inputs: [["type": "release"]])
+    _ = model.step(parsing: [["type": "release"]])
     let idle = Vector2(x: 0.01, y: 0)
     var expected = idle + (held - idle) * 0.9
     #expect((model.state.spin - expected).length < 1e-15)
-    for _ in 0..<200 { _ = model.step(inputs: []) }
+    for _ in 0..<200 { _ = model.step(parsing: []) }
     for _ in 0..<200 { expected = idle + (expected - idle) * 0.9 }
     #expect((model.state.spin - expected).length < 1e-12)
     #expect((model.state.spin - idle).length < 1e-9)
@@ -68,7 +68,7 @@ struct TagCloudTests {
     var model = try TagCloud(config: ["autoRotate": 5], seed: 1)
     for step in 0..<100_000 {
       let inputs: [JSONValue] = step % 1_000 < 10 ? [["type": "drag", "dx": 7, "dy": 3]] : []
-      _ = model.step(inputs: step % 1_000 == 10 ? [["type": "release"]] : inputs)
+      _ = model.step(parsing: step % 1_000 == 10 ? [["type": "release"]] : inputs)
     }
     let m = model.state.rotation
     let product =
@@ -83,7 +83,7 @@ struct TagCloudTests {
 
   @Test func framesShowDepthAsScaleOpacityAndOrder() throws {
     var model = try TagCloud(config: ["minOpacity": 0.2], seed: 1)
-    for _ in 0..<37 { _ = model.step(inputs: []) }
+    for _ in 0..<37 { _ = model.step(parsing: []) }
     let frame = try frame(model)
     let count = model.state.tags.count
     let scale = (frame["scale"]?.arrayValue ?? []).compactMap(\.doubleValue)
@@ -130,7 +130,7 @@ struct TagCloudTests {
       }
     }
     var running = model
-    let events = running.step(inputs: [["type": "tags", "tags": ["a", "b", "c"]]])
+    let events = running.step(parsing: [["type": "tags", "tags": ["a", "b", "c"]]])
     #expect(events.map(\.name) == ["tags"])
     #expect(events[0].fields["sizes"] == [1, 1, 1])
     #expect(try frame(running)["points"]?.arrayValue?.count == 6)

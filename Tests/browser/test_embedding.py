@@ -14,7 +14,7 @@ import zlib
 import pytest
 
 from axe import assert_accessible
-from demo_pages import host_site
+from demo_pages import create_session, host_site
 
 SHOTS = "/tmp/shots/embed"
 
@@ -237,6 +237,48 @@ def test_host_library_drives_two_demos_from_another_origin(playfield, watched):
         assert inner.locator(".embed-play-button").is_hidden(), "a watcher is offered no controls"
         assert inner.locator(".embed-menu-button").is_visible()
         assert call(p, "watcher", "getState")["result"]["running"] is True
+
+
+def test_a_command_the_server_refuses_replies_with_its_reason(start_playfield, watched):
+    """A host's command goes to the server with an id; its reply waits for the server's `ack`
+    or `error` (docs/embedding.md section 5): a spectator's input and an input past a full log
+    get `ok: false` with the server's code and reason, an accepted one `ok: true`."""
+    server = start_playfield("--inputs-per-session", "2")
+    session = create_session(server, "bouncing-balls")
+    page = watched(viewport=(900, 700))
+    p = page.page
+    frames = {
+        "owner": ("bouncing-balls", {"session": session["id"], "token": session["token"]}, 300, 400),
+        "watcher": ("bouncing-balls", {"session": session["id"], "watch": ""}, 300, 400),
+    }
+    ball = {"type": "add-ball", "x": 100, "y": 100}
+    with host_site(host_page(server, frames)) as url:
+        p.goto(url)
+        wait_heard(p, "owner", "ready")
+        wait_heard(p, "watcher", "ready")
+
+        refused = call(p, "watcher", "send", ball)
+        assert refused == {"ok": False, "code": "not-controller",
+                           "message": "spectators cannot send add-ball; connect with the session's token"}
+        refused = call(p, "watcher", "pause")
+        assert not refused["ok"] and refused["code"] == "not-controller"
+        assert "spectators cannot send stop" in refused["message"]
+
+        # Two inputs fit in the log; the third is refused by the server, which says why.
+        for _ in range(2):
+            assert call(p, "owner", "send", ball) == {"ok": True, "result": None}
+        # Accepted means accepted: both balls are there.
+        balls = session["config"]["balls"] + 2
+        wait_heard(p, "owner", "state", predicate=f"m.readouts.count === '{balls}'")
+        full = call(p, "owner", "send", ball)
+        assert not full["ok"] and full["code"] == "log-full"
+        assert "this session has logged 2 inputs" in full["message"]
+        # Session commands are not inputs: the owner still runs and stops it.
+        assert call(p, "owner", "pause") == {"ok": True, "result": None}
+        wait_heard(p, "owner", "state", predicate="m.running === false")
+        # The frame showed each refusal too; the host heard no stray error for them.
+        assert not [m for m in heard(p, "owner", "error") if m.get("error") == "log-full"]
+        assert not [m for m in heard(p, "watcher", "error") if m.get("error") == "not-controller"]
 
 
 def test_url_options_are_read_checked_and_the_rest_ignored(playfield, watched):

@@ -12,11 +12,15 @@ from websockets.asyncio.client import connect
 from deadline import receive_one
 from helpers import create_session, drain, request
 
-KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud"]
+def session_kinds(server):
+    """Every session demo's kind, as the server lists them (`/api/demos`)."""
+    demos = request(server.url + "/api/demos")[2]["demos"]
+    return [demo["name"] for demo in demos if demo["session"]]
 
 
 def inputs_for(kind, rng):
-    """A few valid inputs for a kind."""
+    """A few valid inputs for a kind (a kind this test does not know gets `reset`, which every
+    model takes)."""
     if kind == "bouncing-balls":
         return [{"type": "add-ball", "x": rng.uniform(50, 250), "y": rng.uniform(50, 250),
                  "vx": rng.uniform(-3, 3), "vy": rng.uniform(-3, 3)}]
@@ -25,7 +29,13 @@ def inputs_for(kind, rng):
                 {"type": "tilt", "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1)}]
     if kind == "holes":
         return [{"type": "tilt", "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1)}]
-    return [{"type": "drag", "dx": rng.uniform(-30, 30), "dy": rng.uniform(-30, 30)}, {"type": "release"}]
+    if kind == "tag-cloud":
+        return [{"type": "drag", "dx": rng.uniform(-30, 30), "dy": rng.uniform(-30, 30)}, {"type": "release"}]
+    if kind == "paintbrush":
+        points = [round(rng.uniform(0, 600), 1) for _ in range(6)]
+        return [{"type": "stroke", "author": "durability", "stroke": rng.randrange(1 << 20),
+                 "color": "#ff0000", "radius": 4, "points": points}]
+    return [{"type": "reset"}]
 
 
 async def drive(server, sessions, seconds, rng):
@@ -63,7 +73,8 @@ async def exact_state(server, session):
 def test_fifty_sessions_survive_kill_9(start_playfield):
     rng = random.Random(5)
     server = start_playfield()
-    sessions = [create_session(server, KINDS[i % 4]) for i in range(50)]
+    kinds = session_kinds(server)
+    sessions = [create_session(server, kinds[i % len(kinds)]) for i in range(50)]
     sent = asyncio.run(drive(server, sessions, 2.0, rng))
     time.sleep(1.2)  # more than the one second a crash may lose
     before = {s["id"]: s["tick"] for s in request(server.url + "/api/sessions")[2]["sessions"]}
@@ -88,7 +99,7 @@ def test_fifty_sessions_survive_kill_9(start_playfield):
 def test_sigterm_flushes_everything(start_playfield):
     rng = random.Random(8)
     server = start_playfield()
-    sessions = [create_session(server, kind) for kind in KINDS]
+    sessions = [create_session(server, kind) for kind in session_kinds(server)]
     sent = asyncio.run(drive(server, sessions, 0.5, rng))
     assert server.stop(signal.SIGTERM) == 0
     again = start_playfield(database=server.database)
@@ -99,7 +110,7 @@ def test_sigterm_flushes_everything(start_playfield):
 
 def test_replay_is_bit_exact_while_live(playfield):
     rng = random.Random(3)
-    for kind in KINDS:
+    for kind in session_kinds(playfield):
         session = create_session(playfield, kind)
         asyncio.run(drive(playfield, [session], 1.0, rng))
         tick, live, replayed = asyncio.run(exact_state(playfield, session))

@@ -4,7 +4,7 @@
 // shared tilt component: the motion sensor, the tilt pad or the arrow keys.
 
 import { $, setText } from "../lib/dom.js";
-import { EmbedError, startEmbed } from "../lib/embed.js";
+import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
 import { TiltInput } from "../lib/tilt.js";
 
 /** Options of this page. */
@@ -76,9 +76,6 @@ function reading() {
 
 /** An `acceleration` input from the host page: `{x, y, z}` in g. */
 function fromHost(input) {
-  if (input.type !== "acceleration") {
-    throw new EmbedError("bad-field", "input type must be acceleration");
-  }
   const value = {};
   for (const axis of ["x", "y", "z"]) {
     const number = input[axis] ?? 0;
@@ -203,15 +200,14 @@ take(state.reading);
 $('[data-action="reset"]', root).addEventListener("click", reset);
 embed = startEmbed({
   demo: "accelerometer",
-  commands: ["reset", "input"],
+  ...pageCommands({
+    name: "The accelerometer",
+    run: { reset },
+    inputs: { acceleration: fromHost },
+  }),
   events: ["reset"],
-  inputs: ["acceleration"],
   getState: reading,
   capture: () => gridCanvas,
-  onCommand(request) {
-    if (request.type === "reset") return reset();
-    return fromHost(request.input);
-  },
 });
 embed.ready();
 requestAnimationFrame(loop);

@@ -2,7 +2,7 @@
 // script. The viewer lives in ../apollonian/; this starts it on the page's section and speaks
 // the embed protocol for it (docs/embedding.md).
 
-import { EmbedError, startEmbed } from "../lib/embed.js";
+import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
 import { Viewer } from "../apollonian/viewer.js";
 
 const root = document.querySelector("section.demo-apollonian");
@@ -33,22 +33,36 @@ function embedViewer(root, viewer) {
     },
   };
   const options = {
-    level: (value) => {
-      if (!Number.isInteger(value) || value < 0 || value > 10) {
-        throw new EmbedError("bad-field", "level must be a whole number from 0 to 10");
-      }
+    level: {
+      check(value) {
+        if (!Number.isInteger(value) || value < 0 || value > 10) {
+          throw new EmbedError("bad-field", "level must be a whole number from 0 to 10");
+        }
+      },
     },
-    surface: (value) => {
-      if (typeof value !== "boolean") {
-        throw new EmbedError("bad-field", "surface must be true or false");
-      }
+    surface: {
+      check(value) {
+        if (typeof value !== "boolean") {
+          throw new EmbedError("bad-field", "surface must be true or false");
+        }
+      },
     },
   };
   const embed = startEmbed({
     demo: "apollonian",
-    commands: ["play", "pause", "reset", "input", "set"],
+    ...pageCommands({
+      name: "The viewer",
+      run: {
+        play: () => viewer.setSpinning(true),
+        pause: () => viewer.setSpinning(false),
+        reset: () => viewer.reset(),
+      },
+      inputs,
+      options,
+      // Every option is checked before any is applied, and a new level loads once.
+      applied: (chosen) => viewer.show(chosen),
+    }),
     events: ["drawn"],
-    inputs: Object.keys(inputs),
     wheel: true,
     getState: () => ({
       running: viewer.spinning,
@@ -61,33 +75,6 @@ function embedViewer(root, viewer) {
     capture: () => {
       viewer.draw();
       return viewer.canvas;
-    },
-    onCommand(message) {
-      switch (message.type) {
-        case "play":
-        case "pause":
-          return viewer.setSpinning(message.type === "play");
-        case "reset":
-          return viewer.reset();
-        case "input": {
-          const run = inputs[message.input?.type];
-          if (!run) {
-            const known = Object.keys(inputs).join(", ");
-            throw new EmbedError("bad-field", `input type must be one of ${known}`);
-          }
-          return run(message.input);
-        }
-        default:
-          // Every option is checked before any is applied, and a new level loads once.
-          for (const [name, value] of Object.entries(message.options ?? {})) {
-            if (!options[name]) {
-              throw new EmbedError("bad-field", `the viewer has no option ${name}`);
-            }
-            options[name](value);
-          }
-          viewer.show(message.options ?? {});
-          return null;
-      }
     },
   });
   // A level drawn is an event; any change of level, count or readiness is news for the host.

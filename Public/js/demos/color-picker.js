@@ -3,7 +3,7 @@
 // component gives it is shown); RESET puts the form's default back.
 
 import { $, setText } from "../lib/dom.js";
-import { EmbedError, startEmbed } from "../lib/embed.js";
+import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
 import { hsvToRgb } from "../color-picker.js";
 
 const root = $(".demo");
@@ -65,28 +65,26 @@ form.addEventListener("submit", (event) => {
 form.addEventListener("reset", () => setTimeout(show));
 embed = startEmbed({
   demo: "color-picker",
-  commands: ["reset", "input", "set"],
+  ...pageCommands({
+    name: "The colour picker",
+    run: {
+      reset() {
+        form.reset();
+        return new Promise((resolve) => setTimeout(() => resolve(show()), 0));
+      },
+    },
+    inputs: { color: ({ value }) => choose(value, "value") },
+    set(options) {
+      const names = Object.keys(options);
+      if (names.length !== 1 || names[0] !== "value") {
+        throw new EmbedError("bad-field", "set takes one option: value");
+      }
+      return choose(options.value, "value");
+    },
+  }),
   events: ["change"],
-  inputs: ["color"],
   getState: () => ({ running: false, tick: null, ...colour() }),
   capture: () => picker.canvas,
-  onCommand(request) {
-    if (request.type === "reset") {
-      form.reset();
-      return new Promise((resolve) => setTimeout(() => resolve(show()), 0));
-    }
-    if (request.type === "input") {
-      if (request.input.type !== "color") {
-        throw new EmbedError("bad-field", "input type must be color");
-      }
-      return choose(request.input.value, "value");
-    }
-    const names = Object.keys(request.options);
-    if (names.length !== 1 || names[0] !== "value") {
-      throw new EmbedError("bad-field", "set takes one option: value");
-    }
-    return choose(request.options.value, "value");
-  },
 });
 customElements.whenDefined("playfield-color-picker").then(() => {
   show();

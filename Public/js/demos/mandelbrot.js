@@ -2,7 +2,7 @@
 // itself lives in ../mandelbrot/; this starts it on the page's `.explorer` section and speaks
 // the embed protocol for it (docs/embedding.md).
 
-import { EmbedError, startEmbed } from "../lib/embed.js";
+import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
 import { Explorer } from "../mandelbrot/explorer.js";
 import { reframe } from "../mandelbrot/geometry.js";
 
@@ -41,12 +41,27 @@ function embedExplorer(root, explorer) {
     },
     back: () => explorer.back(),
   };
-  const selects = { palette: "palette", iterations: "iterations" };
+  // `set` chooses in the explorer's own menus, as a person would.
+  const select = (name) => ({
+    check(value) {
+      const text = value === null ? "auto" : String(value);
+      const known = Array.from(explorer.controls[name].options).some((o) => o.value === text);
+      if (!known) throw new EmbedError("bad-field", `${name} cannot be ${text}`);
+    },
+    apply(value) {
+      explorer.controls[name].value = value === null ? "auto" : String(value);
+      explorer.controls[name].dispatchEvent(new Event("change"));
+    },
+  });
   const embed = startEmbed({
     demo: "mandelbrot",
-    commands: ["reset", "input", "set"],
+    ...pageCommands({
+      name: "The explorer",
+      run: { reset: () => explorer.reset() },
+      inputs,
+      options: { palette: select("palette"), iterations: select("iterations") },
+    }),
     events: ["view"],
-    inputs: Object.keys(inputs),
     wheel: true,
     getState: () => ({
       running: false,
@@ -55,27 +70,6 @@ function embedExplorer(root, explorer) {
       view: view(),
     }),
     capture: () => explorer.canvas,
-    onCommand(message) {
-      if (message.type === "reset") return explorer.reset();
-      if (message.type === "input") {
-        const run = inputs[message.input.type];
-        if (!run) {
-          const known = Object.keys(inputs).join(", ");
-          throw new EmbedError("bad-field", `input type must be one of ${known}`);
-        }
-        return run(message.input);
-      }
-      for (const [name, value] of Object.entries(message.options)) {
-        const select = explorer.controls[selects[name]];
-        if (!select) throw new EmbedError("bad-field", `the explorer has no option ${name}`);
-        const text = value === null ? "auto" : String(value);
-        const known = Array.from(select.options).some((option) => option.value === text);
-        if (!known) throw new EmbedError("bad-field", `${name} cannot be ${text}`);
-        select.value = text;
-        select.dispatchEvent(new Event("change"));
-      }
-      return null;
-    },
   });
   // The explorer marks the page ready once the picture is complete: a settled view is an event.
   let last = "";

@@ -4,7 +4,7 @@
 // speaks the embed protocol (docs/embedding.md): the host can press the buttons too.
 
 import { $, $all, setText } from "../lib/dom.js";
-import { EmbedError, startEmbed } from "../lib/embed.js";
+import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
 import { svgToCanvas } from "../lib/svg-capture.js";
 import {
   formatState,
@@ -120,9 +120,41 @@ animate();
 const actions = [...Object.keys(poses), "hat"];
 const embed = startEmbed({
   demo: "stick-man",
-  commands: ["reset", "input", "set"],
+  ...pageCommands({
+    name: "Stick Man",
+    run: { reset },
+    inputs: Object.fromEntries(actions.map((action) => [action, () => press(action)])),
+    options: {
+      hat: {
+        check(hat) {
+          if (typeof hat !== "boolean") {
+            throw new EmbedError("bad-field", "hat must be true or false");
+          }
+        },
+        apply(hat) {
+          if (hat !== state.hat) press("hat");
+        },
+      },
+      pose: {
+        check(pose) {
+          if (pose !== null && !Object.hasOwn(poses, pose)) {
+            const names = Object.keys(poses).join(", ");
+            throw new EmbedError("bad-field", `pose must be null or one of ${names}`);
+          }
+        },
+        apply(pose) {
+          if (pose !== null) return press(pose);
+          if (state.pose === null) return;
+          state = { ...state, pose: null };
+          setText(speech, greeting);
+          animate();
+          remember();
+          tellHost();
+        },
+      },
+    },
+  }),
   events: ["pose"],
-  inputs: actions,
   getState: () => ({
     running: false,
     tick: null,
@@ -131,37 +163,6 @@ const embed = startEmbed({
     playing: figure.dataset.playing === "true",
   }),
   capture: () => svgToCanvas(figure),
-  onCommand(message) {
-    if (message.type === "reset") return reset();
-    if (message.type === "input") {
-      const action = message.input.type;
-      if (!actions.includes(action)) {
-        throw new EmbedError("bad-field", `input type must be one of ${actions.join(", ")}`);
-      }
-      return press(action);
-    }
-    const { pose, hat, ...rest } = message.options;
-    const unknown = Object.keys(rest)[0];
-    if (unknown !== undefined) {
-      throw new EmbedError("bad-field", `Stick Man has no option ${unknown}`);
-    }
-    if (pose !== undefined && pose !== null && !Object.hasOwn(poses, pose)) {
-      const names = Object.keys(poses).join(", ");
-      throw new EmbedError("bad-field", `pose must be null or one of ${names}`);
-    }
-    if (hat !== undefined && typeof hat !== "boolean") {
-      throw new EmbedError("bad-field", "hat must be true or false");
-    }
-    if (hat !== undefined && hat !== state.hat) press("hat");
-    if (pose === null && state.pose !== null) {
-      state = { ...state, pose: null };
-      setText(speech, greeting);
-      animate();
-      remember();
-      tellHost();
-    } else if (pose) press(pose);
-    return null;
-  },
 });
 
 /** Tells the host page about the new pose (an event and the state). */

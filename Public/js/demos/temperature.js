@@ -5,7 +5,7 @@
 // the host can set the temperature too.
 
 import { $, clamp, setText } from "../lib/dom.js";
-import { EmbedError, startEmbed } from "../lib/embed.js";
+import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
 import { svgToCanvas } from "../lib/svg-capture.js";
 import {
   convert,
@@ -123,24 +123,24 @@ read(start, { fromURL: true });
 const units = { celsius: "C", fahrenheit: "F" };
 embed = startEmbed({
   demo: "temperature",
-  commands: ["reset", "input", "set"],
+  ...pageCommands({
+    name: "Temperature",
+    run: { reset: () => enter("C", 20) },
+    inputs: {
+      celsius: ({ value }) => enter("C", value, "value"),
+      fahrenheit: ({ value }) => enter("F", value, "value"),
+    },
+    set(options) {
+      const names = Object.keys(options);
+      if (names.length !== 1 || !units[names[0]]) {
+        throw new EmbedError("bad-field", "set takes one option: celsius or fahrenheit");
+      }
+      return enter(units[names[0]], options[names[0]], names[0]);
+    },
+  }),
   events: ["temperature", "range"],
-  inputs: Object.keys(units),
   getState: () => ({ running: false, tick: null, ...reading() }),
   capture: () => svgToCanvas(picture),
-  onCommand(request) {
-    if (request.type === "reset") return enter("C", 20);
-    if (request.type === "input") {
-      const unit = units[request.input.type];
-      if (!unit) throw new EmbedError("bad-field", "input type must be celsius or fahrenheit");
-      return enter(unit, request.input.value, "value");
-    }
-    const names = Object.keys(request.options);
-    if (names.length !== 1 || !units[names[0]]) {
-      throw new EmbedError("bad-field", "set takes one option: celsius or fahrenheit");
-    }
-    return enter(units[names[0]], request.options[names[0]], names[0]);
-  },
 });
 embed.ready();
 

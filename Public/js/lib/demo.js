@@ -4,7 +4,7 @@
 
 import { $, $all, el, setText } from "./dom.js";
 import { FittedView } from "./canvas.js";
-import { EmbedError, startEmbed } from "./embed.js";
+import { sessionCommands, startEmbed } from "./embed.js";
 import { FrameBuffer } from "./frames.js";
 import { chooseSession, forgetToken, watchLink } from "./join.js";
 import { ReplayClient, ReplayControls } from "./replay.js";
@@ -321,14 +321,17 @@ function showNotice(root, text, kind) {
   }, noticeMs);
 }
 
-/** The embed protocol for a live session: the host's commands become session messages. */
+/**
+ * The embed protocol for a live session: the host's commands become session messages, and
+ * each reply waits for the server's answer (`sessionCommands`).
+ */
 function embedSession(demo, page) {
-  const send = (message) => {
-    if (!demo.send(message)) throw new EmbedError("not-connected", "the session is not connected");
-  };
   return startEmbed({
     demo: page.kind,
-    commands: ["play", "pause", "reset", "step", "input"],
+    ...sessionCommands(() => demo.client, {
+      resetInput: page.resetInput,
+      refused: (error) => demo.notice(error.message, "error"),
+    }),
     events: [...(page.events ?? []), "input-rejected", "dropped", "connection"],
     inputs: page.inputs ?? [],
     getState: () => ({
@@ -338,22 +341,6 @@ function embedSession(demo, page) {
       role: demo.client?.role ?? null,
     }),
     capture: () => captureStage(demo.root),
-    onCommand(message) {
-      switch (message.type) {
-        case "play":
-          return send({ type: "start" });
-        case "pause":
-          return send({ type: "stop" });
-        case "reset":
-          return send({ type: page.resetInput ?? "reset" });
-        case "step":
-          return send({ type: "step", count: message.count ?? 1 });
-        case "input":
-          return send(message.input);
-        default:
-          throw new EmbedError("unknown-command", `no command ${message.type}`);
-      }
-    },
   });
 }
 

@@ -30,6 +30,11 @@ export const State = Object.freeze({
   ended: "ended",
 });
 
+/** A command the server refused or did not answer: `code` is the server's (or ours). */
+function refusal(code, message) {
+  return Object.assign(new Error(message), { code });
+}
+
 /**
  * A client of one session. Handlers: `hello(message)`, `frame(message)`, `event(message)`,
  * `status(message)`, `error(message)`, `state(name, detail)`, `refused(reason)` (the token
@@ -55,6 +60,8 @@ export class SessionClient {
     this.retryTimer = null;
     this.pingTimer = null;
     this.pingId = 0;
+    this.requestId = 0;
+    this.requests = new Map(); // id -> {resolve, reject, timer}: commands waiting for an answer
     this.closedByUs = false;
   }
 
@@ -84,6 +91,7 @@ export class SessionClient {
       if (this.socket !== socket) return;
       this.socket = null;
       this.stopPings();
+      this.failRequests("the session channel closed before the server answered");
       if (this.closedByUs) return;
       this.scheduleReconnect(opened, event);
     });
@@ -96,6 +104,7 @@ export class SessionClient {
     this.stopPings();
     this.socket?.close(1000, "bye");
     this.socket = null;
+    this.failRequests("the session channel was closed");
     this.setState(State.ended);
   }
 
@@ -109,6 +118,45 @@ export class SessionClient {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
     return true;
+  }
+
+  /**
+   * Sends a command with an `id` and resolves when the server accepts it (`ack`); rejects with
+   * an Error whose `code` is the server's when it refuses it (its `error`), or `not-connected`,
+   * or `no-answer` after `timeoutMs` (docs/protocol.md, `ack`).
+   */
+  request(message, timeoutMs) {
+    const id = `pf-${++this.requestId}`;
+    if (!this.send({ ...message, id })) {
+      return Promise.reject(refusal("not-connected", "the session is not connected"));
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.requests.delete(id);
+        reject(refusal("no-answer", `the server did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.requests.set(id, { resolve, reject, timer });
+    });
+  }
+
+  /** Settles the request `message.id` answers; false when no request waits for it. */
+  answer(message) {
+    const waiting = this.requests.get(message.id);
+    if (!waiting) return false;
+    this.requests.delete(message.id);
+    clearTimeout(waiting.timer);
+    if (message.type === "ack") waiting.resolve(null);
+    else waiting.reject(refusal(message.error, message.message));
+    return true;
+  }
+
+  /** Rejects every request still waiting: the channel it was sent on is gone. */
+  failRequests(reason) {
+    for (const [, waiting] of this.requests) {
+      clearTimeout(waiting.timer);
+      waiting.reject(refusal("not-connected", reason));
+    }
+    this.requests.clear();
   }
 
   /** Whether this client may send inputs. */
@@ -132,6 +180,13 @@ export class SessionClient {
       case "pong":
         this.measure(message);
         return;
+      case "ack":
+        this.answer(message);
+        return;
+      case "error":
+        // A refusal of a request goes to whoever waits for it, not to the page's handler.
+        if (message.id !== undefined && this.answer(message)) return;
+        break;
       default:
         break;
     }

@@ -10,9 +10,6 @@ struct OEmbed: Sendable {
   static let maxSize = 4096
 
   func handle(_ request: Request) -> Response {
-    guard request.method == .get || request.method == .head else {
-      return HTTPError(.methodNotAllowed, "use GET", headers: ["Allow": "GET, HEAD"]).response
-    }
     let query: QueryParameters
     do {
       query = try QueryParameters(request.query)
@@ -39,7 +36,7 @@ struct OEmbed: Sendable {
       }
       if name == "maxwidth" { bounds.width = limit } else { bounds.height = limit }
     }
-    let size = Self.frameSize(for: demo.name, within: bounds)
+    let size = demo.frame.fitted(within: Demo.Frame(bounds.width, bounds.height))
     let source = "\(origin)/embed/\(demo.name)\(search)"
     let html =
       "<iframe src=\"\(Self.escape(source))\" width=\"\(size.width)\" height=\"\(size.height)\" "

@@ -9,10 +9,8 @@ extension SessionAPI {
   static let inputsPage = 10_000
 
   /// `GET /api/sessions/ID/inputs?after=TICK`: the logged inputs, by tick, oldest first.
-  func inputs(_ request: Request, id: String) -> Reply {
-    guard request.method == .get || request.method == .head else {
-      return .response(methodNotAllowed("GET, HEAD"))
-    }
+  func inputs(_ request: Request, id: SessionID) -> Reply {
+    let id = id.description
     guard let journal = registry.journal as? StorageJournal else {
       return .response(APIError(.serviceUnavailable, "the input log needs the database").response)
     }

@@ -7,10 +7,8 @@ import Storage
 
 extension SessionAPI {
   /// `GET /api/sessions/ID/state`: the exact tick and state hash, read on the game loop.
-  func state(_ request: Request, id: String) -> Reply {
-    guard request.method == .get || request.method == .head else {
-      return .response(methodNotAllowed("GET, HEAD"))
-    }
+  func state(_ id: SessionID) -> Reply {
+    let id = id.description
     guard let session = registry.session(id) else {
       return .response(APIError(.notFound, "no session \(id)").response)
     }
@@ -33,10 +31,8 @@ extension SessionAPI {
   /// `GET /api/sessions/ID/replay?tick=N`: rebuilds the stored session at tick N from its
   /// nearest snapshot (or, with `&from=start`, from tick 0: its config, seed and logged inputs)
   /// and reports that state's hash. Answers are kept; two are worked out at once, more get 503.
-  func replayState(_ request: Request, id: String) -> Reply {
-    guard request.method == .get || request.method == .head else {
-      return .response(methodNotAllowed("GET, HEAD"))
-    }
+  func replayState(_ request: Request, id: SessionID) -> Reply {
+    let id = id.description
     guard let journal = registry.journal as? StorageJournal else {
       return .response(APIError(.serviceUnavailable, "replays need the database").response)
     }

@@ -7,46 +7,41 @@ struct SessionAPI: Sendable {
   /// Replay-state answers, kept, and how many are worked out at once.
   let replayStates = ReplayStates()
 
-  /// `/api/sessions`: POST creates, GET lists.
-  func collection(_ request: Request, client: ClientKey) -> Response {
-    switch request.method {
-    case .get, .head:
-      let now = registry.wallClock()
-      let sessions = registry.listed.map { $0.summary.json(now: now) }
-      return .json(
-        .object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
-    case .post:
-      do {
-        return try create(request, client: client)
-      } catch {
-        return error.response
-      }
-    default:
-      return methodNotAllowed("GET, HEAD, POST")
+  /// `GET /api/sessions`: the listed sessions, newest first.
+  func list() -> Response {
+    let now = registry.wallClock()
+    let sessions = registry.listed.map { $0.summary.json(now: now) }
+    return .json(.object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
+  }
+
+  /// `POST /api/sessions`: a new session for `client`.
+  func create(_ request: Request, client: ClientKey) -> Response {
+    do {
+      return try make(request, client: client)
+    } catch {
+      return error.response
     }
   }
 
-  /// `/api/sessions/ID`: GET shows, DELETE (with the token) ends it.
-  func member(_ request: Request, id: String) -> Response {
-    switch request.method {
-    case .get, .head:
-      guard let session = registry.session(id) else {
-        return APIError(.notFound, "no session \(id)").response
-      }
-      return .json(session.summary.json(now: registry.wallClock()))
-    case .delete:
-      do {
-        try registry.delete(id, token: Self.token(in: request))
-        return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
-      } catch {
-        return error.response
-      }
-    default:
-      return methodNotAllowed("GET, HEAD, DELETE")
+  /// `GET /api/sessions/ID`.
+  func show(_ id: SessionID) -> Response {
+    guard let session = registry.session(id.description) else {
+      return APIError(.notFound, "no session \(id)").response
+    }
+    return .json(session.summary.json(now: registry.wallClock()))
+  }
+
+  /// `DELETE /api/sessions/ID` with the token: ends it.
+  func delete(_ request: Request, id: SessionID) -> Response {
+    do {
+      try registry.delete(id.description, token: Self.token(in: request))
+      return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
+    } catch {
+      return error.response
     }
   }
 
-  private func create(_ request: Request, client: ClientKey) throws(APIError) -> Response {
+  private func make(_ request: Request, client: ClientKey) throws(APIError) -> Response {
     let body = try JSONBody(request, example: #"{"kind": NAME, "config": {...}}"#)
     try body.allowOnly(["kind", "config", "seed"])
     let kind = try body.string("kind")
@@ -62,9 +57,8 @@ struct SessionAPI: Sendable {
       object["token"] = .string(token)
       var urls = session.summary.urls
       urls["control"] = .string("/demos/\(kind)?session=\(session.id)&token=\(token)")
-      if !DrawToken.guestInputs(for: session.type).isEmpty {
-        let draw = DrawToken.token(tokenHash: session.tokenHash)
-        urls["draw"] = .string("/demos/\(kind)?session=\(session.id)&token=\(draw)")
+      for (seat, guest) in SeatToken.tokens(of: session.type, tokenHash: session.tokenHash) {
+        urls[seat.name] = .string("/demos/\(kind)?session=\(session.id)&token=\(guest)")
       }
       object["urls"] = .object(urls)
       object["durable"] = .bool(warning == nil)
@@ -95,11 +89,5 @@ struct SessionAPI: Sendable {
       if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]) }
     }
     return (try? QueryParameters(request.query))?["token"]
-  }
-
-  func methodNotAllowed(_ allowed: String) -> Response {
-    var error = APIError(.methodNotAllowed, "use \(allowed)")
-    error.headers.set("Allow", allowed)
-    return error.response
   }
 }

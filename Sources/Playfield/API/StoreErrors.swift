@@ -26,3 +26,20 @@ extension APIError {
   static let noDatabase = APIError(
     .serviceUnavailable, "this needs the database, which could not be opened (see the server log)")
 }
+
+extension APIError {
+  /// What `make` answers with `store`, or the response for the error it threw; 503 without a
+  /// database.
+  static func answer(
+    with store: SQLiteSessionStore?, _ make: (SQLiteSessionStore) throws -> Response
+  ) -> Response {
+    guard let store else { return noDatabase.response }
+    do {
+      return try make(store)
+    } catch let error as APIError {
+      return error.response
+    } catch {
+      return APIError(storage: error).response
+    }
+  }
+}

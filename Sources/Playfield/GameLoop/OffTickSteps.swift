@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// The game loop hands it due sessions that are not in flight already (`busy`) and collects the
 /// cost of each step with `takeCosts()`. A session is in one place at a time: on the tick or
-/// here, never both, so its machine still needs no lock.
+/// here, never both, so two steps of one session never overlap (`LiveSession`'s lock is for
+/// deletes and shutdown).
 final class OffTickSteps: Sendable {
   private struct Job: Sendable {
     var session: LiveSession

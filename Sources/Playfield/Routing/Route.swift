@@ -1,77 +1,78 @@
 import HTTP
+import Server
 
-/// Every URL the app answers, parsed once from the decoded path segments.
-enum Route: Equatable {
-  case gallery
-  case health
-  case demo(String)
-  case embed(String)
-  case echoSocket
-  case sessionSocket(String)
-  case sessionsAPI
-  case sessionAPI(String)
-  case sessionState(String)
-  case sessionReplayState(String)
-  case sessionInputs(String)
-  case replaySocket(String)
-  case highScores
-  case sessionsPage
-  case oEmbed
-  case replayPage(String)
-  case tile(zoom: String, x: String, file: String)
-  case mazes
-  case maze(String)
-  case demosAPI
-  case spheres(radius: String, level: String)
-  /// Anything else is looked up under `Public/`.
-  case file([String])
+/// One entry of the route table: the methods it takes, its path pattern, what the pipeline
+/// does around it (`RouteTraits`), and its handler, which gets the captures already parsed.
+///
+/// HEAD, 405 with `Allow`, and OPTIONS are not a route's business: `RouteTable` answers them for
+/// every route alike.
+struct Route: Sendable {
+  /// What a matched path gives: the handler, with the parsed captures inside.
+  typealias Handler = @Sendable (RouteCall) -> Reply
 
-  init(segments: [String]) {
-    switch segments.count {
-    case 0:
-      self = .gallery
-    case 1 where segments[0] == "healthz":
-      self = .health
-    case 1 where segments[0] == "sessions":
-      self = .sessionsPage
-    case 1 where segments[0] == "oembed":
-      self = .oEmbed
-    case 3 where segments[0] == "sessions" && segments[2] == "replay":
-      self = .replayPage(segments[1])
-    case 2 where segments[0] == "demos":
-      self = .demo(segments[1])
-    case 2 where segments[0] == "embed":
-      self = .embed(segments[1])
-    case 2 where segments == ["ws", "echo"]:
-      self = .echoSocket
-    case 2 where segments == ["api", "sessions"]:
-      self = .sessionsAPI
-    case 5 where segments[0] == "tiles" && segments[1] == "mandelbrot":
-      self = .tile(zoom: segments[2], x: segments[3], file: segments[4])
-    case 2 where segments == ["api", "highscores"]:
-      self = .highScores
-    case 2 where segments == ["api", "demos"]:
-      self = .demosAPI
-    case 2 where segments == ["api", "mazes"]:
-      self = .mazes
-    case 4 where segments[0] == "api" && segments[1] == "spheres":
-      self = .spheres(radius: segments[2], level: segments[3])
-    case 3 where segments[0] == "api" && segments[1] == "mazes":
-      self = .maze(segments[2])
-    case 3 where segments[0] == "api" && segments[1] == "sessions":
-      self = .sessionAPI(segments[2])
-    case 3 where segments[0] == "ws" && segments[1] == "sessions":
-      self = .sessionSocket(segments[2])
-    case 3 where segments[0] == "ws" && segments[1] == "replays":
-      self = .replaySocket(segments[2])
-    case 4 where segments[0] == "api" && segments[1] == "sessions" && segments[3] == "state":
-      self = .sessionState(segments[2])
-    case 4 where segments[0] == "api" && segments[1] == "sessions" && segments[3] == "replay":
-      self = .sessionReplayState(segments[2])
-    case 4 where segments[0] == "api" && segments[1] == "sessions" && segments[3] == "inputs":
-      self = .sessionInputs(segments[2])
-    default:
-      self = .file(segments)
+  /// The methods declared; HEAD comes with GET, OPTIONS with every route.
+  let methods: [HTTPMethod]
+  let pattern: PathPattern
+  let traits: RouteTraits
+  /// Captured segments that parse, for tests that walk the table.
+  let example: [String]
+  /// Parses the captured segments; nil when the path is not this route's after all.
+  let match: @Sendable (ArraySlice<String>, Request) -> Handler?
+
+  /// A route whose captures (if any) are parsed by `parse`, e.g. the static files, which match
+  /// only paths of files that exist.
+  init<Value: Sendable>(
+    _ methods: [HTTPMethod], _ pattern: String, _ traits: RouteTraits = [],
+    example: [String] = [],
+    parse: @escaping @Sendable (ArraySlice<String>, Request) -> Value?,
+    handle: @escaping @Sendable (RouteCall, Value) -> Reply
+  ) {
+    self.methods = methods
+    self.pattern = PathPattern(pattern)
+    self.traits = traits
+    self.example = example
+    self.match = { segments, request in
+      guard let value = parse(segments, request) else { return nil }
+      return { handle($0, value) }
     }
   }
+
+  /// A route whose captures make a `Value` (`SessionID`, `DemoName`...).
+  init<Value: PathParameter>(
+    _ methods: [HTTPMethod], _ pattern: String, _ traits: RouteTraits = [],
+    example: [String] = Value.example, handle: @escaping @Sendable (RouteCall, Value) -> Reply
+  ) {
+    self.init(
+      methods, pattern, traits, example: example,
+      parse: { segments, _ in Value(segments: segments) },
+      handle: handle)
+  }
+
+  /// A route without captures.
+  init(
+    _ methods: [HTTPMethod], _ pattern: String, _ traits: RouteTraits = [],
+    handle: @escaping @Sendable (RouteCall) -> Reply
+  ) {
+    self.methods = methods
+    self.pattern = PathPattern(pattern)
+    self.traits = traits
+    self.example = []
+    self.match = { _, _ in handle }
+  }
+
+  /// Every method the route answers: the declared ones, HEAD with GET, and OPTIONS.
+  var allowed: [HTTPMethod] {
+    var methods = self.methods
+    if methods.contains(.get) { methods.append(.head) }
+    methods.append(.options)
+    return HTTPMethod.allowOrder.filter(methods.contains)
+  }
+
+  /// A GET route's path as a sample (for tests), with the example captures.
+  var examplePath: String { pattern.path(with: example) }
+}
+
+extension HTTPMethod {
+  /// The order in which `Allow` lists methods.
+  static let allowOrder: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
 }

@@ -8,8 +8,9 @@ import WebSocket
 /// One running simulation: the commands waiting for the next tick, and the I/O around its
 /// `SessionMachine` (sockets, the journal, the published summary).
 ///
-/// Any thread may `send` commands or read `summary`. Only the game loop calls `advance`, one
-/// tick at a time, so the machine itself needs no lock.
+/// Any thread may `send` commands or read `summary`. The game loop calls `advance`, one tick
+/// at a time, on the tick or off it (`OffTickSteps`), never both at once; `using` still guards
+/// the machine, because a delete or a shutdown comes from other threads.
 final class LiveSession: @unchecked Sendable {
   let id: String
   let type: any Simulation.Type
@@ -41,7 +42,7 @@ final class LiveSession: @unchecked Sendable {
   /// A close asked for by a delete; done by whoever next holds the machine.
   private let closing = Mutex<(code: WebSocketCloseCode, reason: String)?>(nil)
 
-  // Owned by the game loop.
+  // Used under `using`, by the step and by a delete or shutdown.
   private var machine: SessionMachine<WebSocket>
   private var encoder = FanOutEncoder(level: 1)
   private var writer = JSONWriter(capacity: 1024)
@@ -66,15 +67,15 @@ final class LiveSession: @unchecked Sendable {
     configuration.maxEventsPerTick = Self.maxEventsPerTick
     self.machine = SessionMachine(
       id: id, model: model, running: running, configuration: configuration)
-    if !DrawToken.guestInputs(for: type).isEmpty {
-      machine.drawToken = DrawToken.token(tokenHash: tokenHash)
+    machine.seatTokens = SeatToken.tokens(of: type, tokenHash: tokenHash).map {
+      ($0.seat.name, $0.token)
     }
     self.published = Mutex(
       SessionSummary(
         id: id, kind: Swift.type(of: model).kind, running: running, tick: model.tick,
         spectators: 0, controllers: 0, createdAt: createdAt, updatedAt: createdAt,
         config: model.config,
-        lastGame: (model as? Holes)?.finishedGame.map {
+        lastGame: model.finishedGame.map {
           GameResult(tick: model.tick, score: $0.score, level: $0.level)
         }))
   }

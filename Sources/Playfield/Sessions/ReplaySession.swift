@@ -28,7 +28,7 @@ final class ReplaySession: @unchecked Sendable {
   /// Rebuilds a stored session's start from its config and seed, to play `log` to `end`;
   /// throws if they no longer load.
   init(stored: StoredSession, log: any ReplayLog, end: UInt64, socket: WebSocket) throws {
-    guard let type = Simulations.named(stored.kind) else {
+    guard let type = Demo.model(ofKind: stored.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(stored.kind)")
     }
     let start = try type.init(config: try JSONValue.parse(stored.config), seed: stored.seed)

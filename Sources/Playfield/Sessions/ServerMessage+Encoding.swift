@@ -18,13 +18,13 @@ extension ServerMessage {
       if hello.replayEnd != nil { writer.field("mode", "replay") }
       writer.field("session", hello.session)
       writer.field("kind", Swift.type(of: hello.model).kind)
-      writer.field("role", hello.role.rawValue)
+      writer.field("role", hello.role.name)
       writer.field("rate", 60)
       writer.field("tick", Int(hello.model.tick))
       if let end = hello.replayEnd { writer.field("end", Int(end)) }
       writer.field("running", hello.running)
       writer.field("config", hello.model.config)
-      if let token = hello.drawToken { writer.field("drawToken", token) }
+      for (seat, token) in hello.seatTokens { writer.field(seat + "Token", token) }
       hello.model.writeHello(into: &writer)
     case .frame(let model):
       writer.field("type", "frame")
@@ -62,10 +62,14 @@ extension ServerMessage {
       writer.field("error", error.code)
       writer.field("message", error.text)
       if let field = error.field { writer.field("field", field) }
+      if let id = error.id { writer.field("id", id) }
     case .pong(let id, let t):
       writer.field("type", "pong")
       if let id { writer.field("id", id) }
       if let t { writer.field("t", t) }
+    case .ack(let id):
+      writer.field("type", "ack")
+      writer.field("id", id)
     }
     writer.endObject()
   }

@@ -20,6 +20,8 @@ enum ServerMessage: Sendable {
   case error(ClientError)
   /// The answer to `ping`.
   case pong(id: JSONValue?, t: JSONValue?)
+  /// A command that carried an `id` was checked and queued for the session.
+  case ack(id: JSONValue)
 
   /// The `hello` message of a live session or a replay.
   struct Hello: Sendable {
@@ -29,8 +31,8 @@ enum ServerMessage: Sendable {
     /// The last tick of a replay; nil for a live session.
     var replayEnd: UInt64?
     var model: any Simulation
-    /// The drawing token, told only to controllers of kinds with guest inputs.
-    var drawToken: String? = nil
+    /// The tokens of the model's seats by seat name (`SeatToken`), told only to controllers.
+    var seatTokens: [(seat: String, token: String)] = []
   }
 
   /// The `status` message of a live session.

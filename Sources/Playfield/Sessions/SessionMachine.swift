@@ -98,9 +98,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private var waitingInputs: [CheckedInput] = []
   private var waitingSteps = 0
   private var lastSnapshotTick: UInt64
-  /// The drawing token (`DrawToken`) that controllers are told in `hello`; nil for kinds
-  /// without guest inputs.
-  var drawToken: String?
+  /// The tokens of the model's seats (`SeatToken`) that controllers are told in `hello`.
+  var seatTokens: [(seat: String, token: String)] = []
   /// The tick budget's latest word on this session, told in `status`.
   private(set) var budget = SessionBudget()
   /// The budget as the clients last heard it in a broadcast `status`, and when (seconds since
@@ -235,7 +234,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private func greet(_ client: Client, role: SessionRole, perform: (Action) -> Void) {
     let hello = ServerMessage.Hello(
       session: id, role: role, running: isRunning, replayEnd: nil, model: model,
-      drawToken: role == .controller ? drawToken : nil)
+      seatTokens: role == .controller ? seatTokens : [])
     perform(.send(.hello(hello), to: client))
     perform(.send(.frame(model), to: client))
     perform(.send(.status(status), to: client))

@@ -50,23 +50,21 @@ final class SessionRegistry: Sendable {
   /// How many sessions are live, gallery previews included.
   var count: Int { live.withLock { $0.count } }
 
-  /// The gallery's preview session of `kind`, made on first use: in memory only, watched by
-  /// anyone, pausing when nobody looks.
-  func showcase(_ kind: String) -> LiveSession? {
-    guard let type = Simulations.named(kind) else { return nil }
+  /// The gallery's preview session of `demo`, made on first use as its `showcase` says: in
+  /// memory only, watched by anyone, pausing when nobody looks.
+  func showcase(_ demo: Demo) -> LiveSession? {
+    guard let type = demo.model else { return nil }
     return showcases.withLock { showcases in
-      if let existing = showcases[kind], session(existing.id) != nil { return existing }
-      let config = ShowcaseConfig.configs[kind] ?? .object([:])
-      guard var model = try? type.init(config: config, seed: 1) else { return nil }
-      let setup = (ShowcaseConfig.setups[kind] ?? []).compactMap { try? type.input(from: $0) }
-      if !setup.isEmpty { _ = model.step(inputs: setup) }
+      if let existing = showcases[demo.name], session(existing.id) != nil { return existing }
+      guard var model = try? type.init(config: demo.showcase.config, seed: 1) else { return nil }
+      if !demo.showcase.inputs.isEmpty { _ = model.step(parsing: demo.showcase.inputs) }
       let made = LiveSession(
         id: Self.identifier(random(16)), model: model, seed: 1,
         tokenHash: TokenHash.hash(token: Self.identifier(random(16))), createdAt: wallClock(),
         running: true, journal: nil, idlePause: limits.idlePause, clock: monotonicClock,
         isShowcase: true)
       adopt(made)
-      showcases[kind] = made
+      showcases[demo.name] = made
       return made
     }
   }
@@ -83,10 +81,8 @@ final class SessionRegistry: Sendable {
   ) throws(APIError) -> (
     LiveSession, token: String, warning: String?
   ) {
-    guard let type = Simulations.named(kind) else {
-      // NB: `map(\.kind)` (a key path to a static member through an existential metatype)
-      // crashes the Swift 6.3 compiler; a closure does not.
-      let kinds = Simulations.all.map { $0.kind }.joined(separator: ", ")
+    guard let type = Demo.model(ofKind: kind) else {
+      let kinds = Demo.sessionKinds.joined(separator: ", ")
       throw APIError(.badRequest, "kind must be one of: \(kinds)", field: "kind")
     }
     let seed = chosen ?? random(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

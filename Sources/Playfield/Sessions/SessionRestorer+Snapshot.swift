@@ -8,7 +8,7 @@ extension SessionRestorer {
   static func rebuild(_ session: StoredSession, at tick: UInt64, store: SQLiteSessionStore)
     throws -> (any Simulation, from: UInt64)
   {
-    guard let type = Simulations.named(session.kind) else {
+    guard let type = Demo.model(ofKind: session.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
     }
     var model: any Simulation

@@ -39,7 +39,7 @@ enum SessionRestorer {
   static func rebuild(_ session: StoredSession, from store: some SessionStore) throws
     -> any Simulation
   {
-    guard let type = Simulations.named(session.kind) else {
+    guard let type = Demo.model(ofKind: session.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
     }
     let point = try store.resumePoint(sessionID: session.id)
@@ -61,7 +61,7 @@ enum SessionRestorer {
   )
     throws -> any Simulation
   {
-    guard let type = Simulations.named(session.kind) else {
+    guard let type = Demo.model(ofKind: session.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
     }
     var model = try type.init(config: try JSONValue.parse(session.config), seed: session.seed)
@@ -80,7 +80,7 @@ enum SessionRestorer {
   ) throws {
     while model.tick < target {
       let inputs = try reader.inputs(at: Int64(model.tick + 1)) ?? []
-      _ = model.step(inputs: try inputs.map { try JSONValue.parse($0.input) })
+      _ = model.step(parsing: try inputs.map { try JSONValue.parse($0.input) })
     }
   }
 
@@ -97,7 +97,7 @@ enum SessionRestorer {
         batch.append(try JSONValue.parse(input.input))
         next = next.dropFirst()
       }
-      _ = model.step(inputs: batch)
+      _ = model.step(parsing: batch)
     }
   }
 }

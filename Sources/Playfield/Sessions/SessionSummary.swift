@@ -17,7 +17,7 @@ struct SessionSummary: Sendable {
   /// Seconds since 1970 when the last client left; nil while someone is connected.
   var idleSince: Double?
   var config: JSONValue
-  /// How the last game ended (holes), for the high-score table.
+  /// How the last game ended (models with games), for the high-score table.
   var lastGame: GameResult?
 
   /// The session's public URLs (the control URL needs the token, so it is added at creation).

@@ -28,19 +28,18 @@ final class StaticFiles: Sendable {
     preload()
   }
 
-  /// The response for a file, or nil when there is no file at that path.
-  func response(for segments: [String], request: Request) -> Response? {
+  /// The file at `segments` of `request`'s path, or nil when there is none (hidden names and
+  /// folders are none).
+  func file(at segments: ArraySlice<String>, of request: Request) -> StaticFile? {
     guard !segments.isEmpty, !segments.contains(where: { $0.utf8.first == UInt8(ascii: ".") }),
       !URLPath.isFolderForm(request.path)
     else { return nil }
-    let key = segments.count == 1 ? segments[0] : segments.joined(separator: "/")
-    guard let file = file(at: key) else { return nil }
-    guard request.method == .get || request.method == .head else {
-      return HTTPError(
-        .methodNotAllowed, "a file accepts GET and HEAD", headers: ["Allow": "GET, HEAD"]
-      ).response
-    }
-    return Self.respond(file, to: request, now: Int64(time(nil)))
+    return file(at: segments.count == 1 ? segments.first! : segments.joined(separator: "/"))
+  }
+
+  /// The response for `file` now.
+  static func respond(_ file: StaticFile, to request: Request) -> Response {
+    respond(file, to: request, now: Int64(time(nil)))
   }
 
   /// Conditional requests, ranges and content coding for one cached file; `now` is the wall

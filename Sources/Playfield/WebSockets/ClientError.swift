@@ -1,3 +1,5 @@
+import JSON
+
 /// What was wrong with a client message, sent back as `{"type": "error", ...}`.
 struct ClientError: Error, Sendable, Equatable {
   /// A short machine-readable code, e.g. `bad-field`.
@@ -6,6 +8,8 @@ struct ClientError: Error, Sendable, Equatable {
   var text: String
   /// The message field at fault, if one is.
   var field: String?
+  /// The refused message's `id`, when it had one, so that its sender knows which it was.
+  var id: JSONValue?
 
   init(_ code: String, _ text: String, field: String? = nil) {
     self.code = code

@@ -37,7 +37,7 @@ final class ReplaySocketHandler: WebSocketHandler {
           replays.cancel()
           return fail(socket, "no stored session \(sessionID)")
         }
-        guard let type = Simulations.named(stored.kind) else {
+        guard let type = Demo.model(ofKind: stored.kind) else {
           replays.cancel()
           return fail(socket, "unknown kind \(stored.kind)")
         }

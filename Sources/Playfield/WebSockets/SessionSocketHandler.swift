@@ -5,6 +5,9 @@ import WebSocket
 
 /// `/ws/sessions/ID`: joins the session, checks every client message as it arrives, and
 /// answers anything wrong with an `error` message while the stream goes on.
+///
+/// A command that carries an `id` (a string or a number) is answered either way: `ack` with
+/// that id once it is checked and queued for the session, or the `error` with it.
 struct SessionSocketHandler: WebSocketHandler {
   let session: LiveSession
   let role: SessionRole
@@ -13,6 +16,8 @@ struct SessionSocketHandler: WebSocketHandler {
 
   /// Most steps one `step` message may ask for.
   static let maxStepCount = 600
+  /// Longest string `id`, in characters.
+  static let maxIDLength = 64
 
   func opened(_ socket: WebSocket) {
     session.send(.join(socket, role))
@@ -44,10 +49,35 @@ struct SessionSocketHandler: WebSocketHandler {
     } catch {
       return .failure(ClientError("bad-json", "the message is not valid JSON: \(error)"))
     }
-    guard case .object = parsed else {
+    guard case .object(var fields) = parsed else {
       return .failure(ClientError("not-an-object", "a message must be a JSON object with a type"))
     }
-    guard let typeValue = parsed["type"] else {
+    // A ping's id and t are any JSON, echoed in its pong; any other message's id is the
+    // sender's name for it, not the model's, and comes back with its answer.
+    let id = fields["type"] == "ping" ? nil : fields.removeValue(forKey: "id")
+    let answer = checkID(id).flatMap { command(fields) }
+    switch answer {
+    case .success(let reply):
+      return .success(reply ?? id.map { .ack(id: $0) })
+    case .failure(var error):
+      if let id, Self.isRequestID(id) { error.id = id }
+      return .failure(error)
+    }
+  }
+
+  /// An `id` that is no request id is the message's error.
+  private func checkID(_ id: JSONValue?) -> Result<Void, ClientError> {
+    guard let id, !Self.isRequestID(id) else { return .success(()) }
+    return .failure(
+      ClientError(
+        "bad-field", "id must be a string of 1 to \(Self.maxIDLength) characters or a number",
+        field: "id"))
+  }
+
+  /// Checks the message (without its `id`) and queues its command; returns an immediate reply
+  /// (a `pong`), if any.
+  private func command(_ fields: [String: JSONValue]) -> Result<ServerMessage?, ClientError> {
+    guard let typeValue = fields["type"] else {
       return .failure(
         ClientError("missing-type", "a message needs a \"type\" field", field: "type"))
     }
@@ -57,10 +87,14 @@ struct SessionSocketHandler: WebSocketHandler {
 
     // Messages anyone may send.
     if type == "ping" {
-      return .success(.pong(id: parsed["id"], t: parsed["t"]))
+      return .success(.pong(id: fields["id"], t: fields["t"]))
     }
+    return queue(type, .object(fields)).map { nil }
+  }
 
-    // Session commands and model inputs: only the controller.
+  /// Checks and queues one command other than `ping`.
+  private func queue(_ type: String, _ message: JSONValue) -> Result<Void, ClientError> {
+    // Session commands and model inputs: only the controller, or a guest its seat's inputs.
     let command: SessionCommand
     switch type {
     case "start":
@@ -69,7 +103,7 @@ struct SessionSocketHandler: WebSocketHandler {
       command = .stop
     case "step":
       var count = 1
-      if let value = parsed["count"] {
+      if let value = message["count"] {
         guard let n = value.intValue, (1...Self.maxStepCount).contains(n) else {
           return .failure(
             ClientError(
@@ -82,7 +116,7 @@ struct SessionSocketHandler: WebSocketHandler {
     default:
       let input: CheckedInput?
       do {
-        input = try session.type.checkedInput(from: parsed)
+        input = try session.type.checkedInput(from: message, sentBy: role.sender)
       } catch {
         return .failure(ClientError("bad-field", error.description, field: error.field))
       }
@@ -93,13 +127,17 @@ struct SessionSocketHandler: WebSocketHandler {
       }
       command = .input(input)
     }
-    let guest = role == .drawer && DrawToken.guestInputs(for: session.type).contains(type)
-    if role == .drawer && !guest {
-      return .failure(
-        ClientError(
-          "not-controller", "the drawing token cannot send \(type); it needs the control token"))
-    }
-    guard role == .controller || guest else {
+    switch role {
+    case .controller:
+      break
+    case .guest(let seat):
+      guard seat.inputs.contains(type) else {
+        return .failure(
+          ClientError(
+            "not-controller",
+            "the \(seat.label) token cannot send \(type); it needs the control token"))
+      }
+    case .spectator:
       return .failure(
         ClientError(
           "not-controller", "spectators cannot send \(type); connect with the session's token"))
@@ -114,6 +152,15 @@ struct SessionSocketHandler: WebSocketHandler {
     guard session.send(command) else {
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))
     }
-    return .success(nil)
+    return .success(())
+  }
+
+  /// A request id: a string of 1 to `maxIDLength` characters, or a finite number.
+  static func isRequestID(_ value: JSONValue) -> Bool {
+    switch value {
+    case .string(let text): (1...maxIDLength).contains(text.count)
+    case .number(let number): number.isFinite
+    default: false
+    }
   }
 }

@@ -5,12 +5,23 @@ import JSON
 public struct CheckedInput: Sendable {
   /// The normalized message, as logged.
   public let json: JSONValue
-  /// The model's typed input (or, for a model without one, the JSON again).
+  /// The model's typed input (or a `Rejected` for a logged message that no longer checks).
   public let value: any Sendable
 
   /// Wraps a typed input and its normalized JSON.
   public init(json: JSONValue, value: any Sendable) {
     self.json = json
     self.value = value
+  }
+
+  /// A logged message that no longer checks (a damaged log): its step reports
+  /// `input-rejected` with `reason` and applies nothing.
+  public static func rejected(_ json: JSONValue, reason: String) -> CheckedInput {
+    CheckedInput(json: json, value: Rejected(reason: reason))
+  }
+
+  /// Why a logged message could not be checked.
+  public struct Rejected: Sendable {
+    public let reason: String
   }
 }

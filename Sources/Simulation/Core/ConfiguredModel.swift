@@ -11,6 +11,10 @@ protocol ModelInput: Sendable {
 
   /// The normalized message, as logged and replayed.
   var json: JSONValue { get }
+
+  /// The input as `sender` sent it: a model whose rules depend on who sent an input puts the
+  /// sender into it here, over anything the message claimed (the default keeps it as it is).
+  func sent(by sender: Sender) -> Self
 }
 
 extension ModelInput {
@@ -26,9 +30,13 @@ extension ModelInput {
     }
     try fields.finish()
   }
+
+  func sent(by sender: Sender) -> Self { self }
 }
 
-/// What the four models share: a typed config and input, and the JSON plumbing around them.
+/// What every model of this package shares: a typed config and input, and the JSON plumbing
+/// around them. A model implements `step(_:)` over its own `Input`; checking messages and
+/// stepping checked inputs come from here.
 protocol ConfiguredModel: SnapshotModel {
   associatedtype Config: SimulationConfig
   associatedtype Input: ModelInput
@@ -56,60 +64,31 @@ extension ConfiguredModel {
 
   public var config: JSONValue { settings.json }
 
-  public static func input(from message: JSONValue) throws(SimulationError) -> JSONValue? {
-    try Input(message: message)?.json
-  }
-
-  public static func checkedInput(from message: JSONValue) throws(SimulationError)
-    -> CheckedInput?
+  public static func checkedInput(from message: JSONValue, sentBy sender: Sender?)
+    throws(SimulationError) -> CheckedInput?
   {
-    try Input(message: message).map { CheckedInput(json: $0.json, value: $0) }
-  }
-
-  /// Parses logged inputs, then steps; one that no longer parses (a damaged log) becomes an
-  /// `input-rejected` event.
-  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
-    var rejected: [SimulationEvent] = []
-    var typed: [Input] = []
-    for message in inputs {
-      do {
-        if let input = try Input(message: message) { typed.append(input) }
-      } catch {
-        rejected.append(.rejected("\(error)"))
-      }
-    }
-    let events = step(typed)
-    return rejected.isEmpty ? events : rejected + events
-  }
-
-  /// A model written before typed inputs implements `step(inputs:)` only; its typed inputs
-  /// go back through JSON. NB: a model must implement `step(_:)` or `step(inputs:)` (each
-  /// default calls the other).
-  mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
-    step(inputs: inputs.map(\.json))
-  }
-
-  /// Applies logged inputs in arrival order; one that no longer parses becomes an
-  /// `input-rejected` event (for models that step from JSON).
-  mutating func apply(_ inputs: [JSONValue], events: inout [SimulationEvent]) {
-    for message in inputs {
-      do {
-        guard let input = try Input(message: message) else { continue }
-        apply(input, events: &events)
-      } catch {
-        events.append(.rejected("\(error)"))
-      }
-    }
+    guard var input = try Input(message: message) else { return nil }
+    if let sender { input = input.sent(by: sender) }
+    return CheckedInput(json: input.json, value: input)
   }
 
   public mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent] {
     var typed: [Input] = []
     typed.reserveCapacity(inputs.count)
+    var rejected: [SimulationEvent] = []
     for input in inputs {
-      guard let value = input.value as? Input else { return step(inputs: inputs.map(\.json)) }
-      typed.append(value)
+      if let value = input.value as? Input {
+        typed.append(value)
+      } else if let refusal = input.value as? CheckedInput.Rejected {
+        rejected.append(.rejected(refusal.reason))
+      } else {
+        // NB: only `checkedInput(from:sentBy:)` of this model makes these; another model's
+        // input is refused rather than guessed at.
+        rejected.append(.rejected("not an input of \(Self.kind)"))
+      }
     }
-    return step(typed)
+    let events = step(typed)
+    return rejected.isEmpty ? events : rejected + events
   }
 
   /// The config must read back as itself, then the state must hold.

@@ -5,6 +5,10 @@ import JSON
 /// A model is a value: copying it copies the whole simulation. Stepping is pure and
 /// deterministic: the same config, seed and inputs at the same ticks give the same states,
 /// bit for bit, so a session can be replayed from its input log or resumed from a snapshot.
+///
+/// Inputs are typed from the socket to the step: `checkedInput(from:sentBy:)` checks a message
+/// once and keeps the model's own input value in a `CheckedInput`; `step(checked:)` applies it
+/// without parsing it again. A `ConfiguredModel` gets both from its `Input` type.
 public protocol Simulation: Sendable {
   /// The kind used in URLs and the API, e.g. `"bouncing-balls"`.
   static var kind: String { get }
@@ -12,6 +16,9 @@ public protocol Simulation: Sendable {
   static var title: String { get }
   /// One line for the gallery.
   static var summary: String { get }
+  /// The places for people without the control token who may still send some inputs (a
+  /// drawing guest, the other side of a game); empty for most models.
+  static var seats: [Seat] { get }
 
   /// Validates a config object (missing fields take defaults; unknown fields are an error); the
   /// error names the field and its allowed range, e.g. `balls: must be an integer from 1 to 10000`.
@@ -23,18 +30,16 @@ public protocol Simulation: Sendable {
   /// Steps since creation; never goes back, not even on reset.
   var tick: UInt64 { get }
 
-  /// Checks one client message (an object with "type") and returns the normalized input to log
-  /// and to apply, or nil if the type is not an input of this model. Throws naming the bad field.
-  static func input(from message: JSONValue) throws(SimulationError) -> JSONValue?
+  /// Checks one message (an object with "type") and returns the typed input with its
+  /// normalized JSON, or nil if the type is not an input of this model; throws naming the bad
+  /// field. `sender` is who sent it as the server knows it (it is stamped on the input for
+  /// models whose rules depend on it); nil for a message read back from the log, which already
+  /// carries its stamp.
+  static func checkedInput(from message: JSONValue, sentBy sender: Sender?) throws(SimulationError)
+    -> CheckedInput?
 
-  /// Advances one tick of 1/60 s, applying validated inputs in order first; returns the events.
-  mutating func step(inputs: [JSONValue]) -> [SimulationEvent]
-
-  /// `input(from:)`, kept typed (a default is provided).
-  static func checkedInput(from message: JSONValue) throws(SimulationError) -> CheckedInput?
-
-  /// `step(inputs:)` for inputs from `checkedInput(from:)`, without parsing them again (a
-  /// default is provided).
+  /// Advances one tick of 1/60 s, applying inputs from `checkedInput(from:sentBy:)` in order
+  /// first; returns the events.
   mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent]
 
   /// Writes the model's fields of the `hello` message into an object the caller has begun.
@@ -51,22 +56,38 @@ public protocol Simulation: Sendable {
 
   /// A hash of the whole state's bit patterns (FNV-1a over the snapshot bytes).
   var stateHash: UInt64 { get }
+
+  /// The score and level of the game that has ended, while the model shows it as over; nil
+  /// for models without games (a restored session reads it here, since its `game-over` event
+  /// is long gone).
+  var finishedGame: (score: Int, level: Int)? { get }
+
+  /// Whether a finished game played with `config` may enter the high scores.
+  static func entersHighScores(config: JSONValue) -> Bool
 }
 
 extension Simulation {
   /// The simulation's fixed time step in seconds: one tick.
   public static var tickDuration: Double { 1.0 / 60.0 }
 
-  /// Checks one client message like `input(from:)`, keeping the result typed for `step`.
-  /// Models with a typed input (`ConfiguredModel`) keep their own type; others keep the JSON.
+  /// No seats: only the controller sends input.
+  public static var seats: [Seat] { [] }
+
+  /// No games.
+  public var finishedGame: (score: Int, level: Int)? { nil }
+
+  /// No high scores.
+  public static func entersHighScores(config: JSONValue) -> Bool { false }
+
+  /// Checks a message read back from the log (or written by the server itself).
   public static func checkedInput(from message: JSONValue) throws(SimulationError)
     -> CheckedInput?
   {
-    try input(from: message).map { CheckedInput(json: $0, value: $0) }
+    try checkedInput(from: message, sentBy: nil)
   }
 
-  /// Advances one tick with inputs checked by `checkedInput(from:)`.
-  public mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent] {
-    step(inputs: inputs.map(\.json))
+  /// The seat named `name`, if the model has one.
+  public static func seat(named name: String) -> Seat? {
+    seats.first { $0.name == name }
   }
 }

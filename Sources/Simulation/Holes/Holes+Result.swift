@@ -9,7 +9,7 @@ extension Holes {
 
   /// Whether `config` is the default one: only such games enter the high scores, so a tiny
   /// table with one hole cannot take first place.
-  public static func isDefault(_ config: JSONValue) -> Bool {
+  public static func entersHighScores(config: JSONValue) -> Bool {
     (try? Holes(config: .object([:]), seed: 0))?.config == config
   }
 }

@@ -1,21 +1,14 @@
 import JSON
 
 extension Paintbrush {
-  public mutating func step(inputs: [JSONValue]) -> [SimulationEvent] {
+  mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
     let before = state.version
 
     // Inputs: paint, undo and clear in arrival order; each change is one op.
     var ops: [JSONValue] = []
-    for message in inputs {
-      do {
-        guard let input = try Input(message: message) else { continue }
-        apply(input, ops: &ops, events: &events)
-      } catch {
-        events.append(.rejected("\(error)"))
-      }
-    }
+    for input in inputs { apply(input, ops: &ops, events: &events) }
     tick += 1
 
     // Changes: one `paint` event carries the tick's ops, so none is ever dropped alone.

@@ -10,8 +10,11 @@ public struct Paintbrush: ConfiguredModel {
 
   /// Most points one `stroke` message may carry.
   public static let maxPointsPerMessage = 256
-  /// Message types a guest holding the drawing token may send (the rest need the control token).
-  public static let guestInputTypes: Set<String> = ["stroke", "undo"]
+  /// The drawing guest: whoever holds the drawing token may paint and undo, but not run, stop,
+  /// step or clear the session.
+  public static let seats = [
+    Seat(name: "draw", role: "drawer", label: "drawing", inputs: ["stroke", "undo"])
+  ]
   /// The seed's five brush colours, white first (the default).
   public static let palette = ["#ffffff", "#ff0000", "#0000ff", "#ffff00", "#00ff00"]
   /// What ERASE paints with: the canvas colour.

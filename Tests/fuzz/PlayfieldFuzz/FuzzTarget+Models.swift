@@ -14,7 +14,7 @@ extension FuzzTarget {
     guard let (type, rest) = pick(bytes), let json = try? JSONValue.parse(rest, maxDepth: 16)
     else { return }
     guard var model = try? type.init(config: json, seed: 42) else { return }
-    for _ in 0..<3 { _ = model.step(inputs: []) }
+    for _ in 0..<3 { _ = model.step(checked: []) }
     let snapshot = model.snapshot()
     guard let restored = try? type.init(snapshot: snapshot) else {
       preconditionFailure("a snapshot of an accepted \(type.kind) config does not restore")
@@ -27,8 +27,8 @@ extension FuzzTarget {
     guard let (type, rest) = pick(bytes), let json = try? JSONValue.parse(rest, maxDepth: 16),
       var model = try? type.init(config: .object([:]), seed: 42)
     else { return }
-    guard let input = try? type.input(from: json) else { return }
-    for _ in 0..<2 { _ = model.step(inputs: [input]) }
+    guard let checked = try? type.checkedInput(from: json, sentBy: .controller) else { return }
+    for _ in 0..<2 { _ = model.step(checked: [checked]) }
     var writer = JSONWriter(capacity: 256)
     model.writeFrame(into: &writer)
   }
@@ -37,7 +37,7 @@ extension FuzzTarget {
   static func snapshot(_ bytes: [UInt8]) {
     guard let (type, rest) = pick(bytes), var model = try? type.init(snapshot: Array(rest))
     else { return }
-    for _ in 0..<2 { _ = model.step(inputs: []) }
+    for _ in 0..<2 { _ = model.step(checked: []) }
     _ = model.snapshot()
   }
 }

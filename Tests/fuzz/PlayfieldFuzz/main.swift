@@ -18,7 +18,7 @@ if arguments.count == 3, arguments[1] == "write-snapshots" {
   // Seeds for the snapshot corpus: each model's default state after a few ticks.
   for (index, type) in Simulations.all.enumerated() {
     guard var model = try? type.init(config: .object([:]), seed: 7) else { continue }
-    for _ in 0..<10 { _ = model.step(inputs: []) }
+    for _ in 0..<10 { _ = model.step(checked: []) }
     let bytes = [UInt8(index)] + model.snapshot()
     let file = fopen("\(arguments[2])/\(type.kind)", "wb")
     _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }

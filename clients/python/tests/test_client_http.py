@@ -26,6 +26,17 @@ def test_sessions_are_created_listed_shown_and_deleted(client):
     assert missing.value.status == 404 and "no session" in missing.value.message
 
 
+def test_the_kinds_are_the_servers_session_demos(client):
+    demos = client.demos()
+    assert [demo["name"] for demo in demos if demo["session"]] == client.kinds()
+    assert {"maze", "holes", "paintbrush"} <= set(client.kinds())
+    assert "mandelbrot" in {demo["name"] for demo in demos} - set(client.kinds())
+    for kind in client.kinds():
+        info = client.create_session(kind)
+        assert info.kind == kind
+        client.delete_session(info)
+
+
 def test_the_same_seed_gives_the_same_bouncing_balls(client):
     first = client.create_session("bouncing-balls", {"balls": 5, "radiusMin": 5, "radiusMax": 20}, seed=7)
     second = client.create_session("bouncing-balls", {"balls": 5, "radiusMin": 5, "radiusMax": 20}, seed=7)

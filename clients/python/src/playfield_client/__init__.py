@@ -12,7 +12,7 @@
 `AsyncClient` and `AsyncSession` are the same API for asyncio. Gymnasium environments are in
 `playfield_client.gym` (install the `[gym]` extra).
 """
-from .client import KINDS, AsyncClient, Client
+from .client import AsyncClient, Client
 from .errors import (Disconnected, HTTPError, NotController, PlayfieldError, ServerError,
                      SessionEnded)
 from .messages import (BallsFrame, Budget, Event, Frame, Hello, HighScore, HolesFrame, MazeFrame,
@@ -20,7 +20,7 @@ from .messages import (BallsFrame, Budget, Event, Frame, Hello, HighScore, Holes
 from .session import AsyncSession, Session
 
 __all__ = [
-    "KINDS", "AsyncClient", "AsyncSession", "BallsFrame", "Budget", "Client", "Disconnected", "Event",
+    "AsyncClient", "AsyncSession", "BallsFrame", "Budget", "Client", "Disconnected", "Event",
     "Frame", "HTTPError", "Hello", "HighScore", "HolesFrame", "MazeFrame", "NotController",
     "PaintbrushFrame", "PlayfieldError", "Pong", "SavedMaze", "ServerError", "Session", "SessionEnded",
     "SessionInfo", "Status", "TagCloudFrame",

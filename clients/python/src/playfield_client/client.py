@@ -16,8 +16,6 @@ from .messages import HighScore, SavedMaze, SessionInfo
 from .session import AsyncSession, Session
 from . import tiles
 
-KINDS = ("bouncing-balls", "maze", "holes", "tag-cloud", "paintbrush")
-
 
 class Client:
     """A Playfield server at `base_url` (e.g. `http://127.0.0.1:8080`)."""
@@ -69,6 +67,18 @@ class Client:
         if not isinstance(segment, str) or not segment:
             raise ValueError(f"expected a non-empty string, not {segment!r}")
         return urllib.parse.quote(segment, safe="")
+
+    # Demos
+
+    def demos(self):
+        """Every demo the server serves, in gallery order (`GET /api/demos`): dicts with `name`,
+        `title`, `summary`, `seed`, `group`, `session` (a live simulation, or a page), `page`
+        and `embed`."""
+        return self._request("GET", "/api/demos")["demos"]
+
+    def kinds(self):
+        """The kinds `create_session` takes: the names of the server's session demos."""
+        return [demo["name"] for demo in self.demos() if demo["session"]]
 
     # Sessions
 

@@ -1,0 +1,33 @@
+import HTTP
+import JSON
+
+extension Application {
+  /// `/healthz`: the game loop's figures and the storage's state; `degraded` when the writer is
+  /// failing or the database file was deleted or replaced.
+  func health() -> Response {
+    let stats = gameLoop.statistics
+    var body: [String: JSONValue] = [
+      "status": "ok",
+      "sessions": .number(Double(registry.count)),
+      "ticks": .number(Double(stats.ticks)),
+      "droppedTicks": .number(Double(stats.droppedTicks)),
+      "tickLatenessMs": .object([
+        "p50": .number(stats.latenessP50), "p99": .number(stats.latenessP99),
+        "max": .number(stats.latenessMax),
+      ]),
+      "tickWorkMs": .number(stats.workMean),
+      "throttled": .object(stats.throttled.mapValues { .number(Double($0)) }),
+    ]
+    if let journal {
+      let status = journal.writer.status
+      body["storage"] = .string(status.summary)
+      if !status.isHealthy { body["status"] = "degraded" }
+      let file = journal.checkFile()
+      body["databaseFile"] = .string(file.description)
+      if file != .same { body["status"] = "degraded" }
+    } else {
+      body["storage"] = "off"
+    }
+    return .json(.object(body))
+  }
+}

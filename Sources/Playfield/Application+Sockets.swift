@@ -1,0 +1,68 @@
+import HTTP
+import Server
+import Storage
+import WebSocket
+
+extension Application {
+  /// `/ws/sessions/ID`: joins a session as its controller (the control token), a guest of one
+  /// of its seats (`SeatToken`) or a spectator (no token).
+  func sessionSocket(_ request: Request, id: SessionID) -> Reply {
+    if let refusal = origins.check(request) { return .response(refusal) }
+    guard let session = registry.session(id.description) else {
+      return .response(APIError(.notFound, "no session \(id)").response)
+    }
+    var role = SessionRole.spectator
+    if let token = SessionAPI.token(in: request) {
+      if TokenHash.matches(token: token, storedHash: session.tokenHash) {
+        role = .controller
+      } else if let seat = SeatToken.seat(
+        presenting: token, type: session.type, tokenHash: session.tokenHash)
+      {
+        role = .guest(seat)
+      } else {
+        return .response(APIError(.forbidden, "the token does not control this session").response)
+      }
+    }
+    switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
+    case .accept(let accepted):
+      return .webSocket(
+        accepted, SessionSocketHandler(session: session, role: role, inputLog: registry.inputLog))
+    case .reject(let response):
+      return .response(response)
+    }
+  }
+
+  /// `/ws/replays/ID`: a private replay of a stored session.
+  func replaySocket(_ request: Request, id: SessionID) -> Reply {
+    if let refusal = origins.check(request) { return .response(refusal) }
+    guard let journal else {
+      return .response(APIError(.serviceUnavailable, "replays need the database").response)
+    }
+    switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
+    case .accept(let accepted):
+      return .webSocket(
+        accepted,
+        ReplaySocketHandler(
+          sessionID: id.description, journal: journal, replays: replays,
+          chunkSize: environment.limits[.replayChunkInputs]))
+    case .reject(let response):
+      return .response(response)
+    }
+  }
+
+  /// `/ws/echo`: echoes every message (the conformance suite's peer).
+  static func echoSocket(_ request: Request) -> Reply {
+    switch WebSocketHandshake.evaluate(request, options: echoOptions) {
+    case .accept(let accepted):
+      return .webSocket(accepted, EchoHandler())
+    case .reject(let response):
+      return .response(response)
+    }
+  }
+
+  /// Session channels compress when the client asks.
+  static let sessionOptions = WebSocketHandshake.Options()
+
+  /// `/ws/echo` picks the first subprotocol offered and compresses when asked.
+  static let echoOptions = WebSocketHandshake.Options(subprotocols: .firstOffered)
+}

@@ -1,0 +1,49 @@
+import HTTP
+
+/// An expensive body made on demand (a Mandelbrot tile, a sphere packing): how a request names
+/// it, how to describe it, and how to make it. `ColdResourceService` does the rest, the same way
+/// for every resource: preconditions and ETag, the cache, the fair queue, the worker and
+/// `Retry-After`.
+protocol ColdResource: Sendable {
+  /// What a request names, once parsed: one cache entry, one ETag.
+  associatedtype Key: Hashable & Sendable
+
+  /// How its errors are written.
+  var errorStyle: ErrorStyle { get }
+  /// What people call it, for the queue's refusals and failures.
+  var wording: ColdWording { get }
+
+  /// The key for `request`, whose path after the route's prefix is `path`; a thrown error is
+  /// answered as it says (400 naming the field, or 404).
+  func key(path: ArraySlice<String>, request: Request) throws(ColdResourceError) -> Key
+
+  /// The body's headers, its strong ETag included (RFC 9110 §8.8.3).
+  func headers(for key: Key) -> HTTPHeaders
+
+  /// Makes the body, on a worker thread; `work` records how long its phases took (sent as
+  /// `Server-Timing` with the response that waited for it).
+  func compute(_ key: Key, work: inout ColdWork) throws -> [UInt8]
+}
+
+/// What people call a cold resource, in the sentences of its refusals.
+struct ColdWording: Sendable {
+  /// 429: "you have too many tiles rendering; wait for them before asking for more".
+  var tooManyFromClient: String
+  /// 503: "the tile renderer is busy; try again shortly".
+  var busy: String
+  /// 500, before the error: "the tile could not be drawn".
+  var failed: String
+}
+
+/// Why a request does not name a body: its status, message and the field to blame.
+struct ColdResourceError: Error, Sendable {
+  var status: HTTPStatus
+  var message: String
+  var field: String?
+
+  init(_ status: HTTPStatus, _ message: String, field: String? = nil) {
+    self.status = status
+    self.message = message
+    self.field = field
+  }
+}

@@ -1,0 +1,117 @@
+import Dispatch
+import HTTP
+import Server
+import Synchronization
+
+/// Serves one `ColdResource`: parse, preconditions and ETag, the cache, the fair queue by
+/// address then client, a worker, and `Retry-After` on refusals.
+///
+/// A cached body is answered at once and never waits; a cold one takes a place in a
+/// `FairQueue` (a few at a time, addresses and then their clients in turn, a bounded wait list,
+/// a deadline), is computed once however many ask for it at the same time (`ResultCache`), and
+/// is answered with the `Server-Timing` of its computation. A client over its share gets 429, a
+/// full queue or a wait past the deadline 503, both with `Retry-After` (RFC 9110 §10.2.3).
+final class ColdResourceService<Resource: ColdResource>: Sendable {
+  /// A request waiting for its turn: what, for whom, and where the answer goes.
+  struct Job: Sendable {
+    var key: Resource.Key
+    var client: ClientKey
+    var headers: HTTPHeaders
+    var pending: PendingResponse
+  }
+
+  typealias Limits = FairQueue<Job>.Limits
+
+  let resource: Resource
+  let cache: ResultCache<Resource.Key>
+  private let queue: Mutex<FairQueue<Job>>
+  /// The `Server-Timing` of each body just computed, for the first response that takes it.
+  private let timings = Mutex<[Resource.Key: String]>([:])
+  /// Monotonic seconds, for the queue's deadline.
+  private let clock: @Sendable () -> Double
+
+  /// - Parameters:
+  ///   - name: names the worker threads, `playfield.NAME`.
+  ///   - cacheBytes: most bytes of bodies kept.
+  init(
+    _ resource: Resource, name: String, cacheBytes: Int, limits: Limits,
+    clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 }
+  ) {
+    self.resource = resource
+    self.cache = ResultCache(
+      capacity: cacheBytes, maxConcurrentComputations: limits.running,
+      queue: DispatchQueue(label: "playfield.\(name)", qos: .userInitiated, attributes: .concurrent)
+    )
+    self.queue = Mutex(FairQueue(limits: limits))
+    self.clock = clock
+  }
+
+  /// Answers a GET (or HEAD) of the body named by `path` and `request`, for `client`.
+  func respond(to request: Request, path: ArraySlice<String>, client: ClientKey) -> Reply {
+    let key: Resource.Key
+    do {
+      key = try resource.key(path: path, request: request)
+    } catch {
+      return .response(
+        resource.errorStyle.response(error.status, error.message, field: error.field))
+    }
+    let headers = resource.headers(for: key)
+    if let answer = Preconditions.answer(request, etag: headers["ETag"] ?? "", headers: headers) {
+      return .response(answer)
+    }
+    if let body = cache.cachedValue(for: key) {
+      return .response(Response(status: .ok, headers: headers, body: body))
+    }
+    let job = Job(key: key, client: client, headers: headers, pending: PendingResponse())
+    switch queue.withLock({ $0.submit(job, client: client, now: clock()) }) {
+    case .start(let job):
+      run(job)
+    case .wait:
+      break
+    case .refuse(_, let refusal):
+      return .response(refused(refusal))
+    }
+    return .later(job.pending)
+  }
+
+  /// Computes (or joins a computation of) the body, answers, and hands the freed slot on.
+  private func run(_ job: Job) {
+    let key = job.key
+    cache.fetch(
+      key,
+      compute: { [self] in
+        var work = ColdWork()
+        let body = try resource.compute(key, work: &work)
+        if let timing = work.serverTiming { timings.withLock { $0[key] = timing } }
+        return body
+      },
+      completion: { [self] result in
+        let response: Response
+        switch result {
+        case .success(let body):
+          var headers = job.headers
+          if let timing = timings.withLock({ $0.removeValue(forKey: key) }) {
+            headers.add("Server-Timing", timing)
+          }
+          response = Response(status: .ok, headers: headers, body: body)
+        case .failure(let error):
+          response = resource.errorStyle.response(
+            .internalServerError, "\(resource.wording.failed): \(error)")
+        }
+        // NB: the slot is handed on before the answer goes, so a client that has its answer
+        // never finds its own computation still counted.
+        let (start, expired) = queue.withLock { $0.finish(client: job.client, now: clock()) }
+        job.pending.succeed(response)
+        for (late, refusal) in expired { late.pending.succeed(refused(refusal)) }
+        for next in start { run(next) }
+      })
+  }
+
+  /// 429 for a client over its share, 503 when the queue is full or the wait too long.
+  func refused(_ refusal: FairQueue<Job>.Refusal) -> Response {
+    resource.errorStyle.response(
+      refusal.tooManyFromClient ? .tooManyRequests : .serviceUnavailable,
+      refusal.tooManyFromClient ? resource.wording.tooManyFromClient : resource.wording.busy,
+      headers: ["Retry-After": String(refusal.retryAfter), "Cache-Control": "no-store"])
+  }
+}

@@ -1,0 +1,30 @@
+/// What a cold resource's computation learns and reports as it runs: how long each phase took.
+///
+/// NB: the next things a computation will need (a deadline, a cancellation token for a client
+/// that went away) belong here, so that `ColdResource.compute` keeps its signature.
+struct ColdWork: Sendable {
+  /// Each phase's name and duration, in order.
+  private(set) var phases: [(name: String, duration: Duration)] = []
+
+  private let clock = ContinuousClock()
+
+  /// Runs `body` as the phase `name`, recording how long it took.
+  mutating func measure<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+    let start = clock.now
+    defer { phases.append((name, clock.now - start)) }
+    return try body()
+  }
+
+  /// The phases as a W3C `Server-Timing` value (`name;dur=MS, ...`, to the microsecond), or
+  /// nil when none was measured.
+  var serverTiming: String? {
+    guard !phases.isEmpty else { return nil }
+    return phases.map { "\($0.name);dur=\(Self.milliseconds($0.duration))" }.joined(separator: ", ")
+  }
+
+  private static func milliseconds(_ duration: Duration) -> String {
+    let value =
+      Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+    return String(Double(Int(value * 1000)) / 1000)
+  }
+}

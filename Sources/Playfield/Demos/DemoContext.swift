@@ -1,0 +1,9 @@
+import Storage
+
+/// What a demo's own routes may use, handed over once when the app starts.
+struct DemoContext: Sendable {
+  let environment: Environment
+  let registry: SessionRegistry
+  /// The store, nil when the app runs without a database.
+  let store: SQLiteSessionStore?
+}

@@ -1,0 +1,56 @@
+import HTTP
+import Tiles
+
+/// `/tiles/mandelbrot/Z/X/Y.png`: PNG tiles of the Mandelbrot explorer, drawn off the event loop
+/// by `ColdResourceService`. `iter` is snapped to `IterationSteps`, so nearby requests share a
+/// cached tile; a tile never changes for its URL, so it is cached for a year.
+struct TileResource: ColdResource {
+  let renderer: TileRenderer
+
+  var errorStyle: ErrorStyle { .text }
+
+  var wording: ColdWording {
+    ColdWording(
+      tooManyFromClient: "you have too many tiles rendering; wait for them before asking for more",
+      busy: "the tile renderer is busy; try again shortly", failed: "the tile could not be drawn")
+  }
+
+  func key(path: ArraySlice<String>, request: Request) throws(ColdResourceError) -> TileRequest {
+    var tile: TileRequest
+    do {
+      if path.count == 3, let file = path.last, file.hasSuffix(".png") {
+        // NB: the usual Z/X/Y.png, read without joining the path to split it again.
+        let first = path.startIndex
+        tile = try TileRequest.parse(
+          zoom: Substring(path[first]), x: Substring(path[first + 1]), y: file.dropLast(4),
+          query: request.query)
+      } else {
+        // Anything else: the parser says what a tile path is.
+        tile = try TileRequest.parse(
+          path: Substring(path.joined(separator: "/")), query: request.query)
+      }
+    } catch {
+      throw ColdResourceError(HTTPStatus(error.status), error.message)
+    }
+    tile.iterations = IterationSteps.snap(tile.iterations)
+    return tile
+  }
+
+  func headers(for tile: TileRequest) -> HTTPHeaders {
+    var headers = Self.headers
+    headers.add("ETag", tile.etag)
+    return headers
+  }
+
+  func compute(_ tile: TileRequest, work: inout ColdWork) throws -> [UInt8] {
+    try renderer.png(for: tile)
+  }
+
+  /// Headers of every tile: tiles never change for a given URL.
+  static let headers: HTTPHeaders = [
+    "Content-Type": "image/png",
+    "Cache-Control": "public, max-age=31536000, immutable",
+    "X-Content-Type-Options": "nosniff",
+    "Access-Control-Allow-Origin": "*",
+  ]
+}

@@ -1,0 +1,79 @@
+import HTTP
+import Server
+
+// Every limit an operator may set, each declared once: its name (`--NAME`), default, allowed
+// values and help. `Limits.all` lists them in `--help`'s order; the README's "Limits" table
+// gives the numbers in prose.
+
+extension Limit where Value == Int {
+  public static let maxSessions = Limit(
+    "max-sessions", 256, from: 1, to: 100_000,
+    help: "Most live sessions; when full, creating one gets 503 with Retry-After.")
+  public static let sessionsPerClient = Limit(
+    "sessions-per-client", 16, from: 1, to: 10_000_000,
+    help:
+      "Live sessions one client (an address, or a browser's cookie family) may hold; past it, 429.")
+  public static let inputsPerSession = Limit(
+    "inputs-per-session", 200_000, from: 1, to: 10_000_000,
+    help: "Inputs one session may log; past it, the session takes no more input.")
+  public static let mazesPerClient = Limit(
+    "mazes-per-client", 20, from: 1, to: 10_000_000,
+    help: "Saved mazes one client (an address, or a browser's cookie family) may own.")
+  public static let tileRendersPerClient = Limit(
+    "tile-renders-per-client", 32, from: 1, to: 10_000_000,
+    help: "Tile renders one client may have running or waiting; past it, 429.")
+  public static let tileQueue = Limit(
+    "tile-queue", 256, from: 1, to: 10_000_000,
+    help: "Tile renders waiting across all clients (two run at once); past it, 503.")
+  public static let sphereComputationsPerClient = Limit(
+    "sphere-computations-per-client", 4, from: 1, to: 10_000_000,
+    help: "Uncached sphere packings one client may have computing or waiting; past it, 429.")
+  public static let sphereQueue = Limit(
+    "sphere-queue", 64, from: 1, to: 10_000_000,
+    help:
+      "Uncached sphere packings waiting across all clients (one computes at a time); past it, 503.")
+  public static let familiesPerAddress = Limit(
+    "families-per-address", 4, from: 1, to: 10_000_000,
+    help: "Browser client families (cookies) one address may hold; an address's clients together "
+      + "get this many times one client's quotas.")
+  public static let replayChunkInputs = Limit(
+    "replay-chunk-inputs", 1024, from: 1, to: 10_000_000,
+    help: "Inputs a replay reads from the log at a time (and so holds at most).")
+  public static let tileCacheBytes = Limit(
+    "tile-cache-bytes", 64 << 20, from: 0, to: 1 << 40,
+    help: "Most bytes of rendered tiles kept in memory.")
+  public static let sphereCacheBytes = Limit(
+    "sphere-cache-bytes", 96 << 20, from: 0, to: 1 << 40,
+    help: "Most bytes of encoded sphere packings kept in memory (the packings add at most 23 MB).")
+  public static let maxConnections = Limit(
+    "max-connections", HTTPServer.Configuration().maxConnections, from: 1, to: 1_000_000,
+    help: "Most open connections; beyond it new ones get 503.")
+}
+
+extension Limit where Value == Double {
+  public static let tileWait = Limit(
+    "tile-wait", 10, unit: "seconds", upTo: 3600,
+    help: "Seconds a tile render may wait for its turn before 503.")
+  public static let sphereWait = Limit(
+    "sphere-wait", 30, unit: "seconds", upTo: 3600,
+    help: "Seconds an uncached sphere packing may wait for its turn before 503.")
+  public static let idlePause = Limit(
+    "idle-pause", 30, unit: "seconds", upTo: nil,
+    help: "Seconds without clients before a running session pauses.")
+  public static let sessionMaxAge = Limit(
+    "session-max-age", 7 * 24 * 3600, unit: "seconds", upTo: nil,
+    help: "Seconds without updates before a session is deleted.")
+  public static let headerTimeout = Limit(
+    "header-timeout", seconds(HTTPConnectionStateMachine.Configuration().headerTimeout),
+    unit: "seconds", upTo: 3600, help: "Seconds a client has to send a request head.")
+  public static let bodyTimeout = Limit(
+    "body-timeout", seconds(HTTPConnectionStateMachine.Configuration().bodyTimeout),
+    unit: "seconds", upTo: 3600, help: "Seconds a client has to send a request body.")
+  public static let idleTimeout = Limit(
+    "idle-timeout", seconds(HTTPConnectionStateMachine.Configuration().idleTimeout),
+    unit: "seconds", upTo: 3600, help: "Seconds a kept-alive connection may sit idle.")
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,108 @@
+import Testing
+
+@testable import Playfield
+
+@Suite("Fair admission of expensive work")
+struct FairQueueTests {
+  typealias Queue = FairQueue<String>
+
+  func started(_ admission: Queue.Admission) -> String? {
+    if case .start(let job) = admission { return job }
+    return nil
+  }
+
+  func refusal(_ admission: Queue.Admission) -> Queue.Refusal? {
+    if case .refuse(_, let refusal) = admission { return refusal }
+    return nil
+  }
+
+  @Test("two run, the rest wait, and a client over its share gets 429")
+  func shares() {
+    var queue = Queue(limits: .init(running: 2, waiting: 10, perClient: 3, deadline: 10))
+    #expect(started(queue.submit("a1", client: "a", now: 0)) == "a1")
+    #expect(started(queue.submit("a2", client: "a", now: 0)) == "a2")
+    if case .wait = queue.submit("a3", client: "a", now: 0) {
+    } else {
+      Issue.record("a3 should wait")
+    }
+    let over = refusal(queue.submit("a4", client: "a", now: 0))
+    #expect(over == Queue.Refusal(tooManyFromClient: true, retryAfter: 1))
+    #expect(queue.runningCount == 2 && queue.waitingCount == 1)
+  }
+
+  @Test("a flooding client and a normal one take turns")
+  func fairness() {
+    var queue = Queue(limits: .init(running: 1, waiting: 100, perClient: 50, deadline: 100))
+    _ = queue.submit("flood0", client: "flood", now: 0)
+    for index in 1..<20 { _ = queue.submit("flood\(index)", client: "flood", now: 0) }
+    _ = queue.submit("normal0", client: "normal", now: 1)
+    _ = queue.submit("normal1", client: "normal", now: 1)
+    var order: [String] = []
+    var client: ClientKey = "flood"
+    for _ in 0..<5 {
+      let next = queue.finish(client: client, now: 2).start
+      #expect(next.count == 1)
+      order += next
+      client = next.first?.hasPrefix("flood") == true ? "flood" : "normal"
+    }
+    // The normal client's first tile comes after one flood tile, not after nineteen.
+    #expect(order == ["flood1", "normal0", "flood2", "normal1", "flood3"])
+  }
+
+  @Test("the queue is bounded: past `waiting`, 503 with a Retry-After")
+  func bounded() {
+    var queue = Queue(limits: .init(running: 1, waiting: 2, perClient: 10, deadline: 10))
+    _ = queue.submit("a", client: "a", now: 0)
+    _ = queue.submit("b", client: "b", now: 0)
+    _ = queue.submit("c", client: "c", now: 0)
+    let full = refusal(queue.submit("d", client: "d", now: 0))
+    #expect(full?.tooManyFromClient == false)
+    #expect((full?.retryAfter ?? 0) >= 1)
+  }
+
+  @Test("a job that waited past the deadline is refused when a slot frees")
+  func deadline() {
+    var queue = Queue(limits: .init(running: 1, waiting: 10, perClient: 10, deadline: 10))
+    _ = queue.submit("slow", client: "a", now: 0)
+    _ = queue.submit("old", client: "b", now: 1)
+    _ = queue.submit("young", client: "c", now: 9)
+    let (start, expired) = queue.finish(client: "a", now: 12)
+    #expect(expired.map(\.0) == ["old"])
+    #expect(expired.first?.1.tooManyFromClient == false)
+    #expect(start == ["young"])
+    #expect(queue.waitingCount == 0 && queue.runningCount == 1)
+  }
+
+  @Test("finishing frees the client's share")
+  func release() {
+    var queue = Queue(limits: .init(running: 2, waiting: 10, perClient: 1, deadline: 10))
+    _ = queue.submit("a1", client: "a", now: 0)
+    #expect(refusal(queue.submit("a2", client: "a", now: 0)) != nil)
+    _ = queue.finish(client: "a", now: 1)
+    #expect(started(queue.submit("a3", client: "a", now: 1)) == "a3")
+  }
+}
+
+@Suite("Iteration steps")
+struct IterationStepsTests {
+  @Test(
+    "iter rounds up to a step; cheap values stay",
+    arguments: [
+      (1, 1), (100, 100), (101, 120), (200, 200), (210, 250), (1000, 1000), (1001, 1200),
+      (99901, 100_000), (100_000, 100_000), (81_000, 100_000), (7000, 8000), (350, 400),
+    ])
+  func snaps(iterations: Int, step: Int) {
+    #expect(IterationSteps.snap(iterations) == step)
+  }
+
+  @Test("every value from 1 to 100,000 snaps to at most 140 distinct steps, never below")
+  func few() {
+    var steps = Set<Int>()
+    for iterations in 1...100_000 {
+      let step = IterationSteps.snap(iterations)
+      #expect(step >= iterations && step <= 100_000)
+      steps.insert(step)
+    }
+    #expect(steps.count <= 140)
+  }
+}

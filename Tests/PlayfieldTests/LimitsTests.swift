@@ -1,0 +1,74 @@
+import Testing
+
+@testable import Playfield
+
+/// Every limit is declared once (`Limit`); the command line sets it, `--help` lists it, and bad
+/// values are refused naming the limit and what it allows.
+@Suite struct LimitsTests {
+  @Test func unsetLimitsAreTheirDefaults() {
+    let limits = Limits()
+    #expect(limits[.maxSessions] == 256)
+    #expect(limits[.inputsPerSession] == 200_000)
+    #expect(limits[.tileWait] == 10)
+    #expect(limits[.headerTimeout] == 10 && limits[.bodyTimeout] == 20)
+    #expect(limits[.tileCacheBytes] == 64 << 20)
+  }
+
+  @Test func theCommandLineSetsThemInEitherForm() throws {
+    let limits = try Limits.parse([
+      "--max-sessions", "3", "--tile-wait=0.5", "--inputs-per-session", "10",
+      "--session-max-age", "86400",
+    ])
+    #expect(limits[.maxSessions] == 3)
+    #expect(limits[.tileWait] == 0.5)
+    #expect(limits[.inputsPerSession] == 10)
+    #expect(limits[.sessionMaxAge] == 86_400)
+    #expect(limits[.sessionsPerClient] == 16, "the others keep their defaults")
+    #expect(try Limits.parse([]) == Limits())
+  }
+
+  @Test(arguments: [
+    (["--max-sessions", "0"], "--max-sessions must be a whole number from 1 to 100000, not 0"),
+    (["--max-sessions", "-5"], "--max-sessions must be a whole number from 1 to 100000, not -5"),
+    (
+      ["--max-sessions", "lots"], "--max-sessions must be a whole number from 1 to 100000, not lots"
+    ),
+    (["--max-sessions", "2.5"], "--max-sessions must be a whole number from 1 to 100000, not 2.5"),
+    (["--max-sessions="], "--max-sessions must be a whole number from 1 to 100000, not nothing"),
+    (["--tile-wait", "0"], "--tile-wait must be more than 0 and at most 3600 seconds, not 0"),
+    (["--tile-wait", "nan"], "--tile-wait must be more than 0 and at most 3600 seconds, not nan"),
+    (["--tile-wait", "inf"], "--tile-wait must be more than 0 and at most 3600 seconds, not inf"),
+    (["--idle-pause", "-1"], "--idle-pause must be a number of seconds more than 0, not -1"),
+    (
+      ["--inputs-per-session"],
+      "--inputs-per-session needs a value: a whole number from 1 to 10000000"
+    ),
+    (["--maximum-sessions", "3"], "unknown option --maximum-sessions"),
+    (["3"], "unexpected argument 3"),
+  ])
+  func badValuesAreRefusedNamingTheLimit(arguments: [String], message: String) {
+    #expect(throws: LimitError(message)) { try Limits.parse(arguments) }
+  }
+
+  @Test func helpListsEveryLimitWithItsDefaultAndFitsEightyColumns() {
+    let help = Limits.helpText
+    #expect(Limits.all.count == 20)
+    #expect(Set(Limits.all.map(\.name)).count == Limits.all.count)
+    for option in Limits.all {
+      #expect(help.contains("--\(option.name) (default \(option.shownDefault))"), "\(option.name)")
+      #expect(!option.help.isEmpty)
+    }
+    #expect(help.contains("--tile-wait (default 10 seconds)"))
+    #expect(help.split(separator: "\n").allSatisfy { $0.count <= 80 })
+  }
+
+  @Test func theAppReadsThemFromTheEnvironment() throws {
+    let app = try TestApplication(database: false) {
+      $0.limits[.maxSessions] = 1
+      $0.limits[.sessionsPerClient] = 1
+    }
+    defer { app.shutdown() }
+    #expect(app.application.registry.limits.maxLive == 1)
+    #expect(app.application.registry.limits.perAddress == 4, "one client's share times 4 families")
+  }
+}

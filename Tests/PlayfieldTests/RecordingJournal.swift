@@ -1,0 +1,22 @@
+import JSON
+import Synchronization
+
+@testable import Playfield
+
+/// A journal that keeps the inputs it is told to log, in order, and ignores the rest.
+final class RecordingJournal: SessionJournal {
+  private let logged = Mutex<[JSONValue]>([])
+
+  /// Every input logged so far.
+  var inputs: [JSONValue] { logged.withLock { $0 } }
+
+  func created(
+    sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
+  ) throws {}
+  func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue]) {
+    logged.withLock { $0 += inputs }
+  }
+  func progress(sessionID: String, running: Bool, tick: UInt64, now: Double) {}
+  func snapshot(sessionID: String, tick: UInt64, state: [UInt8]) {}
+  func deleted(sessionID: String) {}
+}

@@ -1,0 +1,88 @@
+import HTTP
+import Testing
+
+@testable import Playfield
+
+/// Every route of the real table, walked: a wrong method is 405 with the right `Allow`, HEAD
+/// answers like GET, and OPTIONS lists the methods.
+@Suite(.serialized) struct RouteWalkTests {
+  static let methods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+  static let host: HTTPHeaders = ["Host": "localhost"]
+
+  /// The methods the path's routes take together (several routes may share a path).
+  static func allowed(_ path: String, in table: RouteTable) -> [HTTPMethod] {
+    let segments = try! URLPath.segments(path[...])
+    let union = Set(
+      table.routes.filter { route in
+        route.pattern.match(segments).map { route.match($0, Request(method: .get, target: path)) }
+          != nil
+      }.flatMap(\.allowed))
+    return HTTPMethod.allowOrder.filter(union.contains)
+  }
+
+  @Test func everyRouteAnswersWrongMethodsWith405AndItsAllow() throws {
+    let app = try TestApplication()
+    defer { app.shutdown() }
+    let table = app.application.routes
+    #expect(table.routes.count >= 25, "the app's, the demos' and the files' routes")
+    for route in table.routes {
+      let path = route.examplePath
+      let allow = Self.allowed(path, in: table)
+      #expect(Set(route.allowed).isSubset(of: allow), "\(route.pattern)")
+      for method in Self.methods where !allow.contains(method) {
+        let response = app.request(method, path, headers: Self.host)
+        #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+        #expect(response.headers["Allow"] == allow.allowField, "\(method) \(path)")
+      }
+    }
+  }
+
+  @Test func everyRouteAnswersOptionsWithItsAllow() throws {
+    let app = try TestApplication()
+    defer { app.shutdown() }
+    let table = app.application.routes
+    for route in table.routes {
+      let path = route.examplePath
+      let response = app.request(.options, path, headers: Self.host)
+      #expect(response.status == .noContent, "OPTIONS \(path)")
+      #expect(response.headers["Allow"] == Self.allowed(path, in: table).allowField, "\(path)")
+      let preflight = app.request(
+        .options, path,
+        headers: ["Host": "localhost", "Origin": "https://elsewhere.example"])
+      #expect(
+        (preflight.headers["Access-Control-Allow-Origin"] == "*")
+          == route.traits.contains(.crossOrigin), "\(path)")
+    }
+  }
+
+  @Test func everyGetRouteAnswersHeadLikeGet() throws {
+    let app = try TestApplication()
+    defer { app.shutdown() }
+    // NB: a page mints a new client cookie each time, and a computed body tells its timing
+    // once; neither is part of the representation.
+    let varying: Set<String> = ["set-cookie", "server-timing"]
+    func fields(_ response: Response) -> [String] {
+      response.headers.filter { !varying.contains($0.name.lowercased()) }
+        .map { "\($0.name.lowercased()): \($0.value)" }.sorted()
+    }
+    for route in app.application.routes.routes where route.methods.contains(.get) {
+      let path = route.examplePath
+      let get = app.request(.get, path, headers: Self.host)
+      let head = app.request(.head, path, headers: Self.host)
+      #expect(head.status == get.status, "HEAD \(path)")
+      #expect(fields(head) == fields(get), "HEAD \(path)")
+      #expect(head.body == get.body, "the connection, not the handler, leaves HEAD's body out")
+    }
+  }
+
+  @Test func onlyTheRoutesThatHoldStateCheckTheHost() throws {
+    let app = try TestApplication()
+    defer { app.shutdown() }
+    for route in app.application.routes.routes where route.methods.contains(.get) {
+      let path = route.examplePath
+      let response = app.request(.get, path, headers: ["Host": "rebound.example"])
+      #expect(
+        (response.status == .misdirectedRequest) == route.traits.contains(.guardsState), "\(path)")
+    }
+  }
+}
