@@ -4,9 +4,9 @@ import Synchronization
 /// A bounded, thread-safe LRU cache of encoded tiles that computes each missing tile once.
 ///
 /// Made for an event loop that must never block: `cachedValue(for:)` answers hits at once, and
-/// `fetch` never waits. A miss runs `compute` on the cache's queue, at most
-/// `maxConcurrentComputations` at a time (the rest wait their turn in arrival order); requests
-/// for a key already being computed join it instead of computing again (coalescing).
+/// `fetch` never waits. A miss runs `compute` on the cache's queue (or its `RenderPool`), at
+/// most `maxConcurrentComputations` at a time (the rest wait their turn in arrival order);
+/// requests for a key already being computed join it instead of computing again (coalescing).
 public final class TileCache<Key: Hashable & Sendable>: Sendable {
   /// Receives a fetched tile, or why it could not be made. Always called on the cache's queue.
   public typealias Completion = @Sendable (Result<[UInt8], any Error>) -> Void
@@ -66,17 +66,21 @@ public final class TileCache<Key: Hashable & Sendable>: Sendable {
   /// How many computations may run at once.
   public let maxConcurrentComputations: Int
   private let queue: DispatchQueue
+  private let pool: RenderPool?
   private let state: Mutex<State>
 
-  /// A cache of at most `capacity` bytes whose computations and completions run on `queue`.
+  /// A cache of at most `capacity` bytes whose completions run on `queue`, and its
+  /// computations too unless a `pool` is given (whose threads may run at a lower priority).
   public init(
     capacity: Int, maxConcurrentComputations: Int = 2,
     queue: DispatchQueue = DispatchQueue(
-      label: "playfield.tiles", qos: .userInitiated, attributes: .concurrent)
+      label: "playfield.tiles", qos: .userInitiated, attributes: .concurrent),
+    pool: RenderPool? = nil
   ) {
     self.capacity = max(0, capacity)
     self.maxConcurrentComputations = max(1, maxConcurrentComputations)
     self.queue = queue
+    self.pool = pool
     state = Mutex(State(store: LRUStore(capacity: capacity)))
   }
 
@@ -134,21 +138,30 @@ public final class TileCache<Key: Hashable & Sendable>: Sendable {
   }
 
   private func start(_ pending: Pending) {
-    queue.async { [self] in
-      let result = Result { try pending.compute() }
-      let (waiters, next) = state.withLock { state -> ([Completion], Pending?) in
-        let waiters = state.waiters.removeValue(forKey: pending.key) ?? []
-        if case .success(let value) = result {
-          state.statistics.evictions += state.store.insert(value, for: pending.key)
-        }
-        guard let next = state.dequeue() else {
-          state.running -= 1
-          return (waiters, nil)
-        }
-        return (waiters, next)
-      }
-      if let next { start(next) }
-      for waiter in waiters { waiter(result) }
+    guard let pool else {
+      queue.async { [self] in finish(pending, Result { try pending.compute() }) }
+      return
     }
+    pool.async { [self] in
+      let result = Result { try pending.compute() }
+      queue.async { [self] in finish(pending, result) }
+    }
+  }
+
+  /// Stores a computation's result, hands its slot on and answers its waiters.
+  private func finish(_ pending: Pending, _ result: Result<[UInt8], any Error>) {
+    let (waiters, next) = state.withLock { state -> ([Completion], Pending?) in
+      let waiters = state.waiters.removeValue(forKey: pending.key) ?? []
+      if case .success(let value) = result {
+        state.statistics.evictions += state.store.insert(value, for: pending.key)
+      }
+      guard let next = state.dequeue() else {
+        state.running -= 1
+        return (waiters, nil)
+      }
+      return (waiters, next)
+    }
+    if let next { start(next) }
+    for waiter in waiters { waiter(result) }
   }
 }
