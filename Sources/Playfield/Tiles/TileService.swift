@@ -3,8 +3,9 @@ import Server
 import Synchronization
 import Tiles
 
-/// `/tiles/mandelbrot/Z/X/Y.png`: PNG tiles rendered off the event loop, kept in a bounded
-/// LRU cache, with concurrent requests for one cold tile computed once.
+/// `/tiles/mandelbrot/Z/X/Y.png` (and `.counts`, the raw escape counts): tiles rendered off
+/// the event loop, kept in a bounded LRU cache, with concurrent requests for one cold tile
+/// computed once.
 ///
 /// Cached tiles are answered at once; renders go through a `RenderQueue` (a few at a time,
 /// each client in turn, bounded, with a deadline), and `iter` is snapped to `IterationSteps`.
@@ -45,19 +46,16 @@ final class TileService: Sendable {
         HTTPError(.methodNotAllowed, "tiles accept GET and HEAD", headers: ["Allow": "GET, HEAD"])
           .response)
     }
-    guard file.hasSuffix(".png") else {
-      return .response(HTTPError(.notFound, "a tile is Z/X/Y.png").response)
-    }
     var tile: TileRequest
     do {
       tile = try TileRequest.parse(
-        zoom: Substring(zoom), x: Substring(x), y: Substring(file.dropLast(4)),
-        query: request.query)
+        zoom: Substring(zoom), x: Substring(x), file: Substring(file), query: request.query)
     } catch {
       return .response(HTTPError(HTTPStatus(error.status), error.message).response)
     }
     tile.iterations = IterationSteps.snap(tile.iterations)
     var headers = Self.headers
+    headers.set("Content-Type", tile.format.mediaType)
     headers.add("ETag", tile.etag)
     if let answer = Preconditions.answer(request, etag: tile.etag, headers: headers) {
       return .response(answer)
@@ -83,7 +81,7 @@ final class TileService: Sendable {
     let renderer = self.renderer
     let tile = render.tile
     cache.fetch(
-      tile, compute: { try renderer.png(for: tile) },
+      tile, compute: { try renderer.render(tile, clock: { 0 }).body },
       completion: { [self] result in
         switch result {
         case .success(let png):
