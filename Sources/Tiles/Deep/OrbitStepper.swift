@@ -2,7 +2,7 @@ import Foundation
 
 /// The update Z ← Z² + C of `ReferenceOrbit` on preallocated limbs, with exactly `BigFixed`'s
 /// arithmetic (the same sums, the same truncated products, in the same order) but no
-/// allocation per update: a third less time per update at 1e-300 and 1e-600 (benchmarks.md).
+/// allocation per update: 1.5 to 1.7 times as fast at 1e-300 and 1e-600 (benchmarks.md).
 ///
 /// Numbers are sign and magnitude, `limbs` little-endian 64-bit limbs, the last one the
 /// integer part, as in `BigFixed`; zero is never negative.

@@ -27,11 +27,11 @@ public struct RenderEstimate: Sendable, Equatable {
   /// repeat exactly (benchmarks.md: 830 to 3,300 Miter/s, on a busy and a quiet machine).
   public static let plainUpdatesPerSecond = 1.0e9
   /// Perturbation updates per second on one core without BLA (benchmarks.md: 230 to 920
-  /// Miter/s; issue 22 measured 17 CPU-seconds for a tile of 6.5e9 updates at level 60).
+  /// Miter/s; issue 22 measured 17 CPU-seconds for a tile of 6.5e9 updates at levels 43 to 70).
   public static let perturbationUpdatesPerSecond = 0.5e9
-  /// Products of two 64-bit limbs per second in `BigFixed` updates (benchmarks.md: 0.35e9 at
-  /// 18 limbs, 0.77e9 at 34).
-  public static let limbProductsPerSecond = 0.5e9
+  /// Products of two 64-bit limbs per second in exact updates (benchmarks.md, `OrbitStepper`
+  /// on a busy machine: 0.24e9 at 18 limbs, 0.5e9 at 34).
+  public static let limbProductsPerSecond = 0.3e9
 
   /// Seconds of one core the render takes at most, at the rates above.
   public var seconds: Double {
