@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Deep tiles over HTTP, end to end: a 64-tile view (8 x 8 tiles around the dendrite at c = i)
-at about 1e-100 (level 334) and 1e-300 (level 998), iter=1000, over CONNECTIONS keep-alive
-connections (default 6, a browser's per-host limit): cold (the server has neither the tiles nor
-the reference orbits), then again from the tile cache.
+"""Deep tiles over HTTP, end to end: one cold tile at c = i at about 1e-300 (level 998) and
+1e-600 (level 1995) with iter=10000, one at a time; then a 64-tile view (8 x 8 tiles around the
+dendrite at c = i) at about 1e-100 (level 334) and 1e-300, iter=1000, over CONNECTIONS
+keep-alive connections (default 6, a browser's per-host limit): cold (the server has neither
+the tiles nor the reference orbits), then again from the tile cache.
 
     python3 Benchmarks/tiles/deep_over_http.py PORT [CONNECTIONS]
 
@@ -48,9 +49,27 @@ def timed(port, paths, connections):
     return time.perf_counter() - start, sum(sizes)
 
 
+def cold_tile(port, zoom, iterations):
+    """Seconds for one cold tile, and its Server-Timing header (when the server sends one)."""
+    x, y = tile_of_i(zoom)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    start = time.perf_counter()
+    connection.request("GET", f"/tiles/mandelbrot/{zoom}/{x}/{y}.png?iter={iterations}")
+    response = connection.getresponse()
+    body = response.read()
+    seconds = time.perf_counter() - start
+    if response.status != 200:
+        sys.exit(f"{zoom}: HTTP {response.status} {body[:200]!r}")
+    return seconds, response.getheader("Server-Timing", "-")
+
+
 def main():
     port = int(sys.argv[1])
     connections = int(sys.argv[2]) if len(sys.argv) > 2 else 6
+    for zoom in (998, 1995):
+        seconds, timing = cold_tile(port, zoom, 10000)
+        print(f"BENCH http-cold-tile zoom={zoom} iter=10000 ms={seconds * 1e3:.0f}"
+              f" server_timing={timing.replace(' ', '')}")
     for zoom in (334, 998):
         paths = view_paths(zoom, 1000)
         cold, size = timed(port, paths, connections)

@@ -35,11 +35,17 @@ extension SphereRequest {
       throw SphereRequestError(
         field: "radius", "the radius must be a positive decimal number, not \(shown)")
     }
-    guard value > 0, value.isFinite else {
-      throw SphereRequestError(field: "radius", "the radius must be greater than 0, not \(shown)")
-    }
-    guard value <= maxRadius else {
+    guard value.isFinite, value <= maxRadius else {
       throw SphereRequestError(field: "radius", "the radius must be at most 1e9, not \(shown)")
+    }
+    let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+    // NB: 1e-400 is not 0 but reads as 0 in a double; say so rather than "not above 0".
+    if value == 0, mantissa.contains(where: { $0 >= "1" && $0 <= "9" }) {
+      throw SphereRequestError(
+        field: "radius", "the radius \(shown) is too small for a double: it would read as 0")
+    }
+    guard value > 0 else {
+      throw SphereRequestError(field: "radius", "the radius must be greater than 0, not \(shown)")
     }
     return value
   }

@@ -10,6 +10,7 @@ extension JSONParser {
     var mantissa: UInt64 = 0
     var exponent = 0
     var fitsFastPath = true
+    var nonZero = false
     if bytes[index] == UInt8(ascii: "0") {
       index += 1
       if index < bytes.count, Self.isDigit(bytes[index]) {
@@ -18,6 +19,7 @@ extension JSONParser {
     } else {
       while index < bytes.count, Self.isDigit(bytes[index]) {
         accumulate(bytes[index], into: &mantissa, fits: &fitsFastPath)
+        nonZero = true
         index += 1
       }
     }
@@ -28,6 +30,7 @@ extension JSONParser {
       }
       while index < bytes.count, Self.isDigit(bytes[index]) {
         accumulate(bytes[index], into: &mantissa, fits: &fitsFastPath)
+        nonZero = nonZero || bytes[index] != UInt8(ascii: "0")
         exponent -= 1
         index += 1
       }
@@ -61,10 +64,19 @@ extension JSONParser {
       let digitsStart = negative ? start + 1 : start
       let text = String(
         decoding: UnsafeBufferPointer(rebasing: bytes[digitsStart..<index]), as: UTF8.self)
-      guard let parsed = Double(text) else { throw failure("number out of range", at: start) }
+      guard let parsed = Double(text) else {
+        throw failure("number out of range: not a double", at: start)
+      }
       magnitude = parsed
     }
-    guard magnitude.isFinite else { throw failure("number out of range", at: start) }
+    guard magnitude.isFinite else {
+      throw failure("number out of range: too large for a double", at: start)
+    }
+    // NB: a literal like 1e-400 is not zero, but rounds to it; taking it as 0 would quietly
+    // change what the sender meant.
+    guard magnitude != 0 || !nonZero else {
+      throw failure("number out of range: too small for a double, it would read as 0", at: start)
+    }
     return negative ? -magnitude : magnitude
   }
 

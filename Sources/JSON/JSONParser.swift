@@ -116,7 +116,13 @@ struct JSONParser {
       skipWhitespace()
       // NB: RFC 8259 §4 only says names SHOULD be unique; we refuse repeats, since two readers
       // could otherwise disagree about which value counts.
-      guard members.updateValue(try parseValue(depth: depth), forKey: key) == nil else {
+      let value: JSONValue
+      do {
+        value = try parseValue(depth: depth)
+      } catch {
+        throw error.inside(key: key)
+      }
+      guard members.updateValue(value, forKey: key) == nil else {
         throw failure("duplicate key \"\(key)\"", at: keyOffset)
       }
       skipWhitespace()
@@ -143,7 +149,11 @@ struct JSONParser {
     }
     while true {
       skipWhitespace()
-      elements.append(try parseValue(depth: depth))
+      do {
+        elements.append(try parseValue(depth: depth))
+      } catch {
+        throw error.inside(index: elements.count)
+      }
       skipWhitespace()
       guard index < bytes.count else { throw unexpected() }
       switch bytes[index] {

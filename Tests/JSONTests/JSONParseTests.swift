@@ -13,7 +13,7 @@ struct JSONParseTests {
     "{\"\":0}", "{\"foo\\u0000bar\": 42}", "[\"\\u0060\\u012a\\u12AB\"]", "[\"\\uD801\\udc37\"]",
     "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]", "[\"\\\\u0000\"]", "[\"\\u0000\"]", "[\"asd \"]",
     "[\"\\uDBFF\\uDFFF\"]", "[\"€𝄞\"]", "[\"\u{2028}\u{2029}\"]", "[\"\u{7F}\"]", "\"asd\"",
-    "42", "null", "true", "false", " [] ", "\t\r\n{}\t\r\n", "[1e1]", "[1.5e-400]",
+    "42", "null", "true", "false", " [] ", "\t\r\n{}\t\r\n", "[1e1]", "[0.0e-400]",
     "{\"a\":{\"b\":{\"c\":[1,{\"d\":null}]}}}",
   ]
 
@@ -27,6 +27,7 @@ struct JSONParseTests {
     "[0e+]", "[0e]", "[1.0e+]", "[1.0e-]", "[1.0e]", "[1 000.0]", "[1eE2]", "[2.e+3]", "[2.e3]",
     "[9.e+]", "[Inf]", "[NaN]", "[012]", "[-012]", "[0x1]", "[1+2]", "[-foo]", "[- 1]",
     "[Infinity]", "[-Infinity]", "[1.]", "[.123]", "[1ea]", "[0.]", "[1.5e999]", "[-1e400]",
+    "[1e-400]", "[1.5e-400]", "[-2.4e-324]", "[0.00000000000000000000001e-310]",
     "{\"a\" b}", "{key: 'value'}", "{\"a\":\"a\" 123}", "{[: \"x\"}", "{\"x\", null}",
     "{\"x\"::\"b\"}", "{\"a\":\"a\"", "{\"a\"", "{1:1}", "{\"a\":\"b\",}", "{\"id\":0,,,,,}",
     "{\"a\":\"b\"}/**/", "{\"a\":\"b\"}#", "{'a':0}", "{\"a\":\"b\"}}", "{null:null}", "{\"a\" :}",
@@ -93,7 +94,7 @@ struct JSONParseTests {
   @Test func parsesNumbersExactly() throws {
     let cases: [(String, Double)] = [
       ("0", 0), ("-0", -0.0), ("1E22", 1e22), ("123.456e78", 123.456e78), ("0.1", 0.1),
-      ("9007199254740993", 9_007_199_254_740_992), ("1e-400", 0),
+      ("9007199254740993", 9_007_199_254_740_992), ("0e-400", 0), ("-0.000e999", -0.0),
       (
         "2.2250738585072011e-308",
         Double(bitPattern: 0x000F_FFFF_FFFF_FFFF)
@@ -152,23 +153,48 @@ struct JSONParseTests {
   }
 
   @Test func reportsWhereItFailed() {
-    #expect(throws: JSONParseError(message: "leading zeros are not allowed", offset: 1)) {
+    #expect(
+      throws: JSONParseError(message: "leading zeros are not allowed", offset: 1, field: "[0]")
+    ) {
       try JSONValue.parse("[01]")
     }
     #expect(throws: JSONParseError(message: "unexpected data after the value", offset: 4)) {
       try JSONValue.parse("[1] x")
     }
-    #expect(throws: JSONParseError(message: "lone low surrogate in a \\u escape", offset: 2)) {
+    #expect(
+      throws: JSONParseError(
+        message: "lone low surrogate in a \\u escape", offset: 2, field: "[0]")
+    ) {
       try JSONValue.parse(#"["\uDC00"]"#)
     }
     #expect(throws: JSONParseError(message: "unexpected end of input", offset: 4)) {
       try JSONValue.parse(#"{"a""#)
     }
-    #expect(throws: JSONParseError(message: "unexpected character 'x'", offset: 1)) {
+    #expect(
+      throws: JSONParseError(message: "unexpected character 'x'", offset: 1, field: "[0]")
+    ) {
       try JSONValue.parse("[x]")
     }
     let error = JSONParseError(message: "invalid literal", offset: 7)
     #expect(error.description == "invalid literal at byte 7")
+  }
+
+  /// A number too large for a double, or one that is not zero but would read as 0 (1e-400),
+  /// is refused with the path of the value it was in.
+  @Test(arguments: [
+    (#"{"config":{"gravity":1e-400}}"#, 21, "config.gravity", "too small for a double"),
+    (#"{"balls":[{"x":1},{"x":-2e-324}]}"#, 23, "balls[1].x", "too small for a double"),
+    (#"[[0, 1e999]]"#, 5, "[0][1]", "too large for a double"),
+    (#"{"a":[{"b":[7, 1E+400]}]}"#, 15, "a[0].b[1]", "too large for a double"),
+    ("1e-400", 0, nil, "too small for a double"),
+  ])
+  func numbersOutOfRangeNameTheirField(
+    document: String, offset: Int, field: String?, words: String
+  ) {
+    let error = #expect(throws: JSONParseError.self) { try JSONValue.parse(document) }
+    #expect(error?.offset == offset && error?.field == field)
+    #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
+    #expect(error?.description.hasSuffix(field.map { " in \($0)" } ?? "at byte \(offset)") == true)
   }
 
   @Test func parsesNonContiguousCollections() throws {

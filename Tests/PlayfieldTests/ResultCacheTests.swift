@@ -1,6 +1,10 @@
 import Dispatch
+#if canImport(Glibc)
+  import Glibc
+#endif
 import Synchronization
 import Testing
+import Tiles
 
 @testable import Playfield
 
@@ -143,5 +147,29 @@ struct Failure: Error {}
     let overlapped = overlap.load(ordering: .relaxed)
     #expect(!overlapped)
     #expect(cache.statistics.entries == 4)
+  }
+
+  /// A result cache with a pool computes there and answers on its queue.
+  @Test func aCacheComputesOnItsPool() throws {
+    let poolThreads = Mutex<Set<pthread_t>>([])
+    let pool = RenderPool(threads: 1, name: "cache-pool") {
+      poolThreads.withLock { _ = $0.insert(pthread_self()) }
+    }
+    defer { pool.stop() }
+    let cache = ResultCache<String>(capacity: 1000, pool: pool)
+    let computedOn = Mutex<[pthread_t]>([])
+    let deliveries = Deliveries()
+    cache.fetch(
+      "tile",
+      compute: {
+        computedOn.withLock { $0.append(pthread_self()) }
+        return [7]
+      }, completion: deliveries.completion)
+    let results = deliveries.wait(for: 1)
+    #expect((try? results[0].get()) == [7])
+    let threads = poolThreads.withLock { $0 }
+    #expect(threads.count == 1)
+    #expect(computedOn.withLock { $0 }.allSatisfy { threads.contains($0) })
+    #expect(cache.cachedValue(for: "tile") == [7])
   }
 }

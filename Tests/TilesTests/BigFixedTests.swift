@@ -79,3 +79,32 @@ import Testing
     #expect(abs(tiny.log2Norm - (log2(2.25) - 1500)) < 1e-12)
   }
 }
+
+extension BigFixedTests {
+  /// The allocation-free stepper gives the very `BigFixed` values of Z ← Z² + C, bit for bit,
+  /// with both signs, through escape, at two widths.
+  @Test(arguments: [(-0.75, 0.1, 3), (0.25, -0.5, 18), (-1.9, -0.0001, 5), (0.3, 0.6, 34)])
+  func stepperFollowsBigFixedExactly(x: Double, y: Double, limbs: Int) {
+    func fixed(_ value: Double) -> BigFixed {
+      let scaled = UInt64((abs(value) * 0x1p52).rounded())
+      return BigFixed(
+        numerator: [scaled], overTwoToThe: 52, isNegative: value < 0, limbCount: limbs)
+        + BigFixed(
+          numerator: [0x9E37_79B9_7F4A_7C15], overTwoToThe: 64 * (limbs - 1), limbCount: limbs)
+    }
+    let (cx, cy) = (fixed(x), fixed(y))
+    var zx = BigFixed(limbCount: limbs)
+    var zy = zx
+    var stepper = OrbitStepper(cx: cx, cy: cy)
+    for step in 0..<200 {
+      let real = (zx + zy) * (zx - zy) + cx
+      zy = (zx * zy).doubled + cy
+      zx = real
+      stepper.step()
+      let (sx, sy) = stepper.z
+      #expect(sx == zx && sy == zy, "step \(step)")
+      #expect(stepper.doubles == (zx.doubleValue, zy.doubleValue))
+      if zx.doubleValue * zx.doubleValue + zy.doubleValue * zy.doubleValue > 4 { break }
+    }
+  }
+}

@@ -8,9 +8,9 @@ import Testing
     y: TileIndex(decimal: "1150736183086349467178411482532")!)!
 
   /// Tiles and caps that take every path of the loop: seahorse valley at 1e-30 (long orbits,
-  /// BLA, extra references near minibrots), c = i at 1e-100 and 1e-300 (BLA skipping most
+  /// BLA, a periodic nucleus reference), c = i at 1e-100 and 1e-300 (BLA skipping most
   /// iterations; extended deltas at 1e-300), and two shallow tiles where the reference is far
-  /// from most pixels, so they rebase every few updates.
+  /// from most pixels (or of period 2), so they rebase every few updates.
   static let cases: [(TileCoordinate, Int)] = [
     (seahorse, 3000),
     (DeepTileSupport.tileAtI(zoom: 334), 1000),
@@ -19,14 +19,34 @@ import Testing
     (DeepTileSupport.tile(zoom: 20, cx: -0.7436438870371587, cy: 0.1318259042053119), 3000),
   ]
 
-  /// With `extraReferences` 0 the pixels that outlive the seahorse tile's reference (924 of
-  /// them at 3000) keep its counts, so the rebase at the orbit's end is compared too.
+  /// The seahorse tile's reference at 3000 is a nucleus of period 1,327, so most of its pixels
+  /// rebase at the orbit's end, again and again.
   @Test(arguments: 0..<5, [(true, 3), (false, 3), (true, 0)])
   func lanesGiveTheScalarLoopsCountsAndSmoothValues(index: Int, kernel: (Bool, Int)) throws {
     let (tile, iterations) = Self.cases[index]
     let (bilinear, extraReferences) = kernel
+    try compare(
+      tile, iterations: iterations, search: .nucleus, bilinear: bilinear,
+      extraReferences: extraReferences)
+  }
+
+  /// The same around the grid's reference, which the seahorse tile outlives at 3000 (924
+  /// pixels), so the extra references' passes are compared too (and, with none, the rebase
+  /// at the end of an orbit that escaped).
+  @Test(arguments: [3, 0])
+  func lanesGiveTheScalarLoopsCountsAroundAGridReference(extraReferences: Int) throws {
+    try compare(
+      Self.seahorse, iterations: 3000, search: .grid, bilinear: true,
+      extraReferences: extraReferences)
+  }
+
+  private func compare(
+    _ tile: TileCoordinate, iterations: Int, search: PerturbationReference.Search,
+    bilinear: Bool, extraReferences: Int
+  ) throws {
     let viewport = PerturbationViewport(tile: tile)
-    let reference = PerturbationReference(viewport: viewport, maxIterations: iterations)
+    let reference = PerturbationReference(
+      viewport: viewport, maxIterations: iterations, search: search)
     let fields = [false, true].map { lanes in
       PerturbationKernel(
         usesBilinearSteps: bilinear, extraReferences: extraReferences, usesLanes: lanes
@@ -51,7 +71,9 @@ import Testing
   func lanesRebaseAtTheEndOfAShortReference(length: Int) {
     let iterations = 600
     let viewport = PerturbationViewport(tile: TileCoordinate(zoom: 5, x: 14, y: 11)!)
-    let reference = PerturbationReference(viewport: viewport, maxIterations: iterations)
+    // NB: the grid search, for a reference that lasts the cap (the nucleus here has period 2).
+    let reference = PerturbationReference(
+      viewport: viewport, maxIterations: iterations, search: .grid)
     #expect(reference.orbit.last == iterations)
     reference.orbit.x.withUnsafeBufferPointer { zx in
       reference.orbit.y.withUnsafeBufferPointer { zy in

@@ -1,5 +1,6 @@
 """An independent reference for deep tiles: pixel centres iterated in exact binary fixed point
-with Python integers, and a small PNG decoder to read the server's tiles."""
+with Python integers, a small PNG decoder to read the server's tiles, and a reader of their
+raw counts (Z/X/Y.counts, docs/tiles.md)."""
 import math
 import struct
 import zlib
@@ -39,6 +40,17 @@ def seed_colour(n, maximum):
     f = n / maximum
     rgb = (2 * f, 2 * f, 1 - 2 * f) if f <= 0.5 else (1, 2 - 2 * f, 0)
     return tuple(math.floor(v * 255 + 0.5) for v in rgb)
+
+
+def decode_counts(data):
+    """(cap, rows of counts) of a Z/X/Y.counts body: the magic PFEC, width, height and cap as
+    little-endian uint32, then width * height little-endian uint32 counts, row by row."""
+    assert data[:4] == b"PFEC", data[:16]
+    width, height, cap = struct.unpack("<III", data[4:16])
+    assert len(data) == 16 + 4 * width * height, (len(data), width, height)
+    counts = struct.unpack(f"<{width * height}I", data[16:])
+    assert max(counts) <= cap
+    return cap, [list(counts[row * width:(row + 1) * width]) for row in range(height)]
 
 
 def decode_png(data):

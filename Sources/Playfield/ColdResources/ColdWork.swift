@@ -15,6 +15,11 @@ struct ColdWork: Sendable {
     return try body()
   }
 
+  /// Records a phase `name` that something else timed: `seconds` long.
+  mutating func record(_ name: String, seconds: Double) {
+    phases.append((name, .nanoseconds(Int64((seconds * 1e9).rounded()))))
+  }
+
   /// The phases as a W3C `Server-Timing` value (`name;dur=MS, ...`, to the microsecond), or
   /// nil when none was measured.
   var serverTiming: String? {

@@ -1,13 +1,14 @@
 import Dispatch
 import Synchronization
+import Tiles
 
 /// A bounded, thread-safe LRU cache of computed bodies (tiles, sphere packings) that computes
 /// each missing one once.
 ///
 /// Made for an event loop that must never block: `cachedValue(for:)` answers hits at once, and
-/// `fetch` never waits. A miss runs `compute` on the cache's queue, at most
-/// `maxConcurrentComputations` at a time (the rest wait their turn in arrival order); requests
-/// for a key already being computed join it instead of computing again (coalescing).
+/// `fetch` never waits. A miss runs `compute` on the cache's queue (or its `RenderPool`), at
+/// most `maxConcurrentComputations` at a time (the rest wait their turn in arrival order);
+/// requests for a key already being computed join it instead of computing again (coalescing).
 final class ResultCache<Key: Hashable & Sendable>: Sendable {
   /// Receives a fetched body, or why it could not be made. Always called on the cache's queue.
   typealias Completion = @Sendable (Result<[UInt8], any Error>) -> Void
@@ -67,17 +68,21 @@ final class ResultCache<Key: Hashable & Sendable>: Sendable {
   /// How many computations may run at once.
   let maxConcurrentComputations: Int
   private let queue: DispatchQueue
+  private let pool: RenderPool?
   private let state: Mutex<State>
 
-  /// A cache of at most `capacity` bytes whose computations and completions run on `queue`.
+  /// A cache of at most `capacity` bytes whose completions run on `queue`, and its
+  /// computations too unless a `pool` is given (whose threads may run at a lower priority).
   init(
     capacity: Int, maxConcurrentComputations: Int = 2,
     queue: DispatchQueue = DispatchQueue(
-      label: "playfield.cold", qos: .userInitiated, attributes: .concurrent)
+      label: "playfield.cold", qos: .userInitiated, attributes: .concurrent),
+    pool: RenderPool? = nil
   ) {
     self.capacity = max(0, capacity)
     self.maxConcurrentComputations = max(1, maxConcurrentComputations)
     self.queue = queue
+    self.pool = pool
     state = Mutex(State(store: LRUStore(capacity: capacity)))
   }
 
@@ -135,21 +140,30 @@ final class ResultCache<Key: Hashable & Sendable>: Sendable {
   }
 
   private func start(_ pending: Pending) {
-    queue.async { [self] in
-      let result = Result { try pending.compute() }
-      let (waiters, next) = state.withLock { state -> ([Completion], Pending?) in
-        let waiters = state.waiters.removeValue(forKey: pending.key) ?? []
-        if case .success(let value) = result {
-          state.statistics.evictions += state.store.insert(value, for: pending.key)
-        }
-        guard let next = state.dequeue() else {
-          state.running -= 1
-          return (waiters, nil)
-        }
-        return (waiters, next)
-      }
-      if let next { start(next) }
-      for waiter in waiters { waiter(result) }
+    guard let pool else {
+      queue.async { [self] in finish(pending, Result { try pending.compute() }) }
+      return
     }
+    pool.async { [self] in
+      let result = Result { try pending.compute() }
+      queue.async { [self] in finish(pending, result) }
+    }
+  }
+
+  /// Stores a computation's result, hands its slot on and answers its waiters.
+  private func finish(_ pending: Pending, _ result: Result<[UInt8], any Error>) {
+    let (waiters, next) = state.withLock { state -> ([Completion], Pending?) in
+      let waiters = state.waiters.removeValue(forKey: pending.key) ?? []
+      if case .success(let value) = result {
+        state.statistics.evictions += state.store.insert(value, for: pending.key)
+      }
+      guard let next = state.dequeue() else {
+        state.running -= 1
+        return (waiters, nil)
+      }
+      return (waiters, next)
+    }
+    if let next { start(next) }
+    for waiter in waiters { waiter(result) }
   }
 }

@@ -54,6 +54,17 @@ public struct BigFixed: Sendable, Equatable {
     return isNegative ? -value : value
   }
 
+  /// The value as mantissa·2^exponent with the mantissa's top bit in its first 64 (truncated
+  /// below the top 128 significant bits), so tiny values keep their digits; (0, 0) for zero.
+  var scaled: (mantissa: Double, exponent: Int) {
+    guard let top = magnitude.lastIndex(where: { $0 != 0 }) else { return (0, 0) }
+    var value = 0.0
+    for index in stride(from: top, through: max(0, top - 2), by: -1) {
+      value += scalbn(Double(magnitude[index]), 64 * (index - top))
+    }
+    return (isNegative ? -value : value, 64 * (top - (limbCount - 1)))
+  }
+
   /// The value with the opposite sign.
   public static prefix func - (value: BigFixed) -> BigFixed {
     BigFixed(isNegative: !value.isNegative, magnitude: value.magnitude)

@@ -63,4 +63,41 @@ struct ExtendedComplex: Sendable, Equatable {
   func scaled(_ x: Double, _ y: Double) -> ExtendedComplex {
     ExtendedComplex(re: x * re - y * im, im: x * im + y * re, exponent: exponent)
   }
+
+  static prefix func - (a: ExtendedComplex) -> ExtendedComplex {
+    ExtendedComplex(re: -a.re, im: -a.im, exponent: a.exponent)
+  }
+
+  static func - (a: ExtendedComplex, b: ExtendedComplex) -> ExtendedComplex {
+    a + -b
+  }
+
+  /// a / b; zero when b is zero.
+  static func / (a: ExtendedComplex, b: ExtendedComplex) -> ExtendedComplex {
+    let square = b.re * b.re + b.im * b.im
+    guard square > 0 else { return .zero }
+    return ExtendedComplex(
+      re: (a.re * b.re + a.im * b.im) / square, im: (a.im * b.re - a.re * b.im) / square,
+      exponent: a.exponent - b.exponent)
+  }
+
+  /// The parts as doubles times 2^-`unitExponent`, rounded to whole numbers; nil when either
+  /// is `limit` or more in size.
+  func rounded(inUnitsOf unitExponent: Int, below limit: Double) -> (x: Int, y: Int)? {
+    let shift = exponent - unitExponent
+    let (x, y) = (scalbn(re, shift).rounded(), scalbn(im, shift).rounded())
+    guard abs(x) < limit, abs(y) < limit else { return nil }
+    return (Int(x), Int(y))
+  }
+}
+
+extension ExtendedComplex {
+  /// x + i·y, exactly enough for a reference orbit's last value however small it is.
+  init(_ x: BigFixed, _ y: BigFixed) {
+    let (a, b) = (x.scaled, y.scaled)
+    let exponent = max(a.exponent, b.exponent)
+    self.init(
+      re: scalbn(a.mantissa, a.exponent - exponent), im: scalbn(b.mantissa, b.exponent - exponent),
+      exponent: exponent)
+  }
 }

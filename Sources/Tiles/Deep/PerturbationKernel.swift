@@ -30,32 +30,58 @@ public struct PerturbationKernel: Sendable {
     _ viewport: PerturbationViewport, reference: PerturbationReference, maxIterations: Int,
     smooth: Bool = false, threads: Int = 1
   ) -> EscapeField {
+    // NB: without a cancellation the render cannot stop early, so it never throws.
+    try! render(
+      viewport, reference: reference, maxIterations: maxIterations, smooth: smooth,
+      threads: threads, pool: nil, cancellation: nil)
+  }
+
+  /// The same on `threads` threads of `pool` (of Dispatch's pool when nil), stopping with
+  /// `RenderStopped` soon after `cancellation` says so.
+  public func render(
+    _ viewport: PerturbationViewport, reference: PerturbationReference, maxIterations: Int,
+    smooth: Bool, threads: Int, pool: RenderPool?, cancellation: RenderCancellation?
+  ) throws(RenderStopped) -> EscapeField {
     let side = TileCoordinate.size
     let pixels = side * side
+    let parallelism = Parallelism(threads: threads, pool: pool)
     var counts = [UInt32](repeating: 0, count: pixels)
     var smoothCounts = [Float](repeating: 0, count: smooth ? pixels : 0)
-    counts.withUnsafeMutableBufferPointer { counts in
-      smoothCounts.withUnsafeMutableBufferPointer { smoothCounts in
+    let stopped = counts.withUnsafeMutableBufferPointer { counts in
+      smoothCounts.withUnsafeMutableBufferPointer { smoothCounts -> RenderStopped? in
         let writer = FieldWriter(
           counts: counts.baseAddress!, smoothCounts: smooth ? smoothCounts.baseAddress! : nil,
           maxIterations: maxIterations)
-        pass(viewport, reference, writer: writer, pixels: nil, threads: threads)
+        pass(viewport, reference, writer: writer, pixels: nil, parallelism, cancellation)
         var current = reference
-        var outliving = (0..<pixels).filter { Int(counts[$0]) > current.orbit.last }
+        var outliving =
+          reference.isPeriodic ? [] : (0..<pixels).filter { Int(counts[$0]) > current.orbit.last }
         for _ in 0..<extraReferences {
+          if let reason = cancellation?.reason { return reason }
           guard let longest = outliving.max(by: { counts[$0] < counts[$1] }) else { break }
           let point = (
-            viewport.numerator(column: longest % side), viewport.numerator(row: longest / side)
+            viewport.fineNumerator(column: longest % side),
+            viewport.fineNumerator(row: longest / side)
           )
-          let own = PerturbationReference(
-            viewport: viewport, candidates: [point], maxIterations: maxIterations)
+          let found = Result { () throws(RenderStopped) in
+            try PerturbationReference(
+              viewport: viewport, candidates: [point], maxIterations: maxIterations,
+              cancellation: cancellation)
+          }
+          let own: PerturbationReference
+          switch found {
+          case .success(let reference): own = reference
+          case .failure(let reason): return reason
+          }
           guard own.orbit.last > current.orbit.last else { break }
-          pass(viewport, own, writer: writer, pixels: outliving, threads: threads)
+          pass(viewport, own, writer: writer, pixels: outliving, parallelism, cancellation)
           current = own
           outliving = outliving.filter { Int(counts[$0]) > own.orbit.last }
         }
+        return cancellation?.reason
       }
     }
+    if let stopped { throw stopped }
     return EscapeField(
       width: side, height: side, maxIterations: maxIterations, counts: counts,
       smoothCounts: smooth ? smoothCounts : nil)
@@ -64,7 +90,7 @@ public struct PerturbationKernel: Sendable {
   /// Draws `pixels` (all when nil) against `reference`.
   private func pass(
     _ viewport: PerturbationViewport, _ reference: PerturbationReference, writer: FieldWriter,
-    pixels: [Int]?, threads: Int
+    pixels: [Int]?, _ parallelism: Parallelism, _ cancellation: RenderCancellation?
   ) {
     reference.orbit.x.withUnsafeBufferPointer { zx in
       reference.orbit.y.withUnsafeBufferPointer { zy in
@@ -73,13 +99,10 @@ public struct PerturbationKernel: Sendable {
           maxIterations: writer.maxIterations, extended: viewport.needsExtendedRange)
         let work = Work(
           loop: loop, writer: writer, viewport: viewport, reference: reference, pixels: pixels)
-        let chunks = RowDispenser(rows: ((pixels?.count ?? work.side * work.side) + 255) / 256)
+        let chunks = RowDispenser(
+          rows: ((pixels?.count ?? work.side * work.side) + 255) / 256, cancellation: cancellation)
         let orbit = usesLanes ? LaneOrbit(loop) : nil
-        if threads <= 1 {
-          work.run(chunks, orbit)
-        } else {
-          DispatchQueue.concurrentPerform(iterations: threads) { _ in work.run(chunks, orbit) }
-        }
+        parallelism.run { _ in work.run(chunks, orbit) }
       }
     }
   }
@@ -107,6 +130,9 @@ public struct PerturbationKernel: Sendable {
               let total = pixels?.count ?? side * side
               pending = (256 * chunk)..<min(256 * chunk + 256, total)
             }
+            // NB: a chunk of slow pixels takes tens of milliseconds, so a cancelled render
+            // also stops between pixels (every 16th looks), not only between chunks.
+            if pending.lowerBound % 16 == 0, chunks.isCancelled { return nil }
             defer { pending = pending.dropFirst() }
             return pixels?[pending.lowerBound] ?? pending.lowerBound
           },
@@ -114,12 +140,10 @@ public struct PerturbationKernel: Sendable {
         return
       }
       while let chunk = chunks.take() {
-        if let pixels {
-          for index in (256 * chunk)..<min(256 * chunk + 256, pixels.count) {
-            draw(pixels[index])
-          }
-        } else {
-          for pixel in (256 * chunk)..<(256 * chunk + 256) { draw(pixel) }
+        let indices = (256 * chunk)..<min(256 * chunk + 256, pixels?.count ?? side * side)
+        for index in indices {
+          if index % 16 == 0, chunks.isCancelled { return }
+          draw(pixels?[index] ?? index)
         }
       }
     }

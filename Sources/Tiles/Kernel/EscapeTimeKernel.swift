@@ -35,31 +35,52 @@ public enum EscapeTimeKernel: String, Sendable, CaseIterable {
   public func render(
     _ viewport: Viewport, maxIterations: Int, smooth: Bool = false, threads: Int = 1
   ) -> EscapeField {
+    // NB: without a cancellation the render cannot stop early, so it never throws.
+    try! render(
+      viewport, maxIterations: maxIterations, smooth: smooth, threads: threads, pool: nil,
+      cancellation: nil)
+  }
+
+  /// The same on `threads` threads of `pool` (of Dispatch's pool when nil), stopping with
+  /// `RenderStopped` soon after `cancellation` says so.
+  public func render(
+    _ viewport: Viewport, maxIterations: Int, smooth: Bool, threads: Int, pool: RenderPool?,
+    cancellation: RenderCancellation?
+  ) throws(RenderStopped) -> EscapeField {
     precondition(maxIterations > 0 && maxIterations <= Int(UInt32.max), "bad maxIterations")
     let pixels = viewport.width * viewport.height
     var counts = [UInt32](repeating: 0, count: pixels)
     var smoothCounts = [Float](repeating: 0, count: smooth ? pixels : 0)
+    let parallelism = Parallelism(threads: threads, pool: pool)
     counts.withUnsafeMutableBufferPointer { counts in
       smoothCounts.withUnsafeMutableBufferPointer { smoothCounts in
         let writer = FieldWriter(
           counts: counts.baseAddress!, smoothCounts: smooth ? smoothCounts.baseAddress! : nil,
           maxIterations: maxIterations)
-        fill(viewport, writer: writer, threads: threads)
+        fill(viewport, writer: writer, parallelism, cancellation)
       }
     }
+    if let reason = cancellation?.reason { throw reason }
     return EscapeField(
       width: viewport.width, height: viewport.height, maxIterations: maxIterations,
       counts: counts, smoothCounts: smooth ? smoothCounts : nil)
   }
 
-  private func fill(_ viewport: Viewport, writer: FieldWriter, threads: Int) {
+  private func fill(
+    _ viewport: Viewport, writer: FieldWriter, _ parallelism: Parallelism,
+    _ cancellation: RenderCancellation?
+  ) {
     switch self {
     case .scalar:
-      ScalarLoop.fill(viewport, writer: writer)
+      ScalarLoop.fill(viewport, writer: writer, cancellation: cancellation)
     case .simd4:
-      LaneRender.fill(viewport, writer: writer, shape: .four, threads: max(1, threads))
+      LaneRender.fill(
+        viewport, writer: writer, shape: .four, parallelism: parallelism,
+        cancellation: cancellation)
     case .simd8:
-      LaneRender.fill(viewport, writer: writer, shape: .eight, threads: max(1, threads))
+      LaneRender.fill(
+        viewport, writer: writer, shape: .eight, parallelism: parallelism,
+        cancellation: cancellation)
     }
   }
 }

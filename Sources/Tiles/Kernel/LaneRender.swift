@@ -13,12 +13,15 @@ import Synchronization
 ///    repeating orbits, which costs a little more per update but ends many inside orbits long
 ///    before the cap.
 enum LaneRender {
-  static func fill(_ viewport: Viewport, writer: FieldWriter, shape: VectorShape, threads: Int) {
+  static func fill(
+    _ viewport: Viewport, writer: FieldWriter, shape: VectorShape, parallelism: Parallelism,
+    cancellation: RenderCancellation?
+  ) {
     let maxIterations = writer.maxIterations
     let groupLimit = min(maxIterations, EscapeTimeKernel.groupLimit)
-    let dispenser = RowDispenser(rows: viewport.height)
+    let dispenser = RowDispenser(rows: viewport.height, cancellation: cancellation)
     let pixels = viewport.width * viewport.height
-    var survivors = collect(threads, expecting: pixels / 4) { survivors in
+    var survivors = collect(parallelism, expecting: pixels / 4) { survivors in
       var pass = GroupPass()
       pass.run(
         viewport, rows: dispenser, shape: shape, limit: groupLimit, writer: writer,
@@ -35,9 +38,9 @@ enum LaneRender {
     /// Runs lane blocks over `orbits` on every thread; returns those that reach `limit` short
     /// of the cap.
     func iterate(_ orbits: [Orbit], to limit: Int, periodic: Bool) -> [Orbit] {
-      guard !orbits.isEmpty else { return [] }
-      let pool = SurvivorPool(orbits: orbits)
-      return collect(threads, expecting: orbits.count) { survivors in
+      guard !orbits.isEmpty, cancellation?.reason == nil else { return [] }
+      let pool = SurvivorPool(orbits: orbits, cancellation: cancellation)
+      return collect(parallelism, expecting: orbits.count) { survivors in
         var source = SurvivorSource(pool: pool)
         var lanes = LaneBlock()
         lanes.run(
@@ -47,11 +50,13 @@ enum LaneRender {
     }
   }
 
-  /// Runs `body` on `threads` threads and gathers the survivors each appends, of which there
-  /// are probably fewer than `expected` (it only sizes the arrays).
+  /// Runs `body` on the threads of `parallelism` and gathers the survivors each appends, of
+  /// which there are probably fewer than `expected` (it only sizes the arrays).
   private static func collect(
-    _ threads: Int, expecting expected: Int, _ body: @Sendable (inout [Orbit]) -> Void
+    _ parallelism: Parallelism, expecting expected: Int,
+    _ body: @escaping @Sendable (inout [Orbit]) -> Void
   ) -> [Orbit] {
+    let threads = parallelism.threads
     if threads == 1 {
       var survivors: [Orbit] = []
       survivors.reserveCapacity(expected)
@@ -61,7 +66,7 @@ enum LaneRender {
     var reserved: [Orbit] = []
     reserved.reserveCapacity(expected)
     let gathered = Mutex<[Orbit]>(reserved)
-    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+    parallelism.run { _ in
       var survivors: [Orbit] = []
       survivors.reserveCapacity(expected / threads)
       body(&survivors)

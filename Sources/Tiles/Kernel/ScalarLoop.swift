@@ -20,9 +20,10 @@ enum ScalarLoop {
     return (count, x, y)
   }
 
-  /// Computes every pixel of `viewport` on the calling thread.
-  static func fill(_ viewport: Viewport, writer: FieldWriter) {
-    for row in 0..<viewport.height {
+  /// Computes every pixel of `viewport` on the calling thread, row by row until
+  /// `cancellation` says to stop.
+  static func fill(_ viewport: Viewport, writer: FieldWriter, cancellation: RenderCancellation?) {
+    for row in 0..<viewport.height where cancellation?.reason == nil {
       let cy = viewport.imaginary(row: row)
       for column in 0..<viewport.width {
         let cx = viewport.real(column: column)

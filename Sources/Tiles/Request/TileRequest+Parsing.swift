@@ -1,20 +1,35 @@
 extension TileRequest {
-  /// Parses the part of a tile URL after `/tiles/mandelbrot/`: `Z/X/Y.png`, and the raw query
-  /// string (without `?`), or nil when there is none.
+  /// Parses the part of a tile URL after `/tiles/mandelbrot/`: `Z/X/Y.png` or `Z/X/Y.counts`,
+  /// and the raw query string (without `?`), or nil when there is none.
   public static func parse(
     path: Substring, query: Substring?
   ) throws(TileRequestError) -> TileRequest {
     let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[2].hasSuffix(".png") else {
+    guard parts.count == 3 else {
       throw TileRequestError(
-        .notFound, "a tile path is Z/X/Y.png, not \(TileRequestError.quote(path))")
+        .notFound, "a tile path is Z/X/Y.png or Z/X/Y.counts, not \(TileRequestError.quote(path))")
     }
-    return try parse(zoom: parts[0], x: parts[1], y: parts[2].dropLast(4), query: query)
+    return try parse(zoom: parts[0], x: parts[1], file: parts[2], query: query)
   }
 
-  /// Parses the three path segments (without `.png`) and the raw query string.
+  /// Parses the three path segments, the last with its suffix (`Y.png` or `Y.counts`), and
+  /// the raw query string.
   public static func parse(
-    zoom: Substring, x: Substring, y: Substring, query: Substring?
+    zoom: Substring, x: Substring, file: Substring, query: Substring?
+  ) throws(TileRequestError) -> TileRequest {
+    guard let format = TileFormat.allCases.first(where: { file.hasSuffix($0.suffix) }) else {
+      throw TileRequestError(
+        .notFound,
+        "a tile is Z/X/Y.png or Z/X/Y.counts, not \(TileRequestError.quote(file)) at the end")
+    }
+    return try parse(
+      zoom: zoom, x: x, y: file.dropLast(format.suffix.count), format: format, query: query)
+  }
+
+  /// Parses the three path segments (the last without its suffix) and the raw query string,
+  /// for a tile in `format`.
+  public static func parse(
+    zoom: Substring, x: Substring, y: Substring, format: TileFormat = .png, query: Substring?
   ) throws(TileRequestError) -> TileRequest {
     let z = try pathNumber(zoom, name: "zoom")
     guard z <= TileCoordinate.maxZoom else {
@@ -30,13 +45,13 @@ extension TileRequest {
         "\(name) \(TileRequestError.quote(Substring(value.description))) is outside \(range) at zoom \(z)"
       )
     }
-    var request = TileRequest(tile: TileCoordinate(zoom: z, x: column, y: row)!)
+    var request = TileRequest(tile: TileCoordinate(zoom: z, x: column, y: row)!, format: format)
     try request.apply(query: query)
     return request
   }
 
-  /// Sets `iterations` and `palette` from `query`: `&`-separated `name=value` pairs, each name
-  /// at most once; empty pairs are ignored.
+  /// Sets `iterations` and `palette` (PNGs only) from `query`: `&`-separated `name=value`
+  /// pairs, each name at most once; empty pairs are ignored.
   private mutating func apply(query: Substring?) throws(TileRequestError) {
     guard let query else { return }
     var seen: Set<Substring> = []
@@ -55,6 +70,10 @@ extension TileRequest {
       case "iter":
         iterations = try Self.iterations(value)
       case "palette":
+        guard format == .png else {
+          throw TileRequestError(
+            .badRequest, "counts have no palette; ask for Z/X/Y.png to choose one")
+        }
         guard let named = Palette(rawValue: String(value)) else {
           throw TileRequestError(
             .badRequest,

@@ -1,8 +1,8 @@
 import HTTP
 import Tiles
 
-/// `/tiles/mandelbrot/Z/X/Y.png`: PNG tiles of the Mandelbrot explorer, drawn off the event loop
-/// by `ColdResourceService`. `iter` is snapped to `IterationSteps`, so nearby requests share a
+/// `/tiles/mandelbrot/Z/X/Y.png` (and `Z/X/Y.counts`, the raw escape counts): tiles of the
+/// Mandelbrot explorer, drawn off the event loop by `ColdResourceService`. `iter` is snapped to `IterationSteps`, so nearby requests share a
 /// cached tile; a tile never changes for its URL, so it is cached for a year.
 struct TileResource: ColdResource {
   let renderer: TileRenderer
@@ -18,11 +18,11 @@ struct TileResource: ColdResource {
   func key(path: ArraySlice<String>, request: Request) throws(ColdResourceError) -> TileRequest {
     var tile: TileRequest
     do {
-      if path.count == 3, let file = path.last, file.hasSuffix(".png") {
+      if path.count == 3, let file = path.last {
         // NB: the usual Z/X/Y.png, read without joining the path to split it again.
         let first = path.startIndex
         tile = try TileRequest.parse(
-          zoom: Substring(path[first]), x: Substring(path[first + 1]), y: file.dropLast(4),
+          zoom: Substring(path[first]), x: Substring(path[first + 1]), file: Substring(file),
           query: request.query)
       } else {
         // Anything else: the parser says what a tile path is.
@@ -38,12 +38,22 @@ struct TileResource: ColdResource {
 
   func headers(for tile: TileRequest) -> HTTPHeaders {
     var headers = Self.headers
+    headers.set("Content-Type", tile.format.mediaType)
     headers.add("ETag", tile.etag)
     return headers
   }
 
   func compute(_ tile: TileRequest, work: inout ColdWork) throws -> [UInt8] {
-    try renderer.png(for: tile)
+    let rendered = try renderer.render(tile, clock: Self.seconds)
+    if let reference = rendered.timings.reference { work.record("reference", seconds: reference) }
+    work.record("pixels", seconds: rendered.timings.pixels)
+    work.record("encoding", seconds: rendered.timings.encoding)
+    return rendered.body
+  }
+
+  /// Monotonic seconds, for the render's phase timings.
+  @Sendable static func seconds() -> Double {
+    Double(MonotonicTime.now().nanoseconds) / 1e9
   }
 
   /// Headers of every tile: tiles never change for a given URL.
