@@ -1,7 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Foundation
 import Synchronization
 import Testing
 import Tiles
