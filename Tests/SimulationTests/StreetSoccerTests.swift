@@ -613,6 +613,36 @@ struct StreetSoccerTests {
     #expect(hello["die"]?.intValue == model.state.die && hello["turns"] == 30)
   }
 
+  // MARK: Snapshots
+
+  @Test func snapshotsRoundTripAndImpossibleMatchesAreRefused() throws {
+    var model = try Self.match(Self.midfield, ball: (5, 3))
+    _ = try Self.playTurn(&model, "home", [kick(4, 5, 5), step(3, 4, 5)])
+    let bytes = model.snapshot()
+    let restored = try Soccer(snapshot: bytes)
+    #expect(restored.state == model.state && restored.snapshot() == bytes)
+    #expect(restored.state.last.results == [.pass, .step])
+    let damages: [(inout Soccer) -> Void] = [
+      { $0.state.board.pieces[1] = $0.state.board.pieces[0] },
+      { $0.state.board.pieces[2] = Soccer.Board.pack(Soccer.Square(x: 0, y: 3)) },
+      { $0.state.board.ball = Soccer.Board.pack(Soccer.Square(x: 10, y: 2)) },
+      { $0.state.die = 7 },
+      { $0.state.turnsPlayed = 31 },
+      { $0.state.statistics.goals[0] = 3 },
+      { $0.state.shown[1] = $0.state.shown[0] },
+      { $0.state.last.moves[0].to.x = 6 },
+      { $0.state.pendingPass = 2 },
+      { $0.state.turnStarted = $0.tick + 1 },
+    ]
+    for damage in damages {
+      var bad = model
+      damage(&bad)
+      #expect(throws: SimulationError(field: "snapshot", message: "holds an invalid match")) {
+        try Soccer(snapshot: bad.snapshot())
+      }
+    }
+  }
+
   // MARK: Helpers
 
   /// A match between two people at a chosen board, side and die (not a kick-off).

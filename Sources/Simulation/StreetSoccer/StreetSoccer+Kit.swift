@@ -51,11 +51,7 @@ extension StreetSoccer {
     /// errors name it, e.g. `homeKit.shirt: must be a colour like "#ff8800"`.
     init(json: JSONValue, field: String) throws(SimulationError) {
       var fields = try FieldReader(json, context: field, prefix: field + ".")
-      shirt = try Self.color(&fields, "shirt")
-      shorts = try Self.color(&fields, "shorts")
-      pattern = Pattern(
-        rawValue: try fields.choice("pattern", among: Pattern.allCases.map(\.rawValue)))!
-      patternColor = try Self.color(&fields, "patternColor")
+      try self.init(fields: &fields)
       try fields.finish()
     }
 

@@ -44,25 +44,11 @@ extension StreetSoccer {
       throw SimulationError(
         field: "moves", message: "must be an array of 0 to \(Self.maxMovesPerTurn) moves")
     }
-    let referee = referee
-    var play = Play(board: state.board, side: side, points: state.die, mayShoot: !state.kickOff)
-    var results: [Result] = []
-    for (index, move) in planned.enumerated() {
-      do {
-        results.append(try referee.play(move, in: &play))
-      } catch {
-        throw SimulationError(field: "move \(index + 1)", message: error.rule)
-      }
-    }
-    var problem: String?
-    do {
-      try referee.canEnd(play, from: state.board)
-    } catch {
-      problem = "turn: \(error.rule)"
-    }
+    let (play, results) = try applied(planned)
     return Plan(
       board: play.board, pointsLeft: play.points, results: results,
-      legalMoves: referee.legalMoves(in: play), confirmProblem: problem)
+      legalMoves: referee.legalMoves(in: play),
+      confirmProblem: endProblem(play).map { "turn: \($0)" })
   }
 
   /// The legal moves of `side` after `planned` moves (see `plan(for:_:)`).

@@ -3,12 +3,12 @@ extension StreetSoccer.Board: Codable {
     case pieces, ball
   }
 
-  /// Decodes ten packed squares and the ball's; each must be a byte (the referee checks the rest).
+  /// Decodes ten packed squares and the ball's, each a byte (the referee checks the rest).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let squares = try container.decode([Int].self, forKey: .pieces)
     let ball = try container.decode(Int.self, forKey: .ball)
-    guard squares.count == 10, (squares + [ball]).allSatisfy({ (0..<0xFF).contains($0) }) else {
+    guard squares.count == 10, (squares + [ball]).allSatisfy({ (0...0xFF).contains($0) }) else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: [CodingKeys.pieces], debugDescription: "a board needs 10 squares"))
     }

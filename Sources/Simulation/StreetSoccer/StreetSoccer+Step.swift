@@ -114,6 +114,14 @@ extension StreetSoccer {
   /// The turn's moves applied to the board in order, with their results; throws the first
   /// rule broken, naming the move (`move 2: ...`, counted from 1) or the turn.
   func checkedTurn(_ moves: [Move]) throws(SimulationError) -> (Play, [Result]) {
+    let (play, results) = try applied(moves)
+    if let problem = endProblem(play) { throw SimulationError(field: "turn", message: problem) }
+    return (play, results)
+  }
+
+  /// The side to play's moves applied in order from the turn's start, with their results;
+  /// throws the first rule broken, naming the move (`move 2: ...`, counted from 1).
+  func applied(_ moves: [Move]) throws(SimulationError) -> (Play, [Result]) {
     let referee = referee
     var play = Play(
       board: state.board, side: state.toMove, points: state.die, mayShoot: !state.kickOff)
@@ -125,12 +133,17 @@ extension StreetSoccer {
         throw SimulationError(field: "move \(index + 1)", message: error.rule)
       }
     }
+    return (play, results)
+  }
+
+  /// The rule that keeps `play` from ending the turn, or nil.
+  func endProblem(_ play: Play) -> String? {
     do {
       try referee.canEnd(play, from: state.board)
+      return nil
     } catch {
-      throw SimulationError(field: "turn", message: error.rule)
+      return error.rule
     }
-    return (play, results)
   }
 
   /// Books a checked turn: statistics, the goal and kick-off, then the next turn or the end.
