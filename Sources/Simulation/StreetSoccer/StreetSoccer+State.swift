@@ -82,10 +82,9 @@ extension StreetSoccer {
 
     /// Whether the counts could come from `turnsPlayed` turns.
     func isValid(turnsPlayed: Int) -> Bool {
-      let perTurn = StreetSoccer.maxMovesPerTurn
-      return fields.allSatisfy {
-        $0.1.count == 2 && $0.1.allSatisfy { (0...perTurn * 50).contains($0) }
-      }
+      // NB: a move counts at most once, so no count passes the moves of the turns played.
+      let most = StreetSoccer.maxMovesPerTurn * turnsPlayed
+      return fields.allSatisfy { $0.1.count == 2 && $0.1.allSatisfy { (0...most).contains($0) } }
         && (0..<2).allSatisfy { goals[$0] <= shots[$0] && completed[$0] <= passes[$0] }
         && possession[0] + possession[1] <= turnsPlayed
     }

@@ -269,8 +269,9 @@ extension StreetSoccer {
     do {
       try playTurn(moves, events: &events)
     } catch {
-      // NB: the opponents only choose turns the referee accepts (StreetSoccerTests checks it
-      // over many matches); should one not, the computer passes rather than stall the match.
+      // NB: the opponents only choose turns the referee accepts (StreetSoccerOpponentTests
+      // checks every turn of whole matches); should one not, the computer clears or passes
+      // rather than stall the match (and search again at every tick).
       assertionFailure("a \(player.rawValue) turn was refused: \(error)")
       let fallback = Opponent.clearance(start: start, referee: referee)
       try? playTurn(fallback, events: &events)

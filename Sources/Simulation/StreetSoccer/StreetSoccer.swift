@@ -39,7 +39,9 @@ public struct StreetSoccer: ConfiguredModel {
     let totalTurns = 2 * settings.turnsPerSide
     guard (0...totalTurns).contains(state.turnsPlayed),
       state.over == (state.turnsPlayed == totalTurns),
-      state.match >= 1, (0...6).contains(state.die), !(state.over && state.die != 0),
+      state.match >= 1, state.homeAttacksRight == (state.match % 2 == 1),
+      (0...6).contains(state.die), !(state.over && state.die != 0),
+      !state.kickOff || state.board == referee.kickOff(by: state.toMove),
       settings.dice == .external || state.over || state.die != 0,
       (-1...1).contains(state.pendingPass), state.turnStarted <= tick,
       state.kits.count == 2, state.shown == Kit.shown(home: state.kits[0], away: state.kits[1]),
