@@ -6,8 +6,9 @@ import Testing
 
 /// The street soccer opponents' strength and speed, skipped unless `PLAYFIELD_BENCH=1`; run in
 /// release mode: `Benchmarks/soccer/run.sh` (see docs/benchmarks.md, "Street Soccer opponents").
+/// One test at a time, so that they do not share the cores.
 @Suite(
-  "Street soccer benchmark",
+  "Street soccer benchmark", .serialized,
   .enabled(if: ProcessInfo.processInfo.environment["PLAYFIELD_BENCH"] == "1"))
 struct StreetSoccerBenchmarkTests {
   /// One computer against another over `matches` seeded matches of the default config, the

@@ -22,7 +22,8 @@ extension StreetSoccer {
       /// The strong player's judgement.
       static let balanced = Weights(
         threat: 0.8, nextThreat: 0.6, possession: 0.1, progress: 0.25, cover: 0.02)
-      /// The defensive player's: the other side's chances count double, and men behind the ball.
+      /// The defensive player's: holding the ball and men behind it count for more, the
+      /// ball's way forward hardly at all.
       static let cautious = Weights(
         threat: 0.8, nextThreat: 0.7, possession: 0.2, progress: 0.04, cover: 0.06)
     }
@@ -54,9 +55,6 @@ extension StreetSoccer {
       guard play.mayShoot, ownCost <= play.points else { return (value, value) }
       return (value, max(value, 0.9 + 0.01 * Double(play.points - ownCost)))
     }
-
-    /// The value of a finished turn of `play.side` (see `judge`).
-    func valueAfterTurn(_ play: Play) -> Double { judge(play).value }
 
     /// A beginner's judgement of a play for the side playing it: a goal, else its own chance
     /// to score were it to play again, holding the ball, and the ball's way up the pitch;

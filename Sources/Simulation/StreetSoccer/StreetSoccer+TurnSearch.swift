@@ -1,7 +1,8 @@
 extension StreetSoccer {
   /// A beam search over the orders of one side's turn: at each depth every move of the best
   /// `width` plays so far, deduplicated by board, judged by `judge` as if the turn ended
-  /// there; the plays to go on from are ranked by what `judge` says they promise. Deterministic: moves come in the referee's order and ties keep it.
+  /// there; the plays to go on from are ranked by what `judge` says they promise.
+  /// Deterministic: moves come in the referee's order and ties keep it.
   struct TurnSearch {
     /// A play reached by some moves, and its value as a finished turn.
     struct Node {
