@@ -133,7 +133,7 @@ struct DeterminismTests {
     "holes": 1_542_131_266_196_102_896,
     "tag-cloud": 2_873_872_488_957_037_043,
     "paintbrush": 13_682_611_954_836_865_995,
-    "street-soccer": 18_059_770_743_437_376_004,
+    "street-soccer": 15_434_717_870_658_201_685,
   ]
 
   /// Models with a scenario that `Simulations.all` does not list yet, because their demo page

@@ -3,13 +3,13 @@ extension StreetSoccer {
   /// novice) the seeded whims, so a session replays exactly.
   enum Opponent {
     /// Plays the strong player searches: judgements of plays, its own and the replies'.
-    static let strongBudget = 60_000
+    static let strongBudget = 30_000
     /// Plays in the strong player's beam over its own turn.
-    static let strongWidth = 16
+    static let strongWidth = 12
     /// Its best own turns whose replies it weighs over the six faces of the die.
-    static let strongCandidates = 8
+    static let strongCandidates = 6
     /// Plays in the beam over each reply.
-    static let replyWidth = 4
+    static let replyWidth = 3
     /// Plays in the defensive player's beam.
     static let defensiveWidth = 8
     /// The novice's chance of a random move instead of its greedy choice.
