@@ -31,7 +31,11 @@ let package = Package(
     .target(name: "HTTP"),
     .target(name: "WebSocket", dependencies: ["HTTP", "Deflate"]),
     .target(name: "JSON"),
-    .target(name: "Simulation", dependencies: ["JSON"]),
+    // NB: optimized in debug builds too: the street soccer opponents search thousands of
+    // boards a turn, 50 times slower unoptimized, and the unit tests play whole matches.
+    .target(
+      name: "Simulation", dependencies: ["JSON"],
+      swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
     .target(name: "Apollonian", dependencies: ["JSON"]),
     // NB: -march=native lets the SIMD kernel use AVX2 (or AVX-512) on the machine that builds
     // it; Swift never fuses multiply-adds, so the counts stay those of the scalar loop.

@@ -82,6 +82,28 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     Scenario(
       type: Paintbrush.self, config: ["maxStrokes": 20], seed: 5, steps: 1_200,
       expectedEvents: ["paint", "input-rejected"], inputs: PaintbrushTests.script),
+    Scenario(
+      type: StreetSoccer.self,
+      config: ["home": "strong", "away": "novice", "turnsPerSide": 4, "computerDelay": 8],
+      seed: 26, steps: 1_000,
+      expectedEvents: [
+        "roll", "turn", "goal", "match-over", "rematch", "kits", "reset", "input-rejected",
+      ],
+      inputs: { tick in
+        switch tick {
+        case 20:
+          [
+            [
+              "type": "kit", "side": "away", "shirt": "#c01818", "shorts": "#ffffff",
+              "pattern": "sash", "patternColor": "#ffffff",
+            ]
+          ]
+        case 40: [["type": "turn", "side": "away", "moves": []]]
+        case 60: [["type": "rematch", "side": "home"]]
+        case 700: [["type": "reset"]]
+        default: []
+        }
+      }),
   ]
 
   /// Runs ticks `from..<to` of the script on `model`; returns the names of the events.
@@ -114,7 +136,12 @@ struct DeterminismTests {
     "holes": 1_542_131_266_196_102_896,
     "tag-cloud": 2_873_872_488_957_037_043,
     "paintbrush": 13_682_611_954_836_865_995,
+    "street-soccer": 15_434_717_870_658_201_685,
   ]
+
+  /// Models with a scenario that `Simulations.all` does not list yet, because their demo page
+  /// is still to come (street soccer: issue 26's second phase registers it with its `Demo`).
+  static let awaitingRegistration: Set<String> = [StreetSoccer.kind]
 
   @Test("golden state hash", arguments: Scenario.all)
   func goldenHash(_ scenario: Scenario) throws {
@@ -208,7 +235,9 @@ struct DeterminismTests {
   @Test func everyRegisteredModelHasAScenario() {
     let kinds = Simulations.all.map { $0.kind }
     #expect(Set(kinds).count == kinds.count)
-    #expect(Set(kinds) == Set(Scenario.all.map { $0.type.kind }))
+    #expect(Self.awaitingRegistration.isDisjoint(with: kinds), "registered: remove it above")
+    #expect(
+      Set(kinds) == Set(Scenario.all.map { $0.type.kind }).subtracting(Self.awaitingRegistration))
     let maze = Simulations.named("maze").map { ObjectIdentifier($0) }
     #expect(maze == ObjectIdentifier(MazeBall.self))
     #expect(Simulations.named("mandelbrot") == nil)

@@ -12,7 +12,7 @@ struct StepBenchmarkTests {
   private static let clock = ContinuousClock()
 
   /// CPU time of this thread in seconds: on a shared machine, wall time also counts waiting.
-  private static func threadTime() -> Double {
+  static func threadTime() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
@@ -23,7 +23,7 @@ struct StepBenchmarkTests {
   }
 
   /// Mean, median, p99 and max of `samples` in milliseconds.
-  private static func summary(_ samples: [Double]) -> String {
+  static func summary(_ samples: [Double]) -> String {
     let sorted = samples.sorted()
     let mean = samples.reduce(0, +) / Double(samples.count)
     let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]

@@ -3,8 +3,9 @@
 # in .build-fuzz/, and runs each target on its checked-in corpus in Tests/fuzz/corpus/TARGET:
 #   FUZZ_SECONDS=N  explore for N seconds (default 60), keeping what it finds in .build-fuzz/corpus;
 #   FUZZ_SECONDS=0  replay the corpus once, exploring nothing;
-#   FUZZ_RUNS=N     explore for exactly N executions from random seed FUZZ_SEED (default 1),
-#                   starting from the checked-in corpus alone, so a run repeats exactly (CI).
+#   FUZZ_RUNS=N     explore for exactly N executions (soccer: N/4) from random seed FUZZ_SEED
+#                   (default 1), starting from the checked-in corpus alone, so a run repeats
+#                   exactly (CI).
 # Usage: Tests/fuzz/fuzz.sh [TARGET ...] (default: all). A crash stops the run, leaves the input
 # in .build-fuzz/artifacts/ and exits non-zero.
 set -euo pipefail
@@ -13,7 +14,7 @@ cd "$root"
 seconds="${FUZZ_SECONDS:-60}"
 scratch="$root/.build-fuzz"
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(http json websocket tile config input snapshot); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(http json websocket tile config input snapshot soccer); fi
 
 # NB: -sanitize=fuzzer would link libFuzzer's own main, which clashes with the one SwiftPM
 # gives every executable; so instrument with -sanitize-coverage and link the no-main runtime.
@@ -37,8 +38,11 @@ for target in "${targets[@]}"; do
     # A fresh copy of the checked-in corpus, so that the same seed explores the same way.
     work="$scratch/repeatable-corpus/$target"
     rm -rf "$work"
-    limit=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
-    echo "== $target: $FUZZ_RUNS runs from seed ${FUZZ_SEED:-1}"
+    runs="$FUZZ_RUNS"
+    # NB: a soccer run plays up to 24 steps of a session: a quarter as many runs.
+    if [ "$target" = soccer ]; then runs=$((FUZZ_RUNS / 4)); fi
+    limit=(-runs="$runs" -seed="${FUZZ_SEED:-1}")
+    echo "== $target: $runs runs from seed ${FUZZ_SEED:-1}"
   elif [ "$seconds" = 0 ]; then
     work="$scratch/corpus/$target"
     limit=(-runs=0)

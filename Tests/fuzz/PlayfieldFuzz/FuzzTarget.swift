@@ -14,6 +14,8 @@ enum FuzzTarget: String, CaseIterable {
   case input
   /// Each model's snapshot decoder.
   case snapshot
+  /// Street soccer sessions fed sequences of turns, dice, kits, rematches and plans.
+  case soccer
 
   /// The target this process runs (set once, before libFuzzer starts).
   nonisolated(unsafe) static var selected = FuzzTarget.json
@@ -27,6 +29,7 @@ enum FuzzTarget: String, CaseIterable {
     case .config: Self.config(bytes)
     case .input: Self.input(bytes)
     case .snapshot: Self.snapshot(bytes)
+    case .soccer: Self.soccer(bytes)
     }
   }
 }
