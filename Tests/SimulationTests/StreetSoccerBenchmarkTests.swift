@@ -34,7 +34,7 @@ struct StreetSoccerBenchmarkTests {
         while !model.state.over {
           let firstMoves = (model.state.toMove == .home) == firstHome
           let start = StepBenchmarkTests.threadTime()
-          _ = model.step(inputs: [])
+          _ = model.step(parsing: [])
           let time = StepBenchmarkTests.threadTime() - start
           if firstMoves { firstTurns.append(time) } else { secondTurns.append(time) }
         }
@@ -65,7 +65,7 @@ struct StreetSoccerBenchmarkTests {
   /// What the 60 Hz loop pays while a person thinks: a step without input, and a frame.
   @Test func idleStepAndFrame() throws {
     var model = try StreetSoccer(config: ["away": "human"], seed: 1)
-    _ = model.step(inputs: [
+    _ = model.step(parsing: [
       ["type": "turn", "side": "home", "moves": [["move": "step", "piece": 2, "to": [3, 1]]]]
     ])
     var steps: [Double] = []
@@ -73,7 +73,7 @@ struct StreetSoccerBenchmarkTests {
     var writer = JSONWriter(capacity: 4_096)
     for _ in 0..<10_000 {
       let start = StepBenchmarkTests.threadTime()
-      _ = model.step(inputs: [])
+      _ = model.step(parsing: [])
       let stepped = StepBenchmarkTests.threadTime()
       writer.reset()
       writer.beginObject()

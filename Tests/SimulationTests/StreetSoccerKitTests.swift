@@ -145,7 +145,7 @@ struct StreetSoccerKitTests {
   @Test func aClashingAwayKitChangesForEveryoneAndTheKeeperIsBrighter() throws {
     var model = try StreetSoccer(config: ["away": "human"], seed: 1)
     #expect(model.state.shown == [Kit.home, Kit.away])
-    let events = model.step(inputs: [
+    let events = model.step(parsing: [
       [
         "type": "kit", "side": "away", "shirt": "#C01818", "shorts": "#ffffff",
         "pattern": "plain", "patternColor": "#ffffff",
@@ -167,7 +167,7 @@ struct StreetSoccerKitTests {
     let keeper = try #require(frame["kits"]?["home"]?["keeper"]?.stringValue)
     #expect(Kit.lab(keeper).l > Kit.lab(Kit.home.shirt).l + 10)
     // Home changing to a kit far from away's own brings away's kit back.
-    let back = model.step(inputs: [
+    let back = model.step(parsing: [
       [
         "type": "kit", "side": "home", "shirt": "#00843d", "shorts": "#ffffff",
         "pattern": "hoops", "patternColor": "#ffffff",

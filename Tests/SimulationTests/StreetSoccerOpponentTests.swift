@@ -34,7 +34,7 @@ struct StreetSoccerOpponentTests {
         for: model.settings.player(state.toMove), start: start, referee: model.referee,
         whims: &whims)
       #expect(throws: Never.self) { try model.checkedTurn(moves) }
-      let events = model.step(inputs: [])
+      let events = model.step(parsing: [])
       #expect(!events.contains { $0.name == "input-rejected" })
       #expect(model.state.turnsPlayed == state.turnsPlayed + 1)
       #expect(model.state.last.moves == moves)
@@ -51,7 +51,7 @@ struct StreetSoccerOpponentTests {
         "computerDelay": 0,
       ]
       var model = try Soccer(config: config, seed: seed)
-      while !model.state.over { _ = model.step(inputs: []) }
+      while !model.state.over { _ = model.step(parsing: []) }
       let goals = model.state.statistics.goals
       let (strong, novice) = strongHome ? (goals[0], goals[1]) : (goals[1], goals[0])
       #expect(strong > novice, "seed \(seed): \(strong) to \(novice)")
@@ -90,7 +90,7 @@ struct StreetSoccerOpponentTests {
       var model = try Soccer(config: config, seed: seed)
       var moves: [Soccer.Move] = []
       for _ in 0..<10 {
-        _ = model.step(inputs: [])
+        _ = model.step(parsing: [])
         moves += model.state.last.moves
       }
       return moves

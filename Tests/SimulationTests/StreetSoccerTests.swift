@@ -249,7 +249,7 @@ struct StreetSoccerTests {
       try Self.events(&model, ["type": "die", "side": "away", "value": 3]).map(\.reason)
         == ["die: it is home's roll"])
     #expect(throws: SimulationError(field: "value", message: "must be an integer from 1 to 6")) {
-      try Soccer.input(from: ["type": "die", "side": "home", "value": 7])
+      try Soccer.checkedInput(from: ["type": "die", "side": "home", "value": 7])?.json
     }
     let rolled = try Self.events(&model, ["type": "die", "side": "home", "value": 4])
     #expect(rolled.map(\.name) == ["roll"] && model.state.die == 4)
@@ -365,15 +365,15 @@ struct StreetSoccerTests {
       ),
     ]
     for (message, error) in cases {
-      #expect(throws: error) { try Soccer.input(from: message) }
+      #expect(throws: error) { try Soccer.checkedInput(from: message)?.json }
     }
-    #expect((try? Soccer.input(from: ["type": "tilt"])) == .some(nil))
+    #expect((try? Soccer.checkedInput(from: ["type": "tilt"])?.json) == .some(nil))
   }
 
   @Test func aDamagedLogEntryIsRejectedNotACrash() throws {
     var model = try Soccer(config: ["away": "human"], seed: 1)
     let before = model.state
-    let events = model.step(inputs: [
+    let events = model.step(parsing: [
       ["type": "turn", "side": "home", "moves": [["move": "step", "piece": 9, "to": [1, 1]]]],
       ["type": "die", "side": "home", "value": "six"],
     ])
@@ -386,7 +386,7 @@ struct StreetSoccerTests {
   @Test func aStepWithoutInputChangesOnlyTheTick() throws {
     var model = try Soccer(config: ["away": "human"], seed: 3)
     let state = model.state
-    for _ in 0..<600 { #expect(model.step(inputs: []).isEmpty) }
+    for _ in 0..<600 { #expect(model.step(parsing: []).isEmpty) }
     #expect(model.state == state && model.tick == 600)
   }
 
@@ -395,9 +395,9 @@ struct StreetSoccerTests {
     _ = try Self.playTurn(&model, "home", [])
     #expect(model.state.toMove == .away && model.phase == "computer")
     let started = model.state.turnStarted
-    for _ in 0..<28 { #expect(model.step(inputs: []).isEmpty) }
+    for _ in 0..<28 { #expect(model.step(parsing: []).isEmpty) }
     #expect(model.state.toMove == .away)
-    let events = model.step(inputs: [])
+    let events = model.step(parsing: [])
     #expect(events.map(\.name).contains("turn") && model.state.toMove == .home)
     #expect(model.tick == started + 30)
   }
@@ -459,8 +459,8 @@ struct StreetSoccerTests {
       config: ["home": "novice", "away": "novice", "computerDelay": 0], seed: 5)
     var checked = 0
     while checked < 40 {
-      _ = model.step(inputs: [])
-      if model.state.over { _ = model.step(inputs: [["type": "rematch", "side": "home"]]) }
+      _ = model.step(parsing: [])
+      if model.state.over { _ = model.step(parsing: [["type": "rematch", "side": "home"]]) }
       guard !model.state.over, model.state.die != 0 else { continue }
       let referee = model.referee
       let play = Soccer.Play(
@@ -686,8 +686,8 @@ struct StreetSoccerTests {
 
   /// Steps one message through the JSON path; the model's events.
   static func events(_ model: inout Soccer, _ message: JSONValue) throws -> [SimulationEvent] {
-    let input = try #require(try Soccer.input(from: message))
-    return model.step(inputs: [input])
+    let input = try #require(try Soccer.checkedInput(from: message)?.json)
+    return model.step(parsing: [input])
   }
 
   /// The reasons the step of a `turn` rejected.

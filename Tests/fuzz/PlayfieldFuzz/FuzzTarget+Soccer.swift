@@ -25,10 +25,10 @@ extension FuzzTarget {
     for message in (json.arrayValue ?? [json]).prefix(24) {
       if message["type"] == "plan" {
         plan(message, on: model)
-      } else if let input = try? StreetSoccer.input(from: message) {
-        _ = model.step(inputs: [input])
+      } else if let input = try? StreetSoccer.checkedInput(from: message) {
+        _ = model.step(checked: [input])
       } else {
-        _ = model.step(inputs: [message])
+        _ = model.step(parsing: [message])
       }
     }
     var writer = JSONWriter(capacity: 1_024)
