@@ -60,7 +60,7 @@ public final class Application: HTTPHandler {
     self.inputPages = FairWork(
       name: "input-pages",
       limits: FairWork.Limits(
-        running: 2, waiting: 64, perClient: limits[.inputPagesPerClient],
+        running: 1, waiting: 64, perClient: limits[.inputPagesPerClient],
         perAddress: limits[.inputPagesPerClient] * limits[.familiesPerAddress], deadline: 10),
       wording: ColdWording(
         tooManyFromClient: "you have too many input-log pages being read; wait for them first",

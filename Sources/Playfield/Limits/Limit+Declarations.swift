@@ -53,7 +53,7 @@ extension Limit where Value == Int {
     "connections-per-address", 256, from: 1, to: 1_000_000,
     help: "Open connections one address (an IPv6 /64) may hold; past it, its new ones get 503.")
   public static let inputLogBytes = Limit(
-    "input-log-bytes", 4 << 20, from: 1, to: 1 << 40,
+    "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
     help: "Bytes of input one session may log; past it, the session takes no more input.")
   public static let inputPagesPerClient = Limit(
     "input-pages-per-client", 2, from: 1, to: 10_000,
