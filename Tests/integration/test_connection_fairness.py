@@ -9,7 +9,7 @@ import socket
 
 from websockets.sync.client import connect
 
-from deadline import Deadline, receive_until
+from deadline import Deadline, receive_until, wait_until
 from helpers import create_session, request
 
 
@@ -238,7 +238,10 @@ def test_the_input_log_has_a_byte_cap(start_playfield):
     assert 0 < len(acked) < 80 and len(acked) + len(full) == 80
     assert max(acked) < min(f["id"] for f in full), "once full, nothing more is taken"
     assert "bytes of input" in full[0]["message"]
-    logged = [i for page in all_pages(server, session["id"]) for i in page]
+    # Acked inputs are logged at the next tick: wait (bounded) until all are.
+    logged = wait_until(
+        lambda: (found := [i for page in all_pages(server, session["id"]) for i in page])
+        and len(found) >= len(acked) and found, 20, "the acked inputs in the log")
     assert len(logged) == len(acked)
     assert size(logged) <= 1100, "what is logged stays near the cap (the server counts its own JSON)"
 
