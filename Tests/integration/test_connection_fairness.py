@@ -4,8 +4,12 @@ pages and the input log itself are bounded in bytes.
 
 Every 127.0.0.x is its own client by default (the abuse harness relies on it); each test picks
 its own addresses. No test asserts a time: each wait has a whole-wait deadline."""
+import contextlib
 import json
 import socket
+
+import pytest
+from websockets.exceptions import ConnectionClosed
 
 from websockets.sync.client import connect
 
@@ -270,3 +274,30 @@ def test_input_pages_are_bounded_in_bytes_and_lose_nothing(start_playfield):
         assert page[-1]["tick"] < following[0]["tick"], "pages end at whole ticks"
         next_tick = [i for i in following if i["tick"] == following[0]["tick"]]
         assert size(page) + size(next_tick) > 1024 - 50, "and hold as many whole ticks as fit"
+
+
+def test_an_evicted_websocket_is_told_to_try_again_later(start_playfield):
+    server = start_playfield("--max-connections", "4", "--connections-per-address", "4")
+    deadline = Deadline(30, "WebSocket eviction")
+    with contextlib.ExitStack() as stack:
+        sockets = []
+        for _ in range(3):
+            sock = open_from(server, "127.0.0.2")
+            ws = stack.enter_context(
+                connect(f"{server.ws_url}/ws/echo", sock=sock, open_timeout=deadline.left()))
+            ws.send("hello")
+            assert ws.recv(timeout=deadline.left()) == "hello"
+            sockets.append(ws)
+        light = held_connections(server, "127.0.0.3", 1, deadline)
+        stack.callback(light[0].close)
+        # Full: the newcomer gets in, and the heavy address's idlest WebSocket (its first) is
+        # closed with 1013, try again later.
+        newcomer = open_from(server, "127.0.0.4")
+        assert get(newcomer, "/healthz", deadline)[0] == 200
+        newcomer.close()
+        with pytest.raises(ConnectionClosed) as closed:
+            sockets[0].recv(timeout=deadline.left())
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        for ws in sockets[1:]:
+            ws.send("still here")
+            assert ws.recv(timeout=deadline.left()) == "still here"
