@@ -1,4 +1,5 @@
-import Dispatch
+import CPosix
+import Foundation
 import HTTP
 import Server
 import Synchronization
@@ -17,8 +18,12 @@ final class FairWork: Sendable {
 
   typealias Limits = FairQueue<Job>.Limits
 
+  /// Nice the workers below the game loop and the event loops.
+  static let niceness: Int32 = 10
+
   private let queue: Mutex<FairQueue<Job>>
-  private let workers: DispatchQueue
+  /// Names the worker threads.
+  private let name: String
   private let wording: ColdWording
   private let errorStyle: ErrorStyle
   /// Monotonic seconds, for the queue's deadline.
@@ -30,8 +35,7 @@ final class FairWork: Sendable {
     clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 }
   ) {
     self.queue = Mutex(FairQueue(limits: limits))
-    self.workers = DispatchQueue(
-      label: "playfield.\(name)", qos: .utility, attributes: .concurrent)
+    self.name = "playfield-\(name)"
     self.wording = wording
     self.errorStyle = errorStyle
     self.clock = clock
@@ -57,15 +61,20 @@ final class FairWork: Sendable {
   }
 
   private func run(_ job: Job) {
-    workers.async { [self] in
+    let thread = Thread { [self] in
+      _ = cposix_nice_this_thread(Self.niceness)
       let response = job.work()
       // NB: the slot is handed on before the answer goes, so a client that has its answer
       // never finds its own job still counted.
       let (start, expired) = queue.withLock { $0.finish(client: job.client, now: clock()) }
       job.pending.succeed(response)
       for (late, refusal) in expired { late.pending.succeed(refused(refusal)) }
-      for next in start { run(next) }
+      // NB: from a thread that is not niced, or the next worker would inherit this niceness
+      // and add its own.
+      if !start.isEmpty { DispatchQueue.global().async { for next in start { self.run(next) } } }
     }
+    thread.name = name
+    thread.start()
   }
 
   /// 429 for a client over its share, 503 when the queue is full or the wait too long.
