@@ -61,6 +61,7 @@ private struct Driver {
     case .publish(let progress):
       "publish \(progress.tick) \(progress.phase) \(progress.spectators)+\(progress.controllers)"
     case .reply(_, let state): "reply \(state.tick)"
+    case .disconnect(let peer, _): "disconnect \(peer.name)"
     }
   }
 
