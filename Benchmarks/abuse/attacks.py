@@ -1096,6 +1096,20 @@ async def attack_7_canvas_integrity(run):
                 "yes" if drew else "no")
     await mine.send(json.dumps({"type": "reset"}))
     await theirs.close()
+    # Revoking: the owner asks for a new drawing link; the old one should be refused from then on.
+    status, _, raw, _ = await asyncio.to_thread(
+        try_call, base, f"/api/sessions/{canvas['id']}/links", "POST", None, owner,
+        {"Authorization": f"Bearer {canvas['token']}"})
+    if status == 200:
+        old, draw = draw, json.loads(raw)["tokens"]["draw"]
+        try:
+            await (await channel(old, guest)).close()
+            refused = "no"
+        except Exception as error:  # noqa: BLE001 - the refusal is the outcome
+            refused = f"yes ({getattr(getattr(error, 'response', None), 'status_code', error)})"
+        run.outcome("old drawing link refused after the owner's new link", refused)
+    else:
+        run.outcome("old drawing link refused after the owner's new link", f"no way to revoke (status {status})")
 
     await run.before()
     worker = await run.launch(undo_flood, base, canvas["id"], draw, guest)

@@ -108,6 +108,9 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     case .endOfFile where lingering:
       close()
     case .endOfFile:
+      // NB: as nginx does, a peer that stops sending while its answer is still being computed
+      // counts as gone: the work behind it may stop (an answer that still comes is sent).
+      waiting?.abandon()
       machine.peerClosed(now: MonotonicTime.now())
       runActions()
     case .failed:

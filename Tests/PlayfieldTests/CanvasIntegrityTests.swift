@@ -34,8 +34,8 @@ final class Painter: Sendable {
       commands, now: 1_000, mayStepAgain: { false },
       perform: { action in
         switch action {
-        case .send(.error(let error), let painter):
-          words.append("\(error.code) to \(painter.name): \(error.text)")
+        case .refused(let reason, let painter):
+          words.append("refused to \(painter?.name ?? "nobody"): \(reason)")
         case .journalInputs(let inputs, _):
           words.append(
             "logged " + inputs.map { $0["type"]?.stringValue ?? "?" }.joined(separator: ","))

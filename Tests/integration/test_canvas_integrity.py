@@ -136,3 +136,18 @@ def test_tile_errors_carry_cors_and_expose_retry_after(playfield):
 def _quote(text):
     import urllib.parse
     return urllib.parse.quote(text, safe="")
+
+
+def test_refused_no_ops_do_not_fill_the_owners_log(start_playfield):
+    server = start_playfield("--inputs-per-session", "20")
+    session = create_session(server, "paintbrush")
+    with socket(server, session, draw_token(session)) as guest:
+        receive_until(guest, lambda m: m["type"] == "hello", what="hello")
+        # Three times the log's bound, one after another: each is refused and takes no room.
+        for number in range(60):
+            guest.send(json.dumps({"type": "undo", "author": "nothing", "id": number}))
+            assert error(guest)["error"] == "refused"
+    with socket(server, session, session["token"]) as owner:
+        receive_until(owner, lambda m: m["type"] == "hello", what="hello")
+        owner.send(json.dumps(stroke("k", 1, 50)))
+        assert paints(owner)[0]["op"] == "mark"

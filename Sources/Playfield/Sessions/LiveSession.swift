@@ -38,6 +38,13 @@ final class LiveSession: @unchecked Sendable {
   private let published: Mutex<SessionSummary>
   /// Which seat links are valid (`SeatToken`): raised each time the owner replaces them.
   private let seatLinks: Mutex<Int64>
+  /// The bound on the session's log that admitted its inputs, given back an input's room when
+  /// the input is refused unlogged.
+  var inputLog: InputLogCap? {
+    get { inputLogCap.withLock { $0 } }
+    set { inputLogCap.withLock { $0 = newValue } }
+  }
+  private let inputLogCap = Mutex<InputLogCap?>(nil)
   /// Sockets whose `hello` a worker is encoding, with what was sent them meanwhile, in order:
   /// it goes out after the `hello`.
   private let joining = Mutex<[ObjectIdentifier: [ServerMessage]]>([:])
@@ -203,6 +210,9 @@ final class LiveSession: @unchecked Sendable {
       reply(state)
     case .disconnect(let socket, let reason):
       socket.close(.policyViolation, reason: reason)
+    case .refused(let reason, let socket):
+      inputLog?.refund(id)
+      if let socket { perform(.send(.error(ClientError("refused", reason)), to: socket)) }
     }
   }
 

@@ -71,6 +71,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     case reply(@Sendable (SessionState) -> Void, SessionState)
     /// Close this client's connection: its way in is no longer valid.
     case disconnect(Client, reason: String)
+    /// An input was refused at its step (it would have changed nothing) and not logged: tell
+    /// its sender (when known) and give back the room it took in the log's bound.
+    case refused(reason: String, from: Client?)
   }
 
   /// What listings and the store learn after a tick that changed something.
@@ -269,7 +272,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         inputs.append(input)
         continue
       }
-      if let client { perform(.send(.error(ClientError("refused", reason)), to: client)) }
+      perform(.refused(reason: reason, from: client))
     }
     for event in events {
       if case .gameOver(let score, let level) = event.meaning {
