@@ -7,7 +7,7 @@ extension Application {
   static let appRoutes: [Route] = [
     Route([.get], "/", [.page]) { call in .response(call.app.gallery()) },
     Route([.get], "/healthz") { call in .response(call.app.health()) },
-    Route([.get], "/oembed") { call in
+    Route([.get], "/oembed", [.crossOrigin]) { call in
       .response(OEmbed(demos: call.app.demos).handle(call.request))
     },
     Route([.get], "/demos/{demo}", [.page]) { (call, name: DemoName) in
@@ -34,6 +34,10 @@ extension Application {
     },
     Route([.delete], "/api/sessions/{session}", [.api, .guardsState]) { (call, id: SessionID) in
       .response(call.app.sessionAPI.delete(call.request, id: id))
+    },
+    Route([.post], "/api/sessions/{session}/links", [.api, .guardsState]) {
+      (call, id: SessionID) in
+      .response(call.app.sessionAPI.renewLinks(call.request, id: id))
     },
     Route([.get], "/api/sessions/{session}/state", [.api, .guardsState]) { (call, id: SessionID) in
       call.app.sessionAPI.state(id)

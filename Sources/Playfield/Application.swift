@@ -107,11 +107,12 @@ public final class Application: HTTPHandler {
     switch routes.resolve(request, segments: segments) {
     case .notFound:
       return .response(notFound(request))
-    case .methodNotAllowed(let allow, let style):
+    case .methodNotAllowed(let allow, let style, let traits):
       return .response(
-        style.response(
-          .methodNotAllowed, "\(request.method) is not allowed here; use \(allow.allowField)",
-          headers: ["Allow": allow.allowField]))
+        traits.decorate(
+          style.response(
+            .methodNotAllowed, "\(request.method) is not allowed here; use \(allow.allowField)",
+            headers: ["Allow": allow.allowField])))
     case .options(let allow, let crossOrigin):
       return .response(Self.options(request, allow: allow, crossOrigin: crossOrigin))
     case .handle(let route, let handler):
@@ -127,17 +128,18 @@ public final class Application: HTTPHandler {
         asGET.headers.remove("Upgrade")
         call = RouteCall(request: asGET, context: context, app: self)
       }
-      let reply = handler(call)
-      guard !route.traits.isDisjoint(with: [.page, .crossOrigin]),
-        case .response(var response) = reply
-      else { return reply }
-      if route.traits.contains(.page) { response = page(response, call) }
-      if route.traits.contains(.crossOrigin),
-        !response.headers.contains("Access-Control-Allow-Origin")
-      {
-        response.headers.add("Access-Control-Allow-Origin", "*")
+      let traits = route.traits
+      switch handler(call) {
+      case .response(var response):
+        if traits.contains(.page) { response = page(response, call) }
+        return .response(traits.decorate(response))
+      case .later(let pending) where traits.contains(.crossOrigin):
+        // NB: an answer finished on another thread (a tile, a 503 from its queue) carries the
+        // grant as well, or a page on another site could not read its status or Retry-After.
+        return .later(pending.map { traits.decorate($0) })
+      case let reply:
+        return reply
       }
-      return .response(response)
     }
   }
 
@@ -159,6 +161,7 @@ public final class Application: HTTPHandler {
       response.headers.set("Access-Control-Allow-Headers", asked)
     }
     response.headers.set("Access-Control-Max-Age", "86400")
+    response.headers.set("Access-Control-Expose-Headers", RouteTraits.exposedHeaders)
     return response
   }
 

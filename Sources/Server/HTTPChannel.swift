@@ -36,6 +36,8 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
   /// Set once the connection has become a WebSocket. NB: from then on the loop sends events
   /// to the new channel (`EventLoop.replace`); only a late response can still reach this one.
   private var upgraded = false
+  /// The response another thread is finishing, if any: abandoned if the connection closes first.
+  private var waiting: PendingResponse?
   /// The WebSocket waiting for its 101 to go out.
   private var pendingUpgrade: (WebSocketHandshake.Accepted, any WebSocketHandler, Request)?
 
@@ -112,6 +114,9 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
     case .endOfFile where lingering:
       close()
     case .endOfFile:
+      // NB: as nginx does, a peer that stops sending while its answer is still being computed
+      // counts as gone: the work behind it may stop (an answer that still comes is sent).
+      waiting?.abandon()
       machine.peerClosed(now: MonotonicTime.now())
       runActions()
     case .failed:
@@ -163,8 +168,12 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
     case .response(let response):
       respond(response)
     case .later(let pending):
+      waiting = pending
       pending.whenDone { [loop] response in
-        loop.execute { self.respond(response) }
+        loop.execute {
+          if self.waiting === pending { self.waiting = nil }
+          self.respond(response)
+        }
       }
     case .webSocket(let accepted, let handler):
       pendingUpgrade = (accepted, handler, request)
@@ -251,6 +260,9 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
   func close() {
     guard !closed else { return }
     closed = true
+    // NB: whatever computes the answer (a tile render) may stop: nobody will read it.
+    waiting?.abandon()
+    waiting = nil
     output.removeAll()
     loop.deregister(self)
     closeDescriptor(fd)

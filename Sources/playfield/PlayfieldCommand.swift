@@ -118,6 +118,10 @@ struct Serve: ParsableCommand {
 
   func run() throws {
     MallocTuning.apply()
+    // NB: past a file-size limit (`ulimit -f`) the kernel sends SIGXFSZ, whose default ends the
+    // process; ignored, the write fails with EFBIG, which the storage writer reports (and
+    // /healthz shows) like any other write error.
+    signal(SIGXFSZ, SIG_IGN)
     let level = Logger.Level(rawValue: logLevel) ?? .info
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)

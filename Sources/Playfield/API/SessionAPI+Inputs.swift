@@ -12,7 +12,8 @@ extension SessionAPI {
 
   /// `GET /api/sessions/ID/inputs?after=TICK`: the logged inputs, by tick, oldest first, in
   /// pages of whole ticks of at most `inputsPage` inputs and `pageBytes` bytes (unless one
-  /// tick alone is larger); `more` says whether later ticks follow. Made off the event loop,
+  /// tick alone is larger); `more` says whether later ticks follow. It names who sent what (the
+  /// painters of a canvas), so it needs the session's control token. Made off the event loop,
   /// through `pages`, which charges each page to `client`.
   func inputs(_ request: Request, id: SessionID, client: ClientKey, pages: FairWork, pageBytes: Int)
     -> Reply
@@ -21,9 +22,16 @@ extension SessionAPI {
     guard let journal = registry.journal as? StorageJournal else {
       return .response(APIError(.serviceUnavailable, "the input log needs the database").response)
     }
+    guard let token = Self.token(in: request) else {
+      var error = APIError(.unauthorized, "the input log needs the session's token")
+      error.headers.set("WWW-Authenticate", "Bearer")
+      return .response(error.response)
+    }
     var after: Int64 = 0
     do {
-      if let text = try QueryParameters(request.query)["after"] {
+      let query = try QueryParameters(request.query)
+      try query.requireDistinctNames()
+      if let text = query["after"] {
         guard let value = Int64(text), value >= 0 else {
           return .response(
             APIError(.badRequest, "after must be a tick, 0 or more", field: "after").response)
@@ -36,8 +44,11 @@ extension SessionAPI {
     return pages.submit(client: client) { [after] in
       _ = journal.writer.flush(timeout: 5)
       do {
-        guard try journal.store.session(id: id) != nil else {
+        guard let stored = try journal.store.session(id: id) else {
           return APIError(.notFound, "no stored session \(id)").response
+        }
+        guard TokenHash.matches(token: token, storedHash: stored.tokenHash) else {
+          return APIError(.forbidden, "the token does not control this session").response
         }
         let (page, more) = try Self.page(
           of: id, after: after, in: journal.store, maxBytes: pageBytes)

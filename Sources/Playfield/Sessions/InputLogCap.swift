@@ -47,6 +47,13 @@ final class InputLogCap: Sendable {
     }
   }
 
+  /// Gives back the room of one admitted input that was refused and not logged.
+  func refund(_ sessionID: String) {
+    counts.withLock { counts in
+      if let count = counts[sessionID], count > 0 { counts[sessionID] = count - 1 }
+    }
+  }
+
   /// Forgets a session that is gone.
   func forget(_ sessionID: String) {
     _ = logged.withLock { $0.removeValue(forKey: sessionID) }

@@ -43,7 +43,7 @@ extension SessionRegistry {
       let session = LiveSession(
         id: stored.id, model: model, seed: stored.seed, tokenHash: stored.tokenHash,
         createdAt: stored.createdAt, running: stored.status == .running, journal: journal,
-        idlePause: limits.idlePause, clock: monotonicClock)
+        idlePause: limits.idlePause, clock: monotonicClock, seatGeneration: stored.seatGeneration)
       adopt(session)
       logger.info("session \(id) unparked")
       return session

@@ -174,6 +174,7 @@ final class SessionRegistry: Sendable {
 
   /// Adds a session brought back from storage.
   func adopt(_ session: LiveSession) {
+    session.inputLog = inputLog
     live.withLock { $0[session.id] = session }
   }
 

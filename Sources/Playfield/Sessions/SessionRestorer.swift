@@ -26,7 +26,8 @@ enum SessionRestorer {
           LiveSession(
             id: session.id, model: model, seed: session.seed, tokenHash: session.tokenHash,
             createdAt: session.createdAt, running: session.status == .running, journal: journal,
-            idlePause: registry.limits.idlePause, clock: registry.monotonicClock))
+            idlePause: registry.limits.idlePause, clock: registry.monotonicClock,
+            seatGeneration: session.seatGeneration))
         restored += 1
       } catch {
         logger.error("cannot restore session \(session.id): \(error)")
