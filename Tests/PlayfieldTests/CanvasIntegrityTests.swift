@@ -34,7 +34,7 @@ final class Painter: Sendable {
       commands, now: 1_000, mayStepAgain: { false },
       perform: { action in
         switch action {
-        case .refused(let reason, let painter):
+        case .refused(let reason, let painter, _):
           words.append("refused to \(painter?.name ?? "nobody"): \(reason)")
         case .journalInputs(let inputs, _):
           words.append(

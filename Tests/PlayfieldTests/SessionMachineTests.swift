@@ -62,7 +62,7 @@ private struct Driver {
       "publish \(progress.tick) \(progress.phase) \(progress.spectators)+\(progress.controllers)"
     case .reply(_, let state): "reply \(state.tick)"
     case .disconnect(let peer, _): "disconnect \(peer.name)"
-    case .refused(let reason, let peer): "refused \(reason) to \(peer?.name ?? "nobody")"
+    case .refused(let reason, let peer, _): "refused \(reason) to \(peer?.name ?? "nobody")"
     }
   }
 

@@ -112,6 +112,19 @@ struct InputLogBytesTests {
     #expect(cap.admit("s", bytes: 1) == nil)
     #expect(cap.admit("s", bytes: 1) == .count)
   }
+
+  @Test("a refused input gives back both its place and its bytes, so no-ops cannot fill the log")
+  func refundGivesBackBytes() {
+    let cap = InputLogCap(maxInputs: 2, maxBytes: 100)
+    for _ in 0..<1000 {
+      #expect(cap.admit("s", bytes: 60) == nil)
+      cap.refund("s", bytes: 60)
+    }
+    #expect(cap.admit("s", bytes: 60) == nil, "the owner can still draw after a flood of no-ops")
+    #expect(cap.admit("s", bytes: 60) == .bytes)
+    cap.refund("t", bytes: 10)  // a session that logged nothing: nothing to give back
+    #expect(cap.admit("t", bytes: 100) == nil)
+  }
 }
 
 @Suite("Input-log pages are bounded in bytes and end at whole ticks")

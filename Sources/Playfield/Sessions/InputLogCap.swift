@@ -47,10 +47,11 @@ final class InputLogCap: Sendable {
     }
   }
 
-  /// Gives back the room of one admitted input that was refused and not logged.
-  func refund(_ sessionID: String) {
-    counts.withLock { counts in
-      if let count = counts[sessionID], count > 0 { counts[sessionID] = count - 1 }
+  /// Gives back the room of one admitted input of `bytes` that was refused and not logged.
+  func refund(_ sessionID: String, bytes: Int = 0) {
+    logged.withLock { logged in
+      guard let (count, total) = logged[sessionID], count > 0 else { return }
+      logged[sessionID] = (count - 1, max(0, total - bytes))
     }
   }
 

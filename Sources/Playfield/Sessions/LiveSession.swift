@@ -210,8 +210,8 @@ final class LiveSession: @unchecked Sendable {
       reply(state)
     case .disconnect(let socket, let reason):
       socket.close(.policyViolation, reason: reason)
-    case .refused(let reason, let socket):
-      inputLog?.refund(id)
+    case .refused(let reason, let socket, let bytes):
+      inputLog?.refund(id, bytes: bytes)
       if let socket { perform(.send(.error(ClientError("refused", reason)), to: socket)) }
     }
   }

@@ -72,8 +72,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     /// Close this client's connection: its way in is no longer valid.
     case disconnect(Client, reason: String)
     /// An input was refused at its step (it would have changed nothing) and not logged: tell
-    /// its sender (when known) and give back the room it took in the log's bound.
-    case refused(reason: String, from: Client?)
+    /// its sender (when known) and give back the room it took in the log's bound (`bytes`, its
+    /// size as logged).
+    case refused(reason: String, from: Client?, bytes: Int)
   }
 
   /// What listings and the store learn after a tick that changed something.
@@ -272,7 +273,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         inputs.append(input)
         continue
       }
-      perform(.refused(reason: reason, from: client))
+      perform(.refused(reason: reason, from: client, bytes: input.json.serialized().count))
     }
     for event in events {
       if case .gameOver(let score, let level) = event.meaning {

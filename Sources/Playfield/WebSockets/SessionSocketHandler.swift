@@ -148,7 +148,7 @@ struct SessionSocketHandler: WebSocketHandler {
         ClientError(
           "not-controller", "spectators cannot send \(type); connect with the session's token"))
     }
-    if case .input(let input) = command,
+    if case .input(let input, _) = command,
       let bound = inputLog.admit(session.id, bytes: input.json.serialized().count)
     {
       return .failure(ClientError("log-full", inputLog.message(bound)))
