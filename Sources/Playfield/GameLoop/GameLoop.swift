@@ -52,6 +52,8 @@ final class GameLoop: @unchecked Sendable {
   /// a manual loop steps them in its tick).
   private let offTick: OffTickSteps
   private var tickNumber: UInt64 = 0
+  /// Every model step beyond the realtime tick, charged to the client that caused it.
+  let scheduler: StepScheduler
 
   init(
     wallClock: @escaping @Sendable () -> Double,
@@ -64,11 +66,13 @@ final class GameLoop: @unchecked Sendable {
     self.sessions = sessions
     self.replays = replays
     self.offTick = OffTickSteps(wallClock: wallClock)
+    self.scheduler = StepScheduler()
   }
 
   func start() {
     started.store(true, ordering: .relaxed)
     offTick.start()
+    scheduler.start()
     let thread = Thread { [self] in
       run()
       finished.signal()
@@ -84,6 +88,7 @@ final class GameLoop: @unchecked Sendable {
     // NB: a manual game loop never started a thread to wait for.
     if started.load(ordering: .relaxed) { finished.wait() }
     offTick.stop()
+    scheduler.stop()
   }
 
   var statistics: Statistics { published.withLock { $0 } }
@@ -107,6 +112,7 @@ final class GameLoop: @unchecked Sendable {
   /// One tick, outside the thread (a `.manual` game loop).
   func tickOnce() {
     tick()
+    scheduler.runSlices()
   }
 
   /// Advances every session once, on all cores when there are several.
