@@ -176,4 +176,23 @@ import Testing
     app.tick(10)
     #expect(session.summary.running && session.summary.tick >= tick + 9)
   }
+
+  @Test("a game loop asleep for lack of work wakes for a new session and steps it")
+  func aSleepingLoopWakesForANewSession() throws {
+    let app = try TestApplication(database: false) { $0.gameLoop = .thread }
+    defer { app.shutdown() }
+    // Nothing runs: the loop goes to sleep at once.
+    let deadline = ContinuousClock.now + .seconds(60)
+    while app.application.gameLoop.statistics.sleeps == 0 && ContinuousClock.now < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    #expect(app.application.gameLoop.statistics.sleeps > 0)
+    let id = try #require(
+      try app.json(.post, "/api/sessions", ["kind": "maze"])["id"]?.stringValue)
+    let session = try #require(app.application.registry.session(id))
+    while session.summary.tick < 3 && ContinuousClock.now < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    #expect(session.summary.tick >= 3)
+  }
 }

@@ -172,9 +172,10 @@ final class SessionRegistry: Sendable {
     logger.info("session \(session.id) removed: \(reason)")
   }
 
-  /// Adds a session brought back from storage.
+  /// Adds a session (new, or brought back from storage), and wakes the game loop for it.
   func adopt(_ session: LiveSession) {
     live.withLock { $0[session.id] = session }
+    wake()
   }
 
   /// 128 random bits as URL-safe base64 without padding (22 characters).
