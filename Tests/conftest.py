@@ -17,7 +17,9 @@ BINARY = pathlib.Path(os.environ.get("PLAYFIELD_BIN", ROOT / ".build" / "release
 class Playfield:
     """A running `playfield serve` process and where it listens."""
 
-    def __init__(self, *extra, database=None, env=None):
+    def __init__(self, *extra, database=None, env=None, prefix=(), preexec_fn=None):
+        """`prefix` runs the binary under another command (`setpriv ...`); `preexec_fn` runs in
+        the child before it starts (limits)."""
         if not BINARY.exists():
             raise RuntimeError(f"{BINARY} is missing: run `swift build -c release` first")
         self.directory = tempfile.mkdtemp(prefix="playfield-test-")
@@ -25,8 +27,9 @@ class Playfield:
         self.log_path = os.path.join(self.directory, "server.log")
         self.log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", "0", "--database", self.database, *extra],
-            stdout=subprocess.PIPE, stderr=self.log, env={**os.environ, **(env or {})})
+            [*prefix, str(BINARY), "serve", "--port", "0", "--database", self.database, *extra],
+            stdout=subprocess.PIPE, stderr=self.log, env={**os.environ, **(env or {})},
+            preexec_fn=preexec_fn)
         try:
             line = read_line(self.process.stdout, 60, "the server's listening line").decode().strip()
         except TimeoutError:

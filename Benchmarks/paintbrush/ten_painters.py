@@ -76,7 +76,7 @@ async def spectator(url, seconds, sizes):
 async def run(args):
     base = args.base_url.rstrip("/")
     ws_base = "ws" + base[len("http"):]
-    session = api(base, "/api/sessions", {"kind": "paintbrush", "config": {"maxStrokes": 10000, "maxPoints": 1000000}})
+    session = api(base, "/api/sessions", {"kind": "paintbrush", "config": {"maxStrokes": 10000, "maxPoints": 250000}})
     draw = session["urls"]["draw"].split("token=")[1]
     watch = f"{ws_base}/ws/sessions/{session['id']}"
     idle_sizes = {}

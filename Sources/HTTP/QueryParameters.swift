@@ -26,6 +26,15 @@ public struct QueryParameters: Sendable, Equatable {
 
   public var names: [String] { pairs.map(\.name) }
 
+  /// Fails with 400 when a name is given more than once: which of two values counts is
+  /// nowhere agreed (tiles, replays and oEmbed all refuse rather than take the first).
+  public func requireDistinctNames() throws(HTTPError) {
+    var seen: Set<String> = []
+    for name in names where !seen.insert(name).inserted {
+      throw HTTPError(.badRequest, "query parameter \"\(name)\" is given twice")
+    }
+  }
+
   public static func == (a: QueryParameters, b: QueryParameters) -> Bool {
     a.pairs.elementsEqual(b.pairs) { $0.name == $1.name && $0.value == $1.value }
   }

@@ -7,7 +7,7 @@ extension Application {
   static let appRoutes: [Route] = [
     Route([.get], "/", [.page]) { call in .response(call.app.gallery()) },
     Route([.get], "/healthz") { call in .response(call.app.health()) },
-    Route([.get], "/oembed") { call in
+    Route([.get], "/oembed", [.crossOrigin]) { call in
       .response(OEmbed(demos: call.app.demos).handle(call.request))
     },
     Route([.get], "/demos/{demo}", [.page]) { (call, name: DemoName) in
@@ -35,6 +35,10 @@ extension Application {
     Route([.delete], "/api/sessions/{session}", [.api, .guardsState]) { (call, id: SessionID) in
       .response(call.app.sessionAPI.delete(call.request, id: id))
     },
+    Route([.post], "/api/sessions/{session}/links", [.api, .guardsState]) {
+      (call, id: SessionID) in
+      .response(call.app.sessionAPI.renewLinks(call.request, id: id))
+    },
     Route([.get], "/api/sessions/{session}/state", [.api, .guardsState]) { (call, id: SessionID) in
       call.app.sessionAPI.state(id)
     },
@@ -44,7 +48,9 @@ extension Application {
     },
     Route([.get], "/api/sessions/{session}/inputs", [.api, .guardsState]) {
       (call, id: SessionID) in
-      call.app.sessionAPI.inputs(call.request, id: id)
+      call.app.sessionAPI.inputs(
+        call.request, id: id, client: call.client, pages: call.app.inputPages,
+        pageBytes: call.app.environment.limits[.inputPageBytes])
     },
     Route([.get], "/ws/echo") { call in echoSocket(call.request) },
     Route([.get], "/ws/sessions/{session}", [.guardsState]) { (call, id: SessionID) in

@@ -16,7 +16,8 @@ extension Application {
       if TokenHash.matches(token: token, storedHash: session.tokenHash) {
         role = .controller
       } else if let seat = SeatToken.seat(
-        presenting: token, type: session.type, tokenHash: session.tokenHash)
+        presenting: token, type: session.type, tokenHash: session.tokenHash,
+        generation: session.seatGeneration)
       {
         role = .guest(seat)
       } else {

@@ -27,6 +27,8 @@ public final class Application: HTTPHandler {
   let routes: RouteTable
   /// The browser client families issued, per address.
   let families: Mutex<ClientFamilies>
+  /// Input-log pages being read, a few at a time, each charged to its reader.
+  let inputPages: FairWork
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -55,6 +57,14 @@ public final class Application: HTTPHandler {
     }
     self.journal = journal
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
+    self.inputPages = FairWork(
+      name: "input-pages",
+      limits: FairWork.Limits(
+        running: 1, waiting: 64, perClient: limits[.inputPagesPerClient],
+        perAddress: limits[.inputPagesPerClient] * limits[.familiesPerAddress], deadline: 10),
+      wording: ColdWording(
+        tooManyFromClient: "you have too many input-log pages being read; wait for them first",
+        busy: "the input log is busy; try again shortly", failed: "the page could not be read"))
     let wake = GameLoopWake()
     let scheduler = StepScheduler(clock: environment.monotonicClock)
     let registry = SessionRegistry(
@@ -101,11 +111,12 @@ public final class Application: HTTPHandler {
     switch routes.resolve(request, segments: segments) {
     case .notFound:
       return .response(notFound(request))
-    case .methodNotAllowed(let allow, let style):
+    case .methodNotAllowed(let allow, let style, let traits):
       return .response(
-        style.response(
-          .methodNotAllowed, "\(request.method) is not allowed here; use \(allow.allowField)",
-          headers: ["Allow": allow.allowField]))
+        traits.decorate(
+          style.response(
+            .methodNotAllowed, "\(request.method) is not allowed here; use \(allow.allowField)",
+            headers: ["Allow": allow.allowField])))
     case .options(let allow, let crossOrigin):
       return .response(Self.options(request, allow: allow, crossOrigin: crossOrigin))
     case .handle(let route, let handler):
@@ -121,17 +132,18 @@ public final class Application: HTTPHandler {
         asGET.headers.remove("Upgrade")
         call = RouteCall(request: asGET, context: context, app: self)
       }
-      let reply = handler(call)
-      guard !route.traits.isDisjoint(with: [.page, .crossOrigin]),
-        case .response(var response) = reply
-      else { return reply }
-      if route.traits.contains(.page) { response = page(response, call) }
-      if route.traits.contains(.crossOrigin),
-        !response.headers.contains("Access-Control-Allow-Origin")
-      {
-        response.headers.add("Access-Control-Allow-Origin", "*")
+      let traits = route.traits
+      switch handler(call) {
+      case .response(var response):
+        if traits.contains(.page) { response = page(response, call) }
+        return .response(traits.decorate(response))
+      case .later(let pending) where traits.contains(.crossOrigin):
+        // NB: an answer finished on another thread (a tile, a 503 from its queue) carries the
+        // grant as well, or a page on another site could not read its status or Retry-After.
+        return .later(pending.map { traits.decorate($0) })
+      case let reply:
+        return reply
       }
-      return .response(response)
     }
   }
 
@@ -153,13 +165,14 @@ public final class Application: HTTPHandler {
       response.headers.set("Access-Control-Allow-Headers", asked)
     }
     response.headers.set("Access-Control-Max-Age", "86400")
+    response.headers.set("Access-Control-Expose-Headers", RouteTraits.exposedHeaders)
     return response
   }
 
   /// Who `request` counts against: its address, with its browser family when known.
   func client(_ request: Request, _ context: RequestContext) -> ClientKey {
     families.withLock {
-      $0.key(address: context.remoteAddress, presenting: ClientCookie.id(in: request))
+      $0.key(address: context.client, presenting: ClientCookie.id(in: request))
     }
   }
 

@@ -15,8 +15,10 @@ import WebSocket
 /// Every entry point (readiness, a timer, a late response, shutdown) reports to the machine,
 /// carries out its actions, then writes what they queued in one go and updates what the
 /// poller watches, so pipelined responses leave in one `sendmsg`.
-final class HTTPChannel: Channel, @unchecked Sendable {
+final class HTTPChannel: EvictableChannel, @unchecked Sendable {
   let fd: Int32
+  /// The connection's place in the server's connection table.
+  let slot: ConnectionSlot
   let loop: EventLoop
   let server: ServerCore
   let context: RequestContext
@@ -34,6 +36,8 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   /// Set once the connection has become a WebSocket. NB: from then on the loop sends events
   /// to the new channel (`EventLoop.replace`); only a late response can still reach this one.
   private var upgraded = false
+  /// The response another thread is finishing, if any: abandoned if the connection closes first.
+  private var waiting: PendingResponse?
   /// The WebSocket waiting for its 101 to go out.
   private var pendingUpgrade: (WebSocketHandshake.Accepted, any WebSocketHandler, Request)?
 
@@ -49,13 +53,17 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   /// Whether to read: while lingering (to drain), or when the machine wants input.
   private var wantsToRead: Bool { lingering || (closeAfterWrite != .plain && machine.wantsInput) }
 
-  init(fd: Int32, loop: EventLoop, server: ServerCore, now: MonotonicTime) {
+  init(
+    fd: Int32, peer: String, slot: ConnectionSlot, loop: EventLoop, server: ServerCore,
+    now: MonotonicTime
+  ) {
     self.fd = fd
+    self.slot = slot
     self.loop = loop
     self.server = server
-    let peer = Socket.peerAddress(fd)
     self.context = RequestContext(
-      remoteAddress: peer?.host ?? "unknown", serverAddress: server.address)
+      remoteAddress: peer, serverAddress: server.address,
+      client: server.configuration.addressGrouping.group(of: peer))
     self.machine = HTTPConnectionStateMachine(configuration: server.configuration.http, now: now)
   }
 
@@ -106,6 +114,9 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     case .endOfFile where lingering:
       close()
     case .endOfFile:
+      // NB: as nginx does, a peer that stops sending while its answer is still being computed
+      // counts as gone: the work behind it may stop (an answer that still comes is sent).
+      waiting?.abandon()
       machine.peerClosed(now: MonotonicTime.now())
       runActions()
     case .failed:
@@ -145,13 +156,24 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   private func dispatch(_ request: Request) {
+    slot.active(server, now: MonotonicTime.now())
+    var context = self.context
+    let grouping = server.configuration.addressGrouping
+    if grouping.isTrustedProxy(context.remoteAddress) {
+      context.client = grouping.clientGroup(
+        peer: context.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
+    }
     let reply = server.handler.handle(request, context: context)
     switch reply {
     case .response(let response):
       respond(response)
     case .later(let pending):
+      waiting = pending
       pending.whenDone { [loop] response in
-        loop.execute { self.respond(response) }
+        loop.execute {
+          if self.waiting === pending { self.waiting = nil }
+          self.respond(response)
+        }
       }
     case .webSocket(let accepted, let handler):
       pendingUpgrade = (accepted, handler, request)
@@ -238,10 +260,19 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   func close() {
     guard !closed else { return }
     closed = true
+    // NB: whatever computes the answer (a tile render) may stop: nobody will read it.
+    waiting?.abandon()
+    waiting = nil
     output.removeAll()
     loop.deregister(self)
     closeDescriptor(fd)
-    server.connectionClosed()
+    server.connectionClosed(slot)
+  }
+
+  /// Closed to make room for another address group's connection.
+  func evict() {
+    guard !closed, !upgraded else { return }
+    close()
   }
 }
 

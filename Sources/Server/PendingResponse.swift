@@ -11,6 +11,8 @@ public final class PendingResponse: Sendable {
   }
 
   private let state = Mutex(State.waiting(nil))
+  /// Whether the connection waiting for it went away, and who wants to know.
+  private let abandonment = Mutex<(abandoned: Bool, callbacks: [@Sendable () -> Void])>((false, []))
 
   public init() {}
 
@@ -46,5 +48,39 @@ public final class PendingResponse: Sendable {
       }
     }
     if let ready { callback(ready) }
+  }
+
+  /// A response that finishes when this one does, as `transform` makes it of this one's; when
+  /// it is abandoned, so is this one.
+  public func map(_ transform: @escaping @Sendable (Response) -> Response) -> PendingResponse {
+    let mapped = PendingResponse()
+    whenDone { mapped.succeed(transform($0)) }
+    mapped.onAbandoned { [self] in abandon() }
+    return mapped
+  }
+
+  /// The connection that waits for it closed first: nobody will read the response, so the work
+  /// behind it may stop. Callbacks run once, on the caller's thread.
+  public func abandon() {
+    let callbacks = abandonment.withLock { state -> [@Sendable () -> Void] in
+      guard !state.abandoned else { return [] }
+      state.abandoned = true
+      defer { state.callbacks = [] }
+      return state.callbacks
+    }
+    for callback in callbacks { callback() }
+  }
+
+  /// Whether the connection that waited for it went away.
+  public var isAbandoned: Bool { abandonment.withLock { $0.abandoned } }
+
+  /// Calls `callback` once if the response is abandoned (at once, if it already is).
+  public func onAbandoned(_ callback: @escaping @Sendable () -> Void) {
+    let now = abandonment.withLock { state -> Bool in
+      if state.abandoned { return true }
+      state.callbacks.append(callback)
+      return false
+    }
+    if now { callback() }
   }
 }

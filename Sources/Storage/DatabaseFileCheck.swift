@@ -16,6 +16,8 @@ public enum DatabaseFileCheck: Sendable, Equatable, CustomStringConvertible {
   case missing
   /// Another file is at the path.
   case replaced
+  /// The file (or the store) cannot be written: every write fails.
+  case readOnly
 
   /// The device and inode of the file at `path`, or nil when there is none.
   static func identity(of path: String) -> FileIdentity? {
@@ -28,6 +30,9 @@ public enum DatabaseFileCheck: Sendable, Equatable, CustomStringConvertible {
   static func check(path: String, opened: FileIdentity?) -> DatabaseFileCheck {
     guard let now = identity(of: path) else { return .missing }
     guard let opened, now == opened else { return .replaced }
+    // NB: asked now, not only when a write fails: a chmod or a read-only remount after start
+    // shows at once, before anything is lost.
+    guard access(path, W_OK) == 0 else { return .readOnly }
     return .same
   }
 
@@ -39,6 +44,8 @@ public enum DatabaseFileCheck: Sendable, Equatable, CustomStringConvertible {
       "the database file was deleted while open: nothing written now will survive a restart"
     case .replaced:
       "the database file was replaced while open: nothing written now will survive a restart"
+    case .readOnly:
+      "the database file is read-only: nothing new can be stored"
     }
   }
 }

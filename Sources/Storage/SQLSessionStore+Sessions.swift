@@ -84,6 +84,22 @@ extension SQLSessionStore {
     }
   }
 
+  public func renewSeatLinks(sessionID: String) throws -> Int64? {
+    try withWriter { database in
+      try database.transaction {
+        guard
+          try database.execute(
+            "UPDATE sessions SET seat_generation = seat_generation + 1 WHERE id = ?",
+            [.text(sessionID)]) > 0
+        else { return nil }
+        return try database.query(
+          "SELECT seat_generation FROM sessions WHERE id = ?", [.text(sessionID)],
+          row: { $0.int64(0) }
+        ).first
+      }
+    }
+  }
+
   @discardableResult
   public func deleteSession(id: String) throws -> Bool {
     try withWriter { database in

@@ -63,7 +63,8 @@ public final class SQLiteSessionStore: SQLSessionStore {
   /// Whether the path still names the file opened (a deleted or replaced file loses every
   /// later write at the next restart).
   public var fileCheck: DatabaseFileCheck {
-    DatabaseFileCheck.check(path: path, opened: opened)
+    let check = DatabaseFileCheck.check(path: path, opened: opened)
+    return check == .same && readOnly ? .readOnly : check
   }
 
   /// Rewrites what the lock file says of this process, e.g. once the address it serves is

@@ -143,5 +143,15 @@ public enum Schema {
         ALTER TABLE sessions ADD COLUMN lease_expires_at DOUBLE PRECISION;
         CREATE INDEX sessions_by_lease_owner ON sessions (lease_owner);
         """),
+    // Which drawing (seat) links of a session are valid: raised when its owner makes new ones,
+    // which refuses every older link (`SeatToken`).
+    Migration(
+      name: "seat-link-generations",
+      sqlite: """
+        ALTER TABLE sessions ADD COLUMN seat_generation INTEGER NOT NULL DEFAULT 0;
+        """,
+      postgresql: """
+        ALTER TABLE sessions ADD COLUMN seat_generation BIGINT NOT NULL DEFAULT 0;
+        """),
   ]
 }

@@ -17,6 +17,9 @@ public protocol SessionStore: Sendable {
   /// Deletes a session with its inputs and snapshots; false when there was none.
   @discardableResult
   func deleteSession(id: String) throws -> Bool
+  /// Raises the session's seat-link generation by one (its owner replaced the drawing links);
+  /// returns the new generation, or nil when there is no such session.
+  func renewSeatLinks(sessionID: String) throws -> Int64?
   /// Deletes the sessions not updated since `cutoff` (unix seconds) and returns their ids.
   @discardableResult
   func deleteSessions(updatedBefore cutoff: Double) throws -> [String]

@@ -18,12 +18,17 @@ public struct StoredSession: Sendable, Equatable {
   public var tick: Int64
   /// `TokenHash.hash(token:)` of its control token; the token itself is never stored.
   public var tokenHash: String
+  /// How many times its owner replaced the seat (drawing) links; only links of this generation
+  /// are valid.
+  public var seatGeneration: Int64
 
   /// Makes a stored session.
   public init(
     id: String, kind: String, config: String, seed: UInt64, status: SessionStatus,
-    createdAt: Double, updatedAt: Double, tick: Int64, tokenHash: String
+    createdAt: Double, updatedAt: Double, tick: Int64, tokenHash: String,
+    seatGeneration: Int64 = 0
   ) {
+    self.seatGeneration = seatGeneration
     self.id = id
     self.kind = kind
     self.config = config

@@ -70,8 +70,9 @@ import Testing
   func oEmbedAnswersDemoPagesAndRefusesTheRest(query: String, status: Int) throws {
     let app = try TestApplication(database: false)
     defer { app.shutdown() }
-    let response = app.request(.get, "/oembed?\(query)")
+    let response = app.request(.get, "/oembed?\(query)", headers: ["Host": "h"])
     #expect(response.status.code == status)
+    #expect(response.headers["Access-Control-Allow-Origin"] == "*", "every answer, errors too")
     if query.hasSuffix("format=xml") {
       #expect(String(decoding: response.body, as: UTF8.self).contains("<oembed>"))
     } else if status == 200 {
@@ -182,7 +183,9 @@ import Testing
   @Test func aReplayOfTheLogReachesTheLiveSessionsExactState() throws {
     let app = try TestApplication()
     defer { app.shutdown() }
-    let id = try app.json(.post, "/api/sessions", ["kind": "bouncing-balls"])["id"]!.stringValue!
+    let created = try app.json(.post, "/api/sessions", ["kind": "bouncing-balls"])
+    let id = created["id"]!.stringValue!
+    let token = try #require(created["token"]?.stringValue)
     let session = try #require(app.application.registry.session(id))
     for tick in 0..<40 {
       if tick % 7 == 0 {
@@ -198,10 +201,19 @@ import Testing
     let tick = try #require(live["tick"]?.intValue)
     let replayed = try app.json(.get, "/api/sessions/\(id)/replay?tick=\(tick)")
     #expect(replayed["stateHash"] == live["stateHash"], "\(replayed) vs \(live)")
-    let inputs = try app.json(.get, "/api/sessions/\(id)/inputs")
+    #expect(app.request(.get, "/api/sessions/\(id)/inputs").status == .unauthorized)
+    #expect(
+      app.request(.get, "/api/sessions/\(id)/inputs?token=wrong").status == .forbidden)
+    let inputs = try JSONValue.parse(
+      app.request(.get, "/api/sessions/\(id)/inputs", headers: ["Authorization": "Bearer \(token)"])
+        .body)
     #expect(inputs["inputs"]?.arrayValue?.count == 6)
+    #expect(
+      app.request(.get, "/api/sessions/\(id)/replay?tick=1&tick=2").status == .badRequest,
+      "a repeated key is refused, not read as its first value")
     #expect(app.request(.get, "/api/sessions/\(id)/replay?tick=-1").status == .badRequest)
-    #expect(app.request(.get, "/api/sessions/\(id)/inputs?after=x").status == .badRequest)
+    #expect(
+      app.request(.get, "/api/sessions/\(id)/inputs?after=x&token=\(token)").status == .badRequest)
   }
 
   @Test func theReplayAndSessionsPagesShowTitles() throws {

@@ -7,7 +7,7 @@ import Testing
 private let oEmbed = OEmbed(demos: Demo.all)
 
 private func answer(_ query: String) -> Response {
-  oEmbed.handle(Request(method: .get, target: "/oembed?" + query, headers: ["Host": "test"]))
+  oEmbed.handle(Request(method: .get, target: "/oembed?" + query, headers: ["Host": "h:8080"]))
 }
 
 private func json(_ response: Response) throws -> [String: JSONValue] {
@@ -76,9 +76,9 @@ private let maze = "url=http%3A%2F%2Fh%3A8080%2Fdemos%2Fmaze%3Fsession%3Dabc"
 
   @Test(arguments: [
     ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&format=yaml", HTTPStatus.notImplemented),
-    ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxwidth=0", .badRequest),
-    ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxwidth=4097", .badRequest),
-    ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze&maxheight=tall", .badRequest),
+    ("url=http%3A%2F%2Fh%3A8080%2Fdemos%2Fmaze&maxwidth=0", .badRequest),
+    ("url=http%3A%2F%2Fh%3A8080%2Fdemos%2Fmaze&maxwidth=4097", .badRequest),
+    ("url=http%3A%2F%2Fh%3A8080%2Fdemos%2Fmaze&maxheight=tall", .badRequest),
     ("url=http%3A%2F%2Fh%2Fdemos%2Fnope", .notFound),
     ("url=ftp%3A%2F%2Fh%2Fdemos%2Fmaze", .notFound),
     ("url=http%3A%2F%2Fh%2Fdemos%2Fmaze%2Fextra", .notFound),
@@ -96,4 +96,42 @@ private let maze = "url=http%3A%2F%2Fh%3A8080%2Fdemos%2Fmaze%3Fsession%3Dabc"
     #expect(format.contains("format must be json or xml"))
   }
 
+  // Issue 23, item 12: only this server's pages, asked by the host the consumer used, and
+  // never a token in the embed.
+  @Test(
+    arguments: [
+      "url=https%3A%2F%2Fevil.example%2Fembed%2Fmaze",
+      "url=http%3A%2F%2Fh%3A8080%40evil.example%2Fdemos%2Fmaze",
+      "url=http%3A%2F%2Fevil.example%2F%40h%3A8080%2Fdemos%2Fmaze",
+      "url=http%3A%2F%2Fh%3A8081%2Fdemos%2Fmaze", "url=http%3A%2F%2Fh%2Fdemos%2Fmaze",
+      "url=http%3A%2F%2Fh%3A8080%5C%40evil.example%2Fdemos%2Fmaze",
+    ])
+  func urlsOfOtherHostsAreNotFound(query: String) {
+    let response = answer(query)
+    #expect(response.status == .notFound, "\(query)")
+    #expect(!String(decoding: response.body, as: UTF8.self).contains("iframe"))
+  }
+
+  @Test func aRequestWithoutHostVouchesForNothing() {
+    let response = oEmbed.handle(
+      Request(method: .get, target: "/oembed?" + maze, headers: HTTPHeaders()))
+    #expect(response.status == .notFound)
+  }
+
+  @Test func tokensNeverReachTheEmbed() throws {
+    let query =
+      "url="
+      + Application.percentEncode(
+        "http://H:8080/demos/paintbrush?session=abc&token=SECRET&size=2&drawToken=X#token=MORE")
+    let object = try json(answer(query))
+    let html = try #require(object["html"]?.stringValue)
+    #expect(
+      html.contains("src=\"http://H:8080/embed/paintbrush?session=abc&amp;size=2\""), "\(html)")
+    #expect(!html.contains("SECRET") && !html.contains("MORE") && !html.contains("X\""))
+  }
+
+  @Test func repeatedQueryKeysAreRefused() {
+    #expect(answer(maze + "&maxwidth=300&maxwidth=200").status == .badRequest)
+    #expect(answer(maze + "&" + maze).status == .badRequest)
+  }
 }

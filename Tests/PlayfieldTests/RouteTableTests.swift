@@ -71,7 +71,7 @@ import Testing
 
   @Test func headIsAnsweredByGet() {
     #expect(body(resolve(.head, "/things/7")) == "get 7")
-    guard case .methodNotAllowed(let allow, _) = resolve(.head, "/things/7/poke") else {
+    guard case .methodNotAllowed(let allow, _, _) = resolve(.head, "/things/7/poke") else {
       Issue.record("HEAD of a POST-only path is 405")
       return
     }
@@ -92,13 +92,13 @@ import Testing
   }
 
   @Test func aWrongMethodIs405WithTheUnionOfThePathsMethods() {
-    guard case .methodNotAllowed(let allow, let style) = resolve(.put, "/things/7") else {
+    guard case .methodNotAllowed(let allow, let style, _) = resolve(.put, "/things/7") else {
       Issue.record("PUT /things/7 should be 405")
       return
     }
     #expect(allow.allowField == "GET, HEAD, DELETE, OPTIONS")
     #expect(style == .json, "one of the path's routes is an API")
-    guard case .methodNotAllowed(let fileAllow, .text) = resolve(.post, "/real/file") else {
+    guard case .methodNotAllowed(let fileAllow, .text, _) = resolve(.post, "/real/file") else {
       Issue.record("POST of a file should be 405")
       return
     }

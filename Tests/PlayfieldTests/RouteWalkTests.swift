@@ -14,8 +14,11 @@ import Testing
     let segments = try! URLPath.segments(path[...])
     let union = Set(
       table.routes.filter { route in
-        route.pattern.match(segments).map { route.match($0, Request(method: .get, target: path)) }
-          != nil
+        // NB: flatMap, so that a route whose captures do not parse (the files route, for a
+        // path that names no file) does not count.
+        route.pattern.match(segments).flatMap {
+          route.match($0, Request(method: .get, target: path))
+        } != nil
       }.flatMap(\.allowed))
     return HTTPMethod.allowOrder.filter(union.contains)
   }

@@ -61,6 +61,8 @@ private struct Driver {
     case .publish(let progress):
       "publish \(progress.tick) \(progress.phase) \(progress.spectators)+\(progress.controllers)"
     case .reply(_, let state): "reply \(state.tick)"
+    case .disconnect(let peer, _): "disconnect \(peer.name)"
+    case .refused(let reason, let peer): "refused \(reason) to \(peer?.name ?? "nobody")"
     }
   }
 

@@ -8,6 +8,8 @@ import Testing
 
 /// Responses held back by `/hold/...` until a test lets them go.
 private let held = Mutex<[PendingResponse]>([])
+/// Responses of `/abandon/...`, never answered: tests close their connections.
+private let abandonable = Mutex<[PendingResponse]>([])
 /// How many `/big/...` requests were answered.
 private let bigAnswers = Atomic<Int>(0)
 
@@ -19,6 +21,11 @@ private struct TestHandler: HTTPHandler {
     if path.hasPrefix("/hold/") {
       let pending = PendingResponse()
       held.withLock { $0.append(pending) }
+      return .later(pending)
+    }
+    if path.hasPrefix("/abandon/") {
+      let pending = PendingResponse()
+      abandonable.withLock { $0.append(pending) }
       return .later(pending)
     }
     if path.hasPrefix("/later/") {
@@ -206,6 +213,24 @@ private func get(_ path: String, _ extra: String = "") -> String {
       client.reset()
       #expect(waitUntil { server.connectionCount == 0 }, "closed without waiting for the answer")
       for pending in held.withLock({ $0 }) { pending.succeed(Response(status: .ok)) }
+    }
+  }
+
+  /// Issue 22, finding 5: the work behind an answer may stop when its client goes away, by a
+  /// close (end of file) or a reset.
+  @Test func aClientThatGoesAwayAbandonsItsPendingAnswer() throws {
+    try withServer { server in
+      for ending in ["close", "reset"] {
+        var client: TestClient? = try TestClient(port: server.port)
+        try client!.send(get("/abandon/\(ending)"))
+        #expect(waitUntil { abandonable.withLock { $0.count } == (ending == "close" ? 1 : 2) })
+        let pending = abandonable.withLock { $0.last! }
+        #expect(!pending.isAbandoned)
+        if ending == "reset" { client!.reset() }
+        client = nil
+        #expect(waitUntil { pending.isAbandoned }, "\(ending)")
+        pending.succeed(Response(status: .ok))
+      }
     }
   }
 

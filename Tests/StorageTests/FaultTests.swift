@@ -20,6 +20,9 @@ import Testing
     }
     #expect(error.kind == .readOnly)
     #expect(error.message.hasPrefix("database is read-only: "))
+    // Issue 22, finding 11: the check that /healthz reads says so before any write fails.
+    #expect(store.fileCheck == .readOnly)
+    #expect(fixture.sqlite.fileCheck == .same)
     #expect(throws: SQLiteError.self) { try store.saveMaze(name: "m", cells: "1", at: 1) }
 
     let writer = SessionWriter(store: store, configuration: fastRetries())

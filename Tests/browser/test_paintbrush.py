@@ -212,7 +212,9 @@ def test_bad_and_flooding_paint_input_gets_errors(playfield):
         while too_many is None:
             ws.socket.sendall(flood)
             try:
-                too_many = next_of("error", seconds=min(5, deadline.left()))
+                # NB: undos past the last stroke are refused one by one ("refused"), unlogged.
+                too_many = receive_until(ws, lambda m: m["type"] == "error" and m["error"] == "too-many",
+                                         min(5, deadline.left()), what="a too-many error")
             except TimeoutError:
                 deadline.left()
         assert too_many["error"] == "too-many", too_many
@@ -310,3 +312,30 @@ def test_the_gallery_card_of_an_empty_canvas_is_not_a_black_box(playfield, watch
                        viewport=(320, 240))
     plain.page.wait_for_function("() => window.playfield.status.drawn.rate() > 0")
     assert list(plain.canvas_colours("canvas.view")) == ["#000000"]
+
+
+def test_the_owner_replaces_the_drawing_link_from_the_keyboard(playfield, watched):
+    """Issue 22, finding 7: "new link" (a keyboard-usable button with a name that says what it
+    does) replaces the drawing link; the guest who used the old one is sent back to watching."""
+    session = create_session(playfield, "paintbrush")
+    owner = open_paint(watched, playfield.url + session["urls"]["control"])
+    guest = open_paint(watched, playfield.url + session["urls"]["draw"])
+    assert guest.page.evaluate("() => window.playfield.client.role") == "drawer"
+    old = owner.page.locator(".draw-link").get_attribute("href")
+    button = owner.page.get_by_role("button", name="new link: the old drawing link stops working")
+    button.focus()
+    owner.page.keyboard.press("Enter")
+    owner.page.wait_for_function(
+        "old => document.querySelector('.draw-link').getAttribute('href') !== old", arg=old, timeout=10_000)
+    new = owner.page.locator(".draw-link").get_attribute("href")
+    assert new.startswith(f"{playfield.url}/demos/paintbrush?session={session['id']}#token=")
+    assert new.split("#token=")[1] != session["urls"]["draw"].split("#token=")[1]
+    owner.page.wait_for_function(
+        "() => document.querySelector('.demo-notice').textContent.includes('New drawing link made')")
+    assert owner.page.evaluate("() => document.activeElement.classList.contains('new-draw-link')")
+    guest.page.wait_for_function("() => window.playfield.client.role === 'spectator'", timeout=30_000)
+    assert guest.page.locator('[data-action="undo"]').is_disabled()
+    # The old link's refusals (the socket's 403) are what this test wants.
+    guest.allow(lambda problem: "403" in problem or "WebSocket" in problem or "ws/sessions" in problem)
+    assert_accessible(owner)
+    owner.screenshot("paintbrush-new-drawing-link")

@@ -86,7 +86,7 @@ def test_fifty_sessions_survive_kill_9(start_playfield):
     for session in sessions:
         resumed = listed[session["id"]]
         assert resumed["tick"] >= before[session["id"]] - 60, (session["kind"], resumed["tick"], before[session["id"]])
-        logged = request(f"{again.url}/api/sessions/{session['id']}/inputs")[2]["inputs"]
+        logged = request(f"{again.url}/api/sessions/{session['id']}/inputs", headers={"Authorization": "Bearer " + session["token"]})[2]["inputs"]
         assert len(logged) == sent[session["id"]], "inputs older than a second are all kept"
 
     async def check_all():
@@ -104,7 +104,7 @@ def test_sigterm_flushes_everything(start_playfield):
     assert server.stop(signal.SIGTERM) == 0
     again = start_playfield(database=server.database)
     for session in sessions:
-        logged = request(f"{again.url}/api/sessions/{session['id']}/inputs")[2]["inputs"]
+        logged = request(f"{again.url}/api/sessions/{session['id']}/inputs", headers={"Authorization": "Bearer " + session["token"]})[2]["inputs"]
         assert len(logged) == sent[session["id"]]
 
 
@@ -225,5 +225,5 @@ def test_a_locked_database_is_retried(start_playfield, tmp_path):
     time.sleep(6)  # the writer backs off for up to 5 s
     health = request(server.url + "/healthz")[2]
     assert health["status"] == "ok", health
-    logged = request(f"{server.url}/api/sessions/{session['id']}/inputs")[2]["inputs"]
+    logged = request(f"{server.url}/api/sessions/{session['id']}/inputs", headers={"Authorization": "Bearer " + session["token"]})[2]["inputs"]
     assert len(logged) == sent[session["id"]], "inputs that could not be written were retried, not dropped"

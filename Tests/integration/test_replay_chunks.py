@@ -35,7 +35,7 @@ def test_a_replay_of_a_log_many_chunks_long_ends_in_the_live_state(start_playfie
     server = start_playfield("--replay-chunk-inputs", "16")
     session = create_session(server, "maze")
     live = asyncio.run(play_live(server, session, random.Random(17)))
-    logged = request(f"{server.url}/api/sessions/{session['id']}/inputs")[2]["inputs"]
+    logged = request(f"{server.url}/api/sessions/{session['id']}/inputs", headers={"Authorization": "Bearer " + session["token"]})[2]["inputs"]
     assert len(logged) == 300, "about nineteen chunks of 16"
     status, _, state = request(f"{server.url}/api/sessions/{session['id']}/state")
     assert status == 200 and state["tick"] == live["tick"]

@@ -101,5 +101,5 @@ def test_a_session_input_log_is_bounded(start_playfield):
     assert errors and all(e["error"] == "log-full" for e in errors)
     assert "50" in errors[0]["message"]
     time.sleep(0.6)  # the writer flushes every 250 ms
-    logged = request(server.url + f"/api/sessions/{session['id']}/inputs")[2]["inputs"]
+    logged = request(server.url + f"/api/sessions/{session['id']}/inputs", headers={"Authorization": "Bearer " + session["token"]})[2]["inputs"]
     assert 0 < len(logged) <= 50

@@ -33,8 +33,10 @@ def test_a_flood_of_renders_is_bounded_and_others_still_get_tiles(start_playfiel
     # once (a few more get in as earlier ones finish).
     refused = [(status, headers) for status, headers, _ in answers if status != 200]
     assert len(refused) >= 50, statuses
+    assert sum(status == 429 for status, _ in refused) >= 50, statuses
     for status, headers in refused:
-        assert status == 429
+        # NB: a render that passes the tile deadline on a busy machine is stopped: 503.
+        assert status in (429, 503)
         assert int(headers["Retry-After"]) >= 1
     assert server.alive()
 

@@ -305,11 +305,30 @@ function showRole(message, demo) {
   if (!guests) return;
   guests.hidden = !message.drawToken;
   if (!message.drawToken) return;
+  showDrawLink(guests, message.session, message.drawToken);
+  const renew = $(".new-draw-link", guests);
+  renew.onclick = async () => {
+    if (renew.getAttribute("aria-busy") === "true") return;
+    renew.setAttribute("aria-busy", "true");
+    try {
+      const token = await newDrawLink(message.session, demo.client?.token);
+      showDrawLink(guests, message.session, token);
+      demo.notice("New drawing link made: the old one no longer works, and guests who used it now watch.");
+    } catch (error) {
+      demo.notice(`No new drawing link: ${error.message}`, "error");
+    } finally {
+      renew.removeAttribute("aria-busy");
+    }
+  };
+}
+
+/** Points the drawing link and its copy button at `token`'s link. */
+function showDrawLink(guests, session, token) {
   // The drawing token travels in the fragment: never sent to a server or in a Referer.
-  const href = tokenLink("paintbrush", message.session, message.drawToken);
-  const link = $(".draw-link", guests);
-  link.href = href;
+  const href = tokenLink("paintbrush", session, token);
+  $(".draw-link", guests).href = href;
   const copy = $(".copy-draw-link", guests);
+  setText(copy, "copy");
   copy.onclick = async () => {
     try {
       await navigator.clipboard.writeText(href);
@@ -318,6 +337,17 @@ function showRole(message, demo) {
       setText(copy, "copy failed");
     }
   };
+}
+
+/** Asks the server for new drawing links (the owner's control token); returns the new token. */
+async function newDrawLink(session, controlToken) {
+  const answer = await fetch(`/api/sessions/${encodeURIComponent(session)}/links`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${controlToken}` },
+  });
+  const body = await answer.json().catch(() => ({}));
+  if (!answer.ok) throw new Error(body.error ?? `the server answered ${answer.status}`);
+  return body.tokens.draw;
 }
 
 runDemo({

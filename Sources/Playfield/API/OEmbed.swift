@@ -13,6 +13,7 @@ struct OEmbed: Sendable {
     let query: QueryParameters
     do {
       query = try QueryParameters(request.query)
+      try query.requireDistinctNames()
     } catch {
       return error.response
     }
@@ -21,9 +22,14 @@ struct OEmbed: Sendable {
     guard format == "json" || format == "xml" else {
       return HTTPError(.notImplemented, "format must be json or xml").response
     }
-    guard let url = query["url"], let (origin, demo, search) = parse(url) else {
+    // oEmbed §2.3.4: a URL the provider does not serve is 404; we vouch only for our own
+    // pages, at the host the consumer asked us by.
+    guard let url = query["url"], let (origin, demo, search) = parse(url),
+      let host = request.headers["Host"], Self.authority(of: origin) == host.lowercased()
+    else {
       return HTTPError(
-        .notFound, "url must be a Playfield demo page such as http://host/demos/maze"
+        .notFound,
+        "url must be a demo page of this server, such as http://\(request.headers["Host"] ?? "host")/demos/maze"
       )
       .response
     }
@@ -58,14 +64,35 @@ struct OEmbed: Sendable {
     let afterScheme = url.index(url.firstIndex(of: ":")!, offsetBy: 3)
     let pathStart = url[afterScheme...].firstIndex(of: "/") ?? url.endIndex
     let origin = String(url[..<pathStart])
-    let rest = url[pathStart...]
+    // NB: `http://ours@evil.example/` is evil.example; a URL with user info is never ours.
+    guard !origin.contains("@"), !origin.contains("\\") else { return nil }
+    // The fragment never reaches the server, and may hold a token (`#token=`).
+    let rest = url[pathStart...].prefix { $0 != "#" }
     let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
     let path = rest[..<queryStart]
     let parts = path.split(separator: "/")
     guard parts.count == 2, parts[0] == "demos" || parts[0] == "embed",
       let demo = demos.first(where: { $0.name == parts[1] })
     else { return nil }
-    return (origin, demo, String(rest[queryStart...]))
+    return (origin, demo, Self.withoutTokens(rest[queryStart...]))
+  }
+
+  /// `host[:port]` of `scheme://host[:port]`, lowercased.
+  static func authority(of origin: String) -> String {
+    guard let separator = origin.range(of: "://") else { return "" }
+    return origin[separator.upperBound...].lowercased()
+  }
+
+  /// `?a=1&token=T&b=2` without any pair whose name ends in `token` (a control or drawing
+  /// token): an embed is for anyone who sees the page it sits on.
+  static func withoutTokens(_ search: Substring) -> String {
+    guard search.first == "?" else { return "" }
+    let kept = search.dropFirst().split(separator: "&").filter { pair in
+      let rawName = pair.prefix { $0 != "=" }
+      let name = (try? QueryParameters(rawName))?.names.first ?? String(rawName)
+      return !name.lowercased().hasSuffix("token")
+    }
+    return kept.isEmpty ? "" : "?" + kept.joined(separator: "&")
   }
 
   /// Escapes text for an HTML attribute or XML text.

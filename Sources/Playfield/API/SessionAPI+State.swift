@@ -40,6 +40,7 @@ extension SessionAPI {
     let key: ReplayStates.Key
     do {
       let query = try QueryParameters(request.query)
+      try query.requireDistinctNames()
       guard let text = query["tick"], let value = UInt64(text), value <= 100_000_000 else {
         throw APIError(.badRequest, "tick must be an integer from 0 to 100000000", field: "tick")
       }
@@ -50,6 +51,8 @@ extension SessionAPI {
       key = ReplayStates.Key(session: id, tick: value, fromStart: from == "start")
     } catch let error as APIError {
       return .response(error.response)
+    } catch let error as HTTPError {
+      return .response(APIError(error.status, error.message).response)
     } catch {
       return .response(APIError(.badRequest, "\(error)").response)
     }

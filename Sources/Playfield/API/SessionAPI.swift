@@ -1,5 +1,7 @@
 import HTTP
 import JSON
+import Simulation
+import Storage
 
 /// `/api/sessions` and `/api/sessions/ID`: create, list, show and delete sessions.
 struct SessionAPI: Sendable {
@@ -43,6 +45,44 @@ struct SessionAPI: Sendable {
     }
   }
 
+  /// `POST /api/sessions/ID/links` with the control token: new seat (drawing) links; the old
+  /// ones are refused from now on and the guests who joined with them are disconnected.
+  func renewLinks(_ request: Request, id: SessionID) -> Response {
+    guard let session = registry.session(id.description) else {
+      return APIError(.notFound, "no session \(id)").response
+    }
+    guard let token = Self.token(in: request) else {
+      var error = APIError(.unauthorized, "new links need the session's token")
+      error.headers.set("WWW-Authenticate", "Bearer")
+      return error.response
+    }
+    guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
+      return APIError(.forbidden, "the token does not control this session").response
+    }
+    guard !session.type.seats.isEmpty else {
+      return APIError(.notFound, "a \(session.kind) session has no guest links").response
+    }
+    let tokens: [(seat: Seat, token: String)]
+    do {
+      tokens = try session.renewSeatLinks()
+    } catch {
+      var refusal = APIError(
+        .serviceUnavailable, "the new links could not be stored (\(error)); the old ones still work"
+      )
+      refusal.headers.set("Retry-After", "5")
+      return refusal.response
+    }
+    var urls: [String: JSONValue] = [:]
+    var tokenFields: [String: JSONValue] = [:]
+    for (seat, guest) in tokens {
+      urls[seat.name] = .string("/demos/\(session.kind)?session=\(session.id)#token=\(guest)")
+      tokenFields[seat.name] = .string(guest)
+    }
+    var response = Response.json(.object(["urls": .object(urls), "tokens": .object(tokenFields)]))
+    response.headers.set("Cache-Control", "no-store")
+    return response
+  }
+
   private func make(_ request: Request, client: ClientKey) throws(APIError) -> Response {
     let body = try JSONBody(request, example: #"{"kind": NAME, "config": {...}}"#)
     try body.allowOnly(["kind", "config", "seed"])
@@ -58,9 +98,11 @@ struct SessionAPI: Sendable {
     if case .object(var object) = json {
       object["token"] = .string(token)
       var urls = session.summary.urls
-      urls["control"] = .string("/demos/\(kind)?session=\(session.id)&token=\(token)")
-      for (seat, guest) in SeatToken.tokens(of: session.type, tokenHash: session.tokenHash) {
-        urls[seat.name] = .string("/demos/\(kind)?session=\(session.id)&token=\(guest)")
+      // NB: tokens go after `#`: a fragment is never sent to a server, so it stays out of
+      // request lines, logs and Referer (the page reads it and drops it from the address).
+      urls["control"] = .string("/demos/\(kind)?session=\(session.id)#token=\(token)")
+      for (seat, guest) in session.seatTokens {
+        urls[seat.name] = .string("/demos/\(kind)?session=\(session.id)#token=\(guest)")
       }
       object["urls"] = .object(urls)
       object["durable"] = .bool(warning == nil)

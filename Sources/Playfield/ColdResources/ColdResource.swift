@@ -21,8 +21,18 @@ protocol ColdResource: Sendable {
   func headers(for key: Key) -> HTTPHeaders
 
   /// Makes the body, on a worker thread; `work` records how long its phases took (sent as
-  /// `Server-Timing` with the response that waited for it).
+  /// `Server-Timing` with the response that waited for it) and says when to stop (throw
+  /// `RenderStopped` then).
   func compute(_ key: Key, work: inout ColdWork) throws -> [UInt8]
+
+  /// At most how many seconds computing `key` may take, told before it starts (nil: unknown);
+  /// more than the resource's deadline is refused at once rather than started.
+  func estimatedSeconds(_ key: Key) -> Double?
+}
+
+extension ColdResource {
+  /// No estimate: every computation is started.
+  func estimatedSeconds(_ key: Key) -> Double? { nil }
 }
 
 /// What people call a cold resource, in the sentences of its refusals.
@@ -33,6 +43,8 @@ struct ColdWording: Sendable {
   var busy: String
   /// 500, before the error: "the tile could not be drawn".
   var failed: String
+  /// 503 for work estimated past the deadline: "this tile is too costly to draw".
+  var tooCostly = "this is too costly to compute"
 }
 
 /// Why a request does not name a body: its status, message and the field to blame.

@@ -2,6 +2,7 @@ import Dispatch
 import HTTP
 import Server
 import Synchronization
+import Tiles
 
 /// Serves one `ColdResource`: parse, preconditions and ETag, the cache, the fair queue by
 /// address then client, a worker, and `Retry-After` on refusals.
@@ -29,6 +30,13 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
   private let timings = Mutex<[Resource.Key: String]>([:])
   /// Monotonic seconds, for the queue's deadline.
   private let clock: @Sendable () -> Double
+  /// Seconds a computation may take once started (the queue's wait deadline); past it, it is
+  /// cancelled and answered 503.
+  private let deadline: Double
+  /// For each key computing now: how many requests still wait for it, and its cancellation,
+  /// which fires when the last of them goes away (its connection closed).
+  private let interest = Mutex<[Resource.Key: (waiting: Int, cancellation: RenderCancellation)]>(
+    [:])
 
   /// - Parameters:
   ///   - name: names the worker threads, `playfield.NAME`.
@@ -44,6 +52,7 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
     )
     self.queue = Mutex(FairQueue(limits: limits))
     self.clock = clock
+    self.deadline = limits.deadline
   }
 
   /// Answers a GET (or HEAD) of the body named by `path` and `request`, for `client`.
@@ -62,6 +71,15 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
     if let body = cache.cachedValue(for: key) {
       return .response(Response(status: .ok, headers: headers, body: body))
     }
+    // NB: what would certainly pass the deadline is refused before it takes anyone's turn.
+    if let seconds = resource.estimatedSeconds(key), seconds > deadline {
+      return .response(
+        resource.errorStyle.response(
+          .serviceUnavailable,
+          "\(resource.wording.tooCostly) (about \(Int(seconds.rounded(.up))) s of work, more than "
+            + "the \(Int(deadline)) s one may take)",
+          headers: ["Retry-After": "60", "Cache-Control": "no-store"]))
+    }
     let job = Job(key: key, client: client, headers: headers, pending: PendingResponse())
     switch queue.withLock({ $0.submit(job, client: client, now: clock()) }) {
     case .start(let job):
@@ -74,18 +92,53 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
     return .later(job.pending)
   }
 
-  /// Computes (or joins a computation of) the body, answers, and hands the freed slot on.
+  /// Computes (or joins a computation of) the body, answers, and hands the freed slot on. A
+  /// job whose client went away while it waited is skipped; a computation whose clients all
+  /// went away, or that passes the deadline, is cancelled.
   private func run(_ job: Job) {
     let key = job.key
+    guard !job.pending.isAbandoned else {
+      let (start, expired) = queue.withLock { $0.finish(client: job.client, now: clock()) }
+      for (late, refusal) in expired { late.pending.succeed(refused(refusal)) }
+      for next in start { run(next) }
+      return
+    }
+    let cancellation = interest.withLock { table in
+      if var entry = table[key] {
+        entry.waiting += 1
+        table[key] = entry
+        return entry.cancellation
+      }
+      let made = RenderCancellation(deadline: clock() + deadline, clock: clock)
+      table[key] = (1, made)
+      return made
+    }
+    let released = Once()
+    let release: @Sendable () -> Void = { [self] in
+      guard released.first() else { return }
+      interest.withLock { table in
+        guard var entry = table[key], entry.cancellation === cancellation else { return }
+        entry.waiting -= 1
+        if entry.waiting > 0 {
+          table[key] = entry
+          return
+        }
+        table[key] = nil
+        // NB: cancelling a finished computation does nothing.
+        entry.cancellation.cancel()
+      }
+    }
+    job.pending.onAbandoned(release)
     cache.fetch(
       key,
       compute: { [self] in
-        var work = ColdWork()
+        var work = ColdWork(cancellation: cancellation)
         let body = try resource.compute(key, work: &work)
         if let timing = work.serverTiming { timings.withLock { $0[key] = timing } }
         return body
       },
       completion: { [self] result in
+        release()
         let response: Response
         switch result {
         case .success(let body):
@@ -94,6 +147,13 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
             headers.add("Server-Timing", timing)
           }
           response = Response(status: .ok, headers: headers, body: body)
+        case .failure(let stopped as RenderStopped):
+          response = resource.errorStyle.response(
+            .serviceUnavailable,
+            stopped == .deadlinePassed
+              ? "\(resource.wording.failed) within \(Int(deadline)) s; try again shortly"
+              : "\(resource.wording.failed): nobody was waiting for it any more",
+            headers: ["Retry-After": "5", "Cache-Control": "no-store"])
         case .failure(let error):
           response = resource.errorStyle.response(
             .internalServerError, "\(resource.wording.failed): \(error)")
@@ -114,4 +174,12 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
       refusal.tooManyFromClient ? resource.wording.tooManyFromClient : resource.wording.busy,
       headers: ["Retry-After": String(refusal.retryAfter), "Cache-Control": "no-store"])
   }
+}
+
+/// True the first time it is asked, false ever after: a job lets go of its computation once,
+/// whether it finished or its client went away first.
+private final class Once: Sendable {
+  private let asked = Atomic(false)
+
+  func first() -> Bool { !asked.exchange(true, ordering: .relaxed) }
 }

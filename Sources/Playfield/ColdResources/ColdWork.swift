@@ -1,8 +1,16 @@
-/// What a cold resource's computation learns and reports as it runs: how long each phase took.
-///
-/// NB: the next things a computation will need (a deadline, a cancellation token for a client
-/// that went away) belong here, so that `ColdResource.compute` keeps its signature.
+import Tiles
+
+/// What a cold resource's computation learns and reports as it runs: how long each phase took,
+/// and whether to stop (`cancellation`: every client that asked went away, or the deadline
+/// passed), so that `ColdResource.compute` keeps its signature.
 struct ColdWork: Sendable {
+  /// Says when to stop; a long computation checks it often (tile renders do, row by row).
+  let cancellation: RenderCancellation
+
+  init(cancellation: RenderCancellation = RenderCancellation()) {
+    self.cancellation = cancellation
+  }
+
   /// Each phase's name and duration, in order.
   private(set) var phases: [(name: String, duration: Duration)] = []
 

@@ -21,7 +21,9 @@ enum SecurityHeaders {
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
         + "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
         + "frame-ancestors \(ancestors)")
-    headers.set("Referrer-Policy", "strict-origin-when-cross-origin")
+    // NB: a page's address may name a session (and once held tokens); other sites learn only
+    // our origin, never a path or query, and nothing goes from HTTPS to HTTP.
+    headers.set("Referrer-Policy", "strict-origin")
     if framing == .sameOrigin { headers.set("X-Frame-Options", "SAMEORIGIN") }
   }
 }

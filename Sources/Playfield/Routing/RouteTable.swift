@@ -45,8 +45,8 @@ struct RouteTable: Sendable {
     case handle(Route, Route.Handler)
     /// No route has this path.
     case notFound
-    /// Routes have this path, but none takes the method.
-    case methodNotAllowed(allow: [HTTPMethod], style: ErrorStyle)
+    /// Routes have this path, but none takes the method; `traits` are theirs, together.
+    case methodNotAllowed(allow: [HTTPMethod], style: ErrorStyle, traits: RouteTraits)
     /// OPTIONS: the methods the path takes, and whether other sites may read it.
     case options(allow: [HTTPMethod], crossOrigin: Bool)
   }
@@ -70,7 +70,7 @@ struct RouteTable: Sendable {
     if request.method == .options {
       return .options(allow: listed, crossOrigin: traits.contains(.crossOrigin))
     }
-    return .methodNotAllowed(allow: listed, style: traits.errorStyle)
+    return .methodNotAllowed(allow: listed, style: traits.errorStyle, traits: traits)
   }
 
   /// Every method some route takes, for `OPTIONS *` (RFC 9110 §9.3.7).

@@ -1,3 +1,4 @@
+import Dispatch
 import HTTP
 import JSON
 import Server
@@ -44,6 +45,23 @@ final class LiveSession: @unchecked Sendable {
   /// Numbers the frames, so that an event loop that falls behind skips stale ones.
   private let frameStream = BroadcastStream()
   private let published: Mutex<SessionSummary>
+  /// Which seat links are valid (`SeatToken`): raised each time the owner replaces them.
+  private let seatLinks: Mutex<Int64>
+  /// The bound on the session's log that admitted its inputs, given back an input's room when
+  /// the input is refused unlogged.
+  var inputLog: InputLogCap? {
+    get { inputLogCap.withLock { $0 } }
+    set { inputLogCap.withLock { $0 = newValue } }
+  }
+  private let inputLogCap = Mutex<InputLogCap?>(nil)
+  /// Sockets whose `hello` a worker is encoding, with what was sent them meanwhile, in order:
+  /// it goes out after the `hello`.
+  private let joining = Mutex<[ObjectIdentifier: [ServerMessage]]>([:])
+
+  /// Where hellos are encoded and compressed: off the game loop and the event loops, since a
+  /// big canvas's whole picture is megabytes of JSON.
+  static let helloWorkers = DispatchQueue(
+    label: "playfield.hellos", qos: .utility, attributes: .concurrent)
 
   /// Held while the machine is used: a step (on the tick, or off it for a heavy session) and
   /// a delete or shutdown from another thread never overlap.
@@ -62,8 +80,9 @@ final class LiveSession: @unchecked Sendable {
     id: String, model: any Simulation, seed: UInt64, tokenHash: String, createdAt: Double,
     running: Bool, journal: SessionJournal?, idlePause: Double,
     clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false,
-    paused: Bool = false, wake: @escaping @Sendable () -> Void = {}
+    seatGeneration: Int64 = 0, paused: Bool = false, wake: @escaping @Sendable () -> Void = {}
   ) {
+    self.seatLinks = Mutex(seatGeneration)
     self.clock = clock
     self.wake = wake
     self.isShowcase = isShowcase
@@ -79,9 +98,9 @@ final class LiveSession: @unchecked Sendable {
     self.machine = SessionMachine(
       id: id, model: model, running: running, paused: paused, configuration: configuration)
     self.activity = Atomic(machine.activity.rawValue)
-    machine.seatTokens = SeatToken.tokens(of: type, tokenHash: tokenHash).map {
-      ($0.seat.name, $0.token)
-    }
+    machine.seatTokens = SeatToken.tokens(
+      of: type, tokenHash: tokenHash, generation: seatGeneration
+    ).map { ($0.seat.name, $0.token) }
     var summary = SessionSummary(
       id: id, kind: Swift.type(of: model).kind, running: running && !paused, tick: model.tick,
       spectators: 0, controllers: 0, createdAt: createdAt, updatedAt: createdAt,
@@ -135,6 +154,26 @@ final class LiveSession: @unchecked Sendable {
   /// The latest published state, for listings.
   var summary: SessionSummary { published.withLock { $0 } }
 
+  /// The generation of seat links now valid.
+  var seatGeneration: Int64 { seatLinks.withLock { $0 } }
+
+  /// The seat links now valid, with their tokens.
+  var seatTokens: [(seat: Seat, token: String)] {
+    SeatToken.tokens(of: type, tokenHash: tokenHash, generation: seatGeneration)
+  }
+
+  /// Replaces the seat links: stores the new generation (throws, changing nothing, if it
+  /// cannot), then refuses the old links and disconnects the guests who used them.
+  func renewSeatLinks() throws -> [(seat: Seat, token: String)] {
+    let tokens = try seatLinks.withLock { generation in
+      let next = try journal?.renewSeatLinks(sessionID: id) ?? generation + 1
+      generation = max(next, generation + 1)
+      return SeatToken.tokens(of: type, tokenHash: tokenHash, generation: generation)
+    }
+    send(.renewSeats(tokens.map { ($0.seat.name, $0.token) }))
+    return tokens
+  }
+
   // MARK: Game loop
 
   /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
@@ -186,10 +225,13 @@ final class LiveSession: @unchecked Sendable {
 
   private func perform(_ action: SessionMachine<WebSocket>.Action) {
     switch action {
+    case .send(.hello(let hello), let socket):
+      greet(socket, .hello(hello))
     case .send(let message, let socket):
-      socket.send(message)
+      if !deferred(message, to: [socket]) { socket.send(message) }
     case .broadcast(let message, let sockets, let delivery):
-      broadcast(message, to: sockets, delivery)
+      let ready = sockets.filter { !deferred(message, to: [$0]) }
+      broadcast(message, to: ready, delivery)
     case .journalInputs(let inputs, let tick):
       journal?.inputs(sessionID: id, tick: tick, inputs: inputs)
     case .snapshot(let state, let tick):
@@ -205,6 +247,43 @@ final class LiveSession: @unchecked Sendable {
         now: progress.now)
     case .reply(let reply, let state):
       reply(state)
+    case .disconnect(let socket, let reason):
+      socket.close(.policyViolation, reason: reason)
+    case .refused(let reason, let socket):
+      inputLog?.refund(id)
+      if let socket { perform(.send(.error(ClientError("refused", reason)), to: socket)) }
+    }
+  }
+
+  /// Sends a joining socket its `hello` from a worker: encoded and compressed there (the event
+  /// loop only writes the bytes), then whatever the game loop sent it meanwhile, in order.
+  private func greet(_ socket: WebSocket, _ hello: ServerMessage) {
+    let key = ObjectIdentifier(socket)
+    joining.withLock { $0[key] = [] }
+    Self.helloWorkers.async { [self] in
+      var writer = JSONWriter(capacity: 1 << 16)
+      hello.write(into: &writer)
+      let encoder = FanOutEncoder(level: 1)
+      let windows = socket.compressionWindowBits.map { Set([$0]) } ?? []
+      socket.send(encoder.encode(utf8: writer.bytes, windows: windows))
+      // NB: under the lock, so that the game loop sends nothing newer before these.
+      joining.withLock { table in
+        for message in table.removeValue(forKey: key) ?? [] { socket.send(message) }
+      }
+    }
+  }
+
+  /// Keeps `message` for those of `sockets` still waiting for their `hello`; true if it kept
+  /// it for all of them.
+  private func deferred(_ message: ServerMessage, to sockets: [WebSocket]) -> Bool {
+    joining.withLock { table in
+      guard !table.isEmpty else { return false }
+      var all = true
+      for socket in sockets {
+        let key = ObjectIdentifier(socket)
+        if table[key] != nil { table[key]!.append(message) } else { all = false }
+      }
+      return all
     }
   }
 

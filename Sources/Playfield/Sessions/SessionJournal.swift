@@ -14,4 +14,12 @@ protocol SessionJournal: Sendable {
   func snapshot(sessionID: String, tick: UInt64, state: [UInt8])
   /// The session is gone for good.
   func deleted(sessionID: String)
+  /// Stores that the session's seat links were replaced; returns the new generation, or nil
+  /// when the journal does not keep them.
+  func renewSeatLinks(sessionID: String) throws -> Int64?
+}
+
+extension SessionJournal {
+  /// Keeps no seat links (the session counts them in memory).
+  func renewSeatLinks(sessionID: String) throws -> Int64? { nil }
 }

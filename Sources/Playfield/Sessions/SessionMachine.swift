@@ -17,15 +17,19 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     case stop
     /// Advance this many ticks while stopped.
     case step(Int)
-    /// A model input, already checked (`reset` is one), applied at the next step.
-    case input(CheckedInput)
+    /// A model input, already checked (`reset` is one), applied at the next step; `from` is
+    /// the connection that sent it, told if the model refuses it.
+    case input(CheckedInput, from: Client? = nil)
     /// Reads the exact state after this tick's work.
     case inspect(@Sendable (SessionState) -> Void)
+    /// The owner replaced the seat links: these are the new tokens (told to controllers), and
+    /// every guest, who joined with an old one, is disconnected.
+    case renewSeats([(seat: String, token: String)])
 
-    /// Joins and leaves are never refused, however full the inbox.
+    /// Joins, leaves and link renewals are never refused, however full the inbox.
     var isMembership: Bool {
       switch self {
-      case .join, .leave: true
+      case .join, .leave, .renewSeats: true
       default: false
       }
     }
@@ -65,6 +69,11 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     case publish(Progress)
     /// Answer an `inspect`.
     case reply(@Sendable (SessionState) -> Void, SessionState)
+    /// Close this client's connection: its way in is no longer valid.
+    case disconnect(Client, reason: String)
+    /// An input was refused at its step (it would have changed nothing) and not logged: tell
+    /// its sender (when known) and give back the room it took in the log's bound.
+    case refused(reason: String, from: Client?)
   }
 
   /// What listings and the store learn after a tick that changed something.
@@ -95,7 +104,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private(set) var clients: [(client: Client, role: SessionRole)] = []
   /// Seconds since 1970 since which nobody is connected; nil while someone is.
   private(set) var idleSince: Double?
-  private var waitingInputs: [CheckedInput] = []
+  private var waitingInputs: [(input: CheckedInput, from: Client?)] = []
   private var waitingSteps = 0
   private var lastSnapshotTick: UInt64
   /// The tokens of the model's seats (`SeatToken`) that controllers are told in `hello`.
@@ -167,10 +176,19 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         phase = .stopped
       case .step(let count):
         if phase != .running { waitingSteps += count }
-      case .input(let input):
-        waitingInputs.append(input)
+      case .input(let input, let client):
+        waitingInputs.append((input, client))
       case .inspect(let reply):
         inspections.append(reply)
+      case .renewSeats(let tokens):
+        seatTokens = tokens
+        let guests = clients.filter { $0.role.sender != .controller && $0.role != .spectator }
+        clients.removeAll { $0.role.sender != .controller && $0.role != .spectator }
+        for guest in guests {
+          perform(
+            .disconnect(guest.client, reason: "the owner replaced this link; ask for the new one"))
+        }
+        changed = changed || !guests.isEmpty
       }
     }
     changed = pauseIfUnwatched(now: now) || changed
@@ -265,10 +283,21 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   }
 
   private mutating func step(perform: (Action) -> Void) {
-    let inputs = waitingInputs
+    let waiting = waitingInputs
     waitingInputs.removeAll(keepingCapacity: true)
-    let events = model.step(checked: inputs)
+    var refused: [Int: String] = [:]
+    let events = model.step(checked: waiting.map(\.input), refused: &refused)
     let tick = model.tick
+    // An input that would have changed nothing is refused to its sender and never logged.
+    var inputs: [CheckedInput] = []
+    inputs.reserveCapacity(waiting.count)
+    for (index, (input, client)) in waiting.enumerated() {
+      guard let reason = refused[index] else {
+        inputs.append(input)
+        continue
+      }
+      perform(.refused(reason: reason, from: client))
+    }
     for event in events {
       if case .gameOver(let score, let level) = event.meaning {
         perform(.gameEnded(GameResult(tick: tick, score: score, level: level)))

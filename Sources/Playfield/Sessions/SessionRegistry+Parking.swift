@@ -16,7 +16,7 @@ extension SessionRegistry {
       let owner = quota.owner(of: session.id)
       switch bound {
       case .client: return owner == client
-      case .address: return owner?.address == client.address
+      case .address, .reserve: return owner?.address == client.address
       }
     }
     guard let oldest = candidates.min(by: { $0.summary.updatedAt < $1.summary.updatedAt }),
@@ -46,7 +46,8 @@ extension SessionRegistry {
       let session = LiveSession(
         id: stored.id, model: model, seed: stored.seed, tokenHash: stored.tokenHash,
         createdAt: stored.createdAt, running: stored.status == .running, journal: journal,
-        idlePause: limits.idlePause, clock: monotonicClock, paused: true, wake: wake)
+        idlePause: limits.idlePause, clock: monotonicClock, seatGeneration: stored.seatGeneration,
+        paused: true, wake: wake)
       adopt(session)
       logger.info("session \(id) unparked")
       return session

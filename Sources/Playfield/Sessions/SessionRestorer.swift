@@ -28,8 +28,8 @@ enum SessionRestorer {
           LiveSession(
             id: session.id, model: model, seed: session.seed, tokenHash: session.tokenHash,
             createdAt: session.createdAt, running: session.status == .running, journal: journal,
-            idlePause: registry.limits.idlePause, clock: registry.monotonicClock, paused: true,
-            wake: registry.wake))
+            idlePause: registry.limits.idlePause, clock: registry.monotonicClock,
+            seatGeneration: session.seatGeneration, paused: true, wake: registry.wake))
         restored += 1
       } catch {
         logger.error("cannot restore session \(session.id): \(error)")

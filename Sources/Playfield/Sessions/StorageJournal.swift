@@ -31,6 +31,10 @@ final class StorageJournal: SessionJournal {
     }
   }
 
+  func renewSeatLinks(sessionID: String) throws -> Int64? {
+    try store.renewSeatLinks(sessionID: sessionID)
+  }
+
   func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue]) {
     for (seq, input) in inputs.enumerated() {
       let accepted = writer.append(

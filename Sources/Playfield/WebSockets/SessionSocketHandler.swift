@@ -28,7 +28,7 @@ struct SessionSocketHandler: WebSocketHandler {
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
-    switch handle(message) {
+    switch handle(message, from: socket) {
     case .success(let reply?):
       socket.send(reply)
     case .success(nil):
@@ -39,7 +39,9 @@ struct SessionSocketHandler: WebSocketHandler {
   }
 
   /// Checks one message and queues its command; returns an immediate reply, if any.
-  func handle(_ message: WebSocketMessage) -> Result<ServerMessage?, ClientError> {
+  func handle(_ message: WebSocketMessage, from socket: WebSocket? = nil) -> Result<
+    ServerMessage?, ClientError
+  > {
     guard case .text(let text) = message else {
       return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
     }
@@ -55,7 +57,7 @@ struct SessionSocketHandler: WebSocketHandler {
     // A ping's id and t are any JSON, echoed in its pong; any other message's id is the
     // sender's name for it, not the model's, and comes back with its answer.
     let id = fields["type"] == "ping" ? nil : fields.removeValue(forKey: "id")
-    let answer = checkID(id).flatMap { command(fields) }
+    let answer = checkID(id).flatMap { command(fields, from: socket) }
     switch answer {
     case .success(let reply):
       return .success(reply ?? id.map { .ack(id: $0) })
@@ -76,7 +78,9 @@ struct SessionSocketHandler: WebSocketHandler {
 
   /// Checks the message (without its `id`) and queues its command; returns an immediate reply
   /// (a `pong`), if any.
-  private func command(_ fields: [String: JSONValue]) -> Result<ServerMessage?, ClientError> {
+  private func command(_ fields: [String: JSONValue], from socket: WebSocket?) -> Result<
+    ServerMessage?, ClientError
+  > {
     guard let typeValue = fields["type"] else {
       return .failure(
         ClientError("missing-type", "a message needs a \"type\" field", field: "type"))
@@ -89,11 +93,13 @@ struct SessionSocketHandler: WebSocketHandler {
     if type == "ping" {
       return .success(.pong(id: fields["id"], t: fields["t"]))
     }
-    return queue(type, .object(fields)).map { nil }
+    return queue(type, .object(fields), from: socket).map { nil }
   }
 
   /// Checks and queues one command other than `ping`.
-  private func queue(_ type: String, _ message: JSONValue) -> Result<Void, ClientError> {
+  private func queue(_ type: String, _ message: JSONValue, from socket: WebSocket?) -> Result<
+    Void, ClientError
+  > {
     // Session commands and model inputs: only the controller, or a guest its seat's inputs.
     let command: SessionCommand
     switch type {
@@ -125,7 +131,7 @@ struct SessionSocketHandler: WebSocketHandler {
           ClientError(
             "unknown-type", "unknown message type \"\(type)\" for \(session.kind)", field: "type"))
       }
-      command = .input(input)
+      command = .input(input, from: socket)
     }
     switch role {
     case .controller:
@@ -142,12 +148,10 @@ struct SessionSocketHandler: WebSocketHandler {
         ClientError(
           "not-controller", "spectators cannot send \(type); connect with the session's token"))
     }
-    if case .input = command, !inputLog.admit(session.id) {
-      return .failure(
-        ClientError(
-          "log-full",
-          "this session has logged \(inputLog.maxInputs) inputs, the most one may; it takes no more input"
-        ))
+    if case .input(let input) = command,
+      let bound = inputLog.admit(session.id, bytes: input.json.serialized().count)
+    {
+      return .failure(ClientError("log-full", inputLog.message(bound)))
     }
     guard session.send(command) else {
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))

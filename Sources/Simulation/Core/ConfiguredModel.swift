@@ -73,12 +73,24 @@ extension ConfiguredModel {
   }
 
   public mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent] {
+    let (typed, _, rejected) = Self.typed(inputs)
+    let events = step(typed)
+    return rejected.isEmpty ? events : rejected + events
+  }
+
+  /// The model's own inputs among `inputs`, with their indexes there, and an `input-rejected`
+  /// event for each of the rest.
+  static func typed(_ inputs: [CheckedInput]) -> (
+    inputs: [Input], indexes: [Int], rejected: [SimulationEvent]
+  ) {
     var typed: [Input] = []
     typed.reserveCapacity(inputs.count)
+    var indexes: [Int] = []
     var rejected: [SimulationEvent] = []
-    for input in inputs {
+    for (index, input) in inputs.enumerated() {
       if let value = input.value as? Input {
         typed.append(value)
+        indexes.append(index)
       } else if let refusal = input.value as? CheckedInput.Rejected {
         rejected.append(.rejected(refusal.reason))
       } else {
@@ -87,8 +99,7 @@ extension ConfiguredModel {
         rejected.append(.rejected("not an input of \(Self.kind)"))
       }
     }
-    let events = step(typed)
-    return rejected.isEmpty ? events : rejected + events
+    return (typed, indexes, rejected)
   }
 
   /// The config must read back as itself, then the state must hold.

@@ -42,6 +42,13 @@ public protocol Simulation: Sendable {
   /// first; returns the events.
   mutating func step(checked inputs: [CheckedInput]) -> [SimulationEvent]
 
+  /// Advances one tick like `step(checked:)`, but an input that would change nothing (an undo
+  /// with nothing of the sender's to undo, a clear of an empty canvas) is left out, with no
+  /// event, and its index goes into `refused` with the reason: a live session refuses it with
+  /// an error to its sender and does not log it. Leaving it out must give the same state.
+  mutating func step(checked inputs: [CheckedInput], refused: inout [Int: String])
+    -> [SimulationEvent]
+
   /// Writes the model's fields of the `hello` message into an object the caller has begun.
   func writeHello(into writer: inout JSONWriter)
 
@@ -75,6 +82,13 @@ extension Simulation {
 
   /// No games.
   public var finishedGame: (score: Int, level: Int)? { nil }
+
+  /// Refuses nothing: every input is stepped (and logged).
+  public mutating func step(checked inputs: [CheckedInput], refused: inout [Int: String])
+    -> [SimulationEvent]
+  {
+    step(checked: inputs)
+  }
 
   /// No high scores.
   public static func entersHighScores(config: JSONValue) -> Bool { false }

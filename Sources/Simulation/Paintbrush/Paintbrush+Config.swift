@@ -11,7 +11,9 @@ extension Paintbrush {
     var brushRadius = 10.0
     /// Most strokes on the canvas at once (1 to 10000); more are refused until CLEAR or UNDO.
     var maxStrokes = 2_000
-    /// Most points on the canvas at once, all strokes together (100 to 1000000).
+    /// Most points on the canvas at once, all strokes together (100 to 250000): the state's
+    /// byte bound, since a joiner's `hello` carries every point (250,000 points are about
+    /// 3.3 MB of JSON).
     var maxPoints = 100_000
 
     mutating func visitFields<Visitor: ConfigVisitor>(
@@ -21,7 +23,7 @@ extension Paintbrush {
       try visitor.integer("height", &height, in: 64...Input.maxCoordinate)
       try visitor.number("brushRadius", &brushRadius, in: 1...Input.maxRadius)
       try visitor.integer("maxStrokes", &maxStrokes, in: 1...10_000)
-      try visitor.integer("maxPoints", &maxPoints, in: 100...1_000_000)
+      try visitor.integer("maxPoints", &maxPoints, in: 100...250_000)
     }
 
     func validate() throws(SimulationError) {}

@@ -42,6 +42,33 @@ extension Paintbrush {
       }
     }
 
+    /// The input as the server stamps it: its `author` becomes `SENDER-DIGEST`, the sender the
+    /// server knows (`controller` or the seat's name) and a digest of the painter's own key
+    /// (the `author` the page keeps, never shown to anyone), so no one can paint or undo as
+    /// another painter, and a guest never as the owner. Read back from the log, it stays.
+    func sent(by sender: Sender) -> Self {
+      switch self {
+      case .stroke(let author, let stroke, let color, let radius, let points):
+        .stroke(
+          author: Self.stamp(author, sender), stroke: stroke, color: color, radius: radius,
+          points: points)
+      case .undo(let author): .undo(author: Self.stamp(author, sender))
+      case .clear, .reset: self
+      }
+    }
+
+    /// `SENDER-DIGEST`: at most 15 characters of the sender's name and 16 hex digits of FNV-1a
+    /// (64-bit) over `name:key`; at most 32 characters, so it reads back as an author.
+    static func stamp(_ key: String, _ sender: Sender) -> String {
+      var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+      for byte in (sender.name + ":" + key).utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+      }
+      let digits = String(hash, radix: 16)
+      return String(sender.name.prefix(15)) + "-"
+        + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
     /// The normalized message, as logged and replayed.
     var json: JSONValue {
       switch self {

@@ -2,13 +2,40 @@ import JSON
 
 extension Paintbrush {
   mutating func step(_ inputs: [Input]) -> [SimulationEvent] {
+    var refused: [Int: String] = [:]
+    return step(inputs, refusing: false, refused: &refused)
+  }
+
+  /// A live step: an undo with nothing of its author's to undo and a clear of an empty canvas
+  /// change nothing, so they are refused (`refused`, by index) rather than stepped and logged.
+  public mutating func step(checked inputs: [CheckedInput], refused: inout [Int: String])
+    -> [SimulationEvent]
+  {
+    let (typed, indexes, rejected) = Self.typed(inputs)
+    var refusedTyped: [Int: String] = [:]
+    let events = rejected + step(typed, refusing: true, refused: &refusedTyped)
+    for (index, reason) in refusedTyped { refused[indexes[index]] = reason }
+    return events
+  }
+
+  /// One tick; with `refusing`, inputs that change nothing are left out into `refused` (by
+  /// index) instead of reported as `input-rejected` events.
+  private mutating func step(_ inputs: [Input], refusing: Bool, refused: inout [Int: String])
+    -> [SimulationEvent]
+  {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
     let before = state.version
 
     // Inputs: paint, undo and clear in arrival order; each change is one op.
     var ops: [JSONValue] = []
-    for input in inputs { apply(input, ops: &ops, events: &events) }
+    for (index, input) in inputs.enumerated() {
+      if refusing, let reason = noOpReason(input) {
+        refused[index] = reason
+        continue
+      }
+      apply(input, ops: &ops, events: &events)
+    }
     tick += 1
 
     // Changes: one `paint` event carries the tick's ops, so none is ever dropped alone.
@@ -55,6 +82,16 @@ extension Paintbrush {
       state.pointCount = 0
       state.version += 1
       ops.append(["op": "clear"])
+    }
+  }
+
+  /// Why `input` would change nothing now, or nil.
+  func noOpReason(_ input: Input) -> String? {
+    switch input {
+    case .undo(let author) where !state.strokes.contains(where: { $0.author == author }):
+      "nothing of yours to undo"
+    case .clear where state.strokes.isEmpty: "the canvas is already empty"
+    default: nil
     }
   }
 

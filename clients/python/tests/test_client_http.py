@@ -91,7 +91,7 @@ def test_state_inputs_and_replay(client):
     state = client.state(info.id)
     assert state["tick"] == frame.tick and state["running"] is False
     assert len(state["stateHash"]) == 16
-    logged = client.inputs(info.id)
+    logged = client.inputs(info)
     assert [entry["input"]["type"] for entry in logged["inputs"]] == ["toggle", "tilt"]
     assert logged["more"] is False
     assert client.replay_state(info.id, frame.tick)["stateHash"] == state["stateHash"]

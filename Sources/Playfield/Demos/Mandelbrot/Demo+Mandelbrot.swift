@@ -9,7 +9,7 @@ extension Demo {
     routes: { context in
       let limits = context.environment.limits
       let tiles = ColdResourceService(
-        TileResource(renderer: TileRenderer()), name: "tiles",
+        TileResource(renderer: TileResource.renderer()), name: "tiles",
         cacheBytes: limits[.tileCacheBytes],
         limits: limits.queue(
           running: 2, waiting: .tileQueue, perClient: .tileRendersPerClient, deadline: .tileWait))

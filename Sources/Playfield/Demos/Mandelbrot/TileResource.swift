@@ -1,4 +1,8 @@
+import CPosix
+import Dispatch
+import Foundation
 import HTTP
+import Synchronization
 import Tiles
 
 /// `/tiles/mandelbrot/Z/X/Y.png` (and `Z/X/Y.counts`, the raw escape counts): tiles of the
@@ -12,7 +16,8 @@ struct TileResource: ColdResource {
   var wording: ColdWording {
     ColdWording(
       tooManyFromClient: "you have too many tiles rendering; wait for them before asking for more",
-      busy: "the tile renderer is busy; try again shortly", failed: "the tile could not be drawn")
+      busy: "the tile renderer is busy; try again shortly", failed: "the tile could not be drawn",
+      tooCostly: "this tile is too costly to draw; ask for fewer iterations (iter)")
   }
 
   func key(path: ArraySlice<String>, request: Request) throws(ColdResourceError) -> TileRequest {
@@ -44,11 +49,45 @@ struct TileResource: ColdResource {
   }
 
   func compute(_ tile: TileRequest, work: inout ColdWork) throws -> [UInt8] {
-    let rendered = try renderer.render(tile, clock: Self.seconds)
+    let cancellation = work.cancellation
+    let rendered = try Self.onPool { [renderer] in
+      try renderer.render(tile, cancellation: cancellation, clock: Self.seconds)
+    }
     if let reference = rendered.timings.reference { work.record("reference", seconds: reference) }
     work.record("pixels", seconds: rendered.timings.pixels)
     work.record("encoding", seconds: rendered.timings.encoding)
     return rendered.body
+  }
+
+  /// The render's upper bound (every pixel to the iteration cap), on this renderer's threads.
+  func estimatedSeconds(_ tile: TileRequest) -> Double? {
+    renderer.estimate(for: tile).seconds / Double(renderer.threads)
+  }
+
+  /// The render threads, niced below the game loop and the event loops (as the off-tick steps
+  /// are), one per core, shared by every app in the process: a render runs on one and borrows
+  /// the idle others for its rows.
+  static let pool = RenderPool(
+    threads: ProcessInfo.processInfo.activeProcessorCount, name: "playfield-render",
+    prepare: { _ = cposix_nice_this_thread(StepScheduler.niceness) })
+
+  /// A renderer whose parallel parts run on `pool`.
+  static func renderer() -> TileRenderer {
+    TileRenderer(pool: pool)
+  }
+
+  /// Runs `body` on a pool thread and waits for it (the caller is a cache worker, of which a
+  /// few run at once).
+  static func onPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let result = PoolResult<T>()
+    pool.async {
+      let outcome = Result { try body() }
+      result.value.withLock { $0 = outcome }
+      done.signal()
+    }
+    done.wait()
+    return try result.value.withLock { $0! }.get()
   }
 
   /// Monotonic seconds, for the render's phase timings.
@@ -63,4 +102,9 @@ struct TileResource: ColdResource {
     "X-Content-Type-Options": "nosniff",
     "Access-Control-Allow-Origin": "*",
   ]
+}
+
+/// Where a pool thread leaves its result for the waiting caller.
+private final class PoolResult<T: Sendable>: Sendable {
+  let value = Mutex<Result<T, any Error>?>(nil)
 }

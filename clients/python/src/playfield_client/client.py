@@ -116,10 +116,15 @@ class Client:
         return self._request(
             "GET", f"/api/sessions/{self._quote(session_id)}/replay?tick={int(tick)}")
 
-    def inputs(self, session_id, after=0):
-        """The logged inputs after tick `after`: `{"inputs": [{"tick", "input"}], "more"}`."""
+    def inputs(self, session_id, after=0, token=None):
+        """The logged inputs after tick `after`: `{"inputs": [{"tick", "input"}], "more"}`.
+        The log names who sent what, so it needs the control token (given, or the one a
+        `SessionInfo` carries)."""
+        if isinstance(session_id, SessionInfo):
+            session_id, token = session_id.id, token or session_id.token
         return self._request(
-            "GET", f"/api/sessions/{self._quote(session_id)}/inputs?after={int(after)}")
+            "GET", f"/api/sessions/{self._quote(session_id)}/inputs?after={int(after)}",
+            token=token)
 
     # High scores and mazes
 
