@@ -65,11 +65,14 @@ public final class Application: HTTPHandler {
       wording: ColdWording(
         tooManyFromClient: "you have too many input-log pages being read; wait for them first",
         busy: "the input log is busy; try again shortly", failed: "the page could not be read"))
+    let wake = GameLoopWake()
+    let scheduler = StepScheduler(clock: environment.monotonicClock)
     let registry = SessionRegistry(
       journal: journal, limits: SessionLimits(limits), random: environment.random,
-      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
+      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger,
+      wake: { wake.signal() })
     self.registry = registry
-    self.sessionAPI = SessionAPI(registry: registry)
+    self.sessionAPI = SessionAPI(registry: registry, scheduler: scheduler)
     let context = DemoContext(environment: environment, registry: registry, store: journal?.store)
     self.routes = RouteTable(
       Self.appRoutes + demos.flatMap { $0.routes(context) } + Self.fileRoutes(files))
@@ -78,11 +81,12 @@ public final class Application: HTTPHandler {
         from: journal.store, into: registry, journal: journal, logger: logger)
       if count > 0 { logger.info("restored \(count) stored sessions") }
     }
-    let replays = ReplayRegistry()
+    let replays = ReplayRegistry(wake: { wake.signal() })
     self.replays = replays
     self.gameLoop = GameLoop(
       wallClock: environment.wallClock, sessions: { registry.all },
-      replays: { replays.all }, maintenance: { registry.removeExpired() })
+      replays: { replays.all }, owner: { registry.quota.owner(of: $0) },
+      maintenance: { registry.removeExpired() }, scheduler: scheduler, wake: wake)
     if environment.gameLoop == .thread { gameLoop.start() }
   }
 

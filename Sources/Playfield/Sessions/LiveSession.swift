@@ -10,8 +10,11 @@ import WebSocket
 /// `SessionMachine` (sockets, the journal, the published summary).
 ///
 /// Any thread may `send` commands or read `summary`. The game loop calls `advance`, one tick
-/// at a time, on the tick or off it (`OffTickSteps`), never both at once; `using` still guards
-/// the machine, because a delete or a shutdown comes from other threads.
+/// at a time, on the tick or off it (a `StepJob` of the `StepScheduler`), never both at once;
+/// `using` still guards the machine, because a delete or a shutdown comes from other threads.
+///
+/// A session with nothing to do (`wantsTick` false: stopped or paused, no command waiting)
+/// is not advanced at all, so it costs nothing.
 final class LiveSession: @unchecked Sendable {
   let id: String
   let type: any Simulation.Type
@@ -29,10 +32,16 @@ final class LiveSession: @unchecked Sendable {
   static let maxPendingCommands = 512
   /// Most events sent in one tick; the rest are counted in a `dropped` event.
   static let maxEventsPerTick = 32
-  /// Most time spent on asked-for steps in one tick.
-  static let stepBudget: Duration = .milliseconds(4)
-
   private let inbox = Mutex<[SessionCommand]>([])
+  /// Connections joined or joining: counted when the join is sent, not when the next tick
+  /// applies it, so that nothing reads a watched session as unwatched in between.
+  private let connections = Atomic<Int>(0)
+  /// The machine's `Activity` after its last tick.
+  private let activity: Atomic<UInt8>
+  /// Ticks run (`advance` calls), for tests and statistics.
+  private let advances = Atomic<UInt64>(0)
+  /// Called when a command is queued, to wake a game loop that sleeps for lack of work.
+  private let wake: @Sendable () -> Void
   /// Numbers the frames, so that an event loop that falls behind skips stale ones.
   private let frameStream = BroadcastStream()
   private let published: Mutex<SessionSummary>
@@ -71,10 +80,11 @@ final class LiveSession: @unchecked Sendable {
     id: String, model: any Simulation, seed: UInt64, tokenHash: String, createdAt: Double,
     running: Bool, journal: SessionJournal?, idlePause: Double,
     clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false,
-    seatGeneration: Int64 = 0
+    seatGeneration: Int64 = 0, paused: Bool = false, wake: @escaping @Sendable () -> Void = {}
   ) {
     self.seatLinks = Mutex(seatGeneration)
     self.clock = clock
+    self.wake = wake
     self.isShowcase = isShowcase
     self.id = id
     self.type = Swift.type(of: model)
@@ -86,18 +96,20 @@ final class LiveSession: @unchecked Sendable {
     configuration.idlePause = idlePause
     configuration.maxEventsPerTick = Self.maxEventsPerTick
     self.machine = SessionMachine(
-      id: id, model: model, running: running, configuration: configuration)
+      id: id, model: model, running: running, paused: paused, configuration: configuration)
+    self.activity = Atomic(machine.activity.rawValue)
     machine.seatTokens = SeatToken.tokens(
       of: type, tokenHash: tokenHash, generation: seatGeneration
     ).map { ($0.seat.name, $0.token) }
-    self.published = Mutex(
-      SessionSummary(
-        id: id, kind: Swift.type(of: model).kind, running: running, tick: model.tick,
-        spectators: 0, controllers: 0, createdAt: createdAt, updatedAt: createdAt,
-        config: model.config,
-        lastGame: model.finishedGame.map {
-          GameResult(tick: model.tick, score: $0.score, level: $0.level)
-        }))
+    var summary = SessionSummary(
+      id: id, kind: Swift.type(of: model).kind, running: running && !paused, tick: model.tick,
+      spectators: 0, controllers: 0, createdAt: createdAt, updatedAt: createdAt,
+      config: model.config,
+      lastGame: model.finishedGame.map {
+        GameResult(tick: model.tick, score: $0.score, level: $0.level)
+      })
+    summary.paused = running && paused
+    self.published = Mutex(summary)
   }
 
   // MARK: Any thread
@@ -105,12 +117,39 @@ final class LiveSession: @unchecked Sendable {
   /// Queues a command for the next tick; false when too many are waiting.
   @discardableResult
   func send(_ command: SessionCommand) -> Bool {
-    inbox.withLock { commands in
+    let queued = inbox.withLock { commands in
       guard commands.count < Self.maxPendingCommands || command.isMembership else { return false }
       commands.append(command)
       return true
     }
+    guard queued else { return false }
+    switch command {
+    case .join: connections.add(1, ordering: .relaxed)
+    case .leave: connections.subtract(1, ordering: .relaxed)
+    default: break
+    }
+    wake()
+    return true
   }
+
+  /// Whether anyone is connected or joining (the park-idle check).
+  var isWatched: Bool { connections.load(ordering: .relaxed) > 0 }
+
+  /// Whether the next tick has anything to do: it runs, steps were asked for, or a command
+  /// waits. False for a stopped or paused session left alone: it is not advanced at all.
+  var wantsTick: Bool {
+    activity.load(ordering: .relaxed) != SessionMachine<WebSocket>.Activity.idle.rawValue
+      || inbox.withLock { !$0.isEmpty }
+  }
+
+  /// Whether its next tick steps without being asked each time (running), as opposed to
+  /// asked-for steps, which are jobs of the step scheduler.
+  var isRunning: Bool {
+    activity.load(ordering: .relaxed) == SessionMachine<WebSocket>.Activity.running.rawValue
+  }
+
+  /// How many ticks it has run.
+  var advanceCount: UInt64 { advances.load(ordering: .relaxed) }
 
   /// The latest published state, for listings.
   var summary: SessionSummary { published.withLock { $0 } }
@@ -138,8 +177,10 @@ final class LiveSession: @unchecked Sendable {
   // MARK: Game loop
 
   /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
-  /// budget says of it, and carries out what it asks.
-  func advance(now: Double, budget: SessionBudget) {
+  /// budget says of it, and carries out what it asks; asked-for steps go on while
+  /// `mayStepAgain` says so (a `StepSlice`).
+  func advance(now: Double, budget: SessionBudget, mayStepAgain: () -> Bool = { false }) {
+    advances.add(1, ordering: .relaxed)
     using.withLock { _ in
       machine.budgeted(budget)
       let commands = inbox.withLock { commands in
@@ -147,10 +188,8 @@ final class LiveSession: @unchecked Sendable {
         commands.removeAll(keepingCapacity: true)
         return taken
       }
-      let started = clock()
-      machine.tick(
-        commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
-        perform: { perform($0) })
+      machine.tick(commands, now: now, mayStepAgain: mayStepAgain, perform: { perform($0) })
+      activity.store(machine.activity.rawValue, ordering: .relaxed)
     }
     closeIfAsked()
   }

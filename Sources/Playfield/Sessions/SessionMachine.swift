@@ -117,15 +117,37 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private var announcedBudget = SessionBudget()
   private var announcedAt = -Double.infinity
 
-  init(id: String, model: any Simulation, running: Bool, configuration: Configuration) {
+  /// What the session needs of the game loop when no command waits.
+  enum Activity: UInt8, Sendable, Equatable {
+    /// Nothing: stopped or paused with no steps asked for. It costs nothing until a command
+    /// comes (a join, an input, a start).
+    case idle
+    /// A step every tick.
+    case running
+    /// Asked-for steps are waiting (stopped, `step N`).
+    case stepping
+  }
+
+  /// - Parameter paused: a session stored as running that nobody watches yet (brought back
+  ///   after a restart or from parking) starts paused for lack of spectators; the first join
+  ///   resumes it where it was.
+  init(
+    id: String, model: any Simulation, running: Bool, paused: Bool = false,
+    configuration: Configuration
+  ) {
     self.id = id
     self.model = model
-    self.phase = running ? .running : .stopped
+    self.phase = running ? (paused ? .pausedForIdle : .running) : .stopped
     self.configuration = configuration
     self.lastSnapshotTick = model.tick
   }
 
   var isRunning: Bool { phase == .running }
+
+  /// What it needs of the game loop until the next command.
+  var activity: Activity {
+    phase == .running ? .running : waitingSteps > 0 ? .stepping : .idle
+  }
 
   /// One game-loop tick at `now` (seconds since 1970): applies `commands` in order, pauses an
   /// unwatched session, greets new clients, steps (once if running; asked-for steps while
@@ -192,6 +214,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
       announcedAt = now
     }
     if changed || stepped { perform(.publish(progress(now: now))) }
+    // NB: hashing a big model's state costs milliseconds: only when someone asked.
+    guard !inspections.isEmpty else { return }
     let state = SessionState(tick: model.tick, stateHash: model.stateHash, running: isRunning)
     for reply in inspections { perform(.reply(reply, state)) }
   }

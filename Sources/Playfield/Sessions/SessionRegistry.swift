@@ -23,12 +23,16 @@ final class SessionRegistry: Sendable {
   let quota: SessionQuota
   /// Inputs per session.
   let inputLog: InputLogCap
+  /// Wakes the game loop when a command is sent to a session (`LiveSession.send`).
+  let wake: @Sendable () -> Void
 
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
     wallClock: @escaping @Sendable () -> Double,
-    monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger
+    monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger,
+    wake: @escaping @Sendable () -> Void = {}
   ) {
+    self.wake = wake
     self.monotonicClock = monotonicClock
     self.quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
     self.inputLog = InputLogCap(maxInputs: limits.maxInputs, maxBytes: limits.maxInputBytes)
@@ -62,7 +66,7 @@ final class SessionRegistry: Sendable {
         id: Self.identifier(random(16)), model: model, seed: 1,
         tokenHash: TokenHash.hash(token: Self.identifier(random(16))), createdAt: wallClock(),
         running: true, journal: nil, idlePause: limits.idlePause, clock: monotonicClock,
-        isShowcase: true)
+        isShowcase: true, wake: wake)
       adopt(made)
       showcases[demo.name] = made
       return made
@@ -117,7 +121,7 @@ final class SessionRegistry: Sendable {
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
       running: true, journal: warning == nil ? journal : nil, idlePause: limits.idlePause,
-      clock: monotonicClock)
+      clock: monotonicClock, wake: wake)
     adopt(session)
     logger.info("session \(id) created (\(kind))")
     return (session, token, warning)
@@ -172,10 +176,11 @@ final class SessionRegistry: Sendable {
     logger.info("session \(session.id) removed: \(reason)")
   }
 
-  /// Adds a session brought back from storage.
+  /// Adds a session (new, or brought back from storage), and wakes the game loop for it.
   func adopt(_ session: LiveSession) {
     session.inputLog = inputLog
     live.withLock { $0[session.id] = session }
+    wake()
   }
 
   /// 128 random bits as URL-safe base64 without padding (22 characters).

@@ -69,7 +69,7 @@ struct TileResource: ColdResource {
   /// the idle others for its rows.
   static let pool = RenderPool(
     threads: ProcessInfo.processInfo.activeProcessorCount, name: "playfield-render",
-    prepare: { _ = cposix_nice_this_thread(OffTickSteps.niceness) })
+    prepare: { _ = cposix_nice_this_thread(StepScheduler.niceness) })
 
   /// A renderer whose parallel parts run on `pool`.
   static func renderer() -> TileRenderer {
