@@ -18,6 +18,10 @@ extension Application {
       "tickWorkMs": .number(stats.workMean),
       "throttled": .object(stats.throttled.mapValues { .number(Double($0)) }),
     ]
+    let onDemand = registry.onDemand.statistics
+    body["onDemand"] = .object([
+      "cpuMs": .number(GameLoop.milliseconds(onDemand.cpu)), "jobs": .number(Double(onDemand.jobs)),
+    ])
     if let journal {
       let status = journal.writer.status
       body["storage"] = .string(status.summary)

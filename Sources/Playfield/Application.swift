@@ -57,7 +57,8 @@ public final class Application: HTTPHandler {
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
     let registry = SessionRegistry(
       journal: journal, limits: SessionLimits(limits), random: environment.random,
-      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
+      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger,
+      threadedSteps: environment.gameLoop == .thread)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry)
     let context = DemoContext(environment: environment, registry: registry, store: journal?.store)
@@ -134,6 +135,7 @@ public final class Application: HTTPHandler {
   /// Stops the game loop and writes everything to storage before the process exits.
   public func shutdown() {
     gameLoop.stop()
+    registry.onDemand.stop()
     for session in registry.all { session.snapshotNow() }
     journal?.close()
   }

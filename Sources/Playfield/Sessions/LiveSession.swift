@@ -23,6 +23,10 @@ final class LiveSession: @unchecked Sendable {
   let isShowcase: Bool
   /// The monotonic clock, for the time budget of asked-for steps.
   let clock: @Sendable () -> MonotonicTime
+  /// Where an on-demand session's work runs; nil for a realtime session.
+  let onDemand: OnDemandSteps?
+  /// Whether an on-demand session has a job waiting in `onDemand`.
+  private let drainWaiting = Atomic<Bool>(false)
 
   /// Most commands waiting for one tick; a client sending faster is told to slow down.
   static let maxPendingCommands = 512
@@ -49,12 +53,17 @@ final class LiveSession: @unchecked Sendable {
 
   var kind: String { type.kind }
 
+  /// What advances the session.
+  var sessionClock: SessionClock { onDemand == nil ? .realtime : .onDemand }
+
   init(
     id: String, model: any Simulation, seed: UInt64, tokenHash: String, createdAt: Double,
     running: Bool, journal: SessionJournal?, idlePause: Double,
-    clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false
+    clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false,
+    onDemand: OnDemandSteps? = nil
   ) {
     self.clock = clock
+    self.onDemand = onDemand
     self.isShowcase = isShowcase
     self.id = id
     self.type = Swift.type(of: model)
@@ -65,6 +74,7 @@ final class LiveSession: @unchecked Sendable {
     var configuration = SessionMachine<WebSocket>.Configuration()
     configuration.idlePause = idlePause
     configuration.maxEventsPerTick = Self.maxEventsPerTick
+    configuration.clock = onDemand == nil ? .realtime : .onDemand
     self.machine = SessionMachine(
       id: id, model: model, running: running, configuration: configuration)
     machine.seatTokens = SeatToken.tokens(of: type, tokenHash: tokenHash).map {
@@ -77,7 +87,7 @@ final class LiveSession: @unchecked Sendable {
         config: model.config,
         lastGame: model.finishedGame.map {
           GameResult(tick: model.tick, score: $0.score, level: $0.level)
-        }))
+        }, clock: onDemand == nil ? .realtime : .onDemand))
   }
 
   // MARK: Any thread
@@ -85,11 +95,15 @@ final class LiveSession: @unchecked Sendable {
   /// Queues a command for the next tick; false when too many are waiting.
   @discardableResult
   func send(_ command: SessionCommand) -> Bool {
-    inbox.withLock { commands in
+    let queued = inbox.withLock { commands in
       guard commands.count < Self.maxPendingCommands || command.isMembership else { return false }
       commands.append(command)
       return true
     }
+    if queued, let onDemand, !drainWaiting.exchange(true, ordering: .acquiringAndReleasing) {
+      onDemand.submit(id) { [self] now in drain(now: now) }
+    }
+    return queued
   }
 
   /// The latest published state, for listings.
@@ -100,6 +114,15 @@ final class LiveSession: @unchecked Sendable {
   /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
   /// budget says of it, and carries out what it asks.
   func advance(now: Double, budget: SessionBudget) {
+    if onDemand != nil {
+      // NB: never waits for an on-demand step under way; the next tick shows its frame.
+      _ = using.withLockIfAvailable { _ in
+        machine.budgeted(budget)
+        machine.show(now: now, perform: { perform($0) })
+      }
+      closeIfAsked()
+      return
+    }
     using.withLock { _ in
       machine.budgeted(budget)
       let commands = inbox.withLock { commands in
@@ -111,6 +134,22 @@ final class LiveSession: @unchecked Sendable {
       machine.tick(
         commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
         perform: { perform($0) })
+    }
+    closeIfAsked()
+  }
+
+  /// An on-demand session's job (`OnDemandSteps`): everything its clients sent, in order, with
+  /// each `step` run at once.
+  private func drain(now: Double) {
+    drainWaiting.store(false, ordering: .sequentiallyConsistent)
+    using.withLock { _ in
+      let commands = inbox.withLock { commands in
+        let taken = commands
+        commands.removeAll(keepingCapacity: true)
+        return taken
+      }
+      guard !commands.isEmpty else { return }
+      machine.drain(commands, now: now, perform: { perform($0) })
     }
     closeIfAsked()
   }

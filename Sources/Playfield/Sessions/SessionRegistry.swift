@@ -23,12 +23,17 @@ final class SessionRegistry: Sendable {
   let quota: SessionQuota
   /// Inputs per session.
   let inputLog: InputLogCap
+  /// Where on-demand sessions step.
+  let onDemand: OnDemandSteps
 
+  /// `threadedSteps`: on-demand steps run on a thread of their own (else at once, for tests).
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
     wallClock: @escaping @Sendable () -> Double,
-    monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger
+    monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger,
+    threadedSteps: Bool = false
   ) {
+    self.onDemand = OnDemandSteps(threaded: threadedSteps, wallClock: wallClock)
     self.monotonicClock = monotonicClock
     self.quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
     self.inputLog = InputLogCap(maxInputs: limits.maxInputs)
@@ -73,11 +78,12 @@ final class SessionRegistry: Sendable {
     live.withLock { $0[id] } ?? unpark(id)
   }
 
-  /// Creates a session of `kind` with `config` and `seed` (random when nil) for `client`;
-  /// returns it, its control token, and a warning when it could not be stored (it then runs in
-  /// memory only).
+  /// Creates a session of `kind` with `config` and `seed` (random when nil) for `client`,
+  /// advanced by `clock`; returns it, its control token, and a warning when it could not be
+  /// stored (it then runs in memory only).
   func create(
-    kind: String, config: JSONValue, seed chosen: UInt64? = nil, client: ClientKey? = nil
+    kind: String, config: JSONValue, seed chosen: UInt64? = nil, client: ClientKey? = nil,
+    clock: SessionClock = .realtime
   ) throws(APIError) -> (
     LiveSession, token: String, warning: String?
   ) {
@@ -112,10 +118,11 @@ final class SessionRegistry: Sendable {
     let warning = record(id: id, model: model, seed: seed, token: token, now: now)
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
-      running: true, journal: warning == nil ? journal : nil, idlePause: limits.idlePause,
-      clock: monotonicClock)
+      running: clock == .realtime, journal: warning == nil ? journal : nil,
+      idlePause: limits.idlePause, clock: monotonicClock,
+      onDemand: clock == .onDemand ? onDemand : nil)
     adopt(session)
-    logger.info("session \(id) created (\(kind))")
+    logger.info("session \(id) created (\(kind), \(clock.rawValue))")
     return (session, token, warning)
   }
 
