@@ -6,6 +6,7 @@ extension Application {
   /// failing or the database file was deleted or replaced.
   func health() -> Response {
     let stats = gameLoop.statistics
+    let jobs = gameLoop.scheduler.statistics
     var body: [String: JSONValue] = [
       "status": "ok",
       "sessions": .number(Double(registry.count)),
@@ -17,10 +18,16 @@ extension Application {
       ]),
       "tickWorkMs": .number(stats.workMean),
       "throttled": .object(stats.throttled.mapValues { .number(Double($0)) }),
+      "activeSessions": .number(Double(stats.activeSessions)),
+      "stepJobs": .object([
+        "waiting": .number(Double(jobs.waiting)), "slices": .number(Double(jobs.slices)),
+        "steps": .number(Double(jobs.steps)), "refused": .number(Double(jobs.refused)),
+      ]),
     ]
     let onDemand = registry.onDemand.statistics
     body["onDemand"] = .object([
-      "cpuMs": .number(GameLoop.milliseconds(onDemand.cpu)), "jobs": .number(Double(onDemand.jobs)),
+      "cpuMs": .number(GameLoop.milliseconds(onDemand.cpu)),
+      "slices": .number(Double(onDemand.slices)),
     ])
     if let journal {
       let status = journal.writer.status

@@ -40,7 +40,7 @@ extension Application {
     },
     Route([.get], "/api/sessions/{session}/replay", [.api, .guardsState]) {
       (call, id: SessionID) in
-      call.app.sessionAPI.replayState(call.request, id: id)
+      call.app.sessionAPI.replayState(call.request, id: id, client: call.client)
     },
     Route([.get], "/api/sessions/{session}/inputs", [.api, .guardsState]) {
       (call, id: SessionID) in
@@ -51,7 +51,7 @@ extension Application {
       call.app.sessionSocket(call.request, id: id)
     },
     Route([.get], "/ws/replays/{session}", [.guardsState]) { (call, id: SessionID) in
-      call.app.replaySocket(call.request, id: id)
+      call.app.replaySocket(call.request, id: id, client: call.client)
     },
   ]
 

@@ -33,7 +33,7 @@ extension Application {
   }
 
   /// `/ws/replays/ID`: a private replay of a stored session.
-  func replaySocket(_ request: Request, id: SessionID) -> Reply {
+  func replaySocket(_ request: Request, id: SessionID, client: ClientKey) -> Reply {
     if let refusal = origins.check(request) { return .response(refusal) }
     guard let journal else {
       return .response(APIError(.serviceUnavailable, "replays need the database").response)
@@ -44,7 +44,7 @@ extension Application {
         accepted,
         ReplaySocketHandler(
           sessionID: id.description, journal: journal, replays: replays,
-          chunkSize: environment.limits[.replayChunkInputs]))
+          chunkSize: environment.limits[.replayChunkInputs], client: client))
     case .reject(let response):
       return .response(response)
     }

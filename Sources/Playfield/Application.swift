@@ -55,12 +55,14 @@ public final class Application: HTTPHandler {
     }
     self.journal = journal
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
+    let wake = GameLoopWake()
+    let scheduler = StepScheduler(clock: environment.monotonicClock)
     let registry = SessionRegistry(
       journal: journal, limits: SessionLimits(limits), random: environment.random,
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger,
-      threadedSteps: environment.gameLoop == .thread)
+      wake: { wake.signal() }, scheduler: scheduler)
     self.registry = registry
-    self.sessionAPI = SessionAPI(registry: registry)
+    self.sessionAPI = SessionAPI(registry: registry, scheduler: scheduler)
     let context = DemoContext(environment: environment, registry: registry, store: journal?.store)
     self.routes = RouteTable(
       Self.appRoutes + demos.flatMap { $0.routes(context) } + Self.fileRoutes(files))
@@ -69,11 +71,12 @@ public final class Application: HTTPHandler {
         from: journal.store, into: registry, journal: journal, logger: logger)
       if count > 0 { logger.info("restored \(count) stored sessions") }
     }
-    let replays = ReplayRegistry()
+    let replays = ReplayRegistry(wake: { wake.signal() })
     self.replays = replays
     self.gameLoop = GameLoop(
       wallClock: environment.wallClock, sessions: { registry.all },
-      replays: { replays.all }, maintenance: { registry.removeExpired() })
+      replays: { replays.all }, owner: { registry.quota.owner(of: $0) },
+      maintenance: { registry.removeExpired() }, scheduler: scheduler, wake: wake)
     if environment.gameLoop == .thread { gameLoop.start() }
   }
 
@@ -135,7 +138,6 @@ public final class Application: HTTPHandler {
   /// Stops the game loop and writes everything to storage before the process exits.
   public func shutdown() {
     gameLoop.stop()
-    registry.onDemand.stop()
     for session in registry.all { session.snapshotNow() }
     journal?.close()
   }

@@ -7,8 +7,8 @@ import Testing
 /// A replay driven tick by tick; what it sends is read back as short words.
 private struct ReplayDriver {
   var machine: ReplayMachine
-  /// How many 16-step rounds one tick may run (the time budget).
-  var roundsPerTick = Int.max
+  /// How many steps one tick may run (its `StepSlice`).
+  var stepsPerTick = Int.max
 
   /// A counter whose log adds 1 at ticks 3 and 5, replayed to tick `end`.
   init(end: UInt64 = 10) throws {
@@ -19,12 +19,14 @@ private struct ReplayDriver {
 
   mutating func tick(_ commands: ReplayMachine.Command...) -> [String] {
     var words: [String] = []
-    var rounds = roundsPerTick
+    var steps = 0
+    let allowed = stepsPerTick
     machine.tick(
       commands,
       mayStepAgain: {
-        rounds -= 1
-        return rounds > 0
+        // Asked before every step, the first included.
+        steps += 1
+        return steps <= allowed
       },
       perform: { action in
         guard case .send(let message, let latestOnly) = action else { return }
@@ -90,7 +92,7 @@ private struct ReplayDriver {
   @Test func aLongSeekCatchesUpOverSeveralTicksWithoutFrames() throws {
     var d = try ReplayDriver(end: 1_000)
     _ = d.tick(.pause)
-    d.roundsPerTick = 2
+    d.stepsPerTick = 32
     #expect(d.tick(.seek(900)) == ["status 32 paused x1.0 seeking"])
     #expect(d.tick() == [])
     var ticks = 2

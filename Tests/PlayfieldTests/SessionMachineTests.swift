@@ -277,4 +277,29 @@ private struct Driver {
     #expect(d.drain(.stepFor(a, count: 1, id: nil)).first == "journal 1 at 3")
     #expect((d.machine.model as? Counter)?.total == 1)
   }
+
+  @Test func aStepLongerThanASliceGoesOnInTheNextAndIsAnsweredOnce() throws {
+    var d = try Driver(running: false, clock: .onDemand)
+    let a = Peer("a")
+    _ = d.drain(.join(a, .controller))
+    var commands: [Driver.Machine.Command] = [
+      .stepFor(a, count: 5, id: "x"), .input(["type": "add", "amount": 1]),
+    ]
+    var allowed = 3
+    var words: [String] = []
+    let perform: (Driver.Machine.Action) -> Void = { words.append(Driver.word($0)) }
+    d.machine.drain(
+      &commands, now: d.now,
+      mayStep: {
+        allowed -= 1
+        return allowed >= 0
+      }, perform: perform)
+    #expect(d.machine.model.tick == 3)
+    #expect(words.isEmpty, "no answer before the last tick")
+    #expect(commands.count == 2)
+    d.machine.drain(&commands, now: d.now, mayStep: { true }, perform: perform)
+    #expect(words == ["frame 5 id x to a"])
+    #expect(commands.isEmpty)
+    #expect(d.machine.status.queued == 1, "the input after the step waits for the next one")
+  }
 }

@@ -30,8 +30,9 @@ extension SessionAPI {
 
   /// `GET /api/sessions/ID/replay?tick=N`: rebuilds the stored session at tick N from its
   /// nearest snapshot (or, with `&from=start`, from tick 0: its config, seed and logged inputs)
-  /// and reports that state's hash. Answers are kept; two are worked out at once, more get 503.
-  func replayState(_ request: Request, id: SessionID) -> Reply {
+  /// and reports that state's hash. The stepping is a `StepJob` charged to `client`, run in
+  /// slices below the realtime ticks. Answers are kept; two are worked out at once, more get 503.
+  func replayState(_ request: Request, id: SessionID, client: ClientKey) -> Reply {
     let id = id.description
     guard let journal = registry.journal as? StorageJournal else {
       return .response(APIError(.serviceUnavailable, "replays need the database").response)
@@ -60,19 +61,43 @@ extension SessionAPI {
     }
     let pending = PendingResponse()
     let states = replayStates
+    let scheduler = scheduler
+    // Reading the store may wait for the writer: not on the event loop.
     DispatchQueue.global().async {
-      let answer = Self.replayHash(journal: journal, key: key)
-      states.end(key, answer: try? answer.get())
-      switch answer {
-      case .success(let json): pending.succeed(.json(json))
-      case .failure(let error): pending.succeed(error.response)
+      let job: ReplayStateJob
+      switch Self.replayStart(journal: journal, key: key) {
+      case .success(let started):
+        job = started
+      case .failure(let error):
+        states.end(key, answer: nil)
+        return pending.succeed(error.response)
       }
+      scheduler.submit(
+        StepJob(
+          client: client, label: "replay-state", work: { job.work(&$0) },
+          completion: { outcome in
+            let answer = job.answer
+            states.end(key, answer: try? answer?.get())
+            switch (outcome, answer) {
+            case (.finished, .success(let json)?):
+              pending.succeed(.json(json))
+            case (.finished, .failure(let error)?):
+              pending.succeed(error.response)
+            case (.refused(let reason), _):
+              var error = APIError(.tooManyRequests, reason)
+              error.headers.set("Retry-After", "1")
+              pending.succeed(error.response)
+            default:
+              pending.succeed(APIError(.serviceUnavailable, "the replay was cancelled").response)
+            }
+          }))
     }
     return .later(pending)
   }
 
-  private static func replayHash(journal: StorageJournal, key: ReplayStates.Key) -> Result<
-    JSONValue, APIError
+  /// The stored session checked against `key` and its model at the starting point.
+  private static func replayStart(journal: StorageJournal, key: ReplayStates.Key) -> Result<
+    ReplayStateJob, APIError
   > {
     _ = journal.writer.flush(timeout: 5)
     let id = key.session
@@ -86,18 +111,9 @@ extension SessionAPI {
             .badRequest, "tick must not pass the session's stored tick \(stored.tick)",
             field: "tick"))
       }
-      var from: UInt64 = 0
-      let model: any Simulation
-      if key.fromStart {
-        model = try SessionRestorer.replayFromStart(stored, through: key.tick, store: journal.store)
-      } else {
-        (model, from) = try SessionRestorer.rebuild(stored, at: key.tick, store: journal.store)
-      }
-      return .success(
-        .object([
-          "id": .string(id), "tick": .number(Double(model.tick)),
-          "stateHash": .string(hex(model.stateHash)), "from": .number(Double(from)),
-        ]))
+      let (model, reader) = try SessionRestorer.start(
+        stored, at: key.tick, fromStart: key.fromStart, store: journal.store)
+      return .success(ReplayStateJob(key: key, model: model, reader: reader))
     } catch {
       return .failure(APIError(.serviceUnavailable, "the replay failed: \(error)"))
     }

@@ -4,6 +4,8 @@ import JSON
 /// `/api/sessions` and `/api/sessions/ID`: create, list, show and delete sessions.
 struct SessionAPI: Sendable {
   let registry: SessionRegistry
+  /// Where replay states step their models, charged to the client who asked.
+  var scheduler = StepScheduler()
   /// Replay-state answers, kept, and how many are worked out at once.
   let replayStates = ReplayStates()
 

@@ -10,9 +10,16 @@ import Synchronization
   import Darwin
 #endif
 
-/// The one scheduler that drives every session at a fixed 60 Hz: a thread sleeping until the
-/// next tick is due on the monotonic clock, stepping all sessions (spread over the cores), and
-/// measuring how late each tick starts.
+/// The one thread that drives every running session at a fixed 60 Hz: it sleeps until the
+/// next tick is due on the monotonic clock, steps the running sessions that are within their
+/// share of the tick (spread over the cores), and measures how late each tick starts.
+///
+/// Realtime ticks come first. Every other model step (a session over its share, a new
+/// session's first step, asked-for steps, replays) becomes a `StepJob` of the `scheduler`,
+/// charged to the session's owner or the replay's viewer, and runs off the tick in bounded
+/// slices. Sessions with nothing to do are not looked at beyond `wantsTick`; with no session
+/// or replay wanting a tick, the loop sleeps until woken (`GameLoopWake`), at most a minute
+/// (housekeeping).
 final class GameLoop: @unchecked Sendable {
   /// Lateness and throughput, for `/healthz` and benchmarks. Percentiles and work cover the
   /// last full window of `windowTicks` ticks; the counts cover the whole run.
@@ -20,6 +27,8 @@ final class GameLoop: @unchecked Sendable {
     var ticks: UInt64 = 0
     var droppedTicks: UInt64 = 0
     var sessions = 0
+    /// Sessions that wanted the last tick (running, asked to step, or sent a command).
+    var activeSessions = 0
     var latenessP50: Double = 0
     var latenessP99: Double = 0
     var latenessMax: Double = 0
@@ -27,6 +36,8 @@ final class GameLoop: @unchecked Sendable {
     var workMean: Double = 0
     /// Sessions over their share of the tick budget, and how many ticks apart they step.
     var throttled: [String: Int] = [:]
+    /// Times the loop went to sleep for lack of work.
+    var sleeps: UInt64 = 0
   }
 
   /// Ticks in one statistics window (ten seconds).
@@ -34,6 +45,9 @@ final class GameLoop: @unchecked Sendable {
 
   private let sessions: @Sendable () -> [LiveSession]
   private let replays: @Sendable () -> [ReplaySession]
+  /// Who a session's steps are charged to (its creator); nil for sessions nobody owns
+  /// (restored, gallery previews), which are then clients of their own.
+  private let owner: @Sendable (String) -> ClientKey?
   /// Housekeeping (removing expired sessions), run once a minute of ticks.
   private let maintenance: @Sendable () -> Void
   static let maintenanceInterval: UInt64 = 3600
@@ -45,30 +59,43 @@ final class GameLoop: @unchecked Sendable {
   private var lateness = LatencyHistogram()
   private var workTotal: Duration = .zero
   private var workCount: UInt64 = 0
+  private var sleeps: UInt64 = 0
+  private var activeCount = 0
   private let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
   /// 10 ms of stepping per core each tick (a tick is 16.7 ms; the rest is for sending).
   private lazy var budget = TickBudget(budget: 10 * Double(workers))
-  /// Where the sessions over their share step, off the tick (only with the loop's own thread;
-  /// a manual loop steps them in its tick).
-  private let offTick: OffTickSteps
   private var tickNumber: UInt64 = 0
+  /// Every model step beyond the realtime tick, charged to the client that caused it.
+  let scheduler: StepScheduler
+  /// Wakes the loop when it sleeps for lack of work.
+  let wake: GameLoopWake
+  /// Sessions and replays with a job at the scheduler: never on the tick at the same time.
+  private let inFlight = Mutex<Set<String>>([])
+  private let replaysInFlight = Mutex<Set<ObjectIdentifier>>([])
+  /// What the sessions' jobs cost, for the tick budget.
+  private let jobCosts = Mutex<[(String, Duration)]>([])
 
   init(
     wallClock: @escaping @Sendable () -> Double,
     sessions: @escaping @Sendable () -> [LiveSession],
     replays: @escaping @Sendable () -> [ReplaySession],
-    maintenance: @escaping @Sendable () -> Void
+    owner: @escaping @Sendable (String) -> ClientKey? = { _ in nil },
+    maintenance: @escaping @Sendable () -> Void,
+    scheduler: StepScheduler = StepScheduler(),
+    wake: GameLoopWake = GameLoopWake()
   ) {
     self.maintenance = maintenance
     self.wallClock = wallClock
     self.sessions = sessions
     self.replays = replays
-    self.offTick = OffTickSteps(wallClock: wallClock)
+    self.owner = owner
+    self.scheduler = scheduler
+    self.wake = wake
   }
 
   func start() {
     started.store(true, ordering: .relaxed)
-    offTick.start()
+    scheduler.start()
     let thread = Thread { [self] in
       run()
       finished.signal()
@@ -81,9 +108,10 @@ final class GameLoop: @unchecked Sendable {
   /// Stops after the current tick; blocks until the loop has ended.
   func stop() {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    wake.signal()
     // NB: a manual game loop never started a thread to wait for.
     if started.load(ordering: .relaxed) { finished.wait() }
-    offTick.stop()
+    scheduler.stop()
   }
 
   var statistics: Statistics { published.withLock { $0 } }
@@ -93,48 +121,74 @@ final class GameLoop: @unchecked Sendable {
     while !stopped.load(ordering: .relaxed) {
       let now = MonotonicTime.now()
       let due = schedule.ticksDue(at: now)
+      var busy = true
       for _ in 0..<due {
         lateness.record(MonotonicTime.now() - schedule.nextDue)
-        tick()
+        busy = tick()
         schedule.ran()
         if schedule.ticks % Self.maintenanceInterval == 0 { maintenance() }
       }
       if due > 0 { publish(schedule, windowEnded: schedule.ticks % Self.windowTicks < due) }
+      if !busy {
+        // Nothing runs: no timer until someone sends a command, or housekeeping is due.
+        sleeps += 1
+        publish(schedule, windowEnded: false)
+        if !wake.wait(timeout: .now() + .seconds(Int(Self.maintenanceInterval / 60))) {
+          maintenance()
+        }
+        schedule.restart(at: MonotonicTime.now())
+        continue
+      }
       sleep(until: schedule.nextDue)
     }
   }
 
-  /// One tick, outside the thread (a `.manual` game loop).
+  /// One tick, outside the thread (a `.manual` game loop), then one slice of every job.
   func tickOnce() {
-    tick()
+    _ = tick()
+    scheduler.runSlices()
   }
 
-  /// Advances every session once, on all cores when there are several.
-  private func tick() {
+  /// Advances the sessions that want it: the running ones within their share on the tick
+  /// (on all cores when there are several), the rest as jobs. Returns whether anything wants
+  /// ticks (false: the loop may sleep).
+  private func tick() -> Bool {
+    scheduler.tickBegins()
+    defer { scheduler.tickEnded() }
     let started = MonotonicTime.now()
     tickNumber += 1
-    for (id, cost) in offTick.takeCosts() {
+    for (id, cost) in jobCosts.withLock({ costs in
+      defer { costs.removeAll() }
+      return costs
+    }) {
       budget.record(id, milliseconds: Self.milliseconds(cost))
     }
-    let everyone = sessions()
-    let chosen = Set(budget.select(everyone.map(\.id), tick: tickNumber, busy: offTick.busy))
+    let active = sessions().filter(\.wantsTick)
+    activeCount = active.count
+    let busy = inFlight.withLock { $0 }
+    var owners: [String: ClientKey] = [:]
+    for session in active {
+      owners[session.id] = owner(session.id) ?? ClientKey(address: "session \(session.id)")
+    }
+    let chosen = Set(
+      budget.select(
+        active.map(\.id), tick: tickNumber, busy: busy,
+        client: { owners[$0]?.description ?? $0 }))
     var onTick: [(session: LiveSession, budget: SessionBudget)] = []
-    let offloading = self.started.load(ordering: .relaxed)
-    for session in everyone where chosen.contains(session.id) {
+    let now = wallClock()
+    for session in active where chosen.contains(session.id) {
       let state = budget.state(of: session.id)
-      // NB: a heavy step would hold up this tick for everyone; it runs beside the loop instead,
-      // and so does a new session's first step, whose cost is not known yet (else creating and
-      // deleting heavy sessions in a loop would stall the ticks).
-      let unmeasured = !budget.isMeasured(session.id)
-      if offloading && (state.throttled || unmeasured) {
-        offTick.submit(session, budget: state, ahead: unmeasured)
+      // NB: a heavy step would hold up this tick for everyone, and so would asked-for steps
+      // and a new session's first step, whose cost is not known yet (else creating and
+      // deleting heavy sessions in a loop would stall the ticks): those are jobs.
+      if state.throttled || !budget.isMeasured(session.id) || !session.isRunning {
+        submitStep(of: session, budget: state, now: now, client: owners[session.id]!)
       } else {
         onTick.append((session, state))
       }
     }
     let all = onTick.map(\.session)
     let states = onTick.map(\.budget)
-    let now = wallClock()
     let costs = Mutex<[(String, Duration)]>([])
     let chunks = max(1, min(workers, all.count))
     DispatchQueue.concurrentPerform(iterations: all.isEmpty ? 0 : chunks) { chunk in
@@ -151,9 +205,55 @@ final class GameLoop: @unchecked Sendable {
     for (id, cost) in costs.withLock({ $0 }) {
       budget.record(id, milliseconds: Self.milliseconds(cost))
     }
-    for replay in replays() { replay.advance() }
+    var replaysWanting = 0
+    for replay in replays() where replay.wantsTick {
+      replaysWanting += 1
+      submitTick(of: replay)
+    }
     workTotal += MonotonicTime.now() - started
     workCount += 1
+    return !active.isEmpty || replaysWanting > 0 || !busy.isEmpty
+  }
+
+  /// One tick of `session` as a job of `client`: asked-for steps go on while its slice allows.
+  private func submitStep(
+    of session: LiveSession, budget: SessionBudget, now: Double, client: ClientKey
+  ) {
+    let id = session.id
+    inFlight.withLock { _ = $0.insert(id) }
+    scheduler.submit(
+      StepJob(
+        client: client, label: "session-step",
+        work: { [self] slice in
+          let before = ThreadCPUTime.now()
+          // The tick's own step (running) or the first asked-for one.
+          _ = slice.mayStep()
+          session.advance(now: now, budget: budget, mayStepAgain: { slice.mayStep() })
+          let cost = ThreadCPUTime.now() - before
+          jobCosts.withLock { $0.append((id, cost)) }
+          return .done
+        },
+        completion: { [self] _ in
+          inFlight.withLock { _ = $0.remove(id) }
+          wake.signal()
+        }))
+  }
+
+  /// One tick of `replay` as a job of its viewer, unless one is under way.
+  private func submitTick(of replay: ReplaySession) {
+    let key = ObjectIdentifier(replay)
+    guard replaysInFlight.withLock({ $0.insert(key).inserted }) else { return }
+    scheduler.submit(
+      StepJob(
+        client: replay.client, label: "replay",
+        work: { slice in
+          replay.advance(mayStepAgain: { slice.mayStep() })
+          return .done
+        },
+        completion: { [self] _ in
+          replaysInFlight.withLock { _ = $0.remove(key) }
+          wake.signal()
+        }))
   }
 
   /// Updates the counts; at the end of a window also the percentiles, and starts a new window.
@@ -176,6 +276,8 @@ final class GameLoop: @unchecked Sendable {
       statistics.ticks = schedule.ticks
       statistics.droppedTicks = schedule.dropped
       statistics.sessions = count
+      statistics.activeSessions = activeCount
+      statistics.sleeps = sleeps
       statistics.throttled = budget.intervals.filter { $0.value > 1 }
       if let window {
         statistics.latenessP50 = window.p50

@@ -1,102 +1,53 @@
-import CPosix
-import Dispatch
-import Foundation
 import HTTP
 import Synchronization
 
-/// Where on-demand sessions (`SessionClock.onDemand`) do their work: the one seam between a
-/// controller's `step` and the CPU that runs it.
+/// Where on-demand sessions (`SessionClock.onDemand`) do their work: jobs of the step
+/// scheduler (`StepJob`, label `on-demand`), charged to the client that owns the session, in
+/// bounded slices, below the realtime ticks.
 ///
-/// Each session has at most one job waiting here (it drains everything its clients sent when
-/// it runs), so sessions take turns in the order they asked. Jobs run one at a time on a
-/// thread niced like `OffTickSteps`, below the game loop's realtime ticks. A `.manual` game
-/// loop (tests) runs each job at once on the caller's thread.
-///
-/// NB: the one place to change when on-demand work moves to the game loop's CPU scheduler
-/// (charged per client, bounded slices): `submit` hands a job over with the session it is for;
-/// `statistics` is all it measures today (for `/healthz`), nothing throttles on it yet.
+/// A session submits a job when a command arrives and none of its jobs is waiting
+/// (`LiveSession.send`); each slice drains what its clients sent, in order, and a step too long
+/// for one slice goes on in the next.
 final class OnDemandSteps: Sendable {
-  private struct State: Sendable {
-    var waiting: [(id: String, work: @Sendable (Double) -> Void)] = []
-    var cpu: Duration = .zero
-    var jobs = 0
-    var running = false
-    var stopping = false
-  }
-
-  private let state = Mutex(State())
-  private let wake = DispatchSemaphore(value: 0)
-  private let finished = DispatchSemaphore(value: 0)
-  private let threaded: Bool
-  /// Seconds since 1970, handed to each job (it dates listings and idleness; steps never read it).
+  private let scheduler: StepScheduler
+  /// Seconds since 1970, handed to each slice (it dates listings and idleness; steps never
+  /// read it).
   private let wallClock: @Sendable () -> Double
+  /// Who owns a session (its creator); a session without one (restored) pays for itself.
+  private let owner: @Sendable (String) -> ClientKey?
+  private let totals = Mutex<(cpu: Duration, slices: Int)>((.zero, 0))
 
-  /// `threaded`: run jobs on a thread of their own (started on the first job); else at once.
-  init(threaded: Bool, wallClock: @escaping @Sendable () -> Double) {
-    self.threaded = threaded
+  init(
+    scheduler: StepScheduler, wallClock: @escaping @Sendable () -> Double,
+    owner: @escaping @Sendable (String) -> ClientKey?
+  ) {
+    self.scheduler = scheduler
     self.wallClock = wallClock
+    self.owner = owner
   }
 
-  /// Runs `work` for session `id` soon (or now, unthreaded), with the wall clock's time.
-  func submit(_ id: String, _ work: @escaping @Sendable (Double) -> Void) {
-    guard threaded else {
-      measure(work)
-      return
-    }
-    let starting = state.withLock { state -> Bool in
-      guard !state.stopping else { return false }
-      state.waiting.append((id, work))
-      defer { state.running = true }
-      return !state.running
-    }
-    if starting { startThread() }
-    wake.signal()
+  /// Submits the work of session `id`: called once per slice with the time and the slice, it
+  /// returns `.more` while work is left. `completion` is told how the job ended.
+  func submit(
+    _ id: String, work: @escaping (Double, inout StepSlice) -> StepJob.Progress,
+    completion: @escaping @Sendable (StepJob.Outcome) -> Void
+  ) {
+    let client = owner(id) ?? ClientKey(address: "session \(id)")
+    let job = StepJob(
+      client: client, label: "on-demand",
+      work: { [self] slice in
+        let before = ThreadCPUTime.now()
+        let progress = work(wallClock(), &slice)
+        let cost = ThreadCPUTime.now() - before
+        totals.withLock {
+          $0.cpu += cost
+          $0.slices += 1
+        }
+        return progress
+      }, completion: completion)
+    scheduler.submit(job)
   }
 
-  /// The CPU time used by the jobs run so far, and how many there were.
-  var statistics: (cpu: Duration, jobs: Int) { state.withLock { ($0.cpu, $0.jobs) } }
-
-  /// Stops after the job under way (the waiting ones are dropped); blocks until then.
-  func stop() {
-    let running = state.withLock { state -> Bool in
-      state.stopping = true
-      return state.running
-    }
-    guard running else { return }
-    wake.signal()
-    finished.wait()
-  }
-
-  private func startThread() {
-    let thread = Thread { [self] in
-      _ = cposix_nice_this_thread(OffTickSteps.niceness)
-      run()
-      finished.signal()
-    }
-    thread.name = "playfield-on-demand-steps"
-    thread.start()
-  }
-
-  private func run() {
-    while true {
-      wake.wait()
-      let (stopping, job) = state.withLock { state in
-        let job = state.stopping || state.waiting.isEmpty ? nil : state.waiting.removeFirst()
-        return (state.stopping, job)
-      }
-      if stopping { return }
-      guard let job else { continue }
-      measure(job.work)
-    }
-  }
-
-  private func measure(_ work: @Sendable (Double) -> Void) {
-    let before = ThreadCPUTime.now()
-    work(wallClock())
-    let cost = ThreadCPUTime.now() - before
-    state.withLock {
-      $0.cpu += cost
-      $0.jobs += 1
-    }
-  }
+  /// The CPU time of the slices run so far, and how many there were (for `/healthz`).
+  var statistics: (cpu: Duration, slices: Int) { totals.withLock { $0 } }
 }

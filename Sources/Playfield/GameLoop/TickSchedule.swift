@@ -52,6 +52,13 @@ struct TickSchedule: Sendable {
     return maxCatchUp
   }
 
+  /// Re-anchors after the loop slept for lack of work: the next tick falls due at `now`, and
+  /// the ticks not run while asleep are neither caught up nor counted as dropped.
+  mutating func restart(at now: MonotonicTime) {
+    let ahead = offset(ticks + 1)
+    origin = MonotonicTime(nanoseconds: now.nanoseconds >= ahead ? now.nanoseconds - ahead : 0)
+  }
+
   /// Records that the next tick ran.
   mutating func ran() {
     ticks += 1

@@ -9,8 +9,11 @@ import WebSocket
 /// `SessionMachine` (sockets, the journal, the published summary).
 ///
 /// Any thread may `send` commands or read `summary`. The game loop calls `advance`, one tick
-/// at a time, on the tick or off it (`OffTickSteps`), never both at once; `using` still guards
-/// the machine, because a delete or a shutdown comes from other threads.
+/// at a time, on the tick or off it (a `StepJob` of the `StepScheduler`), never both at once;
+/// `using` still guards the machine, because a delete or a shutdown comes from other threads.
+///
+/// A session with nothing to do (`wantsTick` false: stopped or paused, no command waiting)
+/// is not advanced at all, so it costs nothing.
 final class LiveSession: @unchecked Sendable {
   let id: String
   let type: any Simulation.Type
@@ -25,17 +28,25 @@ final class LiveSession: @unchecked Sendable {
   let clock: @Sendable () -> MonotonicTime
   /// Where an on-demand session's work runs; nil for a realtime session.
   let onDemand: OnDemandSteps?
-  /// Whether an on-demand session has a job waiting in `onDemand`.
+  /// Whether an on-demand session has a job submitted to `onDemand` (one at a time).
   private let drainWaiting = Atomic<Bool>(false)
+  /// Whether an on-demand session stepped since the game loop last showed it.
+  private let news = Atomic<Bool>(false)
 
   /// Most commands waiting for one tick; a client sending faster is told to slow down.
   static let maxPendingCommands = 512
   /// Most events sent in one tick; the rest are counted in a `dropped` event.
   static let maxEventsPerTick = 32
-  /// Most time spent on asked-for steps in one tick.
-  static let stepBudget: Duration = .milliseconds(4)
-
   private let inbox = Mutex<[SessionCommand]>([])
+  /// Connections joined or joining: counted when the join is sent, not when the next tick
+  /// applies it, so that nothing reads a watched session as unwatched in between.
+  private let connections = Atomic<Int>(0)
+  /// The machine's `Activity` after its last tick.
+  private let activity: Atomic<UInt8>
+  /// Ticks run (`advance` calls), for tests and statistics.
+  private let advances = Atomic<UInt64>(0)
+  /// Called when a command is queued, to wake a game loop that sleeps for lack of work.
+  private let wake: @Sendable () -> Void
   /// Numbers the frames, so that an event loop that falls behind skips stale ones.
   private let frameStream = BroadcastStream()
   private let published: Mutex<SessionSummary>
@@ -50,6 +61,8 @@ final class LiveSession: @unchecked Sendable {
   private var machine: SessionMachine<WebSocket>
   private var encoder = FanOutEncoder(level: 1)
   private var writer = JSONWriter(capacity: 1024)
+  /// On demand: commands a slice left for the next (a step longer than one slice).
+  private var leftover: [SessionCommand] = []
 
   var kind: String { type.kind }
 
@@ -60,9 +73,11 @@ final class LiveSession: @unchecked Sendable {
     id: String, model: any Simulation, seed: UInt64, tokenHash: String, createdAt: Double,
     running: Bool, journal: SessionJournal?, idlePause: Double,
     clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false,
+    paused: Bool = false, wake: @escaping @Sendable () -> Void = {},
     onDemand: OnDemandSteps? = nil
   ) {
     self.clock = clock
+    self.wake = wake
     self.onDemand = onDemand
     self.isShowcase = isShowcase
     self.id = id
@@ -76,18 +91,20 @@ final class LiveSession: @unchecked Sendable {
     configuration.maxEventsPerTick = Self.maxEventsPerTick
     configuration.clock = onDemand == nil ? .realtime : .onDemand
     self.machine = SessionMachine(
-      id: id, model: model, running: running, configuration: configuration)
+      id: id, model: model, running: running, paused: paused, configuration: configuration)
+    self.activity = Atomic(machine.activity.rawValue)
     machine.seatTokens = SeatToken.tokens(of: type, tokenHash: tokenHash).map {
       ($0.seat.name, $0.token)
     }
-    self.published = Mutex(
-      SessionSummary(
-        id: id, kind: Swift.type(of: model).kind, running: running, tick: model.tick,
-        spectators: 0, controllers: 0, createdAt: createdAt, updatedAt: createdAt,
-        config: model.config,
-        lastGame: model.finishedGame.map {
-          GameResult(tick: model.tick, score: $0.score, level: $0.level)
-        }, clock: onDemand == nil ? .realtime : .onDemand))
+    var summary = SessionSummary(
+      id: id, kind: Swift.type(of: model).kind, running: running && !paused, tick: model.tick,
+      spectators: 0, controllers: 0, createdAt: createdAt, updatedAt: createdAt,
+      config: model.config,
+      lastGame: model.finishedGame.map {
+        GameResult(tick: model.tick, score: $0.score, level: $0.level)
+      }, clock: onDemand == nil ? .realtime : .onDemand)
+    summary.paused = running && paused
+    self.published = Mutex(summary)
   }
 
   // MARK: Any thread
@@ -100,11 +117,60 @@ final class LiveSession: @unchecked Sendable {
       commands.append(command)
       return true
     }
-    if queued, let onDemand, !drainWaiting.exchange(true, ordering: .acquiringAndReleasing) {
-      onDemand.submit(id) { [self] now in drain(now: now) }
+    guard queued else { return false }
+    switch command {
+    case .join: connections.add(1, ordering: .relaxed)
+    case .leave: connections.subtract(1, ordering: .relaxed)
+    default: break
     }
-    return queued
+    guard onDemand == nil else {
+      submitDrain()
+      return true
+    }
+    wake()
+    return true
   }
+
+  /// An on-demand session: submits a job to drain the inbox unless one is waiting to.
+  private func submitDrain() {
+    guard let onDemand, !drainWaiting.exchange(true, ordering: .acquiringAndReleasing) else {
+      return
+    }
+    onDemand.submit(
+      id, work: { [self] now, slice in drain(now: now, slice: &slice) },
+      completion: { [self] outcome in
+        guard outcome != .finished else { return }
+        // NB: refused (the owner has too many jobs) or cancelled: the commands wait in the
+        // inbox, and the game loop's next tick of this session submits the job again.
+        drainWaiting.store(false, ordering: .sequentiallyConsistent)
+        news.store(true, ordering: .sequentiallyConsistent)
+        wake()
+      })
+  }
+
+  /// Whether anyone is connected or joining (the park-idle check).
+  var isWatched: Bool { connections.load(ordering: .relaxed) > 0 }
+
+  /// Whether the next tick has anything to do: it runs, steps were asked for, or a command
+  /// waits. False for a stopped or paused session left alone: it is not advanced at all.
+  var wantsTick: Bool {
+    // An on-demand session wants a tick only to show what its steps did.
+    if onDemand != nil { return news.load(ordering: .relaxed) }
+    return activity.load(ordering: .relaxed) != SessionMachine<WebSocket>.Activity.idle.rawValue
+      || inbox.withLock { !$0.isEmpty }
+  }
+
+  /// Whether its next tick steps without being asked each time (running), as opposed to
+  /// asked-for steps, which are jobs of the step scheduler.
+  var isRunning: Bool {
+    // NB: an on-demand session's tick only shows it (cheap, and never a model step), so it
+    // runs on the tick rather than as a job that would take one of its owner's places.
+    if onDemand != nil { return true }
+    return activity.load(ordering: .relaxed) == SessionMachine<WebSocket>.Activity.running.rawValue
+  }
+
+  /// How many ticks it has run.
+  var advanceCount: UInt64 { advances.load(ordering: .relaxed) }
 
   /// The latest published state, for listings.
   var summary: SessionSummary { published.withLock { $0 } }
@@ -112,15 +178,20 @@ final class LiveSession: @unchecked Sendable {
   // MARK: Game loop
 
   /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
-  /// budget says of it, and carries out what it asks.
-  func advance(now: Double, budget: SessionBudget) {
+  /// budget says of it, and carries out what it asks; asked-for steps go on while
+  /// `mayStepAgain` says so (a `StepSlice`).
+  func advance(now: Double, budget: SessionBudget, mayStepAgain: () -> Bool = { false }) {
+    advances.add(1, ordering: .relaxed)
     if onDemand != nil {
-      // NB: never waits for an on-demand step under way; the next tick shows its frame.
-      _ = using.withLockIfAvailable { _ in
+      news.store(false, ordering: .sequentiallyConsistent)
+      // NB: never waits on the tick for a slice under way; the next tick shows it.
+      let shown: Void? = using.withLockIfAvailable { _ in
         machine.budgeted(budget)
         machine.show(now: now, perform: { perform($0) })
       }
+      if shown == nil { news.store(true, ordering: .sequentiallyConsistent) }
       closeIfAsked()
+      if inbox.withLock({ !$0.isEmpty }) { submitDrain() }
       return
     }
     using.withLock { _ in
@@ -130,28 +201,36 @@ final class LiveSession: @unchecked Sendable {
         commands.removeAll(keepingCapacity: true)
         return taken
       }
-      let started = clock()
-      machine.tick(
-        commands, now: now, mayStepAgain: { clock() - started < Self.stepBudget },
-        perform: { perform($0) })
+      machine.tick(commands, now: now, mayStepAgain: mayStepAgain, perform: { perform($0) })
+      activity.store(machine.activity.rawValue, ordering: .relaxed)
     }
     closeIfAsked()
   }
 
-  /// An on-demand session's job (`OnDemandSteps`): everything its clients sent, in order, with
-  /// each `step` run at once.
-  private func drain(now: Double) {
-    drainWaiting.store(false, ordering: .sequentiallyConsistent)
-    using.withLock { _ in
-      let commands = inbox.withLock { commands in
+  /// One slice of an on-demand session's job (`OnDemandSteps`): what the last slice left and
+  /// everything its clients sent since, in order, each `step` run while `slice` allows; then
+  /// the game loop is woken to show it. `.more` while commands are left.
+  private func drain(now: Double, slice: inout StepSlice) -> StepJob.Progress {
+    let left = using.withLock { _ -> Bool in
+      leftover += inbox.withLock { commands in
         let taken = commands
         commands.removeAll(keepingCapacity: true)
         return taken
       }
-      guard !commands.isEmpty else { return }
-      machine.drain(commands, now: now, perform: { perform($0) })
+      guard !leftover.isEmpty else { return false }
+      machine.drain(
+        &leftover, now: now, mayStep: { slice.mayStep() }, perform: { perform($0) })
+      return !leftover.isEmpty
     }
     closeIfAsked()
+    news.store(true, ordering: .sequentiallyConsistent)
+    wake()
+    if left { return .more }
+    // One job per session: a command that came after the inbox was taken is this job's too.
+    drainWaiting.store(false, ordering: .sequentiallyConsistent)
+    let more =
+      inbox.withLock { !$0.isEmpty } && !drainWaiting.exchange(true, ordering: .acquiringAndReleasing)
+    return more ? .more : .done
   }
 
   /// The state the journal saves to end a session for good.

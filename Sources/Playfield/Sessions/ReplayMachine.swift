@@ -53,7 +53,7 @@ struct ReplayMachine {
   }
 
   /// One game-loop tick: applies `commands`, then steps as far as speed, seek and
-  /// `mayStepAgain` (asked every 16 steps) allow, and sends the newest frame.
+  /// `mayStepAgain` (asked before every step: a `StepSlice`) allow, and sends the newest frame.
   mutating func tick(
     _ commands: [Command], mayStepAgain: () -> Bool, perform: (Action) -> Void
   ) {
@@ -110,6 +110,11 @@ struct ReplayMachine {
     if changed { perform(.send(.replayStatus(status), latestOnly: false)) }
   }
 
+  /// Whether a tick would do anything without a command: greet, catch up a seek, or play.
+  var wantsTick: Bool {
+    failure == nil && (!greeted || target != nil || (playing && model.tick < end))
+  }
+
   var status: ServerMessage.ReplayStatus {
     ServerMessage.ReplayStatus(
       tick: model.tick, end: end, playing: playing, speed: speed, seeking: target != nil)
@@ -134,7 +139,7 @@ struct ReplayMachine {
   private mutating func stepToward(
     _ goal: UInt64, sendingEvents: Bool, mayStepAgain: () -> Bool, perform: (Action) -> Void
   ) {
-    while model.tick < goal, failure == nil {
+    while model.tick < goal, failure == nil, mayStepAgain() {
       let inputs: [CheckedInput]
       do {
         // Not readable now (the database is busy): the rest of the way on a later tick.
@@ -150,7 +155,6 @@ struct ReplayMachine {
           events, tick: model.tick, limit: Self.maxEventsPerStep)
         for message in messages { perform(.send(message, latestOnly: false)) }
       }
-      if model.tick % 16 == 0 && !mayStepAgain() { break }
     }
   }
 

@@ -14,9 +14,12 @@ final class ReplayRegistry: Sendable {
   private let state = Mutex(State())
   /// Most replays at once, loading ones included.
   let limit: Int
+  /// Wakes the game loop (a new replay, or a command to one).
+  let wake: @Sendable () -> Void
 
-  init(limit: Int = 32) {
+  init(limit: Int = 32, wake: @escaping @Sendable () -> Void = {}) {
     self.limit = limit
+    self.wake = wake
   }
 
   var all: [ReplaySession] {
@@ -42,6 +45,7 @@ final class ReplayRegistry: Sendable {
       state.reserved -= 1
       state.list.append(replay)
     }
+    wake()
   }
 
   /// Gives back a place whose replay could not load.

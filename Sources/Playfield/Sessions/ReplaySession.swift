@@ -8,7 +8,8 @@ import WebSocket
 
 /// The I/O around one viewer's `ReplayMachine`: its inbox and its socket.
 ///
-/// Any thread may `send`; only the game loop calls `advance`.
+/// Any thread may `send`; the game loop has `advance` run as a `StepJob` charged to `client`
+/// (one at a time), and only while `wantsTick`: a paused or finished replay costs nothing.
 final class ReplaySession: @unchecked Sendable {
   /// A viewer's command, or the end of the replay.
   enum Command: Sendable {
@@ -17,22 +18,31 @@ final class ReplaySession: @unchecked Sendable {
   }
 
   let socket: WebSocket
-  /// Most time spent stepping per game-loop tick (catching up after a seek).
-  static let budget: Duration = .milliseconds(4)
+  /// Who watches it, and pays for its steps.
+  let client: ClientKey
 
   private let inbox = Mutex<[ReplayMachine.Command]>([])
   private let closed = Atomic<Bool>(false)
+  /// The machine's `wantsTick` after its last tick.
+  private let busyMachine = Atomic<Bool>(true)
+  /// Wakes a game loop that sleeps for lack of work.
+  private let wake: @Sendable () -> Void
   // Owned by the game loop.
   private var machine: ReplayMachine
 
   /// Rebuilds a stored session's start from its config and seed, to play `log` to `end`;
   /// throws if they no longer load.
-  init(stored: StoredSession, log: any ReplayLog, end: UInt64, socket: WebSocket) throws {
+  init(
+    stored: StoredSession, log: any ReplayLog, end: UInt64, socket: WebSocket,
+    client: ClientKey, wake: @escaping @Sendable () -> Void = {}
+  ) throws {
     guard let type = Demo.model(ofKind: stored.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(stored.kind)")
     }
     let start = try type.init(config: try JSONValue.parse(stored.config), seed: stored.seed)
     self.socket = socket
+    self.client = client
+    self.wake = wake
     self.machine = ReplayMachine(id: stored.id, start: start, log: log, end: end)
   }
 
@@ -43,19 +53,25 @@ final class ReplaySession: @unchecked Sendable {
     case .close: closed.store(true, ordering: .relaxed)
     case .replay(let command): inbox.withLock { $0.append(command) }
     }
+    wake()
   }
 
-  /// Runs one tick of the replay and sends what it asks.
-  func advance() {
+  /// Whether its next tick has anything to do.
+  var wantsTick: Bool {
+    !isClosed && (busyMachine.load(ordering: .relaxed) || inbox.withLock { !$0.isEmpty })
+  }
+
+  /// Runs one tick of the replay, stepping while `mayStepAgain` allows, and sends what it asks.
+  func advance(mayStepAgain: () -> Bool) {
     guard !isClosed else { return }
+    defer { busyMachine.store(machine.wantsTick, ordering: .relaxed) }
     let commands = inbox.withLock { commands in
       let taken = commands
       commands.removeAll()
       return taken
     }
-    let started = MonotonicTime.now()
     machine.tick(
-      commands, mayStepAgain: { MonotonicTime.now() - started <= Self.budget },
+      commands, mayStepAgain: mayStepAgain,
       perform: { action in
         switch action {
         case .send(let message, latestOnly: true):

@@ -117,10 +117,27 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   /// On demand: who asked for steps since the watchers' last frame (they had their frames).
   private var askers: [Client] = []
 
-  init(id: String, model: any Simulation, running: Bool, configuration: Configuration) {
+  /// What the session needs of the game loop when no command waits.
+  enum Activity: UInt8, Sendable, Equatable {
+    /// Nothing: stopped or paused with no steps asked for. It costs nothing until a command
+    /// comes (a join, an input, a start).
+    case idle
+    /// A step every tick.
+    case running
+    /// Asked-for steps are waiting (stopped, `step N`).
+    case stepping
+  }
+
+  /// - Parameter paused: a session stored as running that nobody watches yet (brought back
+  ///   after a restart or from parking) starts paused for lack of spectators; the first join
+  ///   resumes it where it was.
+  init(
+    id: String, model: any Simulation, running: Bool, paused: Bool = false,
+    configuration: Configuration
+  ) {
     self.id = id
     self.model = model
-    self.phase = running ? .running : .stopped
+    self.phase = running ? (paused ? .pausedForIdle : .running) : .stopped
     self.configuration = configuration
     self.lastSnapshotTick = model.tick
     self.shownTick = model.tick
@@ -128,6 +145,11 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   }
 
   var isRunning: Bool { phase == .running }
+
+  /// What it needs of the game loop until the next command.
+  var activity: Activity {
+    phase == .running ? .running : waitingSteps > 0 ? .stepping : .idle
+  }
 
   /// One game-loop tick at `now` (seconds since 1970): applies `commands` in order, pauses an
   /// unwatched session, greets new clients, steps (once if running; asked-for steps while
@@ -185,6 +207,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
       announcedAt = now
     }
     if changed || stepped { perform(.publish(progress(now: now))) }
+    // NB: hashing a big model's state costs milliseconds: only when someone asked.
+    guard !inspections.isEmpty else { return }
     let state = SessionState(tick: model.tick, stateHash: model.stateHash, running: isRunning)
     for reply in inspections { perform(.reply(reply, state)) }
   }
@@ -192,9 +216,19 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   /// An on-demand session's work (off the tick): applies `commands` in order, running each
   /// `stepFor` at once (its frame to the client that asked, with its id, and to nobody else).
   mutating func drain(_ commands: [Command], now: Double, perform: (Action) -> Void) {
+    var all = commands
+    drain(&all, now: now, mayStep: { true }, perform: perform)
+  }
+
+  /// `drain` within a slice: each model step first asks `mayStep`; when it says no, the rest
+  /// of that `stepFor` and the commands after it are left in `commands` for the next slice.
+  mutating func drain(
+    _ commands: inout [Command], now: Double, mayStep: () -> Bool, perform: (Action) -> Void
+  ) {
     var changed = false
-    for command in commands {
-      switch command {
+    var done = 0
+    work: while done < commands.count {
+      switch commands[done] {
       case .join(let client, let role):
         clients.append((client, role))
         greet(client, role: role, perform: perform)
@@ -207,7 +241,15 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         // NB: the socket handler refuses `start` and `step` for an on-demand session.
         break
       case .stepFor(let client, let count, let id):
-        for _ in 0..<count { step(broadcastingFrame: false, perform: perform) }
+        var left = count
+        while left > 0 && mayStep() {
+          step(broadcastingFrame: false, perform: perform)
+          left -= 1
+        }
+        if left > 0 {
+          commands[done] = .stepFor(client, count: left, id: id)
+          break work
+        }
         perform(.send(.stepped(model, id: id), to: client))
         if !askers.contains(where: { $0 === client }) { askers.append(client) }
       case .input(let input):
@@ -216,7 +258,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         perform(
           .reply(reply, SessionState(tick: model.tick, stateHash: model.stateHash, running: false)))
       }
+      done += 1
     }
+    commands.removeFirst(done)
     changed = pauseIfUnwatched(now: now) || changed
     if changed && !clients.isEmpty {
       perform(.broadcast(.status(status), to: clients.map(\.client), .reliable))

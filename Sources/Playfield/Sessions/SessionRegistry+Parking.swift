@@ -3,12 +3,15 @@ import Storage
 extension SessionRegistry {
   /// Makes room for one more session of `client` (or anyone's, when `client` is nil): parks
   /// the longest-untouched session nobody is connected to, among the client's own (at the
-  /// `.client` bound), its address's (at the `.address` bound) or all.
+  /// `.client` bound), its address's (at the `.address` bound) or all. Connections count from
+  /// the moment they join (`LiveSession.isWatched`), not from the next tick's summary.
   /// False when every candidate has someone connected.
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
     let candidates = listed.filter { session in
       let summary = session.summary
-      guard summary.spectators + summary.controllers == 0 else { return false }
+      guard !session.isWatched, summary.spectators + summary.controllers == 0 else {
+        return false
+      }
       guard let client else { return true }
       let owner = quota.owner(of: session.id)
       switch bound {
@@ -43,7 +46,7 @@ extension SessionRegistry {
       let session = LiveSession(
         id: stored.id, model: model, seed: stored.seed, tokenHash: stored.tokenHash,
         createdAt: stored.createdAt, running: stored.status == .running, journal: journal,
-        idlePause: limits.idlePause, clock: monotonicClock)
+        idlePause: limits.idlePause, clock: monotonicClock, paused: true, wake: wake)
       adopt(session)
       logger.info("session \(id) unparked")
       return session

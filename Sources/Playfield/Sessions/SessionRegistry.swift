@@ -23,19 +23,23 @@ final class SessionRegistry: Sendable {
   let quota: SessionQuota
   /// Inputs per session.
   let inputLog: InputLogCap
-  /// Where on-demand sessions step.
+  /// Wakes the game loop when a command is sent to a session (`LiveSession.send`).
+  let wake: @Sendable () -> Void
+  /// Where on-demand sessions step: jobs of the step scheduler, charged to their owners.
   let onDemand: OnDemandSteps
 
-  /// `threadedSteps`: on-demand steps run on a thread of their own (else at once, for tests).
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
     wallClock: @escaping @Sendable () -> Double,
     monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger,
-    threadedSteps: Bool = false
+    wake: @escaping @Sendable () -> Void = {}, scheduler: StepScheduler = StepScheduler()
   ) {
-    self.onDemand = OnDemandSteps(threaded: threadedSteps, wallClock: wallClock)
+    self.wake = wake
     self.monotonicClock = monotonicClock
-    self.quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
+    let quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
+    self.quota = quota
+    self.onDemand = OnDemandSteps(
+      scheduler: scheduler, wallClock: wallClock, owner: { quota.owner(of: $0) })
     self.inputLog = InputLogCap(maxInputs: limits.maxInputs)
     self.journal = journal
     self.limits = limits
@@ -67,7 +71,7 @@ final class SessionRegistry: Sendable {
         id: Self.identifier(random(16)), model: model, seed: 1,
         tokenHash: TokenHash.hash(token: Self.identifier(random(16))), createdAt: wallClock(),
         running: true, journal: nil, idlePause: limits.idlePause, clock: monotonicClock,
-        isShowcase: true)
+        isShowcase: true, wake: wake)
       adopt(made)
       showcases[demo.name] = made
       return made
@@ -119,7 +123,7 @@ final class SessionRegistry: Sendable {
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
       running: clock == .realtime, journal: warning == nil ? journal : nil,
-      idlePause: limits.idlePause, clock: monotonicClock,
+      idlePause: limits.idlePause, clock: monotonicClock, wake: wake,
       onDemand: clock == .onDemand ? onDemand : nil)
     adopt(session)
     logger.info("session \(id) created (\(kind), \(clock.rawValue))")

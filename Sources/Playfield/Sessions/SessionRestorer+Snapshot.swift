@@ -8,19 +8,29 @@ extension SessionRestorer {
   static func rebuild(_ session: StoredSession, at tick: UInt64, store: SQLiteSessionStore)
     throws -> (any Simulation, from: UInt64)
   {
+    var (model, reader) = try start(session, at: tick, fromStart: false, store: store)
+    let from = model.tick
+    try replay(&model, reading: &reader, through: tick)
+    return (model, from)
+  }
+
+  /// Where a rebuild of the stored session at `tick` starts: the nearest snapshot at or before
+  /// it (or tick 0 without one, or always with `fromStart`), and a reader of the inputs after.
+  static func start(
+    _ session: StoredSession, at tick: UInt64, fromStart: Bool, store: SQLiteSessionStore
+  ) throws -> (any Simulation, InputLogReader) {
     guard let type = Demo.model(ofKind: session.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
     }
     var model: any Simulation
-    if let snapshot = try store.snapshot(sessionID: session.id, atOrBefore: Int64(tick)) {
+    if !fromStart, let snapshot = try store.snapshot(sessionID: session.id, atOrBefore: Int64(tick))
+    {
       model = try type.init(snapshot: snapshot.state)
     } else {
       model = try type.init(config: try JSONValue.parse(session.config), seed: session.seed)
     }
-    let from = model.tick
-    var reader = InputLogReader(
-      store: store, sessionID: session.id, chunkSize: chunkSize, after: Int64(from))
-    try replay(&model, reading: &reader, through: tick)
-    return (model, from)
+    let reader = InputLogReader(
+      store: store, sessionID: session.id, chunkSize: chunkSize, after: Int64(model.tick))
+    return (model, reader)
   }
 }

@@ -6,7 +6,9 @@ import Storage
 /// Brings stored sessions back at start: the latest snapshot, then the logged inputs replayed
 /// tick by tick up to where the session was.
 enum SessionRestorer {
-  /// Restores every session that was not ended; returns how many came back.
+  /// Restores every session that was not ended; returns how many came back. Nobody watches
+  /// them yet: a running one comes back paused for lack of spectators, and costs nothing until
+  /// someone joins (which resumes it where it was).
   static func restore(
     from store: SQLiteSessionStore, into registry: SessionRegistry, journal: SessionJournal,
     logger: Logger
@@ -26,7 +28,8 @@ enum SessionRestorer {
           LiveSession(
             id: session.id, model: model, seed: session.seed, tokenHash: session.tokenHash,
             createdAt: session.createdAt, running: session.status == .running, journal: journal,
-            idlePause: registry.limits.idlePause, clock: registry.monotonicClock))
+            idlePause: registry.limits.idlePause, clock: registry.monotonicClock, paused: true,
+            wake: registry.wake))
         restored += 1
       } catch {
         logger.error("cannot restore session \(session.id): \(error)")
@@ -51,22 +54,6 @@ enum SessionRestorer {
     }
     let target = UInt64(max(session.tick, point.inputs.last?.tick ?? 0))
     try replay(&model, inputs: point.inputs, through: target)
-    return model
-  }
-
-  /// A fresh model from the session's config and seed, stepped with its logged inputs to
-  /// `tick` (read a chunk at a time): an uninterrupted run, for checking replays and restores.
-  static func replayFromStart(
-    _ session: StoredSession, through tick: UInt64, store: SQLiteSessionStore
-  )
-    throws -> any Simulation
-  {
-    guard let type = Demo.model(ofKind: session.kind) else {
-      throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
-    }
-    var model = try type.init(config: try JSONValue.parse(session.config), seed: session.seed)
-    var reader = InputLogReader(store: store, sessionID: session.id, chunkSize: chunkSize)
-    try replay(&model, reading: &reader, through: tick)
     return model
   }
 

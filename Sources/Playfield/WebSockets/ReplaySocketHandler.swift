@@ -14,9 +14,15 @@ final class ReplaySocketHandler: WebSocketHandler {
   let replays: ReplayRegistry
   /// Inputs read from the log at a time: what one replay holds of it.
   let chunkSize: Int
+  /// Who watches: the replay's steps are charged to this client.
+  let client: ClientKey
   private let replay = Mutex<ReplaySession?>(nil)
 
-  init(sessionID: String, journal: StorageJournal, replays: ReplayRegistry, chunkSize: Int) {
+  init(
+    sessionID: String, journal: StorageJournal, replays: ReplayRegistry, chunkSize: Int,
+    client: ClientKey
+  ) {
+    self.client = client
     self.sessionID = sessionID
     self.journal = journal
     self.replays = replays
@@ -45,7 +51,8 @@ final class ReplaySocketHandler: WebSocketHandler {
         let log = StoredReplayLog(
           type: type, store: journal.store, sessionID: sessionID, chunkSize: chunkSize)
         let session = try ReplaySession(
-          stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket)
+          stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket,
+          client: client, wake: replays.wake)
         replays.add(session)
         replay.withLock { $0 = session }
       } catch {

@@ -1,0 +1,198 @@
+import CPosix
+import Foundation
+import HTTP
+
+/// The one scheduler for model stepping beyond the realtime tick. Realtime ticks (running,
+/// light sessions at 60 Hz) come first: they run on the game loop and no job slice starts while
+/// a tick is under way. Everything else that steps a model is a `StepJob` charged to the client
+/// that caused it and run here in bounded `StepSlice`s, one slice per turn, turns in rotation
+/// across addresses and their clients (`StepRotation`), on a thread of its own at a lower
+/// priority (nice 10).
+///
+/// A client's share depends only on how many clients have work waiting, never on how many
+/// sessions anyone holds: idle sessions submit nothing. With nothing to do the thread sleeps
+/// on a condition (no timer). Without `start()` (a manual game loop, tests) nothing runs until
+/// `runSlices` is called, which makes the order and counts deterministic.
+final class StepScheduler: @unchecked Sendable {
+  /// The bounds of one slice and of the waiting jobs.
+  struct Configuration: Sendable, Equatable {
+    /// Most model steps in one slice.
+    var maxStepsPerSlice = 64
+    /// Most time one slice may take (checked before every step).
+    var sliceTime: Duration = .milliseconds(2)
+    /// Jobs one client may have waiting or running; more are refused.
+    var jobsPerClient = 64
+  }
+
+  /// Counts since start, for `/healthz` and tests.
+  struct Statistics: Sendable, Equatable {
+    var waiting = 0
+    var slices: UInt64 = 0
+    var steps: UInt64 = 0
+    var finished: UInt64 = 0
+    var cancelled: UInt64 = 0
+    var refused: UInt64 = 0
+  }
+
+  /// Nice of the scheduler's thread, below the game loop and the event loops.
+  static let niceness: Int32 = 10
+
+  let configuration: Configuration
+  private let clock: @Sendable () -> MonotonicTime
+  /// Guards everything below, and wakes the thread.
+  private let condition = NSCondition()
+  private var rotation = StepRotation<StepJob>()
+  /// Jobs taken for a slice right now, per client (they still count against the client).
+  private var inFlight: [ClientKey: Int] = [:]
+  private var tickRunning = false
+  private var stopping = false
+  private var started = false
+  private var counts = Statistics()
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(
+    configuration: Configuration = Configuration(),
+    clock: @escaping @Sendable () -> MonotonicTime = { MonotonicTime.now() }
+  ) {
+    self.configuration = configuration
+    self.clock = clock
+  }
+
+  /// Queues `job` behind its client's others. False (and `job` completes `.refused`) when its
+  /// client already has `jobsPerClient` jobs.
+  @discardableResult
+  func submit(_ job: StepJob) -> Bool {
+    condition.lock()
+    let mine = rotation.count(of: job.client) + inFlight[job.client, default: 0]
+    let admitted = mine < configuration.jobsPerClient && !stopping
+    if admitted {
+      rotation.add(job, client: job.client)
+      condition.broadcast()
+    } else {
+      counts.refused += 1
+    }
+    condition.unlock()
+    if !admitted {
+      job.end(.refused("too many jobs of this client are waiting; try again shortly"))
+    }
+    return admitted
+  }
+
+  var statistics: Statistics {
+    condition.lock()
+    defer { condition.unlock() }
+    var counts = counts
+    counts.waiting = rotation.count + inFlight.values.reduce(0, +)
+    return counts
+  }
+
+  // MARK: Realtime first
+
+  /// The game loop starts a tick: no new slice starts until `tickEnded()`.
+  func tickBegins() {
+    condition.lock()
+    tickRunning = true
+    condition.unlock()
+  }
+
+  /// The game loop's tick is over: slices may run until the next one.
+  func tickEnded() {
+    condition.lock()
+    tickRunning = false
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  // MARK: Running
+
+  /// Starts the scheduler's own thread.
+  func start() {
+    condition.lock()
+    started = true
+    condition.unlock()
+    let thread = Thread { [self] in
+      _ = cposix_nice_this_thread(Self.niceness)
+      while let (job, client) = waitForTurn() {
+        runSlice(of: job, client: client)
+      }
+      finished.signal()
+    }
+    thread.name = "playfield-step-scheduler"
+    thread.start()
+  }
+
+  /// Stops after the slice under way; waiting jobs complete `.cancelled`. Blocks until then.
+  func stop() {
+    condition.lock()
+    let wasStarted = started
+    stopping = true
+    let dropped = rotation.removeAll { _ in true }
+    condition.broadcast()
+    condition.unlock()
+    for job in dropped { job.end(.cancelled) }
+    if wasStarted { finished.wait() }
+  }
+
+  /// Runs up to `limit` slices now, in turn, on the calling thread (a manual game loop and
+  /// tests); returns how many ran. By default, one slice for each job waiting when called.
+  @discardableResult
+  func runSlices(_ limit: Int? = nil) -> Int {
+    condition.lock()
+    let budget = limit ?? rotation.count
+    condition.unlock()
+    var ran = 0
+    while ran < budget, let (job, client) = take() {
+      runSlice(of: job, client: client)
+      ran += 1
+    }
+    return ran
+  }
+
+  /// The next job whose turn it is, marked in flight; nil when none waits.
+  private func take() -> (StepJob, ClientKey)? {
+    condition.lock()
+    defer { condition.unlock() }
+    guard let (client, job) = rotation.next() else { return nil }
+    inFlight[client, default: 0] += 1
+    return (job, client)
+  }
+
+  /// Blocks until a job waits and no tick runs; nil when stopping.
+  private func waitForTurn() -> (StepJob, ClientKey)? {
+    condition.lock()
+    defer { condition.unlock() }
+    while !stopping && (rotation.isEmpty || tickRunning) { condition.wait() }
+    guard !stopping, let (client, job) = rotation.next() else { return nil }
+    inFlight[client, default: 0] += 1
+    return (job, client)
+  }
+
+  private func runSlice(of job: StepJob, client: ClientKey) {
+    var progress = StepJob.Progress.done
+    var steps = 0
+    let cancelled = job.isCancelled
+    if !cancelled {
+      var slice = StepSlice(
+        maxSteps: configuration.maxStepsPerSlice, deadline: clock() + configuration.sliceTime,
+        clock: clock)
+      progress = job.run(&slice)
+      steps = slice.steps
+    }
+    condition.lock()
+    inFlight[client, default: 1] -= 1
+    if inFlight[client] == 0 { inFlight[client] = nil }
+    counts.slices += cancelled ? 0 : 1
+    counts.steps += UInt64(steps)
+    let again = progress == .more && !job.isCancelled && !stopping
+    if again {
+      rotation.add(job, client: client)
+    } else if job.isCancelled || progress == .more {
+      counts.cancelled += 1
+    } else {
+      counts.finished += 1
+    }
+    condition.unlock()
+    guard !again else { return }
+    job.end(job.isCancelled || progress == .more ? .cancelled : .finished)
+  }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import HTTP
+import Synchronization
+import Testing
+
+@testable import Playfield
+
+/// What the jobs of a test did, in order.
+private final class Journal: Sendable {
+  private let lines = Mutex<[String]>([])
+  var all: [String] { lines.withLock { $0 } }
+  func add(_ line: String) { lines.withLock { $0.append(line) } }
+}
+
+/// A job of `client` named `name` that needs `slices` slices of up to `steps` steps each (a
+/// model it steps forever when `steps` is nil), writing `name` and the steps of each slice.
+private func job(
+  _ name: String, client: ClientKey, slices: Int, journal: Journal,
+  outcome: (@Sendable (StepJob.Outcome) -> Void)? = nil
+) -> StepJob {
+  var left = slices
+  return StepJob(
+    client: client, label: "test",
+    work: { slice in
+      var steps = 0
+      while slice.mayStep() { steps += 1 }
+      journal.add("\(name) \(steps)")
+      left -= 1
+      return left == 0 ? .done : .more
+    },
+    completion: { result in
+      journal.add("\(name) \(result)")
+      outcome?(result)
+    })
+}
+
+@Suite("One scheduler for the game loop's CPU")
+struct StepSchedulerTests {
+  static func scheduler(steps: Int = 4, jobs: Int = 64) -> StepScheduler {
+    StepScheduler(
+      configuration: .init(
+        maxStepsPerSlice: steps, sliceTime: .milliseconds(2), jobsPerClient: jobs),
+      clock: { .zero })
+  }
+
+  @Test("two clients' jobs alternate; one client's many jobs share its turn")
+  func clientsAlternate() {
+    let journal = Journal()
+    let scheduler = Self.scheduler()
+    scheduler.submit(job("a1", client: "a", slices: 3, journal: journal))
+    scheduler.submit(job("a2", client: "a", slices: 3, journal: journal))
+    scheduler.submit(job("b1", client: "b", slices: 3, journal: journal))
+    while scheduler.runSlices() > 0 {}
+    let slices = journal.all.filter { $0.hasSuffix(" 4") }.map { String($0.prefix(2)) }
+    #expect(slices == ["a1", "b1", "a2", "b1", "a1", "b1", "a2", "a1", "a2"])
+    #expect(journal.all.filter { $0.hasSuffix("finished") }.count == 3)
+    #expect(scheduler.statistics.slices == 9)
+    #expect(scheduler.statistics.steps == 36)
+    #expect(scheduler.statistics.waiting == 0)
+  }
+
+  @Test("a client with ten jobs gets no more turns than a client with one")
+  func manyJobsDoNotDilute() {
+    let journal = Journal()
+    let scheduler = Self.scheduler()
+    for n in 0..<10 { scheduler.submit(job("a\(n)", client: "a", slices: 5, journal: journal)) }
+    scheduler.submit(job("b", client: "b", slices: 5, journal: journal))
+    // Ten slices: b has had one every other turn.
+    scheduler.runSlices(10)
+    let owners = journal.all.filter { $0.hasSuffix(" 4") }.map { $0.hasPrefix("b") ? "b" : "a" }
+    #expect(owners == ["a", "b", "a", "b", "a", "b", "a", "b", "a", "b"])
+  }
+
+  @Test("browser families of one address share that address's turn")
+  func familiesShareTheAddress() {
+    let journal = Journal()
+    let scheduler = Self.scheduler()
+    for family in ["f1", "f2", "f3"] {
+      scheduler.submit(
+        job(
+          family, client: ClientKey(address: "10.0.0.1", family: family), slices: 9,
+          journal: journal))
+    }
+    scheduler.submit(job("other", client: "10.0.0.2", slices: 9, journal: journal))
+    scheduler.runSlices(6)
+    #expect(
+      journal.all.map { String($0.split(separator: " ")[0]) } == [
+        "f1", "other", "f2", "other", "f3", "other",
+      ])
+  }
+
+  @Test("a slice never runs more model steps than its bound, however long the job")
+  func sliceStepBound() {
+    let journal = Journal()
+    let scheduler = Self.scheduler(steps: 7)
+    scheduler.submit(job("long", client: "a", slices: 1000, journal: journal))
+    scheduler.runSlices(20)
+    #expect(journal.all.count == 20)
+    #expect(journal.all.allSatisfy { $0 == "long 7" })
+  }
+
+  @Test("a slice stops at its deadline, read before every step, after at least one step")
+  func sliceTimeBound() {
+    // Each clock read moves 1 ms; slices may take 2 ms.
+    let reads = Atomic<UInt64>(0)
+    let scheduler = StepScheduler(
+      configuration: .init(maxStepsPerSlice: 1000, sliceTime: .milliseconds(2)),
+      clock: {
+        MonotonicTime(nanoseconds: reads.add(1_000_000, ordering: .relaxed).newValue)
+      })
+    let journal = Journal()
+    scheduler.submit(job("timed", client: "a", slices: 3, journal: journal))
+    while scheduler.runSlices() > 0 {}
+    // The deadline is read at 1 ms (so 3 ms); the first step is not checked, the second reads
+    // 2 ms, the third 3 ms: too late. Two steps a slice.
+    #expect(journal.all.prefix(3) == ["timed 2", "timed 2", "timed 2"])
+  }
+
+  @Test("a client past its job bound is refused, and told so")
+  func refusal() {
+    let journal = Journal()
+    let scheduler = Self.scheduler(jobs: 2)
+    #expect(scheduler.submit(job("a1", client: "a", slices: 1, journal: journal)))
+    #expect(scheduler.submit(job("a2", client: "a", slices: 1, journal: journal)))
+    #expect(!scheduler.submit(job("a3", client: "a", slices: 1, journal: journal)))
+    #expect(scheduler.submit(job("b1", client: "b", slices: 1, journal: journal)))
+    #expect(journal.all.count == 1)
+    #expect(journal.all[0].hasPrefix("a3 refused"))
+    #expect(scheduler.statistics.refused == 1)
+    #expect(scheduler.statistics.waiting == 3)
+  }
+
+  @Test("a cancelled job runs no further slice and completes cancelled, once")
+  func cancel() {
+    let journal = Journal()
+    let scheduler = Self.scheduler()
+    let doomed = job("x", client: "a", slices: 100, journal: journal)
+    scheduler.submit(doomed)
+    scheduler.runSlices(1)
+    doomed.cancel()
+    scheduler.runSlices(5)
+    #expect(journal.all == ["x 4", "x cancelled"])
+    #expect(scheduler.statistics.cancelled == 1)
+    #expect(scheduler.statistics.waiting == 0)
+  }
+
+  @Test("no slice starts while a tick runs; the thread sleeps with nothing to do")
+  func ticksFirst() throws {
+    let journal = Journal()
+    let done = Mutex<Bool>(false)
+    let scheduler = StepScheduler(configuration: .init(maxStepsPerSlice: 1))
+    scheduler.tickBegins()
+    scheduler.start()
+    defer { scheduler.stop() }
+    scheduler.submit(
+      job(
+        "j", client: "a", slices: 1, journal: journal, outcome: { _ in done.withLock { $0 = true } }
+      ))
+    // The thread is free to run it, but the tick holds it: nothing may have happened.
+    usleep(50_000)
+    #expect(journal.all.isEmpty)
+    scheduler.tickEnded()
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !done.withLock({ $0 }) && ContinuousClock.now < deadline { usleep(1_000) }
+    #expect(journal.all == ["j 1", "j finished"])
+  }
+
+  @Test("stopping cancels what waits")
+  func stopCancels() {
+    let journal = Journal()
+    let scheduler = Self.scheduler()
+    scheduler.submit(job("w", client: "a", slices: 2, journal: journal))
+    scheduler.stop()
+    #expect(journal.all == ["w cancelled"])
+    #expect(!scheduler.submit(job("late", client: "a", slices: 1, journal: journal)))
+  }
+}
