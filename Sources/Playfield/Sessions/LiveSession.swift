@@ -228,9 +228,8 @@ final class LiveSession: @unchecked Sendable {
     if left { return .more }
     // One job per session: a command that came after the inbox was taken is this job's too.
     drainWaiting.store(false, ordering: .sequentiallyConsistent)
-    let more =
-      inbox.withLock { !$0.isEmpty } && !drainWaiting.exchange(true, ordering: .acquiringAndReleasing)
-    return more ? .more : .done
+    guard inbox.withLock({ !$0.isEmpty }) else { return .done }
+    return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
   }
 
   /// The state the journal saves to end a session for good.
