@@ -85,7 +85,8 @@ let package = Package(
     .testTarget(
       name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Deflate", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
-    .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON"]),
+    // NB: Playfield too, for the determinism of sessions on both clocks (ClockDeterminismTests).
+    .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "Playfield"]),
     .testTarget(name: "ApollonianTests", dependencies: ["Apollonian", "JSON"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
     // A process that opens a SQLite store and holds it, for the one-process-per-file tests.

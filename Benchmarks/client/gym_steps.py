@@ -1,27 +1,37 @@
 #!/usr/bin/env python3
-"""Steps per second of PlayfieldHoles-v0 over loopback with the blocking client, and the
+"""Steps per second of PlayfieldHoles-v0 over loopback, beside two anchors measured in the same
+run: Gymnasium's CartPole-v1 and the holes step in plain NumPy, both in process; and the
 server's CPU time per step.
 
-    python3 Benchmarks/client/gym_steps.py [--steps 1200] [--envs 1] [--frame-skip 1]
-        [--binary .build/release/playfield]
+    python3 Benchmarks/client/gym_steps.py [--steps 3000] [--envs 1] [--vector 0]
+        [--frame-skip 1] [--realtime] [--binary .build/release/playfield]
 
-Starts its own server (port 0, a fresh database), measures the server's idle CPU for a few
-seconds, then runs `--envs` environments at once (one thread each), every one for `--steps`
-random actions from a fixed seed, and prints steps per second (all environments together),
-the mean time of one `env.step`, and the server's CPU per step (user + system, from
-/proc/PID/stat), with and without its idle game loop's share.
+Starts its own server (port 0, a fresh database, `--sessions-per-client` raised to fit the
+environments), measures the server's idle CPU for a few seconds, then either runs `--envs`
+single environments at once (one thread each) or, with `--vector N`, one vector environment of
+N (`gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`), for `--steps` random
+actions from a fixed seed, and prints steps per second (all environments together), the mean
+time of one step call, and the server's CPU per environment step: the whole process (user +
+system, from /proc/PID/stat, with and without its idle game loop's share) and the on-demand
+stepping thread alone (`/healthz` `onDemand.cpuMs`: the models' steps, the frames' encoding,
+the log). `--realtime` uses realtime
+sessions (one step per 60 Hz tick), as before on-demand sessions.
 """
 import argparse
+import json
+import math
 import os
 import pathlib
 import subprocess
 import tempfile
 import threading
 import time
+import urllib.request
 
 import gymnasium
+import numpy as np
 
-import playfield_client.gym  # noqa: F401
+import playfield_client  # noqa: F401  (registers the ids)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
@@ -34,8 +44,14 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS_PER_SECOND
 
 
-def run_env(url, seed, steps, frame_skip, durations):
-    env = gymnasium.make("PlayfieldHoles-v0", base_url=url, frame_skip=frame_skip)
+def on_demand_cpu(url):
+    """CPU milliseconds the server's on-demand steps used so far (`/healthz`)."""
+    with urllib.request.urlopen(url + "/healthz", timeout=10) as response:
+        return json.load(response).get("onDemand", {}).get("cpuMs", 0.0)
+
+
+def run_env(url, seed, steps, options, durations):
+    env = gymnasium.make("PlayfieldHoles-v0", base_url=url, **options)
     try:
         env.reset(seed=seed)
         env.action_space.seed(seed)
@@ -49,18 +65,117 @@ def run_env(url, seed, steps, frame_skip, durations):
         env.close()
 
 
+def run_vector(url, count, steps, options, durations):
+    envs = gymnasium.make_vec("PlayfieldHoles-v0", num_envs=count,
+                              vectorization_mode="vector_entry_point", base_url=url, **options)
+    try:
+        envs.reset(seed=0)
+        envs.action_space.seed(0)
+        for _ in range(steps):
+            started = time.perf_counter()
+            envs.step(envs.action_space.sample())
+            durations.append(time.perf_counter() - started)
+    finally:
+        envs.close()
+
+
+def cartpole_rate(steps, count):
+    """CartPole-v1 in process: one environment, or a vector of `count` (its own vectorised
+    implementation) when count > 1; environment steps per second."""
+    if count == 1:
+        env = gymnasium.make("CartPole-v1")
+        env.reset(seed=0)
+        env.action_space.seed(0)
+        started = time.perf_counter()
+        for _ in range(steps):
+            _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+            if terminated or truncated:
+                env.reset()
+        return steps / (time.perf_counter() - started)
+    envs = gymnasium.make_vec("CartPole-v1", num_envs=count,
+                              vectorization_mode="vector_entry_point")
+    envs.reset(seed=0)
+    envs.action_space.seed(0)
+    started = time.perf_counter()
+    for _ in range(steps):
+        envs.step(envs.action_space.sample())
+    return steps * count / (time.perf_counter() - started)
+
+
+class NumpyHoles:
+    """The holes step of Sources/Simulation/Holes/Holes+Step.swift in NumPy, for `count` tables
+    at once (default config; pauses and levels left out): move, bounce off the edges, pull and
+    capture by the rotating holes, the flag, accelerate."""
+
+    def __init__(self, count):
+        self.width, self.height, self.radius = 320.0, 480.0, 15.0
+        self.holes = np.array([[0.2, 0.2], [0.8, 0.2], [0.5, 0.5], [0.2, 0.8], [0.8, 0.8]])
+        self.offsets = self.holes * [self.width, self.height] - [self.width / 2, self.height / 2]
+        self.count = count
+        self.position = np.tile([self.width - self.radius, self.height - self.radius], (count, 1))
+        self.velocity = np.zeros((count, 2))
+        self.angle = np.zeros(count)
+        self.speed = np.full(count, 1 / (1000 * math.pi))
+
+    def step(self, tilt):
+        dt = 1 / 60
+        self.angle += self.speed
+        self.position += self.velocity * dt
+        low, high = self.radius, np.array([self.width, self.height]) - self.radius
+        over, under = self.position > high, self.position < low
+        self.position = np.clip(self.position, low, high)
+        self.velocity = np.where(over, -np.abs(self.velocity) * 0.45,
+                                 np.where(under, np.abs(self.velocity) * 0.45, self.velocity))
+        cosine, sine = np.cos(self.angle)[:, None], np.sin(self.angle)[:, None]
+        centres = np.stack([self.offsets[:, 0] * cosine - self.offsets[:, 1] * sine,
+                            self.offsets[:, 0] * sine + self.offsets[:, 1] * cosine], axis=2)
+        centres += [self.width / 2, self.height / 2]
+        offset = centres - self.position[:, None, :]
+        distance = np.hypot(offset[..., 0], offset[..., 1])
+        reach = distance / 25.0
+        near = reach < 1
+        pull = np.where(near[..., None],
+                        offset * (0.5 / (reach * reach) / distance)[..., None], 0).sum(axis=1)
+        kept = np.where(near, 0.8, 1.0).prod(axis=1)
+        captured = (reach <= 0.1).any(axis=1)
+        scored = (self.position < self.radius * 1.1).all(axis=1)
+        acceleration = np.stack([tilt[:, 0], -tilt[:, 1]], axis=1) + pull
+        self.velocity = self.velocity * kept[:, None] + acceleration * (360.0 * dt)
+        restart = captured | scored
+        self.position[restart] = [self.width - self.radius, self.height - self.radius]
+        self.velocity[restart] = 0
+        observation = np.concatenate([self.position, self.velocity, centres.reshape(self.count, -1)],
+                                     axis=1).astype(np.float32)
+        return observation, scored.astype(np.float64) - captured, captured
+
+
+def numpy_rate(steps, count):
+    """Environment steps per second of `NumpyHoles` for `count` tables, random tilts."""
+    holes = NumpyHoles(count)
+    random = np.random.default_rng(0)
+    started = time.perf_counter()
+    for _ in range(steps):
+        holes.step(random.uniform(-1, 1, (count, 2)))
+    return steps * count / (time.perf_counter() - started)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=1200, help="steps per environment")
-    parser.add_argument("--envs", type=int, default=1, help="environments at once")
+    parser.add_argument("--steps", type=int, default=3000, help="steps per environment")
+    parser.add_argument("--envs", type=int, default=1, help="single environments at once")
+    parser.add_argument("--vector", type=int, default=0, help="one vector environment of N")
     parser.add_argument("--frame-skip", type=int, default=1, help="ticks per step")
+    parser.add_argument("--realtime", action="store_true", help="realtime sessions")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of idle measurement")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "playfield"))
     args = parser.parse_args()
+    count = args.vector or args.envs
+    options = {"frame_skip": args.frame_skip, "realtime": args.realtime}
 
     directory = tempfile.mkdtemp(prefix="playfield-bench-")
     server = subprocess.Popen(
-        [args.binary, "serve", "--port", "0", "--database", os.path.join(directory, "bench.db")],
+        [args.binary, "serve", "--port", "0", "--database", os.path.join(directory, "bench.db"),
+         "--sessions-per-client", str(max(16, count))],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         url = server.stdout.readline().decode().split(" on ", 1)[1].strip()
@@ -69,9 +184,14 @@ def main():
         idle_per_second = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
 
         durations = []
-        threads = [threading.Thread(target=run_env,
-                                    args=(url, seed, args.steps, args.frame_skip, durations))
-                   for seed in range(args.envs)]
+        if args.vector:
+            threads = [threading.Thread(target=run_vector,
+                                        args=(url, args.vector, args.steps, options, durations))]
+        else:
+            threads = [threading.Thread(target=run_env,
+                                        args=(url, seed, args.steps, options, durations))
+                       for seed in range(args.envs)]
+        stepping = on_demand_cpu(url)
         cpu, wall, client = cpu_seconds(server.pid), time.monotonic(), time.process_time()
         for thread in threads:
             thread.start()
@@ -80,21 +200,30 @@ def main():
         elapsed = time.monotonic() - wall
         server_cpu = cpu_seconds(server.pid) - cpu
         client_cpu = time.process_time() - client
+        stepping = (on_demand_cpu(url) - stepping) / 1000
     finally:
         server.terminate()
         server.wait(15)
 
-    steps = len(durations)
+    calls = len(durations)
+    steps = calls * (args.vector or 1)
     durations.sort()
-    print(f"{args.envs} env(s) x {args.steps} steps, frame_skip {args.frame_skip}:"
-          f" {steps / elapsed:.1f} steps/s ({steps * args.frame_skip / elapsed:.0f} ticks/s)"
+    shape = f"1 vector env of {args.vector}" if args.vector else f"{args.envs} env(s)"
+    print(f"{shape} x {args.steps} steps, frame_skip {args.frame_skip},"
+          f" {'realtime' if args.realtime else 'on-demand'}:"
+          f" {steps / elapsed:.0f} steps/s ({steps * args.frame_skip / elapsed:.0f} ticks/s)"
           f" in {elapsed:.1f} s")
-    print(f"env.step: median {durations[steps // 2] * 1000:.2f} ms,"
-          f" p99 {durations[int(steps * 0.99)] * 1000:.2f} ms")
-    print(f"server CPU per step: {server_cpu / steps * 1e6:.0f} us"
-          f" ({(server_cpu - idle_per_second * elapsed) / steps * 1e6:.0f} us above its idle"
-          f" {idle_per_second * 1000:.1f} ms/s); client CPU per step:"
-          f" {client_cpu / steps * 1e6:.0f} us")
+    print(f"step call: median {durations[calls // 2] * 1000:.3f} ms,"
+          f" p99 {durations[int(calls * 0.99)] * 1000:.3f} ms")
+    print(f"server CPU per env step: {server_cpu / steps * 1e6:.1f} us"
+          f" ({(server_cpu - idle_per_second * elapsed) / steps * 1e6:.1f} us above its idle"
+          f" {idle_per_second * 1000:.1f} ms/s); client CPU per env step:"
+          f" {client_cpu / steps * 1e6:.1f} us")
+    print(f"server CPU per env step in the on-demand stepping thread (models, frames, logging):"
+          f" {stepping / steps * 1e6:.2f} us")
+    anchor_steps = max(2000, args.steps)
+    print(f"anchors, in process: CartPole-v1 x {count}: {cartpole_rate(anchor_steps, count):.0f}"
+          f" steps/s; NumPy holes x {count}: {numpy_rate(anchor_steps, count):.0f} steps/s")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 

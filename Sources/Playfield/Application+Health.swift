@@ -24,6 +24,11 @@ extension Application {
         "steps": .number(Double(jobs.steps)), "refused": .number(Double(jobs.refused)),
       ]),
     ]
+    let onDemand = registry.onDemand.statistics
+    body["onDemand"] = .object([
+      "cpuMs": .number(GameLoop.milliseconds(onDemand.cpu)),
+      "slices": .number(Double(onDemand.slices)),
+    ])
     if let journal {
       let status = journal.writer.status
       body["storage"] = .string(status.summary)

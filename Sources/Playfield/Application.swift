@@ -70,7 +70,7 @@ public final class Application: HTTPHandler {
     let registry = SessionRegistry(
       journal: journal, limits: SessionLimits(limits), random: environment.random,
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger,
-      wake: { wake.signal() })
+      wake: { wake.signal() }, scheduler: scheduler)
     self.registry = registry
     self.sessionAPI = SessionAPI(registry: registry, scheduler: scheduler)
     let context = DemoContext(environment: environment, registry: registry, store: journal?.store)

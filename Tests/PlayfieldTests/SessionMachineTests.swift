@@ -28,8 +28,12 @@ private struct Driver {
   var stepsPerTick = Int.max
   var replies: [SessionState] = []
 
-  init(running: Bool = true, goal: Int = 1_000, idlePause: Double = 30) throws {
+  init(
+    running: Bool = true, goal: Int = 1_000, idlePause: Double = 30,
+    clock: SessionClock = .realtime
+  ) throws {
     var configuration = Machine.Configuration()
+    configuration.clock = clock
     configuration.idlePause = idlePause
     configuration.maxEventsPerTick = 3
     let model = try Counter(config: ["goal": .number(goal)], seed: 1)
@@ -47,6 +51,21 @@ private struct Driver {
         return allowed > 0
       },
       perform: { words.append(Self.word($0)) })
+    return words
+  }
+
+  /// An on-demand session's work off the tick.
+  mutating func drain(_ commands: Machine.Command...) -> [String] {
+    var words: [String] = []
+    machine.drain(commands, now: now, perform: { words.append(Self.word($0)) })
+    return words
+  }
+
+  /// An on-demand session on the game loop's tick.
+  mutating func show(after seconds: Double = 1.0 / 60) -> [String] {
+    now += seconds
+    var words: [String] = []
+    machine.show(now: now, perform: { words.append(Self.word($0)) })
     return words
   }
 
@@ -70,6 +89,7 @@ private struct Driver {
     switch message {
     case .hello(let hello): "hello \(hello.role) \(hello.model.tick)"
     case .frame(let model): "frame \(model.tick)"
+    case .stepped(let model, let id): "frame \(model.tick) id \(id?.stringValue ?? "-")"
     case .event(let event, let tick): "event \(event.name) \(tick)"
     case .dropped(let count, _): "dropped \(count)"
     case .status(let status): "status \(status.tick) q\(status.queued)"
@@ -205,5 +225,83 @@ private struct Driver {
   @Test func inspectRepliesWithTheStateAfterTheTick() throws {
     var d = try Driver()
     #expect(d.tick(.inspect({ _ in })).last == "reply 1")
+  }
+
+  // MARK: On demand
+
+  @Test func anOnDemandStepRunsAtOnceAndAnswersOnlyWhoAskedWithItsID() throws {
+    var d = try Driver(running: false, clock: .onDemand)
+    let a = Peer("a")
+    let b = Peer("b")
+    #expect(
+      d.drain(.join(a, .controller), .join(b, .spectator)) == [
+        "hello controller 0 to a", "frame 0 to a", "status 0 q0 to a",
+        "hello spectator 0 to b", "frame 0 to b", "status 0 q0 to b",
+        "status 0 q0 reliable to a,b", "publish 0 stopped 1+1",
+      ])
+    let add: JSONValue = ["type": "add", "amount": 2]
+    #expect(
+      d.drain(.input(add), .stepFor(a, count: 3, id: "s1")) == [
+        "journal 1 at 1", "event added 1 reliable to a,b", "frame 3 id s1 to a",
+      ])
+    #expect(d.machine.model.tick == 3)
+    #expect((d.machine.model as? Counter)?.total == 2)
+  }
+
+  @Test func onTheTickWatchersGetTheLatestFrameAndTheAskerNothingMore() throws {
+    var d = try Driver(running: false, clock: .onDemand)
+    let a = Peer("a")
+    let b = Peer("b")
+    _ = d.drain(.join(a, .controller), .join(b, .spectator))
+    _ = d.drain(.stepFor(a, count: 1, id: nil), .stepFor(a, count: 4, id: 7))
+    #expect(d.show() == ["frame 5 stream to b", "publish 5 stopped 1+1"])
+    #expect(d.show() == [], "nothing new: nothing sent, nothing stored")
+    _ = d.drain(.stepFor(a, count: 1, id: nil))
+    #expect(d.show() == ["frame 6 stream to b", "publish 6 stopped 1+1"])
+  }
+
+  @Test func theGameLoopNeverStepsAnOnDemandSession() throws {
+    var d = try Driver(running: false, clock: .onDemand)
+    let a = Peer("a")
+    _ = d.drain(.join(a, .controller), .start, .step(5))
+    for _ in 0..<10 { _ = d.show() }
+    #expect(d.machine.model.tick == 0)
+    #expect(d.machine.phase == .stopped)
+  }
+
+  @Test func inputsSentAfterAStepWaitForTheNextStep() throws {
+    var d = try Driver(running: false, clock: .onDemand)
+    let a = Peer("a")
+    let add: JSONValue = ["type": "add", "amount": 1]
+    _ = d.drain(.join(a, .controller), .stepFor(a, count: 2, id: nil), .input(add))
+    #expect((d.machine.model as? Counter)?.total == 0)
+    #expect(d.machine.status.queued == 1)
+    #expect(d.drain(.stepFor(a, count: 1, id: nil)).first == "journal 1 at 3")
+    #expect((d.machine.model as? Counter)?.total == 1)
+  }
+
+  @Test func aStepLongerThanASliceGoesOnInTheNextAndIsAnsweredOnce() throws {
+    var d = try Driver(running: false, clock: .onDemand)
+    let a = Peer("a")
+    _ = d.drain(.join(a, .controller))
+    var commands: [Driver.Machine.Command] = [
+      .stepFor(a, count: 5, id: "x"), .input(["type": "add", "amount": 1]),
+    ]
+    var allowed = 3
+    var words: [String] = []
+    let perform: (Driver.Machine.Action) -> Void = { words.append(Driver.word($0)) }
+    d.machine.drain(
+      &commands, now: d.now,
+      mayStep: {
+        allowed -= 1
+        return allowed >= 0
+      }, perform: perform)
+    #expect(d.machine.model.tick == 3)
+    #expect(words.isEmpty, "no answer before the last tick")
+    #expect(commands.count == 2)
+    d.machine.drain(&commands, now: d.now, mayStep: { true }, perform: perform)
+    #expect(words == ["frame 5 id x to a"])
+    #expect(commands.isEmpty)
+    #expect(d.machine.status.queued == 1, "the input after the step waits for the next one")
   }
 }

@@ -85,18 +85,23 @@ struct SessionAPI: Sendable {
 
   private func make(_ request: Request, client: ClientKey) throws(APIError) -> Response {
     let body = try JSONBody(request, example: #"{"kind": NAME, "config": {...}}"#)
-    try body.allowOnly(["kind", "config", "seed"])
+    try body.allowOnly(["kind", "config", "seed", "clock"])
     let kind = try body.string("kind")
     let config = body.fields["config"] ?? .object([:])
     guard case .object = config else {
       throw APIError(.badRequest, "config must be an object", field: "config")
     }
     let seed = try Self.seed(in: body)
+    guard let clock = SessionClock.parse(body.fields["clock"]) else {
+      throw APIError(
+        .badRequest, "clock must be \"realtime\" (the default) or \"on-demand\"", field: "clock")
+    }
     let (session, token, warning) = try registry.create(
-      kind: kind, config: config, seed: seed, client: client)
+      kind: kind, config: config, seed: seed, client: client, clock: clock)
     var json = session.summary.json(now: registry.wallClock())
     if case .object(var object) = json {
       object["token"] = .string(token)
+      object["clock"] = .string(clock.rawValue)
       var urls = session.summary.urls
       // NB: tokens go after `#`: a fragment is never sent to a server, so it stays out of
       // request lines, logs and Referer (the page reads it and drops it from the address).

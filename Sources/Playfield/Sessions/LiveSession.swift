@@ -27,6 +27,12 @@ final class LiveSession: @unchecked Sendable {
   let isShowcase: Bool
   /// The monotonic clock, for the time budget of asked-for steps.
   let clock: @Sendable () -> MonotonicTime
+  /// Where an on-demand session's work runs; nil for a realtime session.
+  let onDemand: OnDemandSteps?
+  /// Whether an on-demand session has a job submitted to `onDemand` (one at a time).
+  private let drainWaiting = Atomic<Bool>(false)
+  /// Whether an on-demand session stepped since the game loop last showed it.
+  private let news = Atomic<Bool>(false)
 
   /// Most commands waiting for one tick; a client sending faster is told to slow down.
   static let maxPendingCommands = 512
@@ -73,18 +79,25 @@ final class LiveSession: @unchecked Sendable {
   private var machine: SessionMachine<WebSocket>
   private var encoder = FanOutEncoder(level: 1)
   private var writer = JSONWriter(capacity: 1024)
+  /// On demand: commands a slice left for the next (a step longer than one slice).
+  private var leftover: [SessionCommand] = []
 
   var kind: String { type.kind }
+
+  /// What advances the session.
+  var sessionClock: SessionClock { onDemand == nil ? .realtime : .onDemand }
 
   init(
     id: String, model: any Simulation, seed: UInt64, tokenHash: String, createdAt: Double,
     running: Bool, journal: SessionJournal?, idlePause: Double,
     clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false,
-    seatGeneration: Int64 = 0, paused: Bool = false, wake: @escaping @Sendable () -> Void = {}
+    seatGeneration: Int64 = 0, paused: Bool = false, wake: @escaping @Sendable () -> Void = {},
+    onDemand: OnDemandSteps? = nil
   ) {
     self.seatLinks = Mutex(seatGeneration)
     self.clock = clock
     self.wake = wake
+    self.onDemand = onDemand
     self.isShowcase = isShowcase
     self.id = id
     self.type = Swift.type(of: model)
@@ -95,6 +108,7 @@ final class LiveSession: @unchecked Sendable {
     var configuration = SessionMachine<WebSocket>.Configuration()
     configuration.idlePause = idlePause
     configuration.maxEventsPerTick = Self.maxEventsPerTick
+    configuration.clock = onDemand == nil ? .realtime : .onDemand
     self.machine = SessionMachine(
       id: id, model: model, running: running, paused: paused, configuration: configuration)
     self.activity = Atomic(machine.activity.rawValue)
@@ -107,7 +121,7 @@ final class LiveSession: @unchecked Sendable {
       config: model.config,
       lastGame: model.finishedGame.map {
         GameResult(tick: model.tick, score: $0.score, level: $0.level)
-      })
+      }, clock: onDemand == nil ? .realtime : .onDemand)
     summary.paused = running && paused
     self.published = Mutex(summary)
   }
@@ -128,8 +142,29 @@ final class LiveSession: @unchecked Sendable {
     case .leave: connections.subtract(1, ordering: .relaxed)
     default: break
     }
+    guard onDemand == nil else {
+      submitDrain()
+      return true
+    }
     wake()
     return true
+  }
+
+  /// An on-demand session: submits a job to drain the inbox unless one is waiting to.
+  private func submitDrain() {
+    guard let onDemand, !drainWaiting.exchange(true, ordering: .acquiringAndReleasing) else {
+      return
+    }
+    onDemand.submit(
+      id, work: { [self] now, slice in drain(now: now, slice: &slice) },
+      completion: { [self] outcome in
+        guard outcome != .finished else { return }
+        // NB: refused (the owner has too many jobs) or cancelled: the commands wait in the
+        // inbox, and the game loop's next tick of this session submits the job again.
+        drainWaiting.store(false, ordering: .sequentiallyConsistent)
+        news.store(true, ordering: .sequentiallyConsistent)
+        wake()
+      })
   }
 
   /// Whether anyone is connected or joining (the park-idle check).
@@ -138,14 +173,19 @@ final class LiveSession: @unchecked Sendable {
   /// Whether the next tick has anything to do: it runs, steps were asked for, or a command
   /// waits. False for a stopped or paused session left alone: it is not advanced at all.
   var wantsTick: Bool {
-    activity.load(ordering: .relaxed) != SessionMachine<WebSocket>.Activity.idle.rawValue
+    // An on-demand session wants a tick only to show what its steps did.
+    if onDemand != nil { return news.load(ordering: .relaxed) }
+    return activity.load(ordering: .relaxed) != SessionMachine<WebSocket>.Activity.idle.rawValue
       || inbox.withLock { !$0.isEmpty }
   }
 
   /// Whether its next tick steps without being asked each time (running), as opposed to
   /// asked-for steps, which are jobs of the step scheduler.
   var isRunning: Bool {
-    activity.load(ordering: .relaxed) == SessionMachine<WebSocket>.Activity.running.rawValue
+    // NB: an on-demand session's tick only shows it (cheap, and never a model step), so it
+    // runs on the tick rather than as a job that would take one of its owner's places.
+    if onDemand != nil { return true }
+    return activity.load(ordering: .relaxed) == SessionMachine<WebSocket>.Activity.running.rawValue
   }
 
   /// How many ticks it has run.
@@ -181,6 +221,18 @@ final class LiveSession: @unchecked Sendable {
   /// `mayStepAgain` says so (a `StepSlice`).
   func advance(now: Double, budget: SessionBudget, mayStepAgain: () -> Bool = { false }) {
     advances.add(1, ordering: .relaxed)
+    if onDemand != nil {
+      news.store(false, ordering: .sequentiallyConsistent)
+      // NB: never waits on the tick for a slice under way; the next tick shows it.
+      let shown: Void? = using.withLockIfAvailable { _ in
+        machine.budgeted(budget)
+        machine.show(now: now, perform: { perform($0) })
+      }
+      if shown == nil { news.store(true, ordering: .sequentiallyConsistent) }
+      closeIfAsked()
+      if inbox.withLock({ !$0.isEmpty }) { submitDrain() }
+      return
+    }
     using.withLock { _ in
       machine.budgeted(budget)
       let commands = inbox.withLock { commands in
@@ -192,6 +244,31 @@ final class LiveSession: @unchecked Sendable {
       activity.store(machine.activity.rawValue, ordering: .relaxed)
     }
     closeIfAsked()
+  }
+
+  /// One slice of an on-demand session's job (`OnDemandSteps`): what the last slice left and
+  /// everything its clients sent since, in order, each `step` run while `slice` allows; then
+  /// the game loop is woken to show it. `.more` while commands are left.
+  private func drain(now: Double, slice: inout StepSlice) -> StepJob.Progress {
+    let left = using.withLock { _ -> Bool in
+      leftover += inbox.withLock { commands in
+        let taken = commands
+        commands.removeAll(keepingCapacity: true)
+        return taken
+      }
+      guard !leftover.isEmpty else { return false }
+      machine.drain(
+        &leftover, now: now, mayStep: { slice.mayStep() }, perform: { perform($0) })
+      return !leftover.isEmpty
+    }
+    closeIfAsked()
+    news.store(true, ordering: .sequentiallyConsistent)
+    wake()
+    if left { return .more }
+    // One job per session: a command that came after the inbox was taken is this job's too.
+    drainWaiting.store(false, ordering: .sequentiallyConsistent)
+    guard inbox.withLock({ !$0.isEmpty }) else { return .done }
+    return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
   }
 
   /// The state the journal saves to end a session for good.

@@ -31,6 +31,12 @@ extension ServerMessage {
       writer.field("tick", Int(model.tick))
       writer.field("t", Double(model.tick) / 60, decimals: 4)
       model.writeFrame(into: &writer)
+    case .stepped(let model, let id):
+      writer.field("type", "frame")
+      if let id { writer.field("id", id) }
+      writer.field("tick", Int(model.tick))
+      writer.field("t", Double(model.tick) / 60, decimals: 4)
+      model.writeFrame(into: &writer)
     case .event(let event, let tick):
       writer.field("type", "event")
       writer.field("tick", Int(tick))

@@ -8,6 +8,8 @@ enum ServerMessage: Sendable {
   case hello(Hello)
   /// The model's state after a tick.
   case frame(any Simulation)
+  /// The frame after an on-demand `step`, to the client that asked, with the request's id.
+  case stepped(any Simulation, id: JSONValue?)
   /// Something that happened in the step that made `tick`.
   case event(SimulationEvent, tick: UInt64)
   /// How many events of one tick were left out.

@@ -17,6 +17,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     case stop
     /// Advance this many ticks while stopped.
     case step(Int)
+    /// An on-demand session's step: advance this many ticks now and send the frame after the
+    /// last one, with the request's `id`, to the client that asked.
+    case stepFor(Client, count: Int, id: JSONValue?)
     /// A model input, already checked (`reset` is one), applied at the next step; `from` is
     /// the connection that sent it, told if the model refuses it.
     case input(CheckedInput, from: Client? = nil)
@@ -96,6 +99,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     var snapshotInterval: UInt64 = 300
     /// Most events sent in one tick; the rest are counted in a `dropped` event.
     var maxEventsPerTick = 32
+    /// What advances the session: the game loop's ticks or its controller's steps.
+    var clock = SessionClock.realtime
   }
 
   let id: String
@@ -116,6 +121,11 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   /// 1970).
   private var announcedBudget = SessionBudget()
   private var announcedAt = -Double.infinity
+  /// On demand: the tick whose frame the watchers last got, and the progress last published.
+  private var shownTick: UInt64
+  private var publishedTick: UInt64
+  /// On demand: who asked for steps since the watchers' last frame (they had their frames).
+  private var askers: [Client] = []
 
   /// What the session needs of the game loop when no command waits.
   enum Activity: UInt8, Sendable, Equatable {
@@ -140,6 +150,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     self.phase = running ? (paused ? .pausedForIdle : .running) : .stopped
     self.configuration = configuration
     self.lastSnapshotTick = model.tick
+    self.shownTick = model.tick
+    self.publishedTick = model.tick
   }
 
   var isRunning: Bool { phase == .running }
@@ -175,21 +187,14 @@ struct SessionMachine<Client: AnyObject & Sendable> {
       case .stop:
         changed = changed || phase != .stopped
         phase = .stopped
-      case .step(let count):
+      case .step(let count), .stepFor(_, let count, _):
         if phase != .running { waitingSteps += count }
       case .input(let input, let client):
         waitingInputs.append((input, client))
       case .inspect(let reply):
         inspections.append(reply)
       case .renewSeats(let tokens):
-        seatTokens = tokens
-        let guests = clients.filter { $0.role.sender != .controller && $0.role != .spectator }
-        clients.removeAll { $0.role.sender != .controller && $0.role != .spectator }
-        for guest in guests {
-          perform(
-            .disconnect(guest.client, reason: "the owner replaced this link; ask for the new one"))
-        }
-        changed = changed || !guests.isEmpty
+        changed = renewSeats(tokens, perform: perform) || changed
       }
     }
     changed = pauseIfUnwatched(now: now) || changed
@@ -218,6 +223,82 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     guard !inspections.isEmpty else { return }
     let state = SessionState(tick: model.tick, stateHash: model.stateHash, running: isRunning)
     for reply in inspections { perform(.reply(reply, state)) }
+  }
+
+  /// An on-demand session's work (off the tick): applies `commands` in order, running each
+  /// `stepFor` at once (its frame to the client that asked, with its id, and to nobody else).
+  mutating func drain(_ commands: [Command], now: Double, perform: (Action) -> Void) {
+    var all = commands
+    drain(&all, now: now, mayStep: { true }, perform: perform)
+  }
+
+  /// `drain` within a slice: each model step first asks `mayStep`; when it says no, the rest
+  /// of that `stepFor` and the commands after it are left in `commands` for the next slice.
+  mutating func drain(
+    _ commands: inout [Command], now: Double, mayStep: () -> Bool, perform: (Action) -> Void
+  ) {
+    var changed = false
+    var done = 0
+    work: while done < commands.count {
+      switch commands[done] {
+      case .join(let client, let role):
+        clients.append((client, role))
+        greet(client, role: role, perform: perform)
+        changed = true
+      case .leave(let client):
+        clients.removeAll { $0.client === client }
+        askers.removeAll { $0 === client }
+        changed = true
+      case .start, .stop, .step:
+        // NB: the socket handler refuses `start` and `step` for an on-demand session.
+        break
+      case .stepFor(let client, let count, let id):
+        var left = count
+        while left > 0 && mayStep() {
+          step(broadcastingFrame: false, perform: perform)
+          left -= 1
+        }
+        if left > 0 {
+          commands[done] = .stepFor(client, count: left, id: id)
+          break work
+        }
+        perform(.send(.stepped(model, id: id), to: client))
+        if !askers.contains(where: { $0 === client }) { askers.append(client) }
+      case .input(let input, let client):
+        waitingInputs.append((input, client))
+      case .inspect(let reply):
+        perform(
+          .reply(reply, SessionState(tick: model.tick, stateHash: model.stateHash, running: false)))
+      case .renewSeats(let tokens):
+        changed = renewSeats(tokens, perform: perform) || changed
+      }
+      done += 1
+    }
+    commands.removeFirst(done)
+    changed = pauseIfUnwatched(now: now) || changed
+    if changed && !clients.isEmpty {
+      perform(.broadcast(.status(status), to: clients.map(\.client), .reliable))
+    }
+    if changed { publish(now: now, perform: perform) }
+  }
+
+  /// An on-demand session on the game loop's tick: the watchers get the latest frame (those
+  /// who asked for steps since the last one have theirs), and listings and the store the tick.
+  mutating func show(now: Double, perform: (Action) -> Void) {
+    if model.tick != shownTick {
+      shownTick = model.tick
+      let watchers = clients.map(\.client).filter { client in
+        !askers.contains { $0 === client }
+      }
+      if !watchers.isEmpty { perform(.broadcast(.frame(model), to: watchers, .stream)) }
+    }
+    askers.removeAll()
+    if model.tick != publishedTick { publish(now: now, perform: perform) }
+  }
+
+  private mutating func publish(now: Double, perform: (Action) -> Void) {
+    publishedTick = model.tick
+    perform(.publish(progress(now: now)))
   }
 
   /// Takes the tick budget's word on this session (`TickBudget.state(of:)`), for its status.
@@ -283,7 +364,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     perform(.send(.status(status), to: client))
   }
 
-  private mutating func step(perform: (Action) -> Void) {
+  private mutating func step(broadcastingFrame: Bool = true, perform: (Action) -> Void) {
     let waiting = waitingInputs
     waitingInputs.removeAll(keepingCapacity: true)
     var refused: [Int: String] = [:]
@@ -313,9 +394,25 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     let everyone = clients.map(\.client)
     // Running, a frame a loop has not sent before the next one is stale; each asked-for step's
     // frame is sent (the protocol promises one per step).
-    perform(.broadcast(.frame(model), to: everyone, isRunning ? .stream : .latestOnly))
+    if broadcastingFrame {
+      perform(.broadcast(.frame(model), to: everyone, isRunning ? .stream : .latestOnly))
+    }
     let messages = ServerMessage.events(events, tick: tick, limit: configuration.maxEventsPerTick)
     for message in messages { perform(.broadcast(message, to: everyone, .reliable)) }
+  }
+
+  /// Takes the owner's new seat links and disconnects every guest who joined with an old one;
+  /// whether anyone was disconnected.
+  private mutating func renewSeats(
+    _ tokens: [(seat: String, token: String)], perform: (Action) -> Void
+  ) -> Bool {
+    seatTokens = tokens
+    let guests = clients.filter { $0.role.sender != .controller && $0.role != .spectator }
+    clients.removeAll { $0.role.sender != .controller && $0.role != .spectator }
+    for guest in guests {
+      perform(.disconnect(guest.client, reason: "the owner replaced this link; ask for the new one"))
+    }
+    return !guests.isEmpty
   }
 
   private func count(_ role: SessionRole) -> Int { clients.count { $0.role == role } }

@@ -25,16 +25,21 @@ final class SessionRegistry: Sendable {
   let inputLog: InputLogCap
   /// Wakes the game loop when a command is sent to a session (`LiveSession.send`).
   let wake: @Sendable () -> Void
+  /// Where on-demand sessions step: jobs of the step scheduler, charged to their owners.
+  let onDemand: OnDemandSteps
 
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
     wallClock: @escaping @Sendable () -> Double,
     monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger,
-    wake: @escaping @Sendable () -> Void = {}
+    wake: @escaping @Sendable () -> Void = {}, scheduler: StepScheduler = StepScheduler()
   ) {
     self.wake = wake
     self.monotonicClock = monotonicClock
-    self.quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
+    let quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
+    self.quota = quota
+    self.onDemand = OnDemandSteps(
+      scheduler: scheduler, wallClock: wallClock, owner: { quota.owner(of: $0) })
     self.inputLog = InputLogCap(maxInputs: limits.maxInputs, maxBytes: limits.maxInputBytes)
     self.journal = journal
     self.limits = limits
@@ -77,11 +82,12 @@ final class SessionRegistry: Sendable {
     live.withLock { $0[id] } ?? unpark(id)
   }
 
-  /// Creates a session of `kind` with `config` and `seed` (random when nil) for `client`;
-  /// returns it, its control token, and a warning when it could not be stored (it then runs in
-  /// memory only).
+  /// Creates a session of `kind` with `config` and `seed` (random when nil) for `client`,
+  /// advanced by `clock`; returns it, its control token, and a warning when it could not be
+  /// stored (it then runs in memory only).
   func create(
-    kind: String, config: JSONValue, seed chosen: UInt64? = nil, client: ClientKey? = nil
+    kind: String, config: JSONValue, seed chosen: UInt64? = nil, client: ClientKey? = nil,
+    clock: SessionClock = .realtime
   ) throws(APIError) -> (
     LiveSession, token: String, warning: String?
   ) {
@@ -120,10 +126,11 @@ final class SessionRegistry: Sendable {
     let warning = record(id: id, model: model, seed: seed, token: token, now: now)
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
-      running: true, journal: warning == nil ? journal : nil, idlePause: limits.idlePause,
-      clock: monotonicClock, wake: wake)
+      running: clock == .realtime, journal: warning == nil ? journal : nil,
+      idlePause: limits.idlePause, clock: monotonicClock, wake: wake,
+      onDemand: clock == .onDemand ? onDemand : nil)
     adopt(session)
-    logger.info("session \(id) created (\(kind))")
+    logger.info("session \(id) created (\(kind), \(clock.rawValue))")
     return (session, token, warning)
   }
 

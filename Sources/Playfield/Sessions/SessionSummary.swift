@@ -19,6 +19,8 @@ struct SessionSummary: Sendable {
   var config: JSONValue
   /// How the last game ended (models with games), for the high-score table.
   var lastGame: GameResult?
+  /// What advances the session.
+  var clock = SessionClock.realtime
 
   /// The session's public URLs (the control URL needs the token, so it is added at creation).
   var urls: [String: JSONValue] {
@@ -49,6 +51,7 @@ struct SessionSummary: Sendable {
       "kind": .string(kind),
       "title": .string(Demo.title(of: kind)),
       "status": .string(running ? "running" : "stopped"),
+      "clock": .string(clock.rawValue),
       "running": .bool(running),
       "paused": .bool(paused),
       "idle": .bool(idleSince != nil),

@@ -38,10 +38,11 @@ struct SessionSocketHandler: WebSocketHandler {
     }
   }
 
-  /// Checks one message and queues its command; returns an immediate reply, if any.
-  func handle(_ message: WebSocketMessage, from socket: WebSocket? = nil) -> Result<
-    ServerMessage?, ClientError
-  > {
+  /// Checks one message from `socket` and queues its command; returns an immediate reply, if
+  /// any. (An on-demand session's `step` is answered by its frame, which carries the id.)
+  func handle(_ message: WebSocketMessage, from socket: WebSocket? = nil)
+    -> Result<ServerMessage?, ClientError>
+  {
     guard case .text(let text) = message else {
       return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
     }
@@ -57,10 +58,11 @@ struct SessionSocketHandler: WebSocketHandler {
     // A ping's id and t are any JSON, echoed in its pong; any other message's id is the
     // sender's name for it, not the model's, and comes back with its answer.
     let id = fields["type"] == "ping" ? nil : fields.removeValue(forKey: "id")
-    let answer = checkID(id).flatMap { command(fields, from: socket) }
+    let answer = checkID(id).flatMap { command(fields, id: id, from: socket) }
     switch answer {
     case .success(let reply):
-      return .success(reply ?? id.map { .ack(id: $0) })
+      if case .stepFor? = reply.command { return .success(nil) }
+      return .success(reply.message ?? id.map { .ack(id: $0) })
     case .failure(var error):
       if let id, Self.isRequestID(id) { error.id = id }
       return .failure(error)
@@ -77,10 +79,10 @@ struct SessionSocketHandler: WebSocketHandler {
   }
 
   /// Checks the message (without its `id`) and queues its command; returns an immediate reply
-  /// (a `pong`), if any.
-  private func command(_ fields: [String: JSONValue], from socket: WebSocket?) -> Result<
-    ServerMessage?, ClientError
-  > {
+  /// (a `pong`), if any, and the command queued.
+  private func command(_ fields: [String: JSONValue], id: JSONValue?, from socket: WebSocket?)
+    -> Result<(message: ServerMessage?, command: SessionCommand?), ClientError>
+  {
     guard let typeValue = fields["type"] else {
       return .failure(
         ClientError("missing-type", "a message needs a \"type\" field", field: "type"))
@@ -91,18 +93,24 @@ struct SessionSocketHandler: WebSocketHandler {
 
     // Messages anyone may send.
     if type == "ping" {
-      return .success(.pong(id: fields["id"], t: fields["t"]))
+      return .success((.pong(id: fields["id"], t: fields["t"]), nil))
     }
-    return queue(type, .object(fields), from: socket).map { nil }
+    return queue(type, .object(fields), id: id, from: socket).map { (nil, $0) }
   }
 
-  /// Checks and queues one command other than `ping`.
-  private func queue(_ type: String, _ message: JSONValue, from socket: WebSocket?) -> Result<
-    Void, ClientError
-  > {
+  /// Checks and queues one command other than `ping`; returns it.
+  private func queue(_ type: String, _ message: JSONValue, id: JSONValue?, from socket: WebSocket?)
+    -> Result<SessionCommand, ClientError>
+  {
+    let onDemand = session.sessionClock == .onDemand
     // Session commands and model inputs: only the controller, or a guest its seat's inputs.
     let command: SessionCommand
     switch type {
+    case "start" where onDemand:
+      return .failure(
+        ClientError(
+          "on-demand",
+          "this session steps on demand: send step with a count; it never runs on the 60 Hz clock"))
     case "start":
       command = .start
     case "stop":
@@ -118,7 +126,11 @@ struct SessionSocketHandler: WebSocketHandler {
         }
         count = n
       }
-      command = .step(count)
+      if onDemand, let socket {
+        command = .stepFor(socket, count: count, id: id)
+      } else {
+        command = .step(count)
+      }
     default:
       let input: CheckedInput?
       do {
@@ -156,7 +168,7 @@ struct SessionSocketHandler: WebSocketHandler {
     guard session.send(command) else {
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))
     }
-    return .success(())
+    return .success(command)
   }
 
   /// A request id: a string of 1 to `maxIDLength` characters, or a finite number.

@@ -23,8 +23,24 @@ def test_the_holes_example_plays_and_repeats_itself(server):
 README = pathlib.Path(__file__).resolve().parents[3] / "README.md"
 
 
+def _readme_block(number):
+    """The README's Python block `number` (0: the first)."""
+    return README.read_text().split("```python\n")[number + 1].split("```", 1)[0]
+
+
+def test_the_readme_fast_path_runs_and_leaves_no_session_behind(server, client):
+    block = _readme_block(0)
+    assert "make_vec" in block
+    before = {s.id for s in client.sessions()}
+    result = subprocess.run(
+        [sys.executable, "-c", block.replace("http://127.0.0.1:8080", server.url)],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert {s.id for s in client.sessions()} == before, "the example deleted its sessions"
+
+
 def test_the_readme_example_runs_and_leaves_no_session_behind(server, client):
-    block = README.read_text().split("```python\n", 1)[1].split("```", 1)[0]
+    block = _readme_block(1)
     before = {s.id for s in client.sessions()}
     result = subprocess.run(
         [sys.executable, "-c", block.replace("http://127.0.0.1:8080", server.url)],

@@ -1,7 +1,12 @@
 """The Gymnasium environments: the checker, exact reproducibility, rewards, bad arguments, and
 vector environments in worker processes (forked and spawned) and in one process."""
 import functools
+import os
+import pathlib
+import subprocess
+import sys
 import threading
+import time
 import warnings
 
 import gymnasium
@@ -10,6 +15,7 @@ import pytest
 from deadline import Deadline
 from gymnasium.utils.env_checker import check_env
 
+import playfield_client
 import playfield_client.gym  # noqa: F401  (registers the ids)
 import playfield_client.session
 from playfield_client import Client, HTTPError
@@ -185,6 +191,48 @@ def test_frame_skip_advances_that_many_ticks(server):
         env.close()
 
 
+@pytest.mark.parametrize("env_id", IDS)
+def test_on_demand_and_realtime_sessions_give_the_same_observations(server, env_id):
+    # The same seed and actions on both clocks: the on-demand run (the default) steps off the
+    # game loop's tick, the realtime one on it; a third run with another seed (and other
+    # actions: holes has no randomness of its own) must differ.
+    runs = {}
+    for key, realtime, seed in (("on-demand", False, 5), ("realtime", True, 5), ("other", False, 6)):
+        env = gymnasium.make(env_id, base_url=server.url, realtime=realtime)
+        try:
+            observations = [env.reset(seed=seed)[0]]
+            env.action_space.seed(seed)
+            for _ in range(150):
+                observation, _, terminated, truncated, _ = env.step(env.action_space.sample())
+                observations.append(observation)
+                if terminated or truncated:
+                    observations.append(env.reset()[0])
+            clock = env.unwrapped.client.session(env.unwrapped.info.id).data["clock"]
+            runs[key] = (np.array(observations), clock)
+        finally:
+            env.close()
+    assert runs["on-demand"][1] == "on-demand" and runs["realtime"][1] == "realtime"
+    assert np.array_equal(runs["on-demand"][0], runs["realtime"][0])
+    assert not np.array_equal(runs["on-demand"][0][:20], runs["other"][0][:20])
+
+
+def test_the_game_loop_never_steps_an_on_demand_session(server):
+    env = PlayfieldHolesEnv(server.url)
+    try:
+        env.reset(seed=3)
+        tick = env.frame.tick
+        client, info = env.unwrapped.client, env.unwrapped.info
+        # Half a second of game-loop ticks (each read is bounded by the client's timeout): the
+        # session stays where its last step left it.
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            assert client.state(info.id)["tick"] == tick
+        env.step(np.array([0, 0], np.float32))
+        assert client.state(info.id)["tick"] == tick + 1
+    finally:
+        env.close()
+
+
 def _vector_run(envs, steps=20):
     """Observations of a reset with seeds 1 and 2 and `steps` steps of two tilts up and left;
     every wait bounded (an AsyncVectorEnv whose workers hang would otherwise wait for ever)."""
@@ -260,3 +308,73 @@ def test_a_forked_child_refuses_the_parents_session_and_opens_its_own(server):
         session.close()
         client.delete_session(info)
     assert worker.exitcode == 0
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_native_vector_env_equals_sync_vector_env_with_autoreset(server, env_id):
+    # Short episodes (truncated after 12 steps) so that both autoreset within 30 steps; the
+    # native vector env steps its sessions together, SyncVectorEnv one after another.
+    actions = np.random.default_rng(4).uniform(-1, 1, (30, 3, 2)).astype(np.float32)
+    runs = {}
+    for mode in ("vector_entry_point", "sync"):
+        envs = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode=mode,
+                                  base_url=server.url, max_episode_steps=12)
+        try:
+            if mode == "vector_entry_point":
+                assert isinstance(envs.unwrapped, playfield_client.gym.PlayfieldVectorEnv)
+            observation, _ = envs.reset(seed=[11, 12, 13])
+            record = [observation]
+            for action in actions:
+                observation, reward, terminated, truncated, _ = envs.step(action)
+                record += [observation, reward, terminated, truncated]
+            runs[mode] = record
+        finally:
+            envs.close()
+    native, sync = runs["vector_entry_point"], runs["sync"]
+    assert len(native) == len(sync)
+    for a, b in zip(native, sync):
+        assert np.array_equal(a, b)
+    truncations = np.array(native[4::4])
+    assert truncations[11].all() and not truncations[12].any(), "episodes end at step 12"
+
+
+def test_the_vector_env_refuses_bad_actions_and_sizes(server):
+    with pytest.raises(ValueError):
+        playfield_client.gym.PlayfieldHolesVectorEnv(num_envs=0, base_url=server.url)
+    envs = playfield_client.gym.PlayfieldHolesVectorEnv(num_envs=2, base_url=server.url)
+    try:
+        envs.reset(seed=1)
+        with pytest.raises(ValueError):
+            envs.step(np.zeros((3, 2), np.float32))
+        with pytest.raises(ValueError):
+            envs.step(np.array([[0, 0], [5, 0]], np.float32))
+        with pytest.raises(ValueError):
+            envs.step(np.array([[0, 0], [np.nan, 0]], np.float32))
+        assert envs.step(np.zeros((2, 2), np.float32))[0].shape == envs.observation_space.shape
+    finally:
+        envs.close()
+
+
+def _python(code, **env):
+    """Runs `code` in a fresh interpreter with this checkout's client; returns its output."""
+    source = str(pathlib.Path(playfield_client.__file__).resolve().parents[1])
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": source, **env})
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_the_package_imports_without_gymnasium():
+    code = ("import sys; sys.modules['gymnasium'] = None; sys.modules['numpy'] = None\n"
+            "import playfield_client; print(playfield_client.Client.__name__)")
+    assert _python(code).strip() == "Client"
+
+
+def test_make_with_the_module_prefix_needs_no_other_import(server):
+    code = ("import gymnasium, numpy as np\n"
+            "env = gymnasium.make('playfield_client:PlayfieldHoles-v0', base_url=%r)\n"
+            "env.reset(seed=1)\n"
+            "print(env.step(np.zeros(2, np.float32))[0].shape)\n"
+            "env.close()" % server.url)
+    assert _python(code).strip() == "(18,)"

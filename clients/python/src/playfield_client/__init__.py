@@ -12,12 +12,15 @@
 `AsyncClient` and `AsyncSession` are the same API for asyncio. Gymnasium environments are in
 `playfield_client.gym` (install the `[gym]` extra).
 """
+from . import _registration
 from .client import AsyncClient, Client
 from .errors import (Disconnected, HTTPError, NotController, PlayfieldError, ServerError,
                      SessionEnded)
 from .messages import (BallsFrame, Budget, Event, Frame, Hello, HighScore, HolesFrame, MazeFrame,
                        PaintbrushFrame, Pong, SavedMaze, SessionInfo, Status, TagCloudFrame)
 from .session import AsyncSession, Session
+
+_registration.register()
 
 __all__ = [
     "AsyncClient", "AsyncSession", "BallsFrame", "Budget", "Client", "Disconnected", "Event",

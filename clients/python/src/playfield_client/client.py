@@ -87,13 +87,16 @@ class Client:
         body = self._request("GET", "/api/sessions")
         return [SessionInfo.from_json(item) for item in body["sessions"]]
 
-    def create_session(self, kind, config=None, seed=None):
+    def create_session(self, kind, config=None, seed=None, clock=None):
         """A new session of `kind` with `config` (missing fields take their defaults) and an
         optional `seed` (an integer from 0 to 2**53 - 1); the result carries the control
-        `token`, which cannot be shown again."""
+        `token`, which cannot be shown again. `clock="on-demand"` makes a session that the
+        game loop never steps: each `step` runs as soon as it arrives (default "realtime")."""
         body = {"kind": kind, "config": config or {}}
         if seed is not None:
             body["seed"] = seed
+        if clock is not None:
+            body["clock"] = clock
         return SessionInfo.from_json(self._request("POST", "/api/sessions", body))
 
     def session(self, session_id):

@@ -6,10 +6,13 @@
     observation, info = env.reset(seed=1)
     observation, reward, terminated, truncated, info = env.step(env.action_space.sample())
 
-Each environment drives one server session in step mode: `reset(seed=S)` creates a session
-with seed S (deleting the one before), stops it, and puts the model back at its start with the
-model's `reset` input and one step; `reset()` without a seed does the same in the current
-session. `step(action)` sends a tilt (the action, in g) and one step of `frame_skip` ticks
+Each environment drives one server session that steps on demand (`"clock": "on-demand"`):
+the game loop never steps it, and each `env.step` runs on the server as soon as it arrives,
+thousands a second. `realtime=True` uses a realtime session, stopped and stepped on the 60 Hz
+tick instead (one step per tick at most; for watching an agent at the speed of the page).
+`reset(seed=S)` creates a session with seed S (deleting the one before) and puts the model back
+at its start with the model's `reset` input and one step; `reset()` without a seed does the same
+in the current session. `step(action)` sends a tilt (the action, in g) and one step of `frame_skip` ticks
 (default 1 tick, 1/60 s), and builds the observation from the last tick's frame. The server's
 models are deterministic and the start does not depend on how long the session ran before, so
 the same seed and actions give the same observations, run after run.
@@ -18,15 +21,19 @@ Velocities are not in the frames; they are the last step's change of position pe
 60 (px/s), from positions rounded to 0.01 px, so they are exact functions of the frames (and
 bounded by the table's size times 60).
 """
+import asyncio
 import collections
 import os
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.envs.registration import register
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
+from . import _registration
 from .client import Client
+from .session import _Loop
 
 RATE = 60
 
@@ -39,13 +46,14 @@ class PlayfieldEnv(gymnasium.Env):
     kind = None
 
     def __init__(self, base_url=None, config=None, max_tilt=1.0, frame_skip=1, keep_session=False,
-                 timeout=10.0):
+                 timeout=10.0, realtime=False):
         if not 0 < max_tilt <= 2:
             raise ValueError(f"max_tilt must be a number in (0, 2] g, not {max_tilt!r}")
         if (isinstance(frame_skip, bool) or not isinstance(frame_skip, int)
                 or not 1 <= frame_skip <= 600):
             raise ValueError(f"frame_skip must be an int from 1 to 600 ticks, not {frame_skip!r}")
         self.frame_skip = frame_skip
+        self.realtime = bool(realtime)
         self.client = Client(base_url or os.environ.get("PLAYFIELD_URL", "http://127.0.0.1:8080"),
                              timeout=timeout)
         self.user_config = dict(config or {})
@@ -63,10 +71,13 @@ class PlayfieldEnv(gymnasium.Env):
     def _open(self, seed):
         """A new session with `seed` (the server's choice when None), connected and stopped."""
         self._discard()
-        self.info = self.client.create_session(self.kind, self.user_config, seed=seed)
+        clock = "realtime" if self.realtime else "on-demand"
+        self.info = self.client.create_session(self.kind, self.user_config, seed=seed,
+                                               clock=clock)
         self.session = self.client.connect(self.info, reconnect=False, timeout=self.timeout,
                                            buffer=64)
-        self.session.stop()
+        if self.realtime:
+            self.session.stop()
 
     def _discard(self):
         if self.session is not None:
@@ -104,11 +115,17 @@ class PlayfieldEnv(gymnasium.Env):
         return self._observation(frame), self._info(frame)
 
     def step(self, action):
+        return self._stepped(self.session.step(self.frame_skip, inputs=(self._tilt(action),)))
+
+    def _tilt(self, action):
+        """The `tilt` input of an action, checked."""
         action = np.asarray(action, dtype=np.float32).reshape(2)
         if not self.action_space.contains(action):
             raise ValueError(f"action {action.tolist()} is outside {self.action_space}")
-        tilt = {"type": "tilt", "x": float(action[0]), "y": float(action[1])}
-        frame = self.session.step(self.frame_skip, inputs=(tilt,))
+        return {"type": "tilt", "x": float(action[0]), "y": float(action[1])}
+
+    def _stepped(self, frame):
+        """`step`'s result from the frame after the step."""
         previous, self.frame = self.frame, frame
         self.steps += 1
         self._velocity = _velocity(previous.ball, frame.ball, frame.tick - previous.tick)
@@ -295,7 +312,107 @@ class PlayfieldHolesEnv(PlayfieldEnv):
                 "level": frame.level, "phase": frame.phase}
 
 
-register(id="PlayfieldMaze-v0", entry_point="playfield_client.gym:PlayfieldMazeEnv",
-         max_episode_steps=1800)
-register(id="PlayfieldHoles-v0", entry_point="playfield_client.gym:PlayfieldHolesEnv",
-         max_episode_steps=3600)
+class PlayfieldVectorEnv(VectorEnv):
+    """`num_envs` on-demand sessions of one kind as one Gymnasium vector environment
+    (`gymnasium.make_vec(ID, num_envs=N, vectorization_mode="vector_entry_point", ...)`).
+
+    Each `step` sends every session its action and step at once over the client's one event
+    loop and waits for all their frames, so the server steps them side by side instead of one
+    after another. Gymnasium 1.x's next-step autoreset: the step after an episode ends resets
+    that environment (reward 0, not terminated, not truncated). Episodes are truncated after
+    `max_episode_steps` steps. Seeds as `SyncVectorEnv`: an int S seeds environment i with S + i.
+    Options are those of the single environment (`config`, `frame_skip`, `realtime`...).
+    """
+
+    env_class = None
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs=1, base_url=None, max_episode_steps=None, **options):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        self.envs = []
+        try:
+            for _ in range(num_envs):
+                self.envs.append(self.env_class(base_url, **options))
+        except BaseException:
+            self.close()
+            raise
+        self.num_envs = num_envs
+        self.max_episode_steps = max_episode_steps
+        self.single_observation_space = self.envs[0].observation_space
+        self.single_action_space = self.envs[0].action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._ended = np.zeros(num_envs, dtype=np.bool_)
+
+    def reset(self, *, seed=None, options=None):
+        # NB: the vector's own generator takes an int only; each environment gets its own seed.
+        super().reset(seed=seed if isinstance(seed, int) else None)
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"seed needs {self.num_envs} values, not {len(seeds)}")
+        infos = {}
+        observations = []
+        for i, (env, one) in enumerate(zip(self.envs, seeds)):
+            observation, info = env.reset(seed=one)
+            observations.append(observation)
+            infos = self._add_info(infos, info, i)
+        self._ended[:] = False
+        return np.stack(observations), infos
+
+    def step(self, actions):
+        actions = np.asarray(actions, dtype=np.float32)
+        if actions.shape != (self.num_envs, 2):
+            raise ValueError(f"actions must have shape ({self.num_envs}, 2), not {actions.shape}")
+        tilts = [env._tilt(action) for env, action in zip(self.envs, actions)]
+        stepping = [i for i in range(self.num_envs) if not self._ended[i]]
+
+        async def together():
+            return await asyncio.gather(*(
+                self.envs[i].session._inner.step(self.envs[i].frame_skip, inputs=(tilts[i],))
+                for i in stepping))
+
+        frames = dict(zip(stepping, _Loop.run(together()))) if stepping else {}
+        observations = []
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        terminations = np.zeros(self.num_envs, dtype=np.bool_)
+        truncations = np.zeros(self.num_envs, dtype=np.bool_)
+        infos = {}
+        for i, env in enumerate(self.envs):
+            if i in frames:
+                observation, reward, terminated, _, info = env._stepped(frames[i])
+                rewards[i] = reward
+                terminations[i] = terminated
+                # NB: as Gymnasium's TimeLimit: truncated at the limit even when terminated.
+                truncations[i] = (self.max_episode_steps is not None
+                                  and env.steps >= self.max_episode_steps)
+            else:
+                observation, info = env.reset()
+            observations.append(observation)
+            infos = self._add_info(infos, info, i)
+        self._ended = terminations | truncations
+        return np.stack(observations), rewards, terminations, truncations, infos
+
+    def close_extras(self, **kwargs):
+        for env in self.envs:
+            env.close()
+
+
+class PlayfieldMazeVectorEnv(PlayfieldVectorEnv):
+    """`PlayfieldMaze-v0`, vectorised (see `PlayfieldVectorEnv`)."""
+
+    env_class = PlayfieldMazeEnv
+
+
+class PlayfieldHolesVectorEnv(PlayfieldVectorEnv):
+    """`PlayfieldHoles-v0`, vectorised (see `PlayfieldVectorEnv`)."""
+
+    env_class = PlayfieldHolesEnv
+
+
+_registration.register()
