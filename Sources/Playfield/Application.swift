@@ -47,8 +47,14 @@ public final class Application: HTTPHandler {
         var storeLimits = StoreLimits()
         storeLimits.maxMazesPerClient = limits[.mazesPerClient]
         storeLimits.maxMazesPerAddress = limits[.mazesPerClient] * limits[.familiesPerAddress]
+        let shared = PostgresURL.isPostgreSQL(path)
         journal = StorageJournal(
-          store: try environment.openStore(path, storeLimits), logger: logger)
+          store: try environment.openStore(path, storeLimits, environment.serving),
+          owner: shared ? LeaseOwner.unique(serving: environment.serving) : nil, logger: logger)
+      } catch let error as DatabaseLockError {
+        throw error  // NB: another process has the SQLite file; serving beside it would fork it.
+      } catch  where PostgresURL.isPostgreSQL(path) {
+        throw error  // NB: a shared store that is wrong or away at start is the operator's to fix.
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -57,13 +63,19 @@ public final class Application: HTTPHandler {
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
     let registry = SessionRegistry(
       journal: journal, limits: SessionLimits(limits), random: environment.random,
-      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
+      wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger,
+      shard: environment.shard)
     self.registry = registry
+    journal?.lostSessions.onLost { registry.dropLost($0) }
     self.sessionAPI = SessionAPI(registry: registry)
     let context = DemoContext(environment: environment, registry: registry, store: journal?.store)
     self.routes = RouteTable(
       Self.appRoutes + demos.flatMap { $0.routes(context) } + Self.fileRoutes(files))
-    if let journal {
+    if let journal, journal.leases != nil {
+      // NB: on a shared store, each stored session is adopted by the process asked for it
+      // first (`SessionRegistry.unpark`), not by whichever starts first.
+      logger.info("sessions on the shared store are adopted when asked for")
+    } else if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
       if count > 0 { logger.info("restored \(count) stored sessions") }
@@ -117,7 +129,7 @@ public final class Application: HTTPHandler {
         asGET.headers.remove("Upgrade")
         call = RouteCall(request: asGET, context: context, app: self)
       }
-      let reply = handler(call)
+      let reply = sessionHeldElsewhere(handler(call), segments: segments)
       guard !route.traits.isDisjoint(with: [.page, .crossOrigin]),
         case .response(var response) = reply
       else { return reply }

@@ -12,6 +12,10 @@ final class SessionRegistry: Sendable {
   let live = Mutex<[String: LiveSession]>([:])
   /// Idle sessions moved out of memory to make room; they come back when asked for.
   let parked = Mutex<Set<String>>([])
+  /// Held while a session is brought back from storage (`unpark`).
+  let adopting = Mutex(())
+  /// Sessions last found held by another process (shared store), with that holder's name.
+  let heldElsewhere = Mutex<[String: String]>([:])
   private let showcases = Mutex<[String: LiveSession]>([:])
   let journal: SessionJournal?
   let limits: SessionLimits
@@ -23,12 +27,16 @@ final class SessionRegistry: Sendable {
   let quota: SessionQuota
   /// Inputs per session.
   let inputLog: InputLogCap
+  /// This process's shard (`--shard`), which begins every session id it makes (`a.ID`), so
+  /// that nginx sends the session's requests here; empty for a lone process.
+  let shard: String
 
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
     wallClock: @escaping @Sendable () -> Double,
-    monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger
+    monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger, shard: String = ""
   ) {
+    self.shard = shard
     self.monotonicClock = monotonicClock
     self.quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
     self.inputLog = InputLogCap(maxInputs: limits.maxInputs)
@@ -93,7 +101,7 @@ final class SessionRegistry: Sendable {
       throw APIError(
         .badRequest, error.description, field: error.field.map { "config.\($0)" } ?? "config")
     }
-    let id = Self.identifier(random(16))
+    let id = (shard.isEmpty ? "" : shard + ".") + Self.identifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
     if let client, let bound = quota.bound(for: client), !parkIdle(of: client, at: bound) {

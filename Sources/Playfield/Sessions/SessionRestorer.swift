@@ -8,7 +8,7 @@ import Storage
 enum SessionRestorer {
   /// Restores every session that was not ended; returns how many came back.
   static func restore(
-    from store: SQLiteSessionStore, into registry: SessionRegistry, journal: SessionJournal,
+    from store: any SessionStore, into registry: SessionRegistry, journal: SessionJournal,
     logger: Logger
   ) -> Int {
     let stored: [StoredSession]
@@ -57,7 +57,7 @@ enum SessionRestorer {
   /// A fresh model from the session's config and seed, stepped with its logged inputs to
   /// `tick` (read a chunk at a time): an uninterrupted run, for checking replays and restores.
   static func replayFromStart(
-    _ session: StoredSession, through tick: UInt64, store: SQLiteSessionStore
+    _ session: StoredSession, through tick: UInt64, store: any SessionStore
   )
     throws -> any Simulation
   {
