@@ -40,16 +40,19 @@ def nginx_config(shards, port, directory, listen="127.0.0.1"):
     """nginx's configuration for `shards` ({name: "HOST:PORT"}), listening on `listen:port`,
     with its pid, logs, temporary files and tile cache in `directory`."""
     everyone = "\n".join(
-        f"    server {address} max_fails=1 fail_timeout=10s;" for address in shards.values())
+        f"    server {address} max_fails=3 fail_timeout=10s;" for address in shards.values())
     per_shard = []
     for name, address in shards.items():
         # The shard's own process first; the others stand in (in a fixed order, so that every
         # request for the session goes to the same one) when it is down or says another
         # process holds the session (503).
-        backups = "\n".join(f"    server {other} backup;" for n, other in shards.items() if n != name)
+        # NB: a 503 counts as a failure to nginx; max_fails=0 keeps a backup that said "held
+        # by another process" (a 503) from being shut out for fail_timeout.
+        backups = "\n".join(
+            f"    server {other} backup max_fails=0;" for n, other in shards.items() if n != name)
         per_shard.append(
-            f"  upstream playfield_shard_{name} {{\n"
-            f"    server {address} max_fails=1 fail_timeout=10s;\n{backups}\n    keepalive 16;\n  }}")
+            f"  upstream playfield_shard_{name} {{\n    zone playfield_shard_{name} 64k;\n"
+            f"    server {address} max_fails=1 fail_timeout=5s;\n{backups}\n    keepalive 16;\n  }}")
     shard_upstreams = "\n".join(per_shard)
     routes = "\n".join(f'    "~{SESSION_PATHS}{name}\\." playfield_shard_{name};' for name in shards)
     return f"""# Playfield behind nginx: written by scripts/cluster.py for {len(shards)} processes
@@ -84,7 +87,9 @@ http {{
   }}
 
   # Anything that is not a session: any process.
+  # (zone: every worker shares what it learns of the processes being down.)
   upstream playfield_all {{
+    zone playfield_all 64k;
 {everyone}
     keepalive 32;
   }}
@@ -320,7 +325,8 @@ class Cluster:
                 self.postgres.stop()
             except Exception:  # NB: stopping is best effort; the folder goes anyway
                 pass
-        shutil.rmtree(self.directory, ignore_errors=True)
+        if not os.environ.get("PLAYFIELD_KEEP_CLUSTER"):  # NB: set it to read the logs after
+            shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def main():
