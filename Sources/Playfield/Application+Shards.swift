@@ -2,15 +2,15 @@ import HTTP
 import Server
 
 extension Application {
-  /// On a shared store, a request for a session that another live process holds is answered
-  /// 503 with `Retry-After: 1` and `Playfield-Held-By` instead of 404: nginx then tries the next
-  /// process of the session's shard (`proxy_next_upstream http_503`), and a direct client
-  /// knows to ask again or elsewhere. Any other reply passes unchanged.
-  func sessionHeldElsewhere(_ reply: Reply, segments: [String]) -> Reply {
-    guard case .response(let response) = reply, response.status == .notFound,
-      let id = Self.sessionID(in: segments),
-      let holder = registry.heldElsewhere.withLock({ $0[id] })
-    else { return reply }
+  /// On a shared store, every request for a session is answered by the process that holds it:
+  /// this one, after adopting it if its lease is free or ran out. A session another live
+  /// process holds gets 503 with `Retry-After: 1` and `Playfield-Held-By`: nginx then tries the
+  /// next process of the session's shard (`proxy_next_upstream http_503`), and a direct client
+  /// knows to ask again or elsewhere. Nil when the request is this process's to answer.
+  func sessionHeldElsewhere(segments: [String]) -> Reply? {
+    guard (journal?.leases) != nil, let id = Self.sessionID(in: segments),
+      registry.session(id) == nil, let holder = registry.heldElsewhere.withLock({ $0[id] })
+    else { return nil }
     var error = APIError(
       .serviceUnavailable, "session \(id) is held by another Playfield process; ask again")
     error.headers.set("Retry-After", "1")

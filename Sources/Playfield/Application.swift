@@ -129,7 +129,7 @@ public final class Application: HTTPHandler {
         asGET.headers.remove("Upgrade")
         call = RouteCall(request: asGET, context: context, app: self)
       }
-      let reply = sessionHeldElsewhere(handler(call), segments: segments)
+      let reply = sessionHeldElsewhere(segments: segments) ?? handler(call)
       guard !route.traits.isDisjoint(with: [.page, .crossOrigin]),
         case .response(var response) = reply
       else { return reply }
