@@ -9,6 +9,7 @@ why, only when PostgreSQL's or nginx's binaries are missing (`make test-deps` in
 import asyncio
 import json
 import os
+import pathlib
 import random
 import signal
 import sys
@@ -18,12 +19,11 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from conftest import ROOT
 from deadline import Deadline, receive_until_async, wait_until
 from helpers import create_session, request
 from test_durability import drive, exact_state, session_kinds
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 import cluster as clusters  # noqa: E402  (scripts/cluster.py, which `make cluster` runs)
 
 pytestmark = pytest.mark.timeout(400)
