@@ -235,7 +235,8 @@ class Process:
         self.log = open(self.directory / f"playfield-{self.shard}.log", "ab")
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--database", self.database,
-             "--shard", self.shard, "--event-loops", "2", *self.extra],
+             "--shard", self.shard, "--event-loops", "2", "--trusted-proxy", "127.0.0.1",
+             *self.extra],
             stdout=subprocess.PIPE, stderr=self.log)
         import selectors
         with selectors.DefaultSelector() as selector:
