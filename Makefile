@@ -18,10 +18,15 @@ PYTEST := .venv/bin/python -m pytest -q
 # A bound on the whole Swift test run (the Python tests bound each test: pytest.ini).
 SWIFT_TEST_LIMIT ?= 30m
 
-.PHONY: run build release test test-swift test-python test-fuzz fuzz deps test-deps format lint clean
+.PHONY: run cluster build release test test-swift test-python test-fuzz fuzz deps test-deps format lint clean
 
 run: deps $(BINARY)
 	$(BINARY) serve --host $(HOST) --port $(PORT) --database $(DATABASE)
+
+# PostgreSQL (in a temporary folder), three Playfield processes and nginx on PORT, until
+# Ctrl-C (docs/deployment.md). Needs `make test-deps` (postgresql, nginx).
+cluster: deps $(BINARY)
+	@python3 scripts/cluster.py run --port $(PORT) --processes 3
 
 deps:
 	@scripts/install-deps.sh

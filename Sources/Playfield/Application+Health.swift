@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import Storage
 
 extension Application {
   /// `/healthz`: the game loop's figures and the storage's state; `degraded` when the writer is
@@ -36,6 +37,16 @@ extension Application {
       let file = journal.checkFile()
       body["databaseFile"] = .string(file.description)
       if file != .same { body["status"] = "degraded" }
+      if let leases = journal.leases {
+        let health = leases.health
+        body["leases"] = .string(
+          health.lastError.map { "cannot renew (\(health.failures) tries): \($0)" } ?? "renewed")
+        if health.failures > 0 { body["status"] = "degraded" }
+      }
+      if let problem = (journal.store as? PostgresSessionStore)?.connectionProblem {
+        body["database"] = .string(problem)
+        body["status"] = "degraded"
+      }
     } else {
       body["storage"] = "off"
     }

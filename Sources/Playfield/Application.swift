@@ -49,8 +49,14 @@ public final class Application: HTTPHandler {
         var storeLimits = StoreLimits()
         storeLimits.maxMazesPerClient = limits[.mazesPerClient]
         storeLimits.maxMazesPerAddress = limits[.mazesPerClient] * limits[.familiesPerAddress]
+        let shared = PostgresURL.isPostgreSQL(path)
         journal = StorageJournal(
-          store: try environment.openStore(path, storeLimits), logger: logger)
+          store: try environment.openStore(path, storeLimits, environment.serving),
+          owner: shared ? LeaseOwner.unique(serving: environment.serving) : nil, logger: logger)
+      } catch let error as DatabaseLockError {
+        throw error  // NB: another process has the SQLite file; serving beside it would fork it.
+      } catch  where PostgresURL.isPostgreSQL(path) {
+        throw error  // NB: a shared store that is wrong or away at start is the operator's to fix.
       } catch {
         logger.error("cannot open the database \(path): \(error); sessions will not be stored")
       }
@@ -70,13 +76,18 @@ public final class Application: HTTPHandler {
     let registry = SessionRegistry(
       journal: journal, limits: SessionLimits(limits), random: environment.random,
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger,
-      wake: { wake.signal() }, scheduler: scheduler)
+      wake: { wake.signal() }, scheduler: scheduler, shard: environment.shard)
     self.registry = registry
+    journal?.lostSessions.onLost { registry.dropLost($0) }
     self.sessionAPI = SessionAPI(registry: registry, scheduler: scheduler)
     let context = DemoContext(environment: environment, registry: registry, store: journal?.store)
     self.routes = RouteTable(
       Self.appRoutes + demos.flatMap { $0.routes(context) } + Self.fileRoutes(files))
-    if let journal {
+    if let journal, journal.leases != nil {
+      // NB: on a shared store, each stored session is adopted by the process asked for it
+      // first (`SessionRegistry.unpark`), not by whichever starts first.
+      logger.info("sessions on the shared store are adopted when asked for")
+    } else if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
       if count > 0 { logger.info("restored \(count) stored sessions") }
@@ -133,7 +144,7 @@ public final class Application: HTTPHandler {
         call = RouteCall(request: asGET, context: context, app: self)
       }
       let traits = route.traits
-      switch handler(call) {
+      switch sessionHeldElsewhere(segments: segments) ?? handler(call) {
       case .response(var response):
         if traits.contains(.page) { response = page(response, call) }
         return .response(traits.decorate(response))

@@ -10,8 +10,15 @@ public struct Environment: Sendable {
   public var publicDirectory: String
   /// Folder of `.mustache` page templates.
   public var templatesDirectory: String
-  /// SQLite database file; nil keeps sessions in memory only.
+  /// The database: a SQLite file, or a `postgresql://USER@HOST/DB` URL shared by several
+  /// processes; nil keeps sessions in memory only.
   public var databasePath: String?
+  /// What this process serves (e.g. `http://127.0.0.1:8080`): names it to a second process on
+  /// the same SQLite file, and in the owner of its session leases.
+  public var serving = ""
+  /// This process's name among several on one shared store (`--shard`): it begins the ids of
+  /// the sessions it makes, which nginx routes by. Empty for a lone process.
+  public var shard = ""
   /// Extra origins allowed to open session WebSockets, e.g. `https://example.com`.
   public var allowedOrigins: [String] = []
   /// Host names answered besides `localhost` and IP literals (the bound name, `--allow-host`);
@@ -27,9 +34,10 @@ public struct Environment: Sendable {
   public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
   /// A clock that never goes back, for time budgets within a tick.
   public var monotonicClock: @Sendable () -> MonotonicTime = { MonotonicTime.now() }
-  /// Opens the session store at `databasePath`; tests may hand over one they made.
-  public var openStore: @Sendable (String, StoreLimits) throws -> SQLiteSessionStore = {
-    try SQLiteSessionStore(path: $0, limits: $1)
+  /// Opens the session store at `databasePath` for the process that `serving` names; tests may
+  /// hand over one they made.
+  public var openStore: @Sendable (String, StoreLimits, String) throws -> any SessionStore = {
+    try SessionStores.open($0, limits: $1, holder: $2)
   }
   /// Whether the game loop runs on its own thread at 60 Hz; with `.manual`, nothing steps
   /// until someone calls `Application.tick()` (tests).

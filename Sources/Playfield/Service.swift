@@ -2,6 +2,7 @@ import Dispatch
 import HTTP
 import Logging
 import Server
+import Storage
 
 #if canImport(Glibc)
   import Glibc
@@ -36,6 +37,8 @@ public enum Service {
     let logger = environment.logger
     var environment = environment
     environment.allowedHosts.append(options.host)
+    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    environment.serving = "http://\(shownHost):\(options.port)"
     let application = try Application(environment: environment)
     var configuration = HTTPServer.Configuration()
     configuration.host = options.host
@@ -61,7 +64,9 @@ public enum Service {
       sources.append(source)
     }
 
-    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    if options.port == 0, let store = application.journal?.store as? SQLiteSessionStore {
+      store.describeHolder("http://\(shownHost):\(server.port)")
+    }
     print("Playfield listening on http://\(shownHost):\(server.port)")
     fflush(nil)
     logger.info("serving \(environment.publicDirectory) and \(environment.templatesDirectory)")

@@ -35,15 +35,31 @@ final class PostgresLink: @unchecked Sendable {
 
   /// Runs `body` on the connection, connecting again first if it broke; a failure that broke
   /// the connection starts the backoff before the next attempt to connect.
+  ///
+  /// A connection that broke while idle (the server restarted since the last use) is found
+  /// broken only by the statement that uses it: that statement is tried once more on a new
+  /// connection at once. Every use is one statement or one transaction, which either did
+  /// nothing on a broken connection or is safe to repeat (the writer's batches store once).
   func use<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    let wasWorking = connection.isConnected && failures == 0
     let connection = try connected()
     do {
       return try body(connection)
     } catch {
-      if !connection.isConnected {
-        lastError = error as? PostgresError
-        failed()
+      guard !connection.isConnected else { throw error }
+      if wasWorking, (try? connection.reconnect()) != nil {
+        do {
+          return try body(connection)
+        } catch  where connection.isConnected {
+          throw error
+        } catch {
+          lastError = error as? PostgresError
+          failed()
+          throw error
+        }
       }
+      lastError = error as? PostgresError
+      failed()
       throw error
     }
   }

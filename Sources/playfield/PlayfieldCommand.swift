@@ -26,8 +26,17 @@ struct Serve: ParsableCommand {
   @Option(help: "Port to listen on; 0 picks a free port.")
   var port = 8080
 
-  @Option(help: "SQLite database file.")
+  @Option(
+    help:
+      "Where sessions are kept: a SQLite file (one process), or postgresql://USER@HOST/DB (shared by several processes)."
+  )
   var database = "playfield.db"
+
+  @Option(
+    help:
+      "This process's name among several on one PostgreSQL database behind nginx (1 to 16 of a-z and 0-9); it begins the ids of the sessions it makes."
+  )
+  var shard: String?
 
   @Option(help: "Folder of static files served at /. (default: the package's Public/)")
   var `public`: String?
@@ -92,6 +101,18 @@ struct Serve: ParsableCommand {
       throw ValidationError(
         "--allow-host must be a host name without port, such as playfield.example, not \(name)")
     }
+    if let shard {
+      guard (1...16).contains(shard.count),
+        shard.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber) })
+      else {
+        throw ValidationError(
+          "--shard must be 1 to 16 of a-z and 0-9, such as a or web2, not \(shard)")
+      }
+      guard database.hasPrefix("postgresql://") || database.hasPrefix("postgres://") else {
+        throw ValidationError(
+          "--shard needs a database shared by the processes: --database postgresql://USER@HOST/DB")
+      }
+    }
     for proxy in trustedProxies where !Service.Options.isAddress(proxy) {
       throw ValidationError(
         "--trusted-proxy must be an IP address such as 127.0.0.1 or ::1, not \(proxy)")
@@ -134,6 +155,7 @@ struct Serve: ParsableCommand {
       logger: logger)
     environment.allowedOrigins = allowedOrigins
     environment.allowedHosts = allowedHosts
+    environment.shard = shard ?? ""
     // NB: validate() has read them already.
     environment.limits = (try? Limits.parse(limitArguments)) ?? Limits()
     var options = Service.Options()

@@ -6,14 +6,14 @@ import urllib.error
 import urllib.request
 
 
-def request(url, method="GET", body=None, headers=None):
+def request(url, method="GET", body=None, headers=None, timeout=10):
     """Returns (status, headers, parsed JSON or raw bytes)."""
     data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
     all_headers = {"Content-Type": "application/json"} if data is not None else {}
     all_headers.update(headers or {})
     req = urllib.request.Request(url, data=data, method=method, headers=all_headers)
     try:
-        with urllib.request.urlopen(req, timeout=10) as response:
+        with urllib.request.urlopen(req, timeout=timeout) as response:
             status, head, raw = response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         status, head, raw = error.code, error.headers, error.read()

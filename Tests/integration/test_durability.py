@@ -9,7 +9,7 @@ import time
 
 from websockets.asyncio.client import connect
 
-from deadline import receive_one
+from deadline import receive_one, wait_until
 from helpers import create_session, drain, request
 
 def session_kinds(server):
@@ -207,6 +207,12 @@ def test_a_corrupt_database_is_reported_and_survived(start_playfield, tmp_path):
     assert "cannot open the database" in server.read_log()
 
 
+def degraded(server):
+    """The health answer when it says the store cannot write, else None."""
+    health = request(server.url + "/healthz")[2]
+    return health if health["status"] == "degraded" and "cannot write" in health["storage"] else None
+
+
 def test_a_locked_database_is_retried(start_playfield, tmp_path):
     server = start_playfield()
     session = create_session(server, "tag-cloud")
@@ -214,16 +220,19 @@ def test_a_locked_database_is_retried(start_playfield, tmp_path):
     lock.execute("BEGIN EXCLUSIVE")
     try:
         sent = asyncio.run(drive(server, [session], 0.5, random.Random(1)))
-        time.sleep(2)
-        health = request(server.url + "/healthz")[2]
-        assert health["status"] == "degraded" and "cannot write" in health["storage"], health
+        # The writer's next flush (every 250 ms, busy-waiting up to 2 s) fails; however slow
+        # the machine, /healthz says so until the lock goes.
+        health = wait_until(lambda: degraded(server), 30, "/healthz to say it cannot write")
+        assert "cannot write" in health["storage"], health
         blocked = create_session(server, "maze")
         assert blocked["durable"] is False
     finally:
         lock.rollback()
         lock.close()
-    time.sleep(6)  # the writer backs off for up to 5 s
-    health = request(server.url + "/healthz")[2]
+    # The writer backs off for up to 5 s between tries; then its retry commits the backlog.
+    health = wait_until(
+        lambda: (h := request(server.url + "/healthz")[2])["status"] == "ok" and h, 30,
+        "/healthz to be ok again once the lock is gone")
     assert health["status"] == "ok", health
     logged = request(f"{server.url}/api/sessions/{session['id']}/inputs", headers={"Authorization": "Bearer " + session["token"]})[2]["inputs"]
     assert len(logged) == sent[session["id"]], "inputs that could not be written were retried, not dropped"

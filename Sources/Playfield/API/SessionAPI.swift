@@ -14,8 +14,33 @@ struct SessionAPI: Sendable {
   /// `GET /api/sessions`: the listed sessions, newest first.
   func list() -> Response {
     let now = registry.wallClock()
+    if let journal = registry.journal as? StorageJournal, journal.leases != nil {
+      return APIError.answer(with: journal.store) { store in
+        let sessions = try everyProcessesSessions(store, now: now)
+        return .json(
+          .object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
+      }
+    }
     let sessions = registry.listed.map { $0.summary.json(now: now) }
     return .json(.object(["sessions": .array(sessions), "count": .number(Double(sessions.count))]))
+  }
+
+  /// On a shared store: every process's sessions, newest first, as the store has them (those
+  /// live here as this process sees them).
+  private func everyProcessesSessions(_ store: any SessionStore, now: Double) throws
+    -> [JSONValue]
+  {
+    let live = Dictionary(uniqueKeysWithValues: registry.listed.map { ($0.id, $0.summary) })
+    return try store.listSessions(status: nil).filter { $0.status != .ended }.map { stored in
+      let summary =
+        live[stored.id]
+        ?? SessionSummary(
+          id: stored.id, kind: stored.kind, running: stored.status == .running,
+          tick: UInt64(max(0, stored.tick)), spectators: 0, controllers: 0,
+          createdAt: stored.createdAt, updatedAt: stored.updatedAt,
+          config: (try? JSONValue.parse(stored.config)) ?? .null)
+      return summary.json(now: now)
+    }
   }
 
   /// `POST /api/sessions`: a new session for `client`.

@@ -18,6 +18,8 @@ extension APIError {
       }
     case let sqlite as SQLiteError:
       self.init(.serviceUnavailable, "the database cannot do this now: \(sqlite.message)")
+    case let postgres as PostgresError:
+      self.init(.serviceUnavailable, "the database cannot do this now: \(postgres.message)")
     default:
       self.init(.serviceUnavailable, "the database failed: \(error)")
     }
@@ -31,7 +33,7 @@ extension APIError {
   /// What `make` answers with `store`, or the response for the error it threw; 503 without a
   /// database.
   static func answer(
-    with store: SQLiteSessionStore?, _ make: (SQLiteSessionStore) throws -> Response
+    with store: (any SessionStore)?, _ make: (any SessionStore) throws -> Response
   ) -> Response {
     guard let store else { return noDatabase.response }
     do {

@@ -5,5 +5,5 @@ struct DemoContext: Sendable {
   let environment: Environment
   let registry: SessionRegistry
   /// The store, nil when the app runs without a database.
-  let store: SQLiteSessionStore?
+  let store: (any SessionStore)?
 }

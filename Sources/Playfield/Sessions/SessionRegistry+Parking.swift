@@ -27,19 +27,39 @@ extension SessionRegistry {
     parked.withLock { _ = $0.insert(oldest.id) }
     live.withLock { $0[oldest.id] = nil }
     quota.release(oldest.id)
+    (journal as? StorageJournal)?.release(sessionID: oldest.id)
     logger.info("session \(oldest.id) parked: idle and unwatched, to make room")
     return true
   }
 
-  /// Brings a parked session back from storage when someone asks for it.
+  /// Brings a session back from storage when someone asks for it: one this process parked,
+  /// or, on a shared store, one whose lease is free or ran out (its process died or let it go).
+  /// A session another live process holds stays there (`heldElsewhere` says by whom).
   func unpark(_ id: String) -> LiveSession? {
-    guard parked.withLock({ $0.remove(id) }) != nil,
-      let journal = journal as? StorageJournal
-    else { return nil }
+    guard let journal = journal as? StorageJournal else { return nil }
+    // NB: one at a time, so that two requests for one session never bring back two copies.
+    return adopting.withLock { _ in
+      if let session = live.withLock({ $0[id] }) { return session }
+      return bringBack(id, journal: journal)
+    }
+  }
+
+  private func bringBack(_ id: String, journal: StorageJournal) -> LiveSession? {
+    let wasParked = parked.withLock { $0.remove(id) } != nil
+    guard wasParked || journal.leases != nil else { return nil }
     do {
       // The session's last progress and inputs may still be queued.
-      journal.writer.flush(timeout: 2)
+      if wasParked { journal.writer.flush(timeout: 2) }
+      heldElsewhere.withLock { $0[id] = nil }
+      switch try journal.adopt(sessionID: id) {
+      case nil, .acquired: break
+      case .missing: return nil
+      case .held(let lease):
+        heldElsewhere.withLock { $0[id] = lease.owner }
+        return nil
+      }
       guard let stored = try journal.store.session(id: id), stored.status != .ended else {
+        journal.release(sessionID: id)
         return nil
       }
       let model = try SessionRestorer.rebuild(stored, from: journal.store)
@@ -49,11 +69,28 @@ extension SessionRegistry {
         idlePause: limits.idlePause, clock: monotonicClock, seatGeneration: stored.seatGeneration,
         paused: true, wake: wake)
       adopt(session)
-      logger.info("session \(id) unparked")
+      logger.info("session \(id) unparked at tick \(model.tick)")
       return session
     } catch {
-      logger.error("cannot bring back parked session \(id): \(error)")
+      journal.release(sessionID: id)
+      logger.error("cannot bring back session \(id): \(error)")
       return nil
+    }
+  }
+}
+
+extension SessionRegistry {
+  /// Drops sessions another process took over (this one was paused or cut off from the
+  /// database past their leases): their clients are told to reconnect, and nothing of them is
+  /// stepped or written here again. The store keeps them; their new holder steps them.
+  func dropLost(_ ids: [String]) {
+    for id in ids {
+      guard let session = live.withLock({ $0.removeValue(forKey: id) }) else { continue }
+      quota.release(id)
+      inputLog.forget(id)
+      session.disconnectAll(
+        .tryAgainLater, reason: "the session moved to another process; reconnect")
+      logger.warning("session \(id) dropped: another process holds it now")
     }
   }
 }

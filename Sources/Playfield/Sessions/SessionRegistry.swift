@@ -12,6 +12,10 @@ final class SessionRegistry: Sendable {
   let live = Mutex<[String: LiveSession]>([:])
   /// Idle sessions moved out of memory to make room; they come back when asked for.
   let parked = Mutex<Set<String>>([])
+  /// Held while a session is brought back from storage (`unpark`).
+  let adopting = Mutex(())
+  /// Sessions last found held by another process (shared store), with that holder's name.
+  let heldElsewhere = Mutex<[String: String]>([:])
   private let showcases = Mutex<[String: LiveSession]>([:])
   let journal: SessionJournal?
   let limits: SessionLimits
@@ -27,14 +31,19 @@ final class SessionRegistry: Sendable {
   let wake: @Sendable () -> Void
   /// Where on-demand sessions step: jobs of the step scheduler, charged to their owners.
   let onDemand: OnDemandSteps
+  /// This process's shard (`--shard`), which begins every session id it makes (`a.ID`), so
+  /// that nginx sends the session's requests here; empty for a lone process.
+  let shard: String
 
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
     wallClock: @escaping @Sendable () -> Double,
     monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger,
-    wake: @escaping @Sendable () -> Void = {}, scheduler: StepScheduler = StepScheduler()
+    wake: @escaping @Sendable () -> Void = {}, scheduler: StepScheduler = StepScheduler(),
+    shard: String = ""
   ) {
     self.wake = wake
+    self.shard = shard
     self.monotonicClock = monotonicClock
     let quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
     self.quota = quota
@@ -103,7 +112,7 @@ final class SessionRegistry: Sendable {
       throw APIError(
         .badRequest, error.description, field: error.field.map { "config.\($0)" } ?? "config")
     }
-    let id = Self.identifier(random(16))
+    let id = (shard.isEmpty ? "" : shard + ".") + Self.identifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
     if let client, let bound = quota.bound(for: client, free: limits.maxLive - listed.count),

@@ -5,7 +5,7 @@ import Storage
 extension SessionRestorer {
   /// The stored session's model at `tick`, from the nearest snapshot at or before it (or from
   /// tick 0 without one) with the log read a chunk at a time, and the tick it started from.
-  static func rebuild(_ session: StoredSession, at tick: UInt64, store: SQLiteSessionStore)
+  static func rebuild(_ session: StoredSession, at tick: UInt64, store: any SessionStore)
     throws -> (any Simulation, from: UInt64)
   {
     var (model, reader) = try start(session, at: tick, fromStart: false, store: store)

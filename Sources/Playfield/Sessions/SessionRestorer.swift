@@ -10,7 +10,7 @@ enum SessionRestorer {
   /// them yet: a running one comes back paused for lack of spectators, and costs nothing until
   /// someone joins (which resumes it where it was).
   static func restore(
-    from store: SQLiteSessionStore, into registry: SessionRegistry, journal: SessionJournal,
+    from store: any SessionStore, into registry: SessionRegistry, journal: SessionJournal,
     logger: Logger
   ) -> Int {
     let stored: [StoredSession]

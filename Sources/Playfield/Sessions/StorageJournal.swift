@@ -3,31 +3,53 @@ import Logging
 import Storage
 import Synchronization
 
-/// Sessions made durable in SQLite: creation at once, everything else through the
-/// write-behind `SessionWriter` (one transaction every 250 ms, retried on failure).
+/// Sessions made durable: creation at once, everything else through the write-behind
+/// `SessionWriter` (one transaction every 250 ms, retried on failure).
+///
+/// On a store shared by several processes (PostgreSQL), every session this process steps is
+/// held by a lease (`leases`): taken at creation or adoption, renewed while the process lives,
+/// given up when it parks a session or shuts down. Rows written under a lease another process
+/// has since taken are refused; the session is then reported to `lostSessions` and dropped
+/// here, never stepped twice.
 final class StorageJournal: SessionJournal {
-  let store: SQLiteSessionStore
+  let store: any SessionStore
   let writer: SessionWriter
+  /// This process's session leases; nil on a SQLite file, which one process has to itself.
+  let leases: LeaseKeeper?
   let logger: Logger
   /// The database file check last seen, so a change is logged once.
   let lastFileCheck = Mutex(DatabaseFileCheck.same)
+  /// Told of sessions another process took over (set once the registry exists).
+  let lostSessions: LostSessions
 
-  init(store: SQLiteSessionStore, logger: Logger) {
+  /// A journal on `store`; `owner` names this process's leases when the store is shared.
+  init(store: any SessionStore, owner: String? = nil, logger: Logger) {
+    let lost = LostSessions()
+    self.lostSessions = lost
     self.store = store
-    self.writer = SessionWriter(store: store)
+    self.writer = SessionWriter(store: store, leaseLost: { lost.report($0) })
+    self.leases = owner.map {
+      LeaseKeeper(store: store, owner: $0, duration: Self.leaseSeconds, lost: { lost.report($0) })
+    }
     self.logger = logger
   }
+
+  /// How long a lease lasts unless renewed: how long the sessions of a process that died wait
+  /// for another to adopt them.
+  static let leaseSeconds = 6.0
 
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
   ) throws {
     let file = checkFile()
     guard file == .same else { throw file }
-    let evicted = try store.createSession(
+    let created = try store.createSession(
       StoredSession(
-        id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now))
-    if !evicted.isEmpty {
-      logger.info("storage evicted old sessions: \(evicted.joined(separator: ", "))")
+        id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now),
+      lease: leases?.terms)
+    if let lease = created.lease { hold(lease) }
+    if !created.evicted.isEmpty {
+      logger.info("storage evicted old sessions: \(created.evicted.joined(separator: ", "))")
     }
   }
 
@@ -35,14 +57,35 @@ final class StorageJournal: SessionJournal {
     try store.renewSeatLinks(sessionID: sessionID)
   }
 
+  /// Takes a stored session's lease for this process when the store is shared: it was free,
+  /// ran out, or is already ours. Nil when this process has the store to itself.
+  func adopt(sessionID: String) throws -> LeaseAcquisition? {
+    guard let leases else { return nil }
+    let acquisition = try leases.acquire(sessionID: sessionID)
+    if let lease = acquisition.lease { writer.hold(lease) }
+    return acquisition
+  }
+
+  /// Lets a session go (parked): its last rows are written, then its lease is given up.
+  func release(sessionID: String) {
+    guard let lease = leases?.forget(sessionID: sessionID) else { return }
+    writer.release(lease)
+  }
+
+  private func hold(_ lease: Lease) {
+    leases?.keep(lease)
+    writer.hold(lease)
+  }
+
   func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue]) {
-    for (seq, input) in inputs.enumerated() {
-      let accepted = writer.append(
+    let accepted = writer.append(
+      contentsOf: inputs.enumerated().map { seq, input in
         LoggedInput(
-          sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.jsonString))
-      if !accepted {
-        logger.error("storage backlog is full; an input of session \(sessionID) was not stored")
-      }
+          sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.jsonString)
+      })
+    if !accepted {
+      logger.error(
+        "storage backlog is full; \(inputs.count) inputs of session \(sessionID) were not stored")
     }
   }
 
@@ -59,6 +102,7 @@ final class StorageJournal: SessionJournal {
 
   func deleted(sessionID: String) {
     writer.forget(sessionID: sessionID)
+    leases?.forget(sessionID: sessionID)
     do {
       _ = try store.deleteSession(id: sessionID)
     } catch {
@@ -66,10 +110,16 @@ final class StorageJournal: SessionJournal {
     }
   }
 
-  /// Writes everything queued and closes the writer (SIGTERM).
+  /// Writes everything queued, closes the writer and gives up this process's leases, so that
+  /// another process may adopt its sessions at once (SIGTERM).
   func close() {
     if !writer.close(timeout: 5) {
       logger.error("storage did not finish writing: \(writer.status.summary)")
+    }
+    do {
+      try leases?.releaseAll()
+    } catch {
+      logger.error("cannot give up session leases (they run out by themselves): \(error)")
     }
     try? store.checkpoint()
   }

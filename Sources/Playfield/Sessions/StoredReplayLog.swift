@@ -7,11 +7,11 @@ import Storage
 /// for a later game-loop tick.
 struct StoredReplayLog: ReplayLog {
   let type: any Simulation.Type
-  let store: SQLiteSessionStore
+  let store: any SessionStore
   private var reader: InputLogReader
 
   /// The log of session `sessionID` of model `type`, read `chunkSize` inputs at a time.
-  init(type: any Simulation.Type, store: SQLiteSessionStore, sessionID: String, chunkSize: Int) {
+  init(type: any Simulation.Type, store: any SessionStore, sessionID: String, chunkSize: Int) {
     self.type = type
     self.store = store
     self.reader = InputLogReader(

@@ -10,11 +10,11 @@ import Synchronization
 final class HighScoreAPI: Sendable {
   let model: any Simulation.Type
   let registry: SessionRegistry
-  let store: SQLiteSessionStore?
+  let store: (any SessionStore)?
   /// Games already entered, by session and tick, so each counts once.
   private let entered = Mutex<Set<String>>([])
 
-  init(model: any Simulation.Type, registry: SessionRegistry, store: SQLiteSessionStore?) {
+  init(model: any Simulation.Type, registry: SessionRegistry, store: (any SessionStore)?) {
     self.model = model
     self.registry = registry
     self.store = store
@@ -39,11 +39,11 @@ final class HighScoreAPI: Sendable {
   }
 
   /// `make`'s answer with the store, or the error it threw; 503 without a database.
-  private func answer(_ make: (SQLiteSessionStore) throws -> Response) -> Response {
+  private func answer(_ make: (any SessionStore) throws -> Response) -> Response {
     APIError.answer(with: store, make)
   }
 
-  private func table(_ store: SQLiteSessionStore) throws -> [JSONValue] {
+  private func table(_ store: any SessionStore) throws -> [JSONValue] {
     try store.topHighScores().enumerated().map { index, score in
       .object([
         "rank": .number(Double(index + 1)), "name": .string(score.name),
@@ -53,7 +53,7 @@ final class HighScoreAPI: Sendable {
     }
   }
 
-  private func enter(_ request: Request, store: SQLiteSessionStore) throws -> Response {
+  private func enter(_ request: Request, store: any SessionStore) throws -> Response {
     let body = try JSONBody(request)
     let sessionID = try body.string("session")
     let token = try body.string("token")

@@ -10,7 +10,7 @@ import Storage
 /// `StoreLimits.maxMazesPerClient` mazes (all clients of one address together
 /// `maxMazesPerAddress`).
 struct MazeAPI: Sendable {
-  let store: SQLiteSessionStore?
+  let store: (any SessionStore)?
   let wallClock: @Sendable () -> Double
   /// Random bytes for owner tokens.
   let random: @Sendable (Int) -> [UInt8]
@@ -79,7 +79,7 @@ struct MazeAPI: Sendable {
   }
 
   /// `make`'s answer with the store, or the error it threw; 503 without a database.
-  private func answer(_ make: (SQLiteSessionStore) throws -> Response) -> Response {
+  private func answer(_ make: (any SessionStore) throws -> Response) -> Response {
     APIError.answer(with: store, make)
   }
 

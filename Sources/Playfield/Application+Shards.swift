@@ -1,0 +1,32 @@
+import HTTP
+import Server
+
+extension Application {
+  /// On a shared store, every request for a session is answered by the process that holds it:
+  /// this one, after adopting it if its lease is free or ran out. A session another live
+  /// process holds gets 503 with `Retry-After: 1` and `Playfield-Held-By`: nginx then tries the
+  /// next process of the session's shard (`proxy_next_upstream http_503`), and a direct client
+  /// knows to ask again or elsewhere. Nil when the request is this process's to answer.
+  func sessionHeldElsewhere(segments: [String]) -> Reply? {
+    guard (journal?.leases) != nil, let id = Self.sessionID(in: segments),
+      registry.session(id) == nil, let holder = registry.heldElsewhere.withLock({ $0[id] })
+    else { return nil }
+    var error = APIError(
+      .serviceUnavailable, "session \(id) is held by another Playfield process; ask again")
+    error.headers.set("Retry-After", "1")
+    error.headers.set("Playfield-Held-By", holder)
+    return .response(error.response)
+  }
+
+  /// The session id a path names: `/api/sessions/ID…`, `/ws/sessions/ID`, `/ws/replays/ID`,
+  /// `/sessions/ID/replay`.
+  static func sessionID(in segments: [String]) -> String? {
+    switch segments.count {
+    case 3... where segments[0] == "api" && segments[1] == "sessions": segments[2]
+    case 3 where segments[0] == "ws" && (segments[1] == "sessions" || segments[1] == "replays"):
+      segments[2]
+    case 3 where segments[0] == "sessions" && segments[2] == "replay": segments[1]
+    default: nil
+    }
+  }
+}

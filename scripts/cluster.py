@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Playfield on several processes: one PostgreSQL database, N `playfield serve --shard` processes,
+nginx in front (docs/deployment.md says why it is built this way).
+
+    scripts/cluster.py nginx-config --port 8080 --dir /var/lib/playfield-nginx \\
+        a=127.0.0.1:9001 b=127.0.0.1:9002 c=127.0.0.1:9003 > nginx.conf
+    scripts/cluster.py run [--port 8080] [--processes 3]        # what `make cluster` runs
+
+`run` makes a temporary folder, starts PostgreSQL there (initdb, a free port), the processes on
+free ports and nginx on `--port`, prints `Playfield cluster listening on http://127.0.0.1:PORT`
+once all answer, and stops them all on Ctrl-C (SIGINT) or SIGTERM. The cluster test
+(Tests/cluster/) starts its clusters with the same `Cluster` class.
+"""
+import argparse
+import glob
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BINARY = pathlib.Path(os.environ.get("PLAYFIELD_BIN", ROOT / ".build" / "release" / "playfield"))
+SHARD_NAMES = "abcdefghijklmnopqrstuvwxyz"
+# How long a session lease lasts unless renewed (StorageJournal.leaseSeconds).
+LEASE_SECONDS = 6
+
+# The paths that name a session (its id begins with the shard that made it: `a.ID`).
+SESSION_PATHS = r"^/(?:api/sessions|ws/sessions|ws/replays|sessions)/"
+
+
+def nginx_config(shards, port, directory, listen="127.0.0.1"):
+    """nginx's configuration for `shards` ({name: "HOST:PORT"}), listening on `listen:port`,
+    with its pid, logs, temporary files and tile cache in `directory`."""
+    everyone = "\n".join(
+        f"    server {address} max_fails=3 fail_timeout=10s;" for address in shards.values())
+    per_shard = []
+    for name, address in shards.items():
+        # The shard's own process first; the others stand in (in a fixed order, so that every
+        # request for the session goes to the same one) when it is down or says another
+        # process holds the session (503).
+        # NB: a 503 counts as a failure to nginx; max_fails=0 keeps a backup that said "held
+        # by another process" (a 503) from being shut out for fail_timeout.
+        backups = "\n".join(
+            f"    server {other} backup max_fails=0;" for n, other in shards.items() if n != name)
+        per_shard.append(
+            f"  upstream playfield_shard_{name} {{\n    zone playfield_shard_{name} 64k;\n"
+            f"    server {address} max_fails=1 fail_timeout=5s;\n{backups}\n    keepalive 16;\n  }}")
+    shard_upstreams = "\n".join(per_shard)
+    routes = "\n".join(f'    "~{SESSION_PATHS}{name}\\." playfield_shard_{name};' for name in shards)
+    return f"""# Playfield behind nginx: written by scripts/cluster.py for {len(shards)} processes
+# ({", ".join(f"{n}={a}" for n, a in shards.items())}). See docs/deployment.md.
+worker_processes 2;
+daemon off;
+pid {directory}/nginx.pid;
+error_log {directory}/error.log warn;
+events {{ worker_connections 4096; }}
+
+http {{
+  access_log off;
+  client_body_temp_path {directory}/body;
+  proxy_temp_path {directory}/proxy;
+  fastcgi_temp_path {directory}/fastcgi;
+  uwsgi_temp_path {directory}/uwsgi;
+  scgi_temp_path {directory}/scgi;
+  # Tiles never change for one URL, so a cached tile costs no Playfield process anything.
+  proxy_cache_path {directory}/tiles levels=1:2 keys_zone=playfield_tiles:16m max_size=512m
+                   inactive=1d use_temp_path=off;
+
+  # A WebSocket upgrade is passed on; other requests keep the upstream connection alive.
+  map $http_upgrade $playfield_connection {{
+    default upgrade;
+    ""      "";
+  }}
+  # A session's requests go to the shard its id names; everything else (and an id of no
+  # shard here, which gets its 404 from any process) to any process.
+  map $uri $playfield_upstream {{
+{routes}
+    default playfield_all;
+  }}
+
+  # Anything that is not a session: any process.
+  # (zone: every worker shares what it learns of the processes being down.)
+  upstream playfield_all {{
+    zone playfield_all 64k;
+{everyone}
+    keepalive 32;
+  }}
+{shard_upstreams}
+
+  server {{
+    listen {listen}:{port};
+    proxy_http_version 1.1;
+    proxy_set_header Host $http_host;
+    proxy_set_header Upgrade $http_upgrade;
+    proxy_set_header Connection $playfield_connection;
+    proxy_set_header X-Forwarded-For $remote_addr;
+    # A process that takes connections but does not answer (stopped, or stuck) is given up
+    # after 8 s and left alone for 10 s (fail_timeout); WebSockets below may stay quiet far
+    # longer, and a tile may take its full --tile-wait.
+    proxy_connect_timeout 2s;
+    proxy_read_timeout 8s;
+    proxy_buffering off;
+    # A process that is down, or that answers 503 (a session another process holds, or full),
+    # hands the request to the next; POST included (a refused POST did nothing).
+    proxy_next_upstream error timeout http_502 http_503 non_idempotent;
+    proxy_next_upstream_timeout 30s;
+
+    location /tiles/ {{
+      proxy_pass http://playfield_all;
+      proxy_buffering on;
+      proxy_cache playfield_tiles;
+      proxy_cache_valid 200 1d;
+      proxy_cache_lock on;
+      proxy_read_timeout 30s;
+      add_header X-Cache-Status $upstream_cache_status always;
+    }}
+    location /ws/ {{
+      proxy_pass http://$playfield_upstream;
+      proxy_read_timeout 1h;
+      proxy_send_timeout 1h;
+    }}
+    location / {{
+      proxy_pass http://$playfield_upstream;
+    }}
+  }}
+}}
+"""
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get(url, timeout=2):
+    """(status, body) of a GET, or (None, error) when nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+    except OSError as error:
+        return None, str(error)
+
+
+def wait_for(condition, seconds, what):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"{what}: not within {seconds} s")
+
+
+class Postgres:
+    """A PostgreSQL server of its own in `directory` on a free port (as the `postgres` user when
+    run as root, since PostgreSQL refuses root)."""
+
+    def __init__(self, directory):
+        self.directory = pathlib.Path(directory)
+        self.bin = self.binaries()
+        self.user = None
+        if os.getuid() == 0:
+            import pwd
+            try:
+                pwd.getpwnam("postgres")
+                self.user = "postgres"
+            except KeyError:
+                self.user = "nobody"
+            shutil.chown(self.directory, self.user)
+        self.data = self.directory / "data"
+        self.port = free_port()
+        self.run("initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                 "--locale=C", "--no-sync")
+        with open(self.data / "postgresql.conf", "a") as conf:
+            conf.write(f"\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{self.directory}'\n"
+                       "max_connections = 100\nshared_buffers = 32MB\n")
+        self.start()
+        self.run("createdb", "-h", self.directory, "-p", str(self.port), "-U", "postgres", "playfield")
+
+    @staticmethod
+    def binaries():
+        folder = os.environ.get("PLAYFIELD_POSTGRES_BIN")
+        found = [folder] if folder else sorted(glob.glob("/usr/lib/postgresql/*/bin"),
+                                                key=lambda p: int(p.split("/")[-2]))
+        found = [f for f in found if os.access(f"{f}/initdb", os.X_OK) and os.access(f"{f}/pg_ctl", os.X_OK)]
+        if not found:
+            raise FileNotFoundError(
+                "PostgreSQL's server binaries (initdb, pg_ctl) are not in /usr/lib/postgresql/*/bin: "
+                "run `make test-deps`, which installs Debian's postgresql")
+        return found[-1]
+
+    @property
+    def url(self):
+        return f"postgresql://postgres@127.0.0.1:{self.port}/playfield"
+
+    def run(self, tool, *arguments, timeout=150):
+        command = [f"{self.bin}/{tool}", *map(str, arguments)]
+        if self.user:
+            command = ["/usr/sbin/runuser", "-u", self.user, "--", *command]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd="/")
+        if result.returncode != 0:
+            raise RuntimeError(f"{tool} failed: {result.stdout}{result.stderr}")
+        return result
+
+    def start(self):
+        self.run("pg_ctl", "start", "-w", "-t", "120", "-D", self.data, "-l",
+                 self.directory / "server.log", "-o", f"-p {self.port}")
+
+    def stop(self, mode="fast"):
+        self.run("pg_ctl", "stop", "-w", "-t", "60", "-m", mode, "-D", self.data, timeout=90)
+
+
+class Process:
+    """One `playfield serve --shard NAME` on a free port."""
+
+    def __init__(self, shard, database, directory, extra=()):
+        self.shard = shard
+        self.database = database
+        self.directory = pathlib.Path(directory)
+        self.extra = list(extra)
+        self.start()
+
+    def start(self, port=None):
+        self.port = port or free_port()
+        self.log = open(self.directory / f"playfield-{self.shard}.log", "ab")
+        self.process = subprocess.Popen(
+            [str(BINARY), "serve", "--port", str(self.port), "--database", self.database,
+             "--shard", self.shard, "--event-loops", "2", "--trusted-proxy", "127.0.0.1",
+             *self.extra],
+            stdout=subprocess.PIPE, stderr=self.log)
+        import selectors
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            line = self.process.stdout.readline().decode() if selector.select(60) else ""
+        if not line.startswith("Playfield listening on "):
+            self.process.kill()
+            raise RuntimeError(f"process {self.shard} did not start: {line!r}; see {self.log.name}")
+
+    @property
+    def address(self):
+        return f"127.0.0.1:{self.port}"
+
+    def stop(self, sig=signal.SIGTERM, timeout=15):
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class Nginx:
+    def __init__(self, shards, port, directory):
+        self.directory = pathlib.Path(directory)
+        self.port = port
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.access(binary, os.X_OK):
+            raise FileNotFoundError("nginx is missing: run `make test-deps`, which installs it")
+        (self.directory / "nginx.conf").write_text(nginx_config(shards, port, self.directory))
+        self.log = open(self.directory / "nginx.out", "ab")
+        self.process = subprocess.Popen([binary, "-c", str(self.directory / "nginx.conf"),
+                                         "-p", str(self.directory)], stdout=self.log, stderr=self.log)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGQUIT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class Cluster:
+    """PostgreSQL, `count` Playfield processes (shards a, b, c, …) and nginx, in a temp folder."""
+
+    def __init__(self, count=3, port=None, extra=()):
+        if not BINARY.exists():
+            raise FileNotFoundError(f"{BINARY} is missing: run `swift build -c release --product playfield`")
+        self.directory = pathlib.Path(tempfile.mkdtemp(prefix="playfield-cluster-"))
+        os.chmod(self.directory, 0o755)
+        self.postgres = None
+        self.processes = []
+        self.nginx = None
+        try:
+            (self.directory / "pg").mkdir()
+            self.postgres = Postgres(self.directory / "pg")
+            for name in SHARD_NAMES[:count]:
+                self.processes.append(Process(name, self.postgres.url, self.directory, extra))
+            (self.directory / "nginx").mkdir()
+            self.port = port or free_port()
+            self.nginx = Nginx({p.shard: p.address for p in self.processes}, self.port,
+                               self.directory / "nginx")
+            wait_for(lambda: get(self.url + "/healthz")[0] == 200, 30, "nginx answering /healthz")
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def process(self, shard):
+        return next(p for p in self.processes if p.shard == shard)
+
+    def stop(self):
+        if self.nginx:
+            self.nginx.stop()
+        for process in self.processes:
+            process.stop()
+        if self.postgres:
+            try:
+                self.postgres.stop()
+            except Exception:  # NB: stopping is best effort; the folder goes anyway
+                pass
+        if not os.environ.get("PLAYFIELD_KEEP_CLUSTER"):  # NB: set it to read the logs after
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    config = commands.add_parser("nginx-config", help="write nginx's configuration for N processes")
+    config.add_argument("--port", type=int, default=8080)
+    config.add_argument("--listen", default="127.0.0.1")
+    config.add_argument("--dir", default="/var/lib/playfield-nginx",
+                        help="folder for nginx's pid, logs, temporary files and tile cache")
+    config.add_argument("shards", nargs="+", metavar="NAME=HOST:PORT")
+    run = commands.add_parser("run", help="start PostgreSQL, the processes and nginx until Ctrl-C")
+    run.add_argument("--port", type=int, default=8080)
+    run.add_argument("--processes", type=int, default=3)
+    arguments = parser.parse_args()
+
+    if arguments.command == "nginx-config":
+        shards = {}
+        for item in arguments.shards:
+            name, _, address = item.partition("=")
+            if not re.fullmatch(r"[a-z0-9]{1,16}", name) or not address:
+                parser.error(f"a process is NAME=HOST:PORT with NAME of a-z and 0-9, not {item!r}")
+            shards[name] = address
+        sys.stdout.write(nginx_config(shards, arguments.port, arguments.dir, arguments.listen))
+        return 0
+
+    if not 1 <= arguments.processes <= len(SHARD_NAMES):
+        parser.error(f"--processes must be from 1 to {len(SHARD_NAMES)}")
+    stop = []
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: stop.append(True))
+    try:
+        cluster = Cluster(arguments.processes, arguments.port)
+    except (FileNotFoundError, RuntimeError, TimeoutError) as error:
+        print(f"cluster: cannot start: {error}", file=sys.stderr)
+        return 1
+    try:
+        print(f"Playfield cluster listening on {cluster.url}", flush=True)
+        while not stop and all(p.process.poll() is None for p in cluster.processes):
+            time.sleep(0.2)
+    finally:
+        cluster.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
