@@ -19,6 +19,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     case step(Int)
     /// A model input, already checked (`reset` is one), applied at the next step.
     case input(CheckedInput)
+    /// A question about the state (a model's `queries`), answered after this tick's step to
+    /// the asker alone, with the asker's request `id`; never logged.
+    case query(Client, JSONValue, Sender?, id: JSONValue?)
     /// Reads the exact state after this tick's work.
     case inspect(@Sendable (SessionState) -> Void)
 
@@ -127,6 +130,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     var changed = budgetNews(now: now)
     var joined: [(Client, SessionRole)] = []
     var inspections: [@Sendable (SessionState) -> Void] = []
+    var queries: [(Client, JSONValue, Sender?, JSONValue?)] = []
     for command in commands {
       switch command {
       case .join(let client, let role):
@@ -147,6 +151,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         if phase != .running { waitingSteps += count }
       case .input(let input):
         waitingInputs.append(input)
+      case .query(let client, let query, let sender, let id):
+        queries.append((client, query, sender, id))
       case .inspect(let reply):
         inspections.append(reply)
       }
@@ -171,6 +177,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
       perform(.broadcast(.status(status), to: clients.map(\.client), .reliable))
       announcedBudget = budget
       announcedAt = now
+    }
+    for (client, query, sender, id) in queries {
+      perform(.send(answer(query, sentBy: sender, id: id), to: client))
     }
     if changed || stepped { perform(.publish(progress(now: now))) }
     let state = SessionState(tick: model.tick, stateHash: model.stateHash, running: isRunning)
@@ -262,6 +271,18 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     perform(.broadcast(.frame(model), to: everyone, isRunning ? .stream : .latestOnly))
     let messages = ServerMessage.events(events, tick: tick, limit: configuration.maxEventsPerTick)
     for message in messages { perform(.broadcast(message, to: everyone, .reliable)) }
+  }
+
+  /// The model's answer to a query, or the error that names what stops it.
+  private func answer(_ query: JSONValue, sentBy sender: Sender?, id: JSONValue?) -> ServerMessage {
+    let name = query["type"]?.stringValue ?? ""
+    do {
+      return .answer(query: name, body: try model.answer(query, sentBy: sender), id: id)
+    } catch {
+      var refusal = ClientError("refused", error.description, field: error.field)
+      refusal.id = id
+      return .error(refusal)
+    }
   }
 
   private func count(_ role: SessionRole) -> Int { clients.count { $0.role == role } }
