@@ -42,7 +42,7 @@ def test_gallery_cards_show_each_demo_live(playfield, watched):
     page.page.goto(playfield.url + "/")
     frames = page.page.locator(".card-preview iframe")
     # NB: one preview per simulation; page demos (Mandelbrot, Stick Man...) show an icon now.
-    assert page.page.locator('.shelf[data-group="simulations"] .card').count() == 4
+    assert page.page.locator('.shelf[data-group="simulations"] .card').count() == 5  # street soccer too
     assert frames.count() == len(session_demos(playfield))
     # Each simulation preview watches a showcase session whose ticks advance.
     for index in range(4):
