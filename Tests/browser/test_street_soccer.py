@@ -209,3 +209,35 @@ def test_the_phone_layout_fits(playfield, watched):
     assert box["width"] <= 390 and box["width"] > 300
     page.screenshot("street-soccer-phone")
     assert_accessible(p)
+
+
+def test_rewatch_replays_the_match_with_animated_turns_and_ends_where_it_ended(playfield, watched):
+    page = open_soccer(watched, playfield.url + "/demos/street-soccer?new&away=novice&turnsPerSide=2&computerDelay=0")
+    p = page.page
+    deadline = Deadline(90, "the match")
+    while p.evaluate(PHASE) != "over":
+        deadline.left()
+        p.wait_for_function(f"() => ({PLANNING})() || ({OVER})()", timeout=deadline.left() * 1000)
+        if p.evaluate(PHASE) != "over":
+            play_turn(page, moves=2)
+    final = "() => JSON.stringify(['board', 'score', 'stats', 'last', 'kits'].map(k => window.playfield.soccer.frame[k]))"
+    live = p.evaluate(final)
+    href = p.locator(".rewatch").get_attribute("href")
+    assert href.endswith("/replay")
+
+    replay = watched()
+    q = replay.page
+    q.goto(playfield.url + href)
+    q.wait_for_function("() => window.playfield?.soccer?.frame && window.playfield.replay")
+    assert q.locator(".pitch .square").count() > 70
+    # Played from the start at 8x, the turns are animated move by move.
+    q.click('[data-speed="8"]')
+    q.wait_for_function("() => window.playfield.soccer.animation !== null", timeout=30_000)
+    replay.screenshot("street-soccer-rewatch")
+    # At its end the replay shows exactly the match that was played.
+    end = q.evaluate("() => window.playfield.hello.end")
+    q.locator(".seek-bar").fill(str(end))
+    q.wait_for_function(
+        f"() => window.playfield.frames.newest?.tick === {end} && !window.playfield.replay.state.seeking", timeout=30_000)
+    q.wait_for_function(f"() => ({final})() === {live!r}", timeout=30_000)
+    assert_accessible(q)

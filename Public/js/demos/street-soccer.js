@@ -287,8 +287,13 @@ function refresh(demo) {
   }
   setText(demo.readout("die"), frame.die ?? "–");
   const points = planning() && game.plan ? `${game.plan.pointsLeft} points left` : "";
-  setText(demo.readout("points"), points);
+  if (demo.mode === "live") setText(demo.readout("points"), points);
   setText(demo.readout("state"), stateText(frame));
+  const clash = root.querySelector(".kit-clash");
+  clash.hidden = !frame.kits.clash;
+  setText(clash, frame.kits.clash ? "The two kits look too alike: away wears its change kit." : "");
+  demo.redraw();
+  if (demo.mode !== "live") return; // the replay has no buttons
   const mine = planning() && Boolean(game.plan);
   root.querySelector('[data-action="undo"]').disabled = !mine || !game.moves.length;
   root.querySelector('[data-action="undo-all"]').disabled = !mine || !game.moves.length;
@@ -300,10 +305,6 @@ function refresh(demo) {
   roll.hidden = !(frame.phase === "roll" && game.hello.dice === "external" && roller);
   root.querySelector(".soccer-after").hidden = frame.phase !== "over";
   if (frame.phase === "over") showStatistics(demo);
-  const clash = root.querySelector(".kit-clash");
-  clash.hidden = !frame.kits.clash;
-  setText(clash, frame.kits.clash ? "The two kits look too alike: away wears its change kit." : "");
-  demo.redraw();
 }
 
 function stateText(frame) {
@@ -438,9 +439,33 @@ function showInvite(message, demo) {
   };
 }
 
-function ensureStyles() {
-  if (document.querySelector('link[href="/css/street-soccer.css"]')) return;
-  document.head.append(el("link", { rel: "stylesheet", href: "/css/street-soccer.css" }));
+/**
+ * The replay page (the re-watch) has only a stage: add the stylesheet, the scoreboard, the
+ * state line with the die, and the announcements.
+ */
+function ensureReplayParts(demo) {
+  if (!document.querySelector('link[href="/css/street-soccer.css"]')) {
+    document.head.append(el("link", { rel: "stylesheet", href: "/css/street-soccer.css" }));
+  }
+  const root = demo.root;
+  if (root.querySelector(".scoreboard")) return;
+  const team = (side, label) =>
+    el("span", { class: `team team-${side}` },
+      side === "home" ? [el("span", { class: "team-name" }, label), " "] : null,
+      el("span", { class: "team-score", dataset: { readout: `${side}-score` } }, "0"),
+      side === "away" ? [" ", el("span", { class: "team-name" }, label)] : null);
+  $(".stage", root).before(
+    el("div", { class: "scoreboard", "aria-label": "score" },
+      team("home", "Home"), el("span", { class: "scoreboard-clock", dataset: { readout: "turn" } }, "turn –"),
+      team("away", "Away")),
+    el("p", { class: "kit-clash", role: "status", hidden: true }),
+  );
+  $(".stage", root).after(
+    el("p", { class: "soccer-state" },
+      el("span", { class: "die-face", dataset: { readout: "die" }, "aria-label": "die" }, "–"), " ",
+      el("span", { dataset: { readout: "state" } }, "")),
+    el("p", { class: "soccer-announce visually-hidden", role: "status", "aria-live": "polite" }),
+  );
 }
 
 runDemo({
@@ -450,7 +475,7 @@ runDemo({
   inputs: ["turn", "die", "kit", "rematch", "reset"],
   events: ["roll", "turn", "goal", "match-over", "rematch", "kits", "reset", "input-rejected"],
   setup(demo) {
-    ensureStyles();
+    ensureReplayParts(demo);
     demo.soccer = game; // for the browser tests
   },
   controls(demo) {
