@@ -153,6 +153,13 @@ def test_the_kit_designer_dresses_the_side_and_the_clash_rule_holds(playfield, w
     page.screenshot("street-soccer-clash-home")
     guest.screenshot("street-soccer-clash-away")
 
+    # The kit travels with the player: a new match in the same browser wears it from the start.
+    again = p.context.new_page()
+    again.goto(playfield.url + "/demos/street-soccer?new&away=novice")
+    again.wait_for_function("() => window.playfield?.soccer?.frame?.kits.home.shirt === '#ffd700'", timeout=30_000)
+    assert again.evaluate("() => window.playfield.soccer.frame.kits.home.pattern") == "hoops"
+    again.close()
+
 
 def test_a_turn_by_keyboard_alone(playfield, watched):
     page = open_soccer(watched, playfield.url + "/demos/street-soccer?new&away=novice&turnsPerSide=1&computerDelay=0")

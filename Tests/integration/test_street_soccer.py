@@ -145,3 +145,24 @@ def test_the_controller_plays_the_human_side_against_a_computer(playfield):
         assert event(control, "input-rejected", side="home")["reason"] == "turn: it is away's turn"
         send(control, {"type": "turn", "side": "away", "moves": []})
         assert event(control, "match-over")
+
+
+def test_an_external_die_comes_from_the_side_to_roll_and_only_when_awaited(playfield):
+    session = create_session(playfield, "street-soccer", {**CONFIG, "dice": "external"})
+    with ExitStack() as stack:
+        home, hello = join(stack, playfield, session, seat_token(session, "home"))
+        away, _ = join(stack, playfield, session, seat_token(session, "away"))
+        assert hello["phase"] == "roll" and hello["die"] is None
+        send(home, {"type": "turn", "side": "home", "moves": []})
+        assert event(home, "input-rejected", side="home")["reason"] == "turn: the die has not been rolled yet"
+        send(away, {"type": "die", "side": "away", "value": 6})
+        assert event(away, "input-rejected", side="away")["reason"] == "die: it is home's roll"
+        send(home, {"type": "die", "side": "home", "value": 7, "id": "seven"})
+        seven = answer_to(home, "seven")
+        assert seven["type"] == "error" and seven["field"] == "value"
+        send(home, {"type": "die", "side": "home", "value": 3})
+        assert event(home, "roll", side="home")["value"] == 3
+        send(home, {"type": "die", "side": "home", "value": 5})
+        assert event(home, "input-rejected", side="home")["reason"] == "die: no roll is awaited: home has a 3"
+        send(home, {"type": "plan", "side": "home", "moves": [], "id": "p"})
+        assert answer_to(home, "p")["plan"]["pointsLeft"] == 3
