@@ -176,6 +176,11 @@ def test_a_turn_by_keyboard_alone(playfield, watched):
     assert "can move" in p.evaluate("() => document.activeElement.getAttribute('aria-label')")
     p.keyboard.press("Enter")
     p.wait_for_function("() => document.querySelector('.pitch .square.target')")
+    # Escape lets go of the piece; Enter picks it again.
+    p.keyboard.press("Escape")
+    p.wait_for_function("() => !document.querySelector('.pitch .square.target')")
+    p.keyboard.press("Enter")
+    p.wait_for_function("() => document.querySelector('.pitch .square.target')")
     target = p.evaluate("() => { const c = document.querySelector('.pitch .square.target'); return [Number(c.dataset.x), Number(c.dataset.y)]; }")
     walk(p, target)
     assert "here" in p.evaluate("() => document.activeElement.getAttribute('aria-label')")

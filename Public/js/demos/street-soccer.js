@@ -100,6 +100,12 @@ function arrowKeys(event, demo) {
     undo(demo, 1);
     return;
   }
+  if (event.key === "Escape" && game.selected !== null) {
+    game.selected = null;
+    announce("nobody picked");
+    demo.redraw();
+    return;
+  }
   const step = steps[event.key];
   if (!step) return;
   event.preventDefault();
