@@ -212,6 +212,23 @@ def walk(p, square):
     raise AssertionError(f"could not walk to {square}")
 
 
+def test_a_spectator_watches_the_match_without_playing(playfield, watched):
+    player = open_soccer(watched, playfield.url + "/demos/street-soccer?new&away=human&turnsPerSide=1")
+    session = player.page.evaluate("() => window.playfield.session.id")
+    watcher = open_soccer(watched, playfield.url + f"/demos/street-soccer?session={session}&watch")
+    w = watcher.page
+    assert w.evaluate("() => [window.playfield.client.role, window.playfield.soccer.side]") == ["spectator", None]
+    assert w.locator(".demo-role").inner_text() == "You are watching."
+    for action in ("confirm", "undo", "undo-all", "kit"):
+        assert w.locator(f'[data-action="{action}"]').is_disabled(), action
+    assert w.locator(".pitch .square.movable").count() == 0
+    assert w.locator(".soccer-invite").is_hidden()
+    # The player's confirmed turn reaches the watcher, animated and announced.
+    play_turn(player)
+    w.wait_for_function("() => window.playfield.soccer.frame.turnsPlayed === 1", timeout=30_000)
+    w.wait_for_function("() => document.querySelector('.soccer-announce').textContent.startsWith('home rolled')", timeout=30_000)
+
+
 def test_the_phone_layout_fits(playfield, watched):
     page = open_soccer(watched, playfield.url + "/demos/street-soccer?new&away=novice", viewport=(390, 844), is_mobile=True, has_touch=True)
     p = page.page

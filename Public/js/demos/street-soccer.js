@@ -508,6 +508,7 @@ runDemo({
     buildPitch(demo);
     if (demo.mode === "live") {
       showInvite(message, demo);
+      demo.root.querySelector('[data-action="kit"]').disabled = !game.side;
       const kit = loadKit();
       if (kit && !game.kitSent) {
         game.kitSent = true;
