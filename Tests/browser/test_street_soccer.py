@@ -132,6 +132,9 @@ def test_the_kit_designer_dresses_the_side_and_the_clash_rule_holds(playfield, w
     kits = p.evaluate("() => window.playfield.soccer.frame.kits")
     assert kits["home"]["pattern"] == "hoops" and kits["home"]["shorts"] == "#000000"
     assert kits["home"]["keeper"] != "#ffd700"  # the goalkeeper's shirt is brighter
+    # The designer's preview shows the goalkeeper's shirt as the server made it.
+    preview = p.evaluate("() => document.querySelectorAll('.kit-preview svg')[1].querySelectorAll(':scope > path')[1].getAttribute('fill')")
+    assert preview == kits["home"]["keeper"]
     # The scoreboard wears the team colours.
     assert p.locator(".team-home").evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 215, 0)"
     page.screenshot("street-soccer-kit")

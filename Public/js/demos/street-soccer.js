@@ -10,7 +10,7 @@ import { $, $all, el, setText } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
 import { tokenLink } from "../lib/join.js";
 import "../color-picker.js";
-import { inkOn, shirtSVG } from "../street-soccer/shirt.js";
+import { inkOn, keeperShirt, shirtSVG } from "../street-soccer/shirt.js";
 import { describeMove, turnBoards } from "../street-soccer/moves.js";
 
 /** Options of this page. */
@@ -392,7 +392,7 @@ function bindKitDesigner(demo) {
   });
   const preview = () => {
     const kit = current();
-    $(".kit-preview", root).replaceChildren(shirtSVG(kit, 7), shirtSVG({ ...kit, keeper: kit.shirt }, 1));
+    $(".kit-preview", root).replaceChildren(shirtSVG(kit, 7), shirtSVG({ ...kit, keeper: keeperShirt(kit.shirt) }, 1));
   };
   for (const picker of Object.values(pickers)) picker.addEventListener("input", preview);
   pattern.addEventListener("change", preview);

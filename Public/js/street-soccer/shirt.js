@@ -33,6 +33,25 @@ export function inkOn(hex) {
   return luminance > 0.3 ? "#000000" : "#ffffff";
 }
 
+/**
+ * The goalkeeper's brighter shirt as the server makes it (`Kit.keeperShirt`: 60 % of the shirt
+ * and 40 % white in linear light), for the kit designer's preview; matches use the server's.
+ */
+export function keeperShirt(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const linear = (c) => {
+    const v = c / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  const encoded = (l) => {
+    const c = Math.min(1, Math.max(0, l));
+    const v = c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055;
+    return Math.round(v * 255);
+  };
+  const channels = [16, 8, 0].map((s) => encoded(linear((n >> s) & 255) * 0.6 + 0.4));
+  return `#${channels.map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+}
+
 let clipCount = 0;
 
 /** An `<svg>` of one player in `kit` with `number` on the shirt. */
