@@ -162,6 +162,11 @@ function targets() {
 function render(demo) {
   if (!game.frame || !game.cells.size) return;
   const board = shownBoard();
+  // Frames stream at 60 Hz but the match changes a few times a turn: touch the squares (and
+  // their labels, which screen readers and axe watch) only when what they show changed.
+  const key = JSON.stringify([board, game.frame.kits, game.selected, game.side, planning()]);
+  if (key === game.renderedKey && game.renderedPlan === game.plan) return;
+  game.renderedKey = key;
   const pieces = piecesBySquare(board);
   const kits = game.frame.kits;
   const lit = targets();
@@ -187,7 +192,7 @@ function render(demo) {
     if (hasBall) label += piece ? " with the ball" : ": the ball";
     if (lit.has(k)) label += `; ${lit.get(k).map((m) => m.move).join(" or ")} here`;
     else if (mine && movable.has(piece.number)) label += "; can move";
-    cell.setAttribute("aria-label", label);
+    if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
   }
 }
 
@@ -505,6 +510,7 @@ runDemo({
     game.frame = null;
     game.turnKey = "";
     game.stateKey = "";
+    game.renderedKey = "";
     buildPitch(demo);
     if (demo.mode === "live") {
       showInvite(message, demo);
