@@ -44,7 +44,9 @@ extension Application {
     },
     Route([.get], "/api/sessions/{session}/inputs", [.api, .guardsState]) {
       (call, id: SessionID) in
-      call.app.sessionAPI.inputs(call.request, id: id)
+      call.app.sessionAPI.inputs(
+        call.request, id: id, client: call.client, pages: call.app.inputPages,
+        pageBytes: call.app.environment.limits[.inputPageBytes])
     },
     Route([.get], "/ws/echo") { call in echoSocket(call.request) },
     Route([.get], "/ws/sessions/{session}", [.guardsState]) { (call, id: SessionID) in

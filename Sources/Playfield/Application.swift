@@ -27,6 +27,8 @@ public final class Application: HTTPHandler {
   let routes: RouteTable
   /// The browser client families issued, per address.
   let families: Mutex<ClientFamilies>
+  /// Input-log pages being read, a few at a time, each charged to its reader.
+  let inputPages: FairWork
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -55,6 +57,14 @@ public final class Application: HTTPHandler {
     }
     self.journal = journal
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
+    self.inputPages = FairWork(
+      name: "input-pages",
+      limits: FairWork.Limits(
+        running: 1, waiting: 64, perClient: limits[.inputPagesPerClient],
+        perAddress: limits[.inputPagesPerClient] * limits[.familiesPerAddress], deadline: 10),
+      wording: ColdWording(
+        tooManyFromClient: "you have too many input-log pages being read; wait for them first",
+        busy: "the input log is busy; try again shortly", failed: "the page could not be read"))
     let registry = SessionRegistry(
       journal: journal, limits: SessionLimits(limits), random: environment.random,
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger)
@@ -155,7 +165,7 @@ public final class Application: HTTPHandler {
   /// Who `request` counts against: its address, with its browser family when known.
   func client(_ request: Request, _ context: RequestContext) -> ClientKey {
     families.withLock {
-      $0.key(address: context.remoteAddress, presenting: ClientCookie.id(in: request))
+      $0.key(address: context.client, presenting: ClientCookie.id(in: request))
     }
   }
 

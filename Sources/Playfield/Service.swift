@@ -18,6 +18,15 @@ public enum Service {
     public var port = 8080
     /// Event-loop threads; nil: one per core.
     public var eventLoops: Int?
+    /// Counts every loopback address as one client (`--loopback-as-one`).
+    public var loopbackAsOne = false
+    /// Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`).
+    public var trustedProxies: [String] = []
+
+    /// Whether `text` is an IP address, as `--trusted-proxy` needs.
+    public static func isAddress(_ text: String) -> Bool {
+      AddressGrouping.isAddress(text)
+    }
 
     public init() {}
   }
@@ -34,6 +43,9 @@ public enum Service {
     if let eventLoops = options.eventLoops { configuration.eventLoops = eventLoops }
     let limits = environment.limits
     configuration.maxConnections = limits[.maxConnections]
+    configuration.maxConnectionsPerAddress = limits[.connectionsPerAddress]
+    configuration.addressGrouping = AddressGrouping(
+      loopbackAsOne: options.loopbackAsOne, trustedProxies: options.trustedProxies)
     configuration.http.headerTimeout = .seconds(limits[.headerTimeout])
     configuration.http.bodyTimeout = .seconds(limits[.bodyTimeout])
     configuration.http.idleTimeout = .seconds(limits[.idleTimeout])

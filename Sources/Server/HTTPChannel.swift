@@ -15,8 +15,10 @@ import WebSocket
 /// Every entry point (readiness, a timer, a late response, shutdown) reports to the machine,
 /// carries out its actions, then writes what they queued in one go and updates what the
 /// poller watches, so pipelined responses leave in one `sendmsg`.
-final class HTTPChannel: Channel, @unchecked Sendable {
+final class HTTPChannel: EvictableChannel, @unchecked Sendable {
   let fd: Int32
+  /// The connection's place in the server's connection table.
+  let slot: ConnectionSlot
   let loop: EventLoop
   let server: ServerCore
   let context: RequestContext
@@ -49,13 +51,17 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   /// Whether to read: while lingering (to drain), or when the machine wants input.
   private var wantsToRead: Bool { lingering || (closeAfterWrite != .plain && machine.wantsInput) }
 
-  init(fd: Int32, loop: EventLoop, server: ServerCore, now: MonotonicTime) {
+  init(
+    fd: Int32, peer: String, slot: ConnectionSlot, loop: EventLoop, server: ServerCore,
+    now: MonotonicTime
+  ) {
     self.fd = fd
+    self.slot = slot
     self.loop = loop
     self.server = server
-    let peer = Socket.peerAddress(fd)
     self.context = RequestContext(
-      remoteAddress: peer?.host ?? "unknown", serverAddress: server.address)
+      remoteAddress: peer, serverAddress: server.address,
+      client: server.configuration.addressGrouping.group(of: peer))
     self.machine = HTTPConnectionStateMachine(configuration: server.configuration.http, now: now)
   }
 
@@ -145,6 +151,13 @@ final class HTTPChannel: Channel, @unchecked Sendable {
   }
 
   private func dispatch(_ request: Request) {
+    slot.active(server, now: MonotonicTime.now())
+    var context = self.context
+    let grouping = server.configuration.addressGrouping
+    if grouping.isTrustedProxy(context.remoteAddress) {
+      context.client = grouping.clientGroup(
+        peer: context.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
+    }
     let reply = server.handler.handle(request, context: context)
     switch reply {
     case .response(let response):
@@ -241,7 +254,13 @@ final class HTTPChannel: Channel, @unchecked Sendable {
     output.removeAll()
     loop.deregister(self)
     closeDescriptor(fd)
-    server.connectionClosed()
+    server.connectionClosed(slot)
+  }
+
+  /// Closed to make room for another address group's connection.
+  func evict() {
+    guard !closed, !upgraded else { return }
+    close()
   }
 }
 

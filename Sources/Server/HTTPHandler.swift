@@ -12,9 +12,13 @@ public struct RequestContext: Sendable {
   public var remoteAddress: String
   /// The server's own `host:port` as it listens.
   public var serverAddress: String
+  /// The client's address group (`AddressGrouping`), which every per-client bound counts
+  /// against: the peer's, or behind a trusted proxy that of the address it forwards for.
+  public var client: String
 
-  public init(remoteAddress: String, serverAddress: String) {
+  public init(remoteAddress: String, serverAddress: String, client: String? = nil) {
     self.remoteAddress = remoteAddress
     self.serverAddress = serverAddress
+    self.client = client ?? AddressGrouping().group(of: remoteAddress)
   }
 }

@@ -19,8 +19,13 @@ public final class HTTPServer: Sendable {
     public var port = 8080
     /// Event-loop threads; by default one per core.
     public var eventLoops = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Most open connections (HTTP and WebSocket); beyond it, new ones get 503.
+    /// Most open connections (HTTP and WebSocket). When full, a new connection from a lighter
+    /// address group closes the heaviest group's idlest one; from a group as heavy, it gets 503.
     public var maxConnections = 4096
+    /// Most open connections of one address group (a trusted proxy is exempt); past it, 503.
+    public var maxConnectionsPerAddress = 256
+    /// How peer addresses are grouped into clients, and which proxies are believed.
+    public var addressGrouping = AddressGrouping()
     /// Pending connections the kernel may queue.
     public var backlog: Int32 = 1024
     /// Per-connection limits and timeouts.
@@ -110,6 +115,8 @@ final class ServerCore: Sendable {
   /// `host:port`, for request contexts.
   let address: String
   let connections = Atomic<Int>(0)
+  /// Open connections by address group, and their slots by id.
+  private let table: Mutex<(table: ConnectionTable, slots: [Int: ConnectionSlot])>
   let stopping = Atomic<Bool>(false)
   let loops: [EventLoop]
 
@@ -122,6 +129,12 @@ final class ServerCore: Sendable {
     self.logger = logger
     self.address = address
     self.loops = loops
+    self.table = Mutex(
+      (
+        ConnectionTable(
+          maxConnections: configuration.maxConnections,
+          perGroup: configuration.maxConnectionsPerAddress), [:]
+      ))
   }
 
   /// The loop with the fewest open connections.
@@ -133,19 +146,52 @@ final class ServerCore: Sendable {
 
   var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
-  /// Counts a new connection; false when the server is full.
-  func connectionOpened() -> Bool {
-    let after = connections.wrappingAdd(1, ordering: .relaxed).newValue
-    guard after <= configuration.maxConnections else {
-      connections.wrappingSubtract(1, ordering: .relaxed)
-      return false
+  /// Why a new connection was refused.
+  enum Refusal: Error {
+    case addressFull
+    case serverFull
+  }
+
+  /// Takes a new connection from `peer` on `loop` into the table, closing another group's
+  /// idlest connection when the server is full; throws when it is refused.
+  func connectionOpened(peer: String, on loop: EventLoop, now: MonotonicTime) throws(Refusal)
+    -> ConnectionSlot
+  {
+    let grouping = configuration.addressGrouping
+    let group = grouping.group(of: peer)
+    let capped = !grouping.isTrustedProxy(peer)
+    let (slot, victim) = try table.withLock { (state) throws(Refusal) in
+      switch state.table.open(group: group, capped: capped, now: now.nanoseconds) {
+      case .refuseGroupFull:
+        throw Refusal.addressFull
+      case .refuseFull:
+        throw Refusal.serverFull
+      case .admit(let id, let evicting):
+        let slot = ConnectionSlot(id: id, group: group, loop: loop)
+        state.slots[id] = slot
+        return (slot, evicting.flatMap { state.slots.removeValue(forKey: $0) })
+      }
     }
-    return true
+    connections.add(1, ordering: .relaxed)
+    if let victim {
+      logger.debug("server full: closing an idle connection of \(victim.group) for \(group)")
+      victim.evict()
+    }
+    return slot
+  }
+
+  /// A connection finished a request or received a message.
+  func connectionActive(_ id: Int, now: MonotonicTime) {
+    table.withLock { $0.table.touch(id, now: now.nanoseconds) }
   }
 
   /// Counts a closed connection; called on the thread of the loop that had it.
-  func connectionClosed() {
-    connections.wrappingSubtract(1, ordering: .relaxed)
+  func connectionClosed(_ slot: ConnectionSlot) {
+    table.withLock {
+      $0.table.close(slot.id)
+      $0.slots[slot.id] = nil
+    }
+    connections.subtract(1, ordering: .relaxed)
     EventLoop.current?.connectionCount.subtract(1, ordering: .relaxed)
   }
 }

@@ -17,10 +17,17 @@ final class ListenerChannel: Channel, @unchecked Sendable {
   private var pausedUntil: MonotonicTime?
 
   /// Sent, then the socket closed, when the server is at its connection limit.
-  static let busyResponse = Array(
-    ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-      + "Content-Length: 45\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
-      + "503 Service Unavailable: too many connections").utf8)
+  static let busyResponse = refusal("503 Service Unavailable: too many connections")
+  /// Sent, then the socket closed, when the peer's address group holds its most connections.
+  static let addressBusyResponse = refusal(
+    "503 Service Unavailable: too many connections from your address")
+
+  private static func refusal(_ text: String) -> [UInt8] {
+    Array(
+      ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        + "Content-Length: \(text.utf8.count)\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
+        + text).utf8)
+  }
 
   static let events: PollEvents = [.readable, .exclusive]
 
@@ -44,8 +51,14 @@ final class ListenerChannel: Channel, @unchecked Sendable {
         }
         return
       }
-      guard server.connectionOpened() else {
-        _ = Self.busyResponse.withUnsafeBytes {
+      let peer = Socket.peerAddress(client)?.host ?? "unknown"
+      let target = server.leastLoadedLoop() ?? loop
+      let slot: ConnectionSlot
+      do {
+        slot = try server.connectionOpened(peer: peer, on: target, now: MonotonicTime.now())
+      } catch {
+        let response = error == .addressFull ? Self.addressBusyResponse : Self.busyResponse
+        _ = response.withUnsafeBytes {
           send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
         }
         close(client)
@@ -54,18 +67,23 @@ final class ListenerChannel: Channel, @unchecked Sendable {
       var one: Int32 = 1
       setsockopt(
         client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-      let target = server.leastLoadedLoop() ?? loop
       target.connectionCount.add(1, ordering: .relaxed)
       if target === loop {
-        Self.open(client, on: loop, server: server)
+        Self.open(client, peer: peer, slot: slot, on: loop, server: server)
       } else {
-        target.execute { [server] in Self.open(client, on: target, server: server) }
+        target.execute { [server] in
+          Self.open(client, peer: peer, slot: slot, on: target, server: server)
+        }
       }
     }
   }
 
-  private static func open(_ client: Int32, on loop: EventLoop, server: ServerCore) {
-    let channel = HTTPChannel(fd: client, loop: loop, server: server, now: MonotonicTime.now())
+  private static func open(
+    _ client: Int32, peer: String, slot: ConnectionSlot, on loop: EventLoop, server: ServerCore
+  ) {
+    let channel = HTTPChannel(
+      fd: client, peer: peer, slot: slot, loop: loop, server: server, now: MonotonicTime.now())
+    slot.channel = channel
     loop.register(channel, events: .readable)
     // Handed over just as the server began to stop: this loop has already told its channels.
     if server.isStopping { channel.beginShutdown() }

@@ -10,8 +10,10 @@ import WebSocket
 
 /// A connection after its upgrade: the socket side of `WebSocketStateMachine`. Confined to its
 /// event loop's thread.
-final class WebSocketChannel: Channel, @unchecked Sendable {
+final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
   let fd: Int32
+  /// The connection's place in the server's connection table.
+  let slot: ConnectionSlot
   let loop: EventLoop
   let server: ServerCore
   let machine: WebSocketStateMachine
@@ -39,6 +41,7 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
     request: Request, output: OutputQueue, now: MonotonicTime
   ) {
     self.fd = http.fd
+    self.slot = http.slot
     self.loop = http.loop
     self.server = http.server
     self.machine = accepted.makeStateMachine(now: now)
@@ -49,6 +52,7 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
       subprotocol: accepted.subprotocol, compressionWindowBits: machine.fanOutWindowBits,
       loop: http.loop)
     socket.channel = self
+    slot.channel = self
     // NB: left alone, the kernel grows the send buffer to megabytes, which a stalled reader
     // fills with seconds of old frames before `latestOnly` ever sees a full queue. A bounded
     // buffer keeps a slow client's backlog to a few frames.
@@ -120,13 +124,30 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
     close(.goingAway, reason: "the server is shutting down")
   }
 
+  /// Closed to make room for another address group's connection: the close frame says so
+  /// (1013, try again later) and the socket closes without waiting for the peer's.
+  func evict() {
+    guard !closed else { return }
+    if !lingering, machine.isOpen {
+      perform(
+        machine.close(
+          code: .tryAgainLater, reason: "server full: too many connections from your address",
+          now: MonotonicTime.now()))
+      _ = output.write(to: fd)
+    }
+    _ = machine.peerClosedConnection()
+    finalClose()
+  }
+
   private func readAvailable() {
     let outcome = SocketReader.read(
       fd, into: loop.readBuffer, while: { !closed },
       deliver: { bytes in
         // Lingering, what the peer still sends is drained and dropped.
         guard !lingering else { return }
-        perform(machine.receive(bytes, now: MonotonicTime.now()))
+        let now = MonotonicTime.now()
+        slot.active(server, now: now)
+        perform(machine.receive(bytes, now: now))
       })
     switch outcome {
     case .drained:
@@ -208,7 +229,7 @@ final class WebSocketChannel: Channel, @unchecked Sendable {
     closed = true
     loop.deregister(self)
     _ = systemClose(fd)
-    server.connectionClosed()
+    server.connectionClosed(slot)
     handler.closed(socket, code: machine.closeCode, reason: machine.closeReason)
   }
 }

@@ -51,6 +51,19 @@ struct Serve: ParsableCommand {
   )
   var allowedHosts: [String] = []
 
+  @Option(
+    name: .customLong("trusted-proxy"),
+    help:
+      "A reverse proxy's address (repeatable), e.g. 127.0.0.1 for nginx in front: requests from it count against the client its X-Forwarded-For names, not the proxy."
+  )
+  var trustedProxies: [String] = []
+
+  @Flag(
+    help:
+      "Count every loopback address (127.0.0.0/8 and ::1) as one client; by default each 127.x.y.z is its own (::1 counts as 127.0.0.1)."
+  )
+  var loopbackAsOne = false
+
   /// Every limit, as `--NAME VALUE` pairs: read by `Limits.parse`, which knows each one's
   /// name, default and allowed values (`--help` lists them below the options).
   @Argument(parsing: .allUnrecognized, help: .hidden)
@@ -78,6 +91,10 @@ struct Serve: ParsableCommand {
     {
       throw ValidationError(
         "--allow-host must be a host name without port, such as playfield.example, not \(name)")
+    }
+    for proxy in trustedProxies where !Service.Options.isAddress(proxy) {
+      throw ValidationError(
+        "--trusted-proxy must be an IP address such as 127.0.0.1 or ::1, not \(proxy)")
     }
     if let count = eventLoops, !(1...256).contains(count) {
       throw ValidationError("--event-loops must be from 1 to 256")
@@ -119,6 +136,8 @@ struct Serve: ParsableCommand {
     options.host = host
     options.port = port
     options.eventLoops = eventLoops
+    options.loopbackAsOne = loopbackAsOne
+    options.trustedProxies = trustedProxies
     do {
       try Service.run(environment: environment, options: options)
     } catch {

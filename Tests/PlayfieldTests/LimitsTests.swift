@@ -52,7 +52,7 @@ import Testing
 
   @Test func helpListsEveryLimitWithItsDefaultAndFitsEightyColumns() {
     let help = Limits.helpText
-    #expect(Limits.all.count == 20)
+    #expect(Limits.all.count == 25)
     #expect(Set(Limits.all.map(\.name)).count == Limits.all.count)
     for option in Limits.all {
       #expect(help.contains("--\(option.name) (default \(option.shownDefault))"), "\(option.name)")
@@ -69,6 +69,8 @@ import Testing
     }
     defer { app.shutdown() }
     #expect(app.application.registry.limits.maxLive == 1)
-    #expect(app.application.registry.limits.perAddress == 4, "one client's share times 4 families")
+    #expect(
+      app.application.registry.limits.perAddress == 1,
+      "one client's share times 4 families, but at most the address's share of --max-sessions")
   }
 }

@@ -47,10 +47,28 @@ extension Limit where Value == Int {
     help: "Most bytes of encoded sphere packings kept in memory (the packings add at most 23 MB).")
   public static let maxConnections = Limit(
     "max-connections", HTTPServer.Configuration().maxConnections, from: 1, to: 1_000_000,
-    help: "Most open connections; beyond it new ones get 503.")
+    help: "Most open connections; when full, a new connection from a lighter address closes the "
+      + "heaviest address's idlest one, and one from an address as heavy gets 503.")
+  public static let connectionsPerAddress = Limit(
+    "connections-per-address", 256, from: 1, to: 1_000_000,
+    help: "Open connections one address (an IPv6 /64) may hold; past it, its new ones get 503.")
+  public static let inputLogBytes = Limit(
+    "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
+    help: "Bytes of input one session may log; past it, the session takes no more input.")
+  public static let inputPagesPerClient = Limit(
+    "input-pages-per-client", 2, from: 1, to: 10_000,
+    help: "Input-log pages (GET /api/sessions/ID/inputs) one client may have read at once; "
+      + "past it, 429.")
+  public static let inputPageBytes = Limit(
+    "input-page-bytes", 1 << 20, from: 1024, to: 1 << 30,
+    help: "Most bytes of inputs in one input-log page; a longer log continues on the next page.")
 }
 
 extension Limit where Value == Double {
+  public static let sessionShare = Limit(
+    "session-share", 12.5, unit: "percent", upTo: 100,
+    help: "Share of --max-sessions one address may hold, all its clients together; and when "
+      + "fewer places are free than an address holds, it gets no more; past either, 429.")
   public static let tileWait = Limit(
     "tile-wait", 10, unit: "seconds", upTo: 3600,
     help: "Seconds a tile render may wait for its turn before 503.")

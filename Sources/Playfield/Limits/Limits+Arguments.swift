@@ -20,12 +20,15 @@ extension Limits {
 
   /// Every limit, in the order `--help` lists them.
   public static let all: [Option] = [
-    Option(.maxSessions), Option(.sessionsPerClient), Option(.inputsPerSession),
+    Option(.maxSessions), Option(.sessionsPerClient), Option(.sessionShare),
+    Option(.inputsPerSession), Option(.inputLogBytes), Option(.inputPagesPerClient),
+    Option(.inputPageBytes),
     Option(.mazesPerClient), Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),
     Option(.tileQueue), Option(.tileWait), Option(.tileCacheBytes),
     Option(.sphereComputationsPerClient), Option(.sphereQueue), Option(.sphereWait),
-    Option(.sphereCacheBytes), Option(.maxConnections), Option(.headerTimeout),
+    Option(.sphereCacheBytes), Option(.maxConnections), Option(.connectionsPerAddress),
+    Option(.headerTimeout),
     Option(.bodyTimeout), Option(.idleTimeout),
   ]
 

@@ -8,17 +8,25 @@ struct SessionLimits: Sendable {
   var maxAge: Double
   /// Live sessions one client (an address, or a browser family of it) may hold.
   var perClient: Int
-  /// Live sessions all clients of one address may hold together.
+  /// Live sessions all clients of one address may hold together: their families' quotas, but
+  /// at most the address's share of `maxLive` (`--session-share`), so that a handful of
+  /// addresses cannot fill the server.
   var perAddress: Int
   /// Inputs one session may log; past it the session takes no more input.
   var maxInputs: Int
+  /// Bytes of input one session may log; past it the session takes no more input.
+  var maxInputBytes: Int
 
   init(_ limits: Limits = Limits()) {
     maxLive = limits[.maxSessions]
     idlePause = limits[.idlePause]
     maxAge = limits[.sessionMaxAge]
     perClient = limits[.sessionsPerClient]
-    perAddress = limits[.sessionsPerClient] * limits[.familiesPerAddress]
+    let share = Int(Double(limits[.maxSessions]) * limits[.sessionShare] / 100)
+    perAddress = min(
+      limits[.sessionsPerClient] * limits[.familiesPerAddress],
+      max(limits[.sessionsPerClient], share))
     maxInputs = limits[.inputsPerSession]
+    maxInputBytes = limits[.inputLogBytes]
   }
 }

@@ -3,6 +3,9 @@ import Synchronization
 /// Live sessions per client and per address: one client (an address, or a browser family of it)
 /// may hold `perClient` at once, and all clients of one address together `perAddress`, so
 /// neither one client nor one address can take the whole global limit from everyone else.
+/// When the server is nearly full, its last places go to the addresses holding fewer: an
+/// address that holds at least as many sessions as places are free gets no more (`.reserve`),
+/// so that a few addresses cannot fill it while others hold nothing.
 ///
 /// Sessions brought back from storage have no known client and count for nobody.
 final class SessionQuota: Sendable {
@@ -10,6 +13,8 @@ final class SessionQuota: Sendable {
   enum Bound: Equatable, Sendable {
     case client
     case address
+    /// The server has no more free places than the address holds.
+    case reserve
   }
 
   /// Sessions one client may have live at once.
@@ -23,17 +28,19 @@ final class SessionQuota: Sendable {
     self.perAddress = max(perClient, perAddress)
   }
 
-  /// The bound `client` is at, or nil when it may have one more session.
-  func bound(for client: ClientKey) -> Bound? {
+  /// The bound `client` is at, or nil when it may have one more session; `free` is how many
+  /// more sessions the server as a whole may hold.
+  func bound(for client: ClientKey, free: Int = .max) -> Bound? {
     owners.withLock {
-      Self.bound(for: client, in: $0, perClient: perClient, perAddress: perAddress)
+      Self.bound(for: client, in: $0, perClient: perClient, perAddress: perAddress, free: free)
     }
   }
 
-  /// Records `sessionID` for `client` when under both bounds; otherwise the bound it is at.
-  func admit(_ sessionID: String, client: ClientKey) -> Bound? {
+  /// Records `sessionID` for `client` when under every bound; otherwise the bound it is at.
+  func admit(_ sessionID: String, client: ClientKey, free: Int = .max) -> Bound? {
     owners.withLock { owners in
-      let bound = Self.bound(for: client, in: owners, perClient: perClient, perAddress: perAddress)
+      let bound = Self.bound(
+        for: client, in: owners, perClient: perClient, perAddress: perAddress, free: free)
       if bound == nil { owners[sessionID] = client }
       return bound
     }
@@ -61,11 +68,15 @@ final class SessionQuota: Sendable {
       "you have \(perClient) live sessions in use, the most one client may; close one"
     case .address:
       "your address has \(perAddress) live sessions in use, the most one address may; close one"
+    case .reserve:
+      "the server is nearly full, and its last places go to addresses holding fewer live "
+        + "sessions than yours; close one or try again later"
     }
   }
 
   private static func bound(
-    for client: ClientKey, in owners: [String: ClientKey], perClient: Int, perAddress: Int
+    for client: ClientKey, in owners: [String: ClientKey], perClient: Int, perAddress: Int,
+    free: Int
   ) -> Bound? {
     var mine = 0
     var address = 0
@@ -75,6 +86,7 @@ final class SessionQuota: Sendable {
     }
     if mine >= perClient { return .client }
     if address >= perAddress { return .address }
+    if address > 0 && address >= free { return .reserve }
     return nil
   }
 }

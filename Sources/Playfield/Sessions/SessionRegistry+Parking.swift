@@ -13,7 +13,7 @@ extension SessionRegistry {
       let owner = quota.owner(of: session.id)
       switch bound {
       case .client: return owner == client
-      case .address: return owner?.address == client.address
+      case .address, .reserve: return owner?.address == client.address
       }
     }
     guard let oldest = candidates.min(by: { $0.summary.updatedAt < $1.summary.updatedAt }),

@@ -31,7 +31,7 @@ final class SessionRegistry: Sendable {
   ) {
     self.monotonicClock = monotonicClock
     self.quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
-    self.inputLog = InputLogCap(maxInputs: limits.maxInputs)
+    self.inputLog = InputLogCap(maxInputs: limits.maxInputs, maxBytes: limits.maxInputBytes)
     self.journal = journal
     self.limits = limits
     self.random = random
@@ -96,7 +96,9 @@ final class SessionRegistry: Sendable {
     let id = Self.identifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
-    if let client, let bound = quota.bound(for: client), !parkIdle(of: client, at: bound) {
+    if let client, let bound = quota.bound(for: client, free: limits.maxLive - listed.count),
+      !parkIdle(of: client, at: bound)
+    {
       throw APIError(.tooManyRequests, quota.message(bound))
     }
     guard listed.count < limits.maxLive || parkIdle(of: nil) else {
@@ -106,7 +108,9 @@ final class SessionRegistry: Sendable {
       error.headers.set("Retry-After", "60")
       throw error
     }
-    if let client, let bound = quota.admit(id, client: client) {
+    if let client,
+      let bound = quota.admit(id, client: client, free: limits.maxLive - listed.count)
+    {
       throw APIError(.tooManyRequests, quota.message(bound))
     }
     let warning = record(id: id, model: model, seed: seed, token: token, now: now)

@@ -174,12 +174,10 @@ struct SessionSocketHandler: WebSocketHandler {
       command = .input(input)
     }
     if let refusal = refusal(of: type) { return .failure(refusal) }
-    if case .input = command, !inputLog.admit(session.id) {
-      return .failure(
-        ClientError(
-          "log-full",
-          "this session has logged \(inputLog.maxInputs) inputs, the most one may; it takes no more input"
-        ))
+    if case .input(let input) = command,
+      let bound = inputLog.admit(session.id, bytes: input.json.serialized().count)
+    {
+      return .failure(ClientError("log-full", inputLog.message(bound)))
     }
     guard session.send(command) else {
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))

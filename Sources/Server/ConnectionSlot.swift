@@ -1,0 +1,41 @@
+import HTTP
+
+/// One connection's place in the server's `ConnectionTable`: its id, its address group, and
+/// the channel that holds the socket now (the HTTP channel, then the WebSocket channel after an
+/// upgrade), so that the table can have it closed on its own loop.
+final class ConnectionSlot: @unchecked Sendable {
+  let id: Int
+  let group: String
+  let loop: EventLoop
+  /// The channel holding the socket. NB: touched only on `loop`'s thread.
+  weak var channel: (any EvictableChannel)?
+  /// When this connection last reported activity to the table (loop thread only).
+  private var reported: UInt64 = 0
+
+  /// Activity is reported to the shared table at most this often.
+  static let reportNanoseconds: UInt64 = 1_000_000_000
+
+  init(id: Int, group: String, loop: EventLoop) {
+    self.id = id
+    self.group = group
+    self.loop = loop
+  }
+
+  /// The connection finished a request or got a message: tells the table, now and then.
+  func active(_ server: ServerCore, now: MonotonicTime) {
+    guard now.nanoseconds &- reported >= Self.reportNanoseconds else { return }
+    reported = now.nanoseconds
+    server.connectionActive(id, now: now)
+  }
+
+  /// Closes the connection on its loop to make room for another group's.
+  func evict() {
+    loop.execute { [self] in channel?.evict() }
+  }
+}
+
+/// A channel the connection table may close to make room.
+protocol EvictableChannel: Channel {
+  /// Closes the connection now, telling the peer why where the protocol can.
+  func evict()
+}
