@@ -47,6 +47,18 @@ struct Counter: Simulation {
     }
   }
 
+  /// `total`: asks the running total, with a `more` to add in the answer only (a query
+  /// changes nothing); a negative `more` is refused.
+  static let queries: Set<String> = ["total"]
+
+  func answer(_ query: JSONValue, sentBy sender: Sender?) throws(SimulationError) -> [UInt8] {
+    let more = query["more"]?.intValue ?? 0
+    guard more >= 0 else { throw SimulationError(field: "more", message: "must not be negative") }
+    var writer = JSONWriter()
+    writer.number(total + more)
+    return writer.bytes
+  }
+
   /// Who sent each `add`, in order (not part of the state).
   var senders: [String] = []
 

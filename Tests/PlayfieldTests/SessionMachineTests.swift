@@ -97,6 +97,8 @@ private struct Driver {
     case .error(let error): "error \(error.code)"
     case .pong: "pong"
     case .ack: "ack"
+    case .answer(let query, let body, let id):
+      "answer \(query) \(String(decoding: body, as: UTF8.self)) \(id.map { "\($0)" } ?? "-")"
     }
   }
 }
@@ -125,6 +127,24 @@ private struct Driver {
         "event added 2 reliable to a", "publish 2 running 0+1",
       ])
     #expect((d.machine.model as? Counter)?.total == 4)
+  }
+
+  @Test func aQueryIsAnsweredAfterTheStepToTheAskerAloneAndNeverJournaled() throws {
+    var d = try Driver()
+    let a = Peer("a")
+    let b = Peer("b")
+    _ = d.tick(.join(a, .controller), .join(b, .spectator))
+    let add: JSONValue = ["type": "add", "amount": 2]
+    #expect(
+      d.tick(.input(add), .query(a, ["type": "total", "more": 1], .controller, id: "q1")) == [
+        "journal 1 at 2", "frame 2 stream to a,b", "event added 2 reliable to a,b",
+        "answer total 3 \"q1\" to a", "publish 2 running 1+1",
+      ])
+    // A query the state refuses is the asker's error, with its id; nothing else happens.
+    let words = d.tick(.query(b, ["type": "total", "more": -1], nil, id: 7))
+    #expect(words.contains("error refused to b"))
+    #expect(!words.contains { $0.hasPrefix("journal") })
+    #expect((d.machine.model as? Counter)?.total == 2)
   }
 
   @Test func eventsBeyondTheLimitAreCountedInOneDroppedEvent() throws {

@@ -140,10 +140,6 @@ struct DeterminismTests {
     "street-soccer": 15_434_717_870_658_201_685,
   ]
 
-  /// Models with a scenario that `Simulations.all` does not list yet, because their demo page
-  /// is still to come (street soccer: issue 26's second phase registers it with its `Demo`).
-  static let awaitingRegistration: Set<String> = [StreetSoccer.kind]
-
   @Test("golden state hash", arguments: Scenario.all)
   func goldenHash(_ scenario: Scenario) throws {
     var model = try scenario.start()
@@ -236,9 +232,8 @@ struct DeterminismTests {
   @Test func everyRegisteredModelHasAScenario() {
     let kinds = Simulations.all.map { $0.kind }
     #expect(Set(kinds).count == kinds.count)
-    #expect(Self.awaitingRegistration.isDisjoint(with: kinds), "registered: remove it above")
     #expect(
-      Set(kinds) == Set(Scenario.all.map { $0.type.kind }).subtracting(Self.awaitingRegistration))
+      Set(kinds) == Set(Scenario.all.map { $0.type.kind }))
     let maze = Simulations.named("maze").map { ObjectIdentifier($0) }
     #expect(maze == ObjectIdentifier(MazeBall.self))
     #expect(Simulations.named("mandelbrot") == nil)

@@ -146,6 +146,7 @@ export class SessionClient {
     this.requests.delete(message.id);
     clearTimeout(waiting.timer);
     if (message.type === "ack") waiting.resolve(null);
+    else if (message.type === "answer") waiting.resolve(message);
     else waiting.reject(refusal(message.error, message.message));
     return true;
   }
@@ -183,6 +184,10 @@ export class SessionClient {
       case "ack":
         this.answer(message);
         return;
+      case "answer":
+        // A query's answer (street soccer's `plan`) goes to whoever asked.
+        if (message.id !== undefined && this.answer(message)) return;
+        break;
       case "error":
         // A refusal of a request goes to whoever waits for it, not to the page's handler.
         if (message.id !== undefined && this.answer(message)) return;

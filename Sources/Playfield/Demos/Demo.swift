@@ -54,5 +54,6 @@ struct Demo: Sendable {
       summary: "A hue ring around a saturation and brightness box, as a reusable web component.",
       seed: "HSV colour picker", group: .sensorsAndDrawing, frame: .init(640, 320)),
     .paintbrush,
+    .streetSoccer,
   ]
 }

@@ -76,6 +76,12 @@ extension ServerMessage {
     case .ack(let id):
       writer.field("type", "ack")
       writer.field("id", id)
+    case .answer(let query, let body, let id):
+      writer.field("type", "answer")
+      writer.field("query", query)
+      if let id { writer.field("id", id) }
+      writer.key(query)
+      writer.raw(body)
     }
     writer.endObject()
   }

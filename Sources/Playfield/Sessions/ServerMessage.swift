@@ -24,6 +24,9 @@ enum ServerMessage: Sendable {
   case pong(id: JSONValue?, t: JSONValue?)
   /// A command that carried an `id` was checked and queued for the session.
   case ack(id: JSONValue)
+  /// The answer to a query (`Simulation.queries`): `body` is one JSON value, sent as the
+  /// field named after the query, with the query's `id`.
+  case answer(query: String, body: [UInt8], id: JSONValue?)
 
   /// The `hello` message of a live session or a replay.
   struct Hello: Sendable {

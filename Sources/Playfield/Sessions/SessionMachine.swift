@@ -23,6 +23,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     /// A model input, already checked (`reset` is one), applied at the next step; `from` is
     /// the connection that sent it, told if the model refuses it.
     case input(CheckedInput, from: Client? = nil)
+    /// A question about the state (a model's `queries`), answered after this tick's step to
+    /// the asker alone, with the asker's request `id`; never logged.
+    case query(Client, JSONValue, Sender?, id: JSONValue?)
     /// Reads the exact state after this tick's work.
     case inspect(@Sendable (SessionState) -> Void)
     /// The owner replaced the seat links: these are the new tokens (told to controllers), and
@@ -171,6 +174,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     var changed = budgetNews(now: now)
     var joined: [(Client, SessionRole)] = []
     var inspections: [@Sendable (SessionState) -> Void] = []
+    var queries: [(Client, JSONValue, Sender?, JSONValue?)] = []
     for command in commands {
       switch command {
       case .join(let client, let role):
@@ -191,6 +195,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         if phase != .running { waitingSteps += count }
       case .input(let input, let client):
         waitingInputs.append((input, client))
+      case .query(let client, let query, let sender, let id):
+        queries.append((client, query, sender, id))
       case .inspect(let reply):
         inspections.append(reply)
       case .renewSeats(let tokens):
@@ -217,6 +223,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
       perform(.broadcast(.status(status), to: clients.map(\.client), .reliable))
       announcedBudget = budget
       announcedAt = now
+    }
+    for (client, query, sender, id) in queries {
+      perform(.send(answer(query, sentBy: sender, id: id), to: client))
     }
     if changed || stepped { perform(.publish(progress(now: now))) }
     // NB: hashing a big model's state costs milliseconds: only when someone asked.
@@ -266,6 +275,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         if !askers.contains(where: { $0 === client }) { askers.append(client) }
       case .input(let input, let client):
         waitingInputs.append((input, client))
+      case .query(let client, let query, let sender, let id):
+        perform(.send(answer(query, sentBy: sender, id: id), to: client))
       case .inspect(let reply):
         perform(
           .reply(reply, SessionState(tick: model.tick, stateHash: model.stateHash, running: false)))
@@ -413,6 +424,18 @@ struct SessionMachine<Client: AnyObject & Sendable> {
       perform(.disconnect(guest.client, reason: "the owner replaced this link; ask for the new one"))
     }
     return !guests.isEmpty
+  }
+
+  /// The model's answer to a query, or the error that names what stops it.
+  private func answer(_ query: JSONValue, sentBy sender: Sender?, id: JSONValue?) -> ServerMessage {
+    let name = query["type"]?.stringValue ?? ""
+    do {
+      return .answer(query: name, body: try model.answer(query, sentBy: sender), id: id)
+    } catch {
+      var refusal = ClientError("refused", error.description, field: error.field)
+      refusal.id = id
+      return .error(refusal)
+    }
   }
 
   private func count(_ role: SessionRole) -> Int { clients.count { $0.role == role } }

@@ -17,7 +17,7 @@ extension SessionRestorer {
   /// Where a rebuild of the stored session at `tick` starts: the nearest snapshot at or before
   /// it (or tick 0 without one, or always with `fromStart`), and a reader of the inputs after.
   static func start(
-    _ session: StoredSession, at tick: UInt64, fromStart: Bool, store: SQLiteSessionStore
+    _ session: StoredSession, at tick: UInt64, fromStart: Bool, store: any SessionStore
   ) throws -> (any Simulation, InputLogReader) {
     guard let type = Demo.model(ofKind: session.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")

@@ -39,7 +39,8 @@ struct SessionSocketHandler: WebSocketHandler {
   }
 
   /// Checks one message from `socket` and queues its command; returns an immediate reply, if
-  /// any. (An on-demand session's `step` is answered by its frame, which carries the id.)
+  /// any. A query (`Simulation.queries`) is answered by the session on its next tick instead,
+  /// and an on-demand session's `step` by its frame, which carries the id.
   func handle(_ message: WebSocketMessage, from socket: WebSocket? = nil)
     -> Result<ServerMessage?, ClientError>
   {
@@ -58,11 +59,12 @@ struct SessionSocketHandler: WebSocketHandler {
     // A ping's id and t are any JSON, echoed in its pong; any other message's id is the
     // sender's name for it, not the model's, and comes back with its answer.
     let id = fields["type"] == "ping" ? nil : fields.removeValue(forKey: "id")
-    let answer = checkID(id).flatMap { command(fields, id: id, from: socket) }
+    let answer = checkID(id).flatMap { command(fields, id: id, socket: socket) }
     switch answer {
-    case .success(let reply):
-      if case .stepFor? = reply.command { return .success(nil) }
-      return .success(reply.message ?? id.map { .ack(id: $0) })
+    case .success(.later):
+      return .success(nil)
+    case .success(.now(let reply)):
+      return .success(reply ?? id.map { .ack(id: $0) })
     case .failure(var error):
       if let id, Self.isRequestID(id) { error.id = id }
       return .failure(error)
@@ -78,10 +80,16 @@ struct SessionSocketHandler: WebSocketHandler {
         field: "id"))
   }
 
-  /// Checks the message (without its `id`) and queues its command; returns an immediate reply
-  /// (a `pong`), if any, and the command queued.
-  private func command(_ fields: [String: JSONValue], id: JSONValue?, from socket: WebSocket?)
-    -> Result<(message: ServerMessage?, command: SessionCommand?), ClientError>
+  /// When a message is answered: now (a `pong`, or nil for an `ack`), or later by the session
+  /// (a query's answer, an on-demand step's frame).
+  private enum Reply {
+    case now(ServerMessage?)
+    case later
+  }
+
+  /// Checks the message (without its `id`) and queues its command; returns when it is answered.
+  private func command(_ fields: [String: JSONValue], id: JSONValue?, socket: WebSocket?)
+    -> Result<Reply, ClientError>
   {
     guard let typeValue = fields["type"] else {
       return .failure(
@@ -93,9 +101,44 @@ struct SessionSocketHandler: WebSocketHandler {
 
     // Messages anyone may send.
     if type == "ping" {
-      return .success((.pong(id: fields["id"], t: fields["t"]), nil))
+      return .success(.now(.pong(id: fields["id"], t: fields["t"])))
     }
-    return queue(type, .object(fields), id: id, from: socket).map { (nil, $0) }
+    if let socket, session.type.queries.contains(type) {
+      return ask(type, .object(fields), id: id, socket: socket).map { .later }
+    }
+    return queue(type, .object(fields), id: id, from: socket).map { command in
+      if case .stepFor = command { .later } else { .now(nil) }
+    }
+  }
+
+  /// Queues a query for the session, which answers it on its next tick: from a controller, or
+  /// from a guest whose seat lists it.
+  private func ask(_ type: String, _ query: JSONValue, id: JSONValue?, socket: WebSocket)
+    -> Result<Void, ClientError>
+  {
+    if let refusal = refusal(of: type) { return .failure(refusal) }
+    guard session.send(.query(socket, query, role.sender, id: id)) else {
+      return .failure(ClientError("too-many", "too many messages waiting; slow down"))
+    }
+    return .success(())
+  }
+
+  /// Why this connection's role may not send `type`, or nil if it may.
+  private func refusal(of type: String) -> ClientError? {
+    switch role {
+    case .controller:
+      return nil
+    case .guest(let seat):
+      guard seat.inputs.contains(type) else {
+        return ClientError(
+          "not-controller",
+          "the \(seat.label) token cannot send \(type); it needs the control token")
+      }
+      return nil
+    case .spectator:
+      return ClientError(
+        "not-controller", "spectators cannot send \(type); connect with the session's token")
+    }
   }
 
   /// Checks and queues one command other than `ping`; returns it.
@@ -145,21 +188,7 @@ struct SessionSocketHandler: WebSocketHandler {
       }
       command = .input(input, from: socket)
     }
-    switch role {
-    case .controller:
-      break
-    case .guest(let seat):
-      guard seat.inputs.contains(type) else {
-        return .failure(
-          ClientError(
-            "not-controller",
-            "the \(seat.label) token cannot send \(type); it needs the control token"))
-      }
-    case .spectator:
-      return .failure(
-        ClientError(
-          "not-controller", "spectators cannot send \(type); connect with the session's token"))
-    }
+    if let refusal = refusal(of: type) { return .failure(refusal) }
     if case .input(let input, _) = command,
       let bound = inputLog.admit(session.id, bytes: input.json.serialized().count)
     {

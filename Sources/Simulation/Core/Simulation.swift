@@ -19,6 +19,10 @@ public protocol Simulation: Sendable {
   /// The places for people without the control token who may still send some inputs (a
   /// drawing guest, the other side of a game); empty for most models.
   static var seats: [Seat] { get }
+  /// Message types that ask about the state without changing it (street soccer's `plan`): the
+  /// session answers each on its next tick with `answer(_:sentBy:)`, to the asker only, and
+  /// never logs it. Empty for most models.
+  static var queries: Set<String> { get }
 
   /// Validates a config object (missing fields take defaults; unknown fields are an error); the
   /// error names the field and its allowed range, e.g. `balls: must be an integer from 1 to 10000`.
@@ -48,6 +52,11 @@ public protocol Simulation: Sendable {
   /// an error to its sender and does not log it. Leaving it out must give the same state.
   mutating func step(checked inputs: [CheckedInput], refused: inout [Int: String])
     -> [SimulationEvent]
+
+  /// The answer to a query (a message whose type is in `queries`): the bytes of one JSON value;
+  /// throws naming the field or rule that stops it. `sender` is who asked, as the server knows
+  /// it (nil for the server itself).
+  func answer(_ query: JSONValue, sentBy sender: Sender?) throws(SimulationError) -> [UInt8]
 
   /// Writes the model's fields of the `hello` message into an object the caller has begun.
   func writeHello(into writer: inout JSONWriter)
@@ -79,6 +88,15 @@ extension Simulation {
 
   /// No seats: only the controller sends input.
   public static var seats: [Seat] { [] }
+
+  /// No queries.
+  public static var queries: Set<String> { [] }
+
+  /// No queries: every one is unknown.
+  public func answer(_ query: JSONValue, sentBy sender: Sender?) throws(SimulationError) -> [UInt8]
+  {
+    throw SimulationError(field: "type", message: "\(Self.kind) answers no queries")
+  }
 
   /// No games.
   public var finishedGame: (score: Int, level: Int)? { nil }

@@ -13,7 +13,8 @@ extension FuzzTarget {
 
   /// A street soccer session fed a sequence: the rest of the input is a JSON array of
   /// messages (or one message; at most 24), each applied in a step of its own; a
-  /// `{"type": "plan", "side", "moves"}` message asks the plan API instead, and the legal
+  /// `{"type": "plan", "side", "moves"}` message is asked as a query (`answer`) and of the plan
+  /// API instead, and the legal
   /// moves it lists must plan too. Whatever comes, the model writes its frame and hello, and its snapshot
   /// restores to the same bytes.
   static func soccer(_ bytes: [UInt8]) {
@@ -24,6 +25,12 @@ extension FuzzTarget {
     else { return }
     for message in (json.arrayValue ?? [json]).prefix(24) {
       if message["type"] == "plan" {
+        // The socket's way in (a seat's or the controller's query), parsing included.
+        for sender in [Sender.guest("away"), .controller] {
+          if let answer = try? model.answer(message, sentBy: sender) {
+            precondition((try? JSONValue.parse(answer)) != nil, "a plan answer is not JSON")
+          }
+        }
         plan(message, on: model)
       } else if let input = try? StreetSoccer.checkedInput(from: message) {
         _ = model.step(checked: [input])

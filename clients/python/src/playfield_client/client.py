@@ -191,6 +191,15 @@ class Client:
 
     # WebSockets
 
+    def street_soccer(self, home="human", away="novice", turns_per_side=15, seed=None, **config):
+        """A new street soccer match, stopped and controlled (see `street_soccer.py`): who plays
+        each side (`"human"`, `"novice"`, `"defensive"`, `"strong"`), its length and seed, and
+        other config fields (`columns`, `rows`, `dice`, `homeKit`, `awayKit`)."""
+        from .street_soccer import StreetSoccerMatch
+
+        return StreetSoccerMatch.create(self, home=home, away=away, turns_per_side=turns_per_side,
+                                        seed=seed, **config)
+
     def socket_url(self, session_id, token=None):
         """`ws://HOST/ws/sessions/ID[?token=T]`."""
         scheme = "wss" if self.base_url.startswith("https") else "ws"
@@ -238,5 +247,5 @@ def _in_thread(method):
 
 
 for _name, _method in inspect.getmembers(Client, inspect.isfunction):
-    if not _name.startswith("_") and _name not in ("connect", "socket_url"):
+    if not _name.startswith("_") and _name not in ("connect", "socket_url", "street_soccer"):
         setattr(AsyncClient, _name, _in_thread(_method))

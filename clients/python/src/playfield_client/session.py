@@ -213,7 +213,8 @@ class AsyncSession:
         consumed = False
         for waiter in self._waiters:
             consumed = waiter.offer(message) or consumed
-        if not consumed and not isinstance(message, Pong):
+        answer = isinstance(message, dict) and message.get("type") == "answer"
+        if not consumed and not isinstance(message, Pong) and not answer:
             self._buffer.append(message)
             self._arrived.set()
 
@@ -376,6 +377,27 @@ class AsyncSession:
         await self._send_text(socket, json.dumps({"type": "ping", "id": key}))
         await self._await(waiter)
         return time.perf_counter() - started
+
+    async def ask(self, query):
+        """Sends a query (a dict with `type`, such as street soccer's `{"type": "plan", ...}`)
+        and returns its answer's value (the answer's field named after the query); a query the
+        state refuses raises `ServerError` with the rule as its message."""
+        if not isinstance(query, dict) or not isinstance(query.get("type"), str):
+            raise TypeError(f"a query is a dict with a string 'type', not {query!r}")
+        socket = await self._ready()
+        async with self._confirm_lock:
+            key = f"pfq-{next(self._pings)}"
+            waiter = _Waiter(
+                lambda m: isinstance(m, dict) and m.get("type") == "answer" and m.get("id") == key,
+                errors=True)
+            self._waiters.append(waiter)
+            try:
+                await self._send_text(socket, json.dumps({**query, "id": key}, allow_nan=False))
+            except BaseException:
+                self._waiters.remove(waiter)
+                raise
+            answer = await self._await(waiter)
+        return answer[answer["query"]]
 
     # Session commands
 
