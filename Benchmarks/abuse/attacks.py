@@ -1083,7 +1083,7 @@ async def attack_7_canvas_integrity(run):
 
     await mine.send(stroke_message(2, 4, "owner"))
     await asyncio.sleep(0.6)
-    status, _, raw, _ = await asyncio.to_thread(try_call, base, f"/api/sessions/{canvas['id']}/inputs",
+    status, _, raw, _ = await asyncio.to_thread(try_call, base, f"/api/sessions/{canvas['id']}/inputs?token={canvas['token']}",
                                                 "GET", None, reader)
     run.outcome("another address read the input log without a token",
                 f"status {status}, owner's author id shown: {'yes' if b'owner' in raw else 'no'}")
@@ -1146,13 +1146,13 @@ async def attack_8_input_pages(run):
     base, a = run.server.base, attacker(0)
     canvas = await asyncio.to_thread(create, base, "paintbrush", {}, a)
     await asyncio.to_thread(fill_canvas, base, canvas, a, 10000)
-    status, _, raw, seconds = await asyncio.to_thread(try_call, base, f"/api/sessions/{canvas['id']}/inputs",
+    status, _, raw, seconds = await asyncio.to_thread(try_call, base, f"/api/sessions/{canvas['id']}/inputs?token={canvas['token']}",
                                                       "GET", None, a, None, 120)
     page = json.loads(raw) if status == 200 else {}
     run.outcome("one page", f"status {status}, {len(page.get('inputs', []))} inputs, {len(raw) / 1e6:.1f} MB, "
                 f"{seconds:.1f} s")
     await run.before()
-    worker = await run.launch(request_loops, base, InputsPath(canvas["id"]),
+    worker = await run.launch(request_loops, base, InputsPath(canvas["id"], canvas["token"]),
                               [attacker(1 + i) for i in range(30)], 1)
     await run.during("30 addresses reading 10,000-input pages")
     await run.stop(worker, "input pages")
@@ -1161,8 +1161,8 @@ async def attack_8_input_pages(run):
 class InputsPath:
     """The input log's first page, for `request_loops` (picklable, unlike a lambda)."""
 
-    def __init__(self, session_id):
-        self.path = f"/api/sessions/{session_id}/inputs"
+    def __init__(self, session_id, token):
+        self.path = f"/api/sessions/{session_id}/inputs?token={token}"
 
     def __call__(self, source, thread, n):
         return self.path

@@ -48,7 +48,8 @@ def shard(session):
 
 
 def logged_inputs(cluster, session):
-    status, _, body = request(f"{cluster.url}/api/sessions/{session['id']}/inputs")
+    status, _, body = request(
+        f"{cluster.url}/api/sessions/{session['id']}/inputs?token={session['token']}")
     assert status == 200, body
     return body["inputs"]
 

@@ -211,12 +211,13 @@ def send_commands(server, session, messages):
     return acked, full
 
 
-def all_pages(server, session_id):
+def all_pages(server, session):
     """Every input-log page from the start, following `more`."""
     pages, after = [], 0
     deadline = Deadline(30, "reading the input log")
     while True:
-        status, _, page = request(server.url + f"/api/sessions/{session_id}/inputs?after={after}")
+        status, _, page = request(
+            server.url + f"/api/sessions/{session['id']}/inputs?after={after}&token={session['token']}")
         assert status == 200, page
         pages.append(page["inputs"])
         if not page["more"]:
@@ -244,7 +245,7 @@ def test_the_input_log_has_a_byte_cap(start_playfield):
     assert "bytes of input" in full[0]["message"]
     # Acked inputs are logged at the next tick: wait (bounded) until all are.
     logged = wait_until(
-        lambda: (found := [i for page in all_pages(server, session["id"]) for i in page])
+        lambda: (found := [i for page in all_pages(server, session) for i in page])
         and len(found) >= len(acked) and found, 20, "the acked inputs in the log")
     assert len(logged) == len(acked)
     assert size(logged) <= 1100, "what is logged stays near the cap (the server counts its own JSON)"
@@ -265,7 +266,7 @@ def test_input_pages_are_bounded_in_bytes_and_lose_nothing(start_playfield):
             ws.send(json.dumps({"type": "step"}))
             tick = receive_until(ws, lambda m: m["type"] == "frame" and m["tick"] > tick, 30,
                                  f"the frame of step {batch}")["tick"]
-    pages = all_pages(server, session["id"])
+    pages = all_pages(server, session)
     ticks = [i["tick"] for page in pages for i in page]
     assert len(ticks) == 200 and ticks == sorted(ticks) and len(set(ticks)) == 20
     assert len(pages) >= 4

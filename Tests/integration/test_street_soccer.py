@@ -15,7 +15,8 @@ CONFIG = {"home": "human", "away": "human", "turnsPerSide": 2}
 
 
 def seat_token(session, seat):
-    return parse_qs(urlparse(session["urls"][seat]).query)["token"][0]
+    """The seat's token, from its link (after `#`, where no server or Referer sees it)."""
+    return parse_qs(urlparse(session["urls"][seat]).fragment)["token"][0]
 
 
 def join(stack, playfield, session, token=None):
