@@ -421,7 +421,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     let guests = clients.filter { $0.role.sender != .controller && $0.role != .spectator }
     clients.removeAll { $0.role.sender != .controller && $0.role != .spectator }
     for guest in guests {
-      perform(.disconnect(guest.client, reason: "the owner replaced this link; ask for the new one"))
+      perform(
+        .disconnect(guest.client, reason: "the owner replaced this link; ask for the new one"))
     }
     return !guests.isEmpty
   }
