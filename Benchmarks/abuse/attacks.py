@@ -1083,7 +1083,7 @@ async def attack_7_canvas_integrity(run):
 
     await mine.send(stroke_message(2, 4, "owner"))
     await asyncio.sleep(0.6)
-    status, _, raw, _ = await asyncio.to_thread(try_call, base, f"/api/sessions/{canvas['id']}/inputs?token={canvas['token']}",
+    status, _, raw, _ = await asyncio.to_thread(try_call, base, f"/api/sessions/{canvas['id']}/inputs",
                                                 "GET", None, reader)
     run.outcome("another address read the input log without a token",
                 f"status {status}, owner's author id shown: {'yes' if b'owner' in raw else 'no'}")
