@@ -47,14 +47,27 @@ def test_a_file_size_limit_is_a_write_error_not_death(start_playfield):
     assert server.alive()
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def test_a_read_only_database_degrades_health(start_playfield):
-    # NB: root writes any file whatever its mode, so the server runs as nobody here.
+    # NB: root writes any file whatever its mode, so the server runs as nobody here. Nobody may
+    # not read the checkout (a clone in a private folder), so its pages go along in copies.
     directory = tempfile.mkdtemp(prefix="playfield-ro-")
     os.chmod(directory, 0o777)
     try:
+        folders = []
+        for name in ("Public", "Templates"):
+            copy = os.path.join(directory, name)
+            shutil.copytree(os.path.join(ROOT, name), copy)
+            folders += [f"--{name.lower()}", copy]
+        for path, names, files in os.walk(directory):
+            for name in names + files:
+                os.chmod(os.path.join(path, name), 0o755)
         database = os.path.join(directory, "playfield.db")
         server = start_playfield(
-            database=database, prefix=("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"))
+            *folders, database=database,
+            prefix=("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"))
         health = request(server.url + "/healthz")[2]
         assert health["status"] == "ok", health
         os.chmod(database, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
