@@ -78,6 +78,23 @@ final class StepScheduler: @unchecked Sendable {
     return admitted
   }
 
+  /// Runs `job`'s first slice on the calling thread when the scheduler has nothing else to do
+  /// (started, no job waiting or in a slice, no tick under way), which saves two thread
+  /// hand-offs for a short job; otherwise queues it as `submit` does. The slice has the same
+  /// bounds and is counted the same; what is left after it is queued for the scheduler's
+  /// thread. NB: the caller's thread is not niced: callers are event loops, whose other
+  /// connections wait at most one slice.
+  @discardableResult
+  func submitRunningFirstSliceHere(_ job: StepJob) -> Bool {
+    condition.lock()
+    let idle = started && !stopping && !tickRunning && rotation.isEmpty && inFlight.isEmpty
+    if idle { inFlight[job.client, default: 0] += 1 }
+    condition.unlock()
+    guard idle else { return submit(job) }
+    runSlice(of: job, client: job.client)
+    return true
+  }
+
   var statistics: Statistics {
     condition.lock()
     defer { condition.unlock() }
@@ -186,6 +203,9 @@ final class StepScheduler: @unchecked Sendable {
     let again = progress == .more && !job.isCancelled && !stopping
     if again {
       rotation.add(job, client: client)
+      // NB: a slice run by another thread (`submitRunningFirstSliceHere`) leaves its job to
+      // the scheduler's thread, which may be waiting.
+      condition.broadcast()
     } else if job.isCancelled || progress == .more {
       counts.cancelled += 1
     } else {

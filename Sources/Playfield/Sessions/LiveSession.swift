@@ -271,6 +271,32 @@ final class LiveSession: @unchecked Sendable {
     return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
   }
 
+  /// One session's part of a batch step (`BatchStep`, on the step scheduler's thread): applies
+  /// `inputs`, steps up to `count` ticks while `mayStep` allows, and when none is left appends
+  /// the model's values (`BatchStepping`) to `values`. Returns the ticks left and the tick
+  /// reached; nil when the session was deleted (nothing is stepped).
+  func stepBatch(
+    _ inputs: [CheckedInput], count: Int, mayStep: () -> Bool, values: inout BatchValues
+  ) -> (left: Int, tick: UInt64)? {
+    guard closing.withLock({ $0 == nil }) else { return nil }
+    let result = using.withLock { _ -> (left: Int, tick: UInt64) in
+      let left = machine.stepBatch(inputs, count: count, mayStep: mayStep) { perform($0) }
+      if left == 0, let model = machine.model as? any BatchStepping {
+        model.writeBatchValues(into: &values)
+      }
+      return (left, machine.model.tick)
+    }
+    news.store(true, ordering: .sequentiallyConsistent)
+    wake()
+    closeIfAsked()
+    return result
+  }
+
+  /// The names of the model's batch values (`BatchStepping`); empty for a model without.
+  var batchFields: [String] {
+    using.withLock { _ in (machine.model as? any BatchStepping)?.batchFields ?? [] }
+  }
+
   /// The state the journal saves to end a session for good.
   func endForShutdown() -> (tick: UInt64, running: Bool) {
     using.withLock { _ in (machine.model.tick, machine.isRunning) }
