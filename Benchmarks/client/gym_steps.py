@@ -109,7 +109,7 @@ class RealtimeWatcher:
                                        source_address=(address, 0))
         self.socket = connect(f"ws://{host}:{self.port}/ws/sessions/{self.id}", sock=raw,
                               additional_headers={"Authorization": "Bearer " + token},
-                              compression=None)
+                              compression=None).__enter__()
         self.socket.send(json.dumps({"type": "start"}))
         self.samples = []
         self.stopping = threading.Event()
@@ -148,7 +148,7 @@ class RealtimeWatcher:
     def close(self):
         self.stopping.set()
         self.thread.join(5)
-        self.socket.close()
+        self.socket.__exit__(None, None, None)
 
 
 def measure(server, url, threads, durations):

@@ -165,6 +165,60 @@ struct StepSchedulerTests {
     #expect(journal.all == ["j 1", "j finished"])
   }
 
+  @Test(
+    "with nothing else to do, a job's first slice runs on the caller's thread; the rest on the scheduler's"
+  )
+  func firstSliceHere() {
+    let journal = Journal()
+    let done = Mutex<Bool>(false)
+    let scheduler = Self.scheduler()
+    scheduler.start()
+    defer { scheduler.stop() }
+    let caller = Thread.current
+    let threads = Mutex<[Bool]>([])
+    var left = 3
+    let job = StepJob(
+      client: "a", label: "test",
+      work: { slice in
+        threads.withLock { $0.append(Thread.current == caller) }
+        while slice.mayStep() {}
+        left -= 1
+        return left == 0 ? .done : .more
+      },
+      completion: { result in
+        journal.add("\(result)")
+        done.withLock { $0 = true }
+      })
+    scheduler.submitRunningFirstSliceHere(job)
+    // The first slice ran before the call returned, here.
+    #expect(threads.withLock { $0 } == [true])
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !done.withLock({ $0 }) && ContinuousClock.now < deadline { usleep(1_000) }
+    #expect(threads.withLock { $0 } == [true, false, false])
+    #expect(journal.all == ["finished"])
+    #expect(scheduler.statistics.slices == 3)
+    #expect(scheduler.statistics.steps == 12)
+  }
+
+  @Test("a job submitted while another waits, or during a tick, is queued, not run here")
+  func queuedWhenBusy() {
+    let journal = Journal()
+    let scheduler = Self.scheduler()
+    // Not started (a manual loop): always queued.
+    scheduler.submitRunningFirstSliceHere(job("m", client: "a", slices: 1, journal: journal))
+    #expect(journal.all.isEmpty)
+    #expect(scheduler.runSlices() == 1)
+    #expect(journal.all == ["m 4", "m finished"])
+    let started = StepScheduler(configuration: .init(maxStepsPerSlice: 4), clock: { .zero })
+    started.tickBegins()
+    started.start()
+    defer { started.stop() }
+    let ticking = Journal()
+    started.submitRunningFirstSliceHere(job("t", client: "b", slices: 1, journal: ticking))
+    #expect(ticking.all.isEmpty, "a tick runs: the job waits for the scheduler's thread")
+    started.tickEnded()
+  }
+
   @Test("stopping cancels what waits")
   func stopCancels() {
     let journal = Journal()

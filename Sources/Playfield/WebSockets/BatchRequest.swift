@@ -60,7 +60,8 @@ enum BatchRequest {
     if let unknown = message.keys.first(where: { !fields.contains($0) }) {
       return .failure(
         ClientError(
-          "bad-field", "unknown field \(unknown); a step has \(fields.sorted().joined(separator: ", "))",
+          "bad-field",
+          "unknown field \(unknown); a step has \(fields.sorted().joined(separator: ", "))",
           field: unknown))
     }
     let maxCount = SessionSocketHandler.maxStepCount
@@ -90,7 +91,8 @@ enum BatchRequest {
     if let value = message["inputs"] {
       guard let items = value.arrayValue else {
         return .failure(
-          ClientError("bad-field", "inputs must be an array of [slot, input] pairs", field: "inputs"))
+          ClientError(
+            "bad-field", "inputs must be an array of [slot, input] pairs", field: "inputs"))
       }
       let position = Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1, $0) })
       for (index, item) in items.enumerated() {
@@ -140,7 +142,9 @@ enum BatchRequest {
       }
     }
     return .success(
-      slots.indices.map { BatchStep.Entry(session: sessions[slots[$0]], inputs: inputs[$0], count: counts[$0]) })
+      slots.indices.map {
+        BatchStep.Entry(session: sessions[slots[$0]], inputs: inputs[$0], count: counts[$0])
+      })
   }
 
   /// Counts every entry's inputs against its session's log bound; on a full log, gives back

@@ -8,7 +8,9 @@
 
 Each environment drives one server session that steps on demand (`"clock": "on-demand"`):
 the game loop never steps it, and each `env.step` runs on the server as soon as it arrives,
-thousands a second. `realtime=True` uses a realtime session, stopped and stepped on the 60 Hz
+thousands a second, over a batch connection (`batch.py`, `/ws/batch`: one message out, one
+binary reply in); the vector environments step all their sessions over one such connection.
+`realtime=True` uses a realtime session, stopped and stepped on the 60 Hz
 tick instead (one step per tick at most; for watching an agent at the speed of the page).
 `reset(seed=S)` creates a session with seed S (deleting the one before) and puts the model back
 at its start with the model's `reset` input and one step; `reset()` without a seed does the same
@@ -495,8 +497,8 @@ class PlayfieldVectorEnv(VectorEnv):
             raise ValueError(f"action {actions[i].tolist()} of environment {i} is outside "
                              f"{self.single_action_space}")
         ended = self._ended
-        rows = actions.astype(np.float64).tolist()
         if ended.any():
+            rows = actions.astype(np.float64).tolist()
             restarting = np.flatnonzero(ended)
             for i in restarting:
                 rows[i] = None
@@ -504,7 +506,7 @@ class PlayfieldVectorEnv(VectorEnv):
             inputs = [(int(i), message) for i in restarting for message in self._restart_inputs(i)]
             reply = self._checked(self.batch.step(actions=rows, count=counts, inputs=inputs))
         else:
-            reply = self._checked(self.batch.step(actions=rows, count=self.frame_skip))
+            reply = self._checked(self.batch.step(actions=actions, count=self.frame_skip))
         previous, values = self._values, reply.values
         ticks = (reply.ticks - self._ticks).astype(np.float64)
         self._velocity = self._velocities(previous, values, np.maximum(ticks, 1)[:, None])
