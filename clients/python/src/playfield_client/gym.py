@@ -155,9 +155,13 @@ class PlayfieldEnv(gymnasium.Env):
     def _tilt(self, action):
         """The `tilt` input of an action, checked."""
         action = np.asarray(action, dtype=np.float32).reshape(2)
-        if not self.action_space.contains(action):
-            raise ValueError(f"action {action.tolist()} is outside {self.action_space}")
-        return {"type": "tilt", "x": float(action[0]), "y": float(action[1])}
+        x, y = action.tolist()
+        # NB: `action_space.contains`, without its cost: float32 values within the float32
+        # bounds (NaN is not).
+        limit = float(self.action_space.high[0])
+        if not (-limit <= x <= limit and -limit <= y <= limit):
+            raise ValueError(f"action {[x, y]} is outside {self.action_space}")
+        return {"type": "tilt", "x": x, "y": y}
 
     def _stepped(self, frame):
         """`step`'s result from the frame after the step."""
