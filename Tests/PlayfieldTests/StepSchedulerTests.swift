@@ -166,7 +166,7 @@ struct StepSchedulerTests {
   }
 
   @Test(
-    "with nothing else to do, a job's first slice runs on the caller's thread; the rest on the scheduler's"
+    "with nothing else to do, a job's first slices run on the caller's thread; the rest on the scheduler's"
   )
   func firstSliceHere() {
     let journal = Journal()
@@ -176,7 +176,7 @@ struct StepSchedulerTests {
     defer { scheduler.stop() }
     let caller = Thread.current
     let threads = Mutex<[Bool]>([])
-    var left = 3
+    var left = StepScheduler.slicesHere + 2
     let job = StepJob(
       client: "a", label: "test",
       work: { slice in
@@ -189,15 +189,16 @@ struct StepSchedulerTests {
         journal.add("\(result)")
         done.withLock { $0 = true }
       })
-    scheduler.submitRunningFirstSliceHere(job)
-    // The first slice ran before the call returned, here.
-    #expect(threads.withLock { $0 } == [true])
+    scheduler.submitRunningHere(job)
+    // Alone, its first `slicesHere` slices ran before the call returned, here.
+    let here = [Bool](repeating: true, count: StepScheduler.slicesHere)
+    #expect(threads.withLock { $0 } == here)
     let deadline = ContinuousClock.now + .seconds(30)
     while !done.withLock({ $0 }) && ContinuousClock.now < deadline { usleep(1_000) }
-    #expect(threads.withLock { $0 } == [true, false, false])
+    #expect(threads.withLock { $0 } == here + [false, false])
     #expect(journal.all == ["finished"])
-    #expect(scheduler.statistics.slices == 3)
-    #expect(scheduler.statistics.steps == 12)
+    #expect(scheduler.statistics.slices == UInt64(StepScheduler.slicesHere + 2))
+    #expect(scheduler.statistics.steps == UInt64(4 * (StepScheduler.slicesHere + 2)))
   }
 
   @Test("a job submitted while another waits, or during a tick, is queued, not run here")
@@ -205,7 +206,7 @@ struct StepSchedulerTests {
     let journal = Journal()
     let scheduler = Self.scheduler()
     // Not started (a manual loop): always queued.
-    scheduler.submitRunningFirstSliceHere(job("m", client: "a", slices: 1, journal: journal))
+    scheduler.submitRunningHere(job("m", client: "a", slices: 1, journal: journal))
     #expect(journal.all.isEmpty)
     #expect(scheduler.runSlices() == 1)
     #expect(journal.all == ["m 4", "m finished"])
@@ -214,7 +215,7 @@ struct StepSchedulerTests {
     started.start()
     defer { started.stop() }
     let ticking = Journal()
-    started.submitRunningFirstSliceHere(job("t", client: "b", slices: 1, journal: ticking))
+    started.submitRunningHere(job("t", client: "b", slices: 1, journal: ticking))
     #expect(ticking.all.isEmpty, "a tick runs: the job waits for the scheduler's thread")
     started.tickEnded()
   }

@@ -61,11 +61,11 @@ final class OnDemandSteps: Sendable {
   }
 
   /// Queues `job` at the scheduler (it completes `.refused` when its client has too many);
-  /// `here`: its first slice runs on the calling thread when nothing else waits
-  /// (`StepScheduler.submitRunningFirstSliceHere`).
+  /// `here`: it runs on the calling thread while nothing else waits
+  /// (`StepScheduler.submitRunningHere`).
   func submit(_ job: StepJob, here: Bool = false) {
     if here {
-      scheduler.submitRunningFirstSliceHere(job)
+      scheduler.submitRunningHere(job)
     } else {
       scheduler.submit(job)
     }

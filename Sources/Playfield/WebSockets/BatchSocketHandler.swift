@@ -12,7 +12,8 @@ import WebSocket
 /// which case no session is stepped.
 ///
 /// A `step` is one `StepJob` charged to the connection's client, below the realtime ticks;
-/// when the scheduler has nothing else to do, its first slice runs at once on the event loop.
+/// when the scheduler has nothing else to do, it runs at once on the event loop (at most four
+/// slices; `StepScheduler.submitRunningHere`).
 /// One step at a time per connection: the next waits for the reply.
 final class BatchSocketHandler: WebSocketHandler {
   let registry: SessionRegistry
@@ -220,8 +221,8 @@ final class BatchSocketHandler: WebSocketHandler {
       state.job = job
       return .success(job)
     }
-    // NB: with nothing else waiting, the step runs right here on the event loop (one bounded
-    // slice, counted as the scheduler's): no hand-off to its thread and back.
+    // NB: with nothing else waiting, the step runs right here on the event loop (bounded
+    // slices, counted as the scheduler's): no hand-off to its thread and back.
     return prepared.map { registry.onDemand.submit($0, here: true) }
   }
 }
