@@ -2,7 +2,7 @@
 """Playfield on several processes behind nginx (issue 25), measured in ONE run:
 
     .venv/bin/python Benchmarks/cluster/run.py            # about 5 minutes
-    SPECTATORS=1000 SESSIONS=100 BALLS=150 SECONDS_EACH=10 TRIALS=3 .venv/bin/python Benchmarks/cluster/run.py
+    SPECTATORS=500 SESSIONS=300 BALLS=150 SECONDS_EACH=10 TRIALS=3 .venv/bin/python Benchmarks/cluster/run.py
 
 1. Spectators of one session (wsflood, /work/shared/bench or BENCH_REF): direct to one process,
    through nginx with one process, through nginx with two.
@@ -39,8 +39,8 @@ import cluster as clusters  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 REF = pathlib.Path(os.environ.get("BENCH_REF", ROOT.parent / "shared" / "bench"))
-SPECTATORS = int(os.environ.get("SPECTATORS", "1000"))
-SESSIONS = int(os.environ.get("SESSIONS", "100"))
+SPECTATORS = int(os.environ.get("SPECTATORS", "500"))
+SESSIONS = int(os.environ.get("SESSIONS", "300"))
 BALLS = int(os.environ.get("BALLS", "150"))
 SECONDS_EACH = float(os.environ.get("SECONDS_EACH", "10"))
 TRIALS = int(os.environ.get("TRIALS", "3"))
@@ -89,18 +89,24 @@ def children(pid):
     return found
 
 
+def cpu_seconds(pid):
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def spectators(url, pids, label):
-    """wsflood's spectators of one running session at `url`: its kept line, and CPU."""
+    """wsflood's spectators of one running session at `url`: its kept line, and CPU.
+    `pids`: {pid: name} of the processes whose CPU to report (at most 4)."""
     command = [sys.executable, str(REF / "fanout.py"), url, str(SPECTATORS), str(SECONDS_EACH),
                "--threads", "2", "--wsflood", WSFLOOD]
-    for pid in pids[:4]:
+    for pid in list(pids)[:4]:
         command += ["--server-pid", str(pid)]
     before = load()
     out = subprocess.run(command, capture_output=True, text=True, timeout=SECONDS_EACH + 180).stdout
     kept = re.search(r"kept>=55fps: (\d+)/(\d+)", out)
     fps = re.search(r"per_conn_fps: mean ([\d.]+)", out)
     cpus = re.findall(r"cpu: pid (\d+) ([\d.]+)% of one core", out)
-    cpu = ", ".join(f"{'playfield' if int(p) == pids[0] else 'nginx'} {c} %" for p, c in cpus)
+    cpu = ", ".join(f"{pids[int(p)]} {c} %" for p, c in cpus)
     say(f"| spectators {label} | {kept.group(1) if kept else '?'}/{SPECTATORS} at >= 55 fps "
         f"(mean {fps.group(1) if fps else '?'} fps) | {cpu} | {before} |")
     if not kept:
@@ -108,20 +114,24 @@ def spectators(url, pids, label):
     return int(kept.group(1)) if kept else 0
 
 
-def live_sessions(url, label):
-    """SESSIONS running sessions made through `url`: the ticks per second they make together."""
+def live_sessions(url, label, pids):
+    """SESSIONS running sessions made through `url`: the ticks per second they make together,
+    and the CPU of the processes `pids`."""
     made = [create(url, config={"balls": BALLS}) for _ in range(SESSIONS)]
     time.sleep(2)  # settle: the first ticks and the writer's first batches
 
     def ticks():
         return sum(http("GET", f"{url}/api/sessions/{s['id']}")[1]["tick"] for s in made)
     before, started, load_before = ticks(), time.monotonic(), load()
+    cpu_before = [cpu_seconds(pid) for pid in pids]
     time.sleep(SECONDS_EACH)
     after, elapsed = ticks(), time.monotonic() - started
+    cpu = ", ".join(f"playfield {100 * (cpu_seconds(pid) - was) / elapsed:.0f} %"
+                    for pid, was in zip(pids, cpu_before))
     rate = (after - before) / elapsed
     shards = sorted({s["id"].split(".")[0] for s in made})
     say(f"| {SESSIONS} sessions of {BALLS} balls {label} (shards {','.join(shards)}) | "
-        f"{rate:,.0f} ticks/s of {SESSIONS * 60:,} asked ({rate / SESSIONS:.1f} Hz each) | | {load_before} |")
+        f"{rate:,.0f} ticks/s of {SESSIONS * 60:,} asked ({rate / SESSIONS:.1f} Hz each) | {cpu} | {load_before} |")
     for session in made:
         http("DELETE", f"{url}/api/sessions/{session['id']}?token={session['token']}")
     return rate
@@ -223,12 +233,13 @@ def main():
             process = one.processes[0]
             direct = f"http://{process.address}"
             workers = children(one.nginx.process.pid)
-            results["spectators direct"] = spectators(direct, [process.process.pid], "direct, 1 process")
-            results["spectators nginx 1"] = spectators(one.url, [process.process.pid, *workers],
-                                                       "through nginx, 1 process")
+            names = {process.process.pid: "playfield", **{pid: "nginx" for pid in workers}}
+            results["spectators direct"] = spectators(direct, {process.process.pid: "playfield"},
+                                                      "direct, 1 process")
+            results["spectators nginx 1"] = spectators(one.url, names, "through nginx, 1 process")
             results["static direct"] = wrk(direct, "direct")
             results["static nginx"] = wrk(one.url, "through nginx")
-            results["sessions 1"] = live_sessions(one.url, "through nginx, 1 process")
+            results["sessions 1"] = live_sessions(one.url, "through nginx, 1 process", [process.process.pid])
             results["commit postgresql"] = commit_latency(direct, "PostgreSQL (1 process)")
         finally:
             one.stop()
@@ -246,9 +257,10 @@ def main():
         two = clusters.Cluster(2, extra=EXTRA)
         try:
             pids = [p.process.pid for p in two.processes]
-            workers = children(two.nginx.process.pid)
-            results["spectators nginx 2"] = spectators(two.url, [*pids, *workers], "through nginx, 2 processes")
-            results["sessions 2"] = live_sessions(two.url, "through nginx, 2 processes")
+            names = {**{p.process.pid: f"playfield {p.shard}" for p in two.processes},
+                     **{pid: "nginx" for pid in children(two.nginx.process.pid)}}
+            results["spectators nginx 2"] = spectators(two.url, names, "through nginx, 2 processes")
+            results["sessions 2"] = live_sessions(two.url, "through nginx, 2 processes", pids)
             results["adoption"] = adoption(two, TRIALS)
         finally:
             two.stop()

@@ -41,9 +41,9 @@ public final class SessionWriter: @unchecked Sendable {
   private var queuedAt: [(through: UInt64, at: Double)] = []
   private var latency = CommitLatency()
 
-  /// Starts the flush thread. `now` is a steady clock in seconds, used only for pacing;
-  /// `leaseLost` is called on the writer's thread with the sessions whose rows the store
-  /// refused because another process holds them now.
+  /// Starts the flush thread. `now` is a steady clock in seconds, used for pacing and for
+  /// `commitLatency`; `leaseLost` is called on the writer's thread with the sessions whose
+  /// rows the store refused because another process holds them now.
   public init(
     store: any SessionStore, configuration: WriterConfiguration = WriterConfiguration(),
     now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
