@@ -9,11 +9,13 @@ import Simulation
 ///     12  u32      w, values per session
 ///     16  n u64    each session's tick after the step
 ///     ..  n*w f64  each session's values (`BatchStepping.batchFields`), row by row
-///     ..  n u8     each session's status: 0 stepped, 1 deleted (not stepped, values 0)
+///     ..  n u8     each session's status: 0 stepped; not stepped (values 0): 1 deleted, 2
+///                  fenced (this process may not apply anything to it now; its tick given)
 struct BatchReply: Sendable {
   static let magic: [UInt8] = Array("PFB1".utf8)
   static let stepped: UInt8 = 0
   static let deleted: UInt8 = 1
+  static let fenced: UInt8 = 2
 
   let request: UInt32
   let width: Int
@@ -35,11 +37,11 @@ struct BatchReply: Sendable {
     status.append(Self.stepped)
   }
 
-  /// The next session was deleted before its turn.
-  mutating func deleted() {
-    ticks.append(0)
+  /// The next session was not stepped (`deleted`, `fenced`); its values are 0.
+  mutating func notStepped(_ why: UInt8, tick: UInt64) {
+    ticks.append(tick)
     for _ in 0..<width { values.append(0) }
-    status.append(Self.deleted)
+    status.append(why)
   }
 
   var bytes: [UInt8] {

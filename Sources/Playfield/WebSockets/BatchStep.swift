@@ -27,15 +27,18 @@ final class BatchStep: @unchecked Sendable {
   func run(_ slice: inout StepSlice) -> StepJob.Progress {
     while next < entries.count {
       let entry = entries[next]
-      if let (remaining, tick) = entry.session.stepBatch(
+      switch entry.session.stepBatch(
         entry.inputs, count: left, mayStep: { slice.mayStep() }, values: &reply.values)
       {
+      case .stepped(let remaining, let tick):
         entries[next].inputs = []
         left = remaining
         guard remaining == 0 else { return .more }
         reply.stepped(tick: tick)
-      } else {
-        reply.deleted()
+      case .deleted:
+        reply.notStepped(BatchReply.deleted, tick: 0)
+      case .fenced(let tick):
+        reply.notStepped(BatchReply.fenced, tick: tick)
       }
       next += 1
       left = next < entries.count ? entries[next].count : 0

@@ -29,13 +29,14 @@ from .messages import error_from_json
 
 MAGIC = b"PFB1"
 HEADER = struct.Struct("<4sIII")
-# The reply's status per session.
-STEPPED, DELETED = 0, 1
+# The reply's status per session: stepped, or not stepped (nothing applied) because it was
+# deleted or because this server process may not step it now (fenced: another took it over).
+STEPPED, DELETED, FENCED = 0, 1, 2
 
 
 class BatchReply:
     """One step's answer: `ticks` (n uint64), `values` (n x len(fields) float64, rows in the
-    request's order) and `status` (n uint8: 0 stepped, 1 deleted). The arrays are read-only
+    request's order) and `status` (n uint8: 0 stepped, 1 deleted, 2 fenced). The arrays are read-only
     views of the received message."""
 
     __slots__ = ("request", "ticks", "values", "status")

@@ -119,7 +119,8 @@ class PlayfieldEnv(gymnasium.Env):
     def _batch_frame(self, reply):
         """The frame a batch reply's one row stands for (the same numbers as the frame's)."""
         if reply.status[0]:
-            raise PlayfieldError(f"session {self.info.id} was deleted")
+            raise PlayfieldError(f"session {self.info.id} was not stepped: deleted, or this "
+                                 f"server process may no longer step it (status {reply.status[0]})")
         tick = int(reply.ticks[0])
         return self._frame_of(tick, reply.values[0].tolist())
 
@@ -459,7 +460,9 @@ class PlayfieldVectorEnv(VectorEnv):
     def _checked(self, reply):
         if reply.status.any():
             gone = [self.infos[i].id for i in np.flatnonzero(reply.status)]
-            raise PlayfieldError(f"sessions {gone} were deleted")
+            raise PlayfieldError(f"sessions {gone} were not stepped: deleted, or this server "
+                                 "process may no longer step them (status "
+                                 f"{reply.status[reply.status > 0].tolist()})")
         return reply
 
     # Gymnasium
