@@ -16,6 +16,8 @@ struct SessionLimits: Sendable {
   var maxInputs: Int
   /// Bytes of input one session may log; past it the session takes no more input.
   var maxInputBytes: Int
+  /// Bytes of input the sessions one client made may log together.
+  var maxInputBytesPerClient: Int
 
   init(_ limits: Limits = Limits()) {
     maxLive = limits[.maxSessions]
@@ -28,5 +30,6 @@ struct SessionLimits: Sendable {
       max(limits[.sessionsPerClient], share))
     maxInputs = limits[.inputsPerSession]
     maxInputBytes = limits[.inputLogBytes]
+    maxInputBytesPerClient = limits[.inputLogBytesPerClient]
   }
 }

@@ -13,6 +13,8 @@ struct SessionSocketHandler: WebSocketHandler {
   let role: SessionRole
   /// The per-session input-log bound.
   let inputLog: InputLogCap
+  /// Who joins: a big `hello` is charged to this client (`HelloWork`).
+  var client: ClientKey?
 
   /// Most steps one `step` message may ask for.
   static let maxStepCount = 600
@@ -20,6 +22,7 @@ struct SessionSocketHandler: WebSocketHandler {
   static let maxIDLength = 64
 
   func opened(_ socket: WebSocket) {
+    if let client { session.joins(socket, as: client) }
     session.send(.join(socket, role))
   }
 
