@@ -29,7 +29,8 @@ extension Application {
       return .webSocket(
         accepted,
         SessionSocketHandler(
-          session: session, role: role, inputLog: registry.inputLog, client: client))
+          session: session, role: role, inputLog: registry.inputLog, client: client,
+          queries: registry.queries))
     case .reject(let response):
       return .response(response)
     }

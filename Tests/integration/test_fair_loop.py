@@ -26,14 +26,20 @@ def quiet_jobs(server, seconds=60):
         time.sleep(min(0.05, deadline.left()))
 
 
+def balls(count):
+    """A bouncing-balls config of `count` small balls in a world that holds them."""
+    return {"balls": count, "maxBalls": count, "radiusMin": 3, "radiusMax": 3,
+            "width": 800, "height": 800}
+
+
 def stepped_session(server, ticks, config):
     """A stopped bouncing-balls session stepped to at least `ticks` (asked-for steps)."""
     session = create_session(server, "bouncing-balls", config)
     url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
     with connect(url) as ws:
         ws.send(json.dumps({"type": "stop"}))
-        for _ in range((ticks + 599) // 600):
-            ws.send(json.dumps({"type": "step", "count": 600}))
+        for start in range(0, ticks, 600):
+            ws.send(json.dumps({"type": "step", "count": min(600, ticks - start)}))
         deadline = Deadline(120, f"session {session['id']} to reach tick {ticks}")
         while request(f"{server.url}/api/sessions/{session['id']}/state")[2]["tick"] < ticks:
             time.sleep(min(0.1, deadline.left()))
@@ -43,11 +49,15 @@ def stepped_session(server, ticks, config):
 
 def test_a_replay_state_stops_when_its_asker_leaves(start_playfield):
     server = start_playfield()
-    session = stepped_session(server, 1200, {"balls": 2000})
+    session = stepped_session(server, 1200, balls(5000))
     before = quiet_jobs(server)
     path = f"/api/sessions/{session['id']}/replay?tick=1200&from=start"
     with socket.create_connection((server.host, server.port), timeout=10) as client:
-        client.sendall(f"GET {path} HTTP/1.1\r\nHost: test\r\n\r\n".encode())
+        client.sendall(f"GET {path} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n\r\n".encode())
+        # Leaves once the job runs (the store is read first).
+        deadline = Deadline(60, "the replay-state job to be submitted")
+        while step_jobs(server)["submitted"].get("replay-state", 0) == 0:
+            time.sleep(min(0.01, deadline.left()))
     after = quiet_jobs(server)
     # The job was cancelled, not finished, and did not step the whole way.
     assert after["cancelled"] - before["cancelled"] == 1, (before, after)
@@ -100,7 +110,7 @@ def test_a_clients_sessions_share_one_input_log_byte_total(start_playfield):
 def test_a_restored_session_greets_its_joiner_once_it_is_where_it_was(start_playfield):
     import signal
     first = start_playfield()
-    session = stepped_session(first, 450, {"balls": 300})
+    session = stepped_session(first, 450, balls(300))
     live = request(f"{first.url}/api/sessions/{session['id']}/state")[2]
     # The replay state flushes the store first: the stored tick is the live one.
     status, _, replayed = request(
@@ -115,5 +125,5 @@ def test_a_restored_session_greets_its_joiner_once_it_is_where_it_was(start_play
     assert state["stateHash"] == live["stateHash"]
     jobs = quiet_jobs(server)
     # Rebuilt from the snapshot at tick 300 by one job of the scheduler, not at start.
-    assert jobs["submitted"].get("restore") == 1, jobs
+    assert jobs["submitted"].get("restore") == 1, (jobs, server.read_log())
     assert jobs["steps"] >= live["tick"] - 300, jobs

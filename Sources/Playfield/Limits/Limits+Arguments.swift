@@ -23,6 +23,7 @@ extension Limits {
     Option(.maxSessions), Option(.sessionsPerClient), Option(.sessionShare),
     Option(.inputsPerSession), Option(.inputLogBytes), Option(.inputPagesPerClient),
     Option(.inputPageBytes), Option(.inputLogBytesPerClient),
+    Option(.queriesPerClient),
     Option(.mazesPerClient), Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),
     Option(.tileQueue), Option(.tileWait), Option(.tileCacheBytes),

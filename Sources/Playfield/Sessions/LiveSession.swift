@@ -71,6 +71,12 @@ final class LiveSession: @unchecked Sendable {
     set { helloWorkCap.withLock { $0 = newValue } }
   }
   private let helloWorkCap = Mutex<HelloWork?>(nil)
+  /// Where the questions this session answers are given back to their askers (set on adoption).
+  var queryLimiter: QueryLimiter? {
+    get { queryLimiterCap.withLock { $0 } }
+    set { queryLimiterCap.withLock { $0 = newValue } }
+  }
+  private let queryLimiterCap = Mutex<QueryLimiter?>(nil)
   /// Who each joining socket is (`joins(_:as:)`), until its hello is on its way.
   private let joiners = Mutex<[ObjectIdentifier: ClientKey]>([:])
   /// Bytes of JSON of the last hello encoded: from `HelloWork.bigBytes`, hellos are charged.
@@ -240,6 +246,11 @@ final class LiveSession: @unchecked Sendable {
     wake()
   }
 
+  /// Listings show the tick a session being rebuilt was stored at, not its stand-in's.
+  func restoring(to tick: UInt64) {
+    published.withLock { $0.tick = tick }
+  }
+
   /// The rebuild failed: whoever waited to join is closed with `reason`.
   func restoreFailed(_ code: WebSocketCloseCode, reason: String) {
     let waiting = inbox.withLock { commands in
@@ -306,6 +317,7 @@ final class LiveSession: @unchecked Sendable {
         return taken
       }
       machine.tick(commands, now: now, mayStepAgain: mayStepAgain, perform: { perform($0) })
+      answered(commands, left: [])
       activity.store(machine.activity.rawValue, ordering: .relaxed)
       heavyNext.store(machine.model.nextStepIsHeavy, ordering: .relaxed)
     }
@@ -323,8 +335,10 @@ final class LiveSession: @unchecked Sendable {
         return taken
       }
       guard !leftover.isEmpty else { return false }
+      let taken = leftover
       machine.drain(
         &leftover, now: now, mayStep: { slice.mayStep() }, perform: { perform($0) })
+      answered(taken, left: leftover)
       return !leftover.isEmpty
     }
     closeIfAsked()
@@ -335,6 +349,19 @@ final class LiveSession: @unchecked Sendable {
     drainWaiting.store(false, ordering: .sequentiallyConsistent)
     guard inbox.withLock({ !$0.isEmpty }) else { return .done }
     return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
+  }
+
+  /// Gives back to their askers the questions of `commands` answered (those not still `left`).
+  private func answered(_ commands: [SessionCommand], left: [SessionCommand]) {
+    guard let queryLimiter else { return }
+    var counts: [ObjectIdentifier: Int] = [:]
+    for case .query(let socket, _, _, _) in commands {
+      counts[ObjectIdentifier(socket), default: 0] += 1
+    }
+    for case .query(let socket, _, _, _) in left {
+      counts[ObjectIdentifier(socket), default: 0] -= 1
+    }
+    for (socket, count) in counts where count > 0 { queryLimiter.end(socket: socket, count: count) }
   }
 
   /// The state the journal saves to end a session for good.

@@ -18,6 +18,8 @@ struct SessionLimits: Sendable {
   var maxInputBytes: Int
   /// Bytes of input the sessions one client made may log together.
   var maxInputBytesPerClient: Int
+  /// Questions one client may have waiting for their answers.
+  var queriesPerClient: Int
 
   init(_ limits: Limits = Limits()) {
     maxLive = limits[.maxSessions]
@@ -31,5 +33,6 @@ struct SessionLimits: Sendable {
     maxInputs = limits[.inputsPerSession]
     maxInputBytes = limits[.inputLogBytes]
     maxInputBytesPerClient = limits[.inputLogBytesPerClient]
+    queriesPerClient = limits[.queriesPerClient]
   }
 }

@@ -18,6 +18,7 @@ extension SessionRegistry {
       createdAt: stored.createdAt, running: running, journal: journal,
       idlePause: limits.idlePause, clock: monotonicClock, seatGeneration: stored.seatGeneration,
       paused: true, wake: wake, restoring: catchUp.hasWork)
+    if catchUp.hasWork { session.restoring(to: catchUp.target) }
     adopt(session)
     guard catchUp.hasWork else { return session }
     scheduler.submit(
@@ -25,6 +26,10 @@ extension SessionRegistry {
         client: owner ?? ClientKey(address: "session \(stored.id)"), label: "restore",
         work: { catchUp.work(&$0) },
         completion: { [self] outcome in
+          // NB: deleted or expired meanwhile: whoever waited to join is told.
+          guard live.withLock({ $0[stored.id] === session }) else {
+            return session.restoreFailed(.goingAway, reason: "the session was removed")
+          }
           switch outcome {
           case .finished where catchUp.failure == nil:
             session.restored(catchUp.result, running: running)

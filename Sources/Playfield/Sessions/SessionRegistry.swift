@@ -31,6 +31,8 @@ final class SessionRegistry: Sendable {
   let wake: @Sendable () -> Void
   /// Where on-demand sessions step: jobs of the step scheduler, charged to their owners.
   let onDemand: OnDemandSteps
+  /// Questions waiting for their answers, per client.
+  let queries: QueryLimiter
   /// Big hellos, charged to their joiners.
   let helloWork = HelloWork()
   /// Where model stepping beyond the realtime tick runs (restores of stored sessions too).
@@ -51,6 +53,7 @@ final class SessionRegistry: Sendable {
     self.wake = wake
     self.shard = shard
     self.scheduler = scheduler
+    self.queries = QueryLimiter(perClient: limits.queriesPerClient)
     self.monotonicClock = monotonicClock
     let quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
     self.quota = quota
@@ -205,6 +208,7 @@ final class SessionRegistry: Sendable {
   func adopt(_ session: LiveSession) {
     session.inputLog = inputLog
     session.helloWork = helloWork
+    session.queryLimiter = queries
     live.withLock { $0[session.id] = session }
     wake()
   }
