@@ -184,7 +184,14 @@ final class GameLoop: @unchecked Sendable {
       // An on-demand session's tick only shows it (no model step): always on the tick, never
       // a job that would take one of its owner's places at the scheduler.
       let showsOnly = session.sessionClock == .onDemand
-      if !showsOnly && (state.throttled || !budget.isMeasured(session.id) || !session.isRunning) {
+      // A step the model says is heavy (a computer's search) is a job too, its cost left out
+      // of the tick budget: it is charged to the owner's turns at the scheduler instead.
+      if !showsOnly && session.nextStepIsHeavy {
+        submitStep(
+          of: session, budget: state, now: now, client: owners[session.id]!, heavy: true)
+      } else if !showsOnly
+        && (state.throttled || !budget.isMeasured(session.id) || !session.isRunning)
+      {
         submitStep(of: session, budget: state, now: now, client: owners[session.id]!)
       } else {
         onTick.append((session, state))
@@ -219,21 +226,23 @@ final class GameLoop: @unchecked Sendable {
   }
 
   /// One tick of `session` as a job of `client`: asked-for steps go on while its slice allows.
+  /// A `heavy` step's cost is not the tick budget's.
   private func submitStep(
-    of session: LiveSession, budget: SessionBudget, now: Double, client: ClientKey
+    of session: LiveSession, budget: SessionBudget, now: Double, client: ClientKey,
+    heavy: Bool = false
   ) {
     let id = session.id
     inFlight.withLock { _ = $0.insert(id) }
     scheduler.submit(
       StepJob(
-        client: client, label: "session-step",
+        client: client, label: heavy ? "heavy-step" : "session-step",
         work: { [self] slice in
           let before = ThreadCPUTime.now()
           // The tick's own step (running) or the first asked-for one.
           _ = slice.mayStep()
           session.advance(now: now, budget: budget, mayStepAgain: { slice.mayStep() })
           let cost = ThreadCPUTime.now() - before
-          jobCosts.withLock { $0.append((id, cost)) }
+          if !heavy { jobCosts.withLock { $0.append((id, cost)) } }
           return .done
         },
         completion: { [self] _ in
@@ -250,7 +259,8 @@ final class GameLoop: @unchecked Sendable {
       StepJob(
         client: replay.client, label: "replay",
         work: { slice in
-          replay.advance(mayStepAgain: { slice.mayStep() })
+          // NB: a viewer who left stops the replay (or seek) within one step.
+          replay.advance(mayStepAgain: { !replay.isClosed && slice.mayStep() })
           return .done
         },
         completion: { [self] _ in

@@ -32,6 +32,8 @@ final class StepScheduler: @unchecked Sendable {
     var finished: UInt64 = 0
     var cancelled: UInt64 = 0
     var refused: UInt64 = 0
+    /// Jobs admitted, by label (`replay`, `heavy-step`, ...).
+    var submitted: [String: UInt64] = [:]
   }
 
   /// Most slices of one job another thread runs (`submitRunningHere`): an event
@@ -71,6 +73,7 @@ final class StepScheduler: @unchecked Sendable {
     let admitted = mine < configuration.jobsPerClient && !stopping
     if admitted {
       rotation.add(job, client: job.client)
+      counts.submitted[job.label, default: 0] += 1
       condition.broadcast()
     } else {
       counts.refused += 1

@@ -22,7 +22,9 @@ extension Limits {
   public static let all: [Option] = [
     Option(.maxSessions), Option(.sessionsPerClient), Option(.sessionShare),
     Option(.inputsPerSession), Option(.inputLogBytes), Option(.inputPagesPerClient),
-    Option(.inputPageBytes), Option(.batchSessionsPerConnection), Option(.batchSessionsPerMessage),
+    Option(.inputPageBytes), Option(.inputLogBytesPerClient),
+    Option(.queriesPerClient), Option(.batchSessionsPerConnection),
+    Option(.batchSessionsPerMessage),
     Option(.mazesPerClient), Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),
     Option(.tileQueue), Option(.tileWait), Option(.tileCacheBytes),
