@@ -3,6 +3,13 @@
 #
 #   Benchmarks/websocket/fanout.sh                 (from anywhere; about a minute per count)
 #   COUNTS="200 1000" SECONDS_EACH=10 Benchmarks/websocket/fanout.sh
+#   PLAYFIELD_BIN=/tmp/base/.build/release/playfield EXTRA_OPTIONS="" ...   (another build)
+#
+# With SECONDS_EACH of 21 or more, `/healthz` is also read one second before the counting
+# ends (`# during:`): its tick work and lateness then cover a whole 10-second window of the
+# steady state, not the spectators' arrival. PERF=1 records `perf record -g` of the server
+# for 5 s in the middle of the counting into $out/perf-N.data (4,000 samples per second of a
+# thread's CPU time), with `/healthz` before and after (`# perf from:`, `# perf to:`).
 #
 # Uses the team's load tools in shared/bench (override with BENCH_REF=/path/to/bench):
 # wsflood.c (C, epoll) opens N spectator connections to one running bouncing-balls session
@@ -27,7 +34,7 @@ echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 rm -f "$out"/db.sqlite*
-"$root/.build/release/playfield" serve --port 0 --database "$out/db.sqlite" $extra \
+"${PLAYFIELD_BIN:-$root/.build/release/playfield}" serve --port 0 --database "$out/db.sqlite" $extra \
   --public "$root/Public" --templates "$root/Templates" >"$out/stdout" 2>"$out/stderr" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
@@ -39,8 +46,25 @@ url=$(sed -n 's/^Playfield listening on //p' "$out/stdout")
 
 for n in ${COUNTS:-200 1000 1500 2000}; do
   echo "## $n spectators"
-  "$python" "$ref/fanout.py" "$url" "$n" "${SECONDS_EACH:-10}" --threads 2 \
-    --wsflood "$out/wsflood" --server-pid "$server" | grep -v '^# fanout'
+  seconds=${SECONDS_EACH:-10}
+  "$python" "$ref/fanout.py" "$url" "$n" "$seconds" --threads 2 \
+    --wsflood "$out/wsflood" --server-pid "$server" | grep -v '^# fanout' &
+  flood=$!
+  # wsflood connects 500 a second, warms up for 1 s, then counts for $seconds.
+  counting=$(echo "$n / 500 + 1.5" | bc -l)
+  if [ -n "${PERF:-}" ]; then
+    sleep "$(echo "$counting + $seconds / 2 - 2.5" | bc -l)"
+    echo "# perf from: $(curl -s "$url/healthz")"
+    perf record -q -F 4000 -g -p "$server" -o "$out/perf-$n.data" -- sleep 5 2>/dev/null
+    echo "# perf to: $(curl -s "$url/healthz")"
+    sleep "$(echo "$seconds / 2 - 3.5" | bc -l)"
+  elif [ "$seconds" -ge 21 ]; then
+    sleep "$(echo "$counting + $seconds - 1" | bc -l)"
+  fi
+  if [ "$seconds" -ge 21 ] || [ -n "${PERF:-}" ]; then
+    echo "# during: $(curl -s "$url/healthz")"
+  fi
+  wait "$flood"
   curl -s "$url/healthz"
   echo
 done

@@ -457,10 +457,9 @@ final class LiveSession: @unchecked Sendable {
     case .send(.hello(let hello), let socket):
       greet(socket, .hello(hello))
     case .send(let message, let socket):
-      if !deferred(message, to: [socket]) { socket.send(message) }
+      if !ready(message, for: [socket]).isEmpty { socket.send(message) }
     case .broadcast(let message, let sockets, let delivery):
-      let ready = sockets.filter { !deferred(message, to: [$0]) }
-      broadcast(message, to: ready, delivery)
+      broadcast(message, to: ready(message, for: sockets), delivery)
     case .journalInputs(let inputs, let tick):
       journal?.inputs(sessionID: id, tick: tick, inputs: inputs)
     case .snapshot(let state, let tick):
@@ -515,17 +514,20 @@ final class LiveSession: @unchecked Sendable {
         }))
   }
 
-  /// Keeps `message` for those of `sockets` still waiting for their `hello`; true if it kept
-  /// it for all of them.
-  private func deferred(_ message: ServerMessage, to sockets: [WebSocket]) -> Bool {
+  /// Keeps `message` for those of `sockets` still waiting for their `hello`, and returns the
+  /// others, to send it now.
+  ///
+  /// NB: one lock for all of them, and `sockets` itself when nobody is joining (nearly every
+  /// tick): a frame to 2,500 spectators is then not copied, and no socket is looked up.
+  private func ready(_ message: ServerMessage, for sockets: [WebSocket]) -> [WebSocket] {
     joining.withLock { table in
-      guard !table.isEmpty else { return false }
-      var all = true
-      for socket in sockets {
+      guard !table.isEmpty else { return sockets }
+      return sockets.filter { socket in
         let key = ObjectIdentifier(socket)
-        if table[key] != nil { table[key]!.append(message) } else { all = false }
+        guard table[key] != nil else { return true }
+        table[key]!.append(message)
+        return false
       }
-      return all
     }
   }
 
