@@ -6,8 +6,8 @@ server's CPU time per step.
     python3 Benchmarks/client/gym_steps.py [--steps 3000] [--envs 1] [--vector 0]
         [--frame-skip 1] [--realtime] [--binary .build/release/playfield]
 
-Starts its own server (port 0, a fresh database, `--sessions-per-client` raised to fit the
-environments), measures the server's idle CPU for a few seconds, then either runs `--envs`
+Starts its own server (port 0, a fresh database, `--sessions-per-client` and
+`--on-demand-sessions-per-client` raised to fit the environments), measures the server's idle CPU for a few seconds, then either runs `--envs`
 single environments at once (one thread each) or, with `--vector N`, one vector environment of
 N (`gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`), for `--steps` random
 actions from a fixed seed, and prints steps per second (all environments together), the mean
@@ -175,7 +175,8 @@ def main():
     directory = tempfile.mkdtemp(prefix="playfield-bench-")
     server = subprocess.Popen(
         [args.binary, "serve", "--port", "0", "--database", os.path.join(directory, "bench.db"),
-         "--sessions-per-client", str(max(16, count))],
+         "--sessions-per-client", str(max(16, count)),
+         "--on-demand-sessions-per-client", str(max(16, count))],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         url = server.stdout.readline().decode().split(" on ", 1)[1].strip()

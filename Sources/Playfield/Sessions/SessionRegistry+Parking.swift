@@ -17,6 +17,7 @@ extension SessionRegistry {
       switch bound {
       case .client: return owner == client
       case .address, .reserve: return owner?.address == client.address
+      case .onDemand: return owner == client && quota.isOnDemand(session.id)
       }
     }
     guard let oldest = candidates.min(by: { $0.summary.updatedAt < $1.summary.updatedAt }),
@@ -63,11 +64,13 @@ extension SessionRegistry {
         return nil
       }
       let model = try SessionRestorer.rebuild(stored, from: journal.store)
+      let clock = SessionClock(stored: stored.clock)
       let session = LiveSession(
         id: stored.id, model: model, seed: stored.seed, tokenHash: stored.tokenHash,
-        createdAt: stored.createdAt, running: stored.status == .running, journal: journal,
-        idlePause: limits.idlePause, clock: monotonicClock, seatGeneration: stored.seatGeneration,
-        paused: true, wake: wake)
+        createdAt: stored.createdAt, running: stored.status == .running && clock == .realtime,
+        journal: journal, idlePause: limits.idlePause, clock: monotonicClock,
+        seatGeneration: stored.seatGeneration, paused: true, wake: wake,
+        onDemand: clock == .onDemand ? onDemand : nil)
       adopt(session)
       logger.info("session \(id) unparked at tick \(model.tick)")
       return session

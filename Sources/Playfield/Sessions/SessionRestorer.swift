@@ -24,12 +24,15 @@ enum SessionRestorer {
     for session in stored where session.status != .ended {
       do {
         let model = try rebuild(session, from: store)
+        // NB: an on-demand session comes back on demand, never running on the tick.
+        let onDemand = SessionClock(stored: session.clock) == .onDemand
         registry.adopt(
           LiveSession(
             id: session.id, model: model, seed: session.seed, tokenHash: session.tokenHash,
-            createdAt: session.createdAt, running: session.status == .running, journal: journal,
-            idlePause: registry.limits.idlePause, clock: registry.monotonicClock,
-            seatGeneration: session.seatGeneration, paused: true, wake: registry.wake))
+            createdAt: session.createdAt, running: session.status == .running && !onDemand,
+            journal: journal, idlePause: registry.limits.idlePause, clock: registry.monotonicClock,
+            seatGeneration: session.seatGeneration, paused: true, wake: registry.wake,
+            onDemand: onDemand ? registry.onDemand : nil))
         restored += 1
       } catch {
         logger.error("cannot restore session \(session.id): \(error)")
