@@ -20,6 +20,10 @@ struct SessionLimits: Sendable {
   var maxInputs: Int
   /// Bytes of input one session may log; past it the session takes no more input.
   var maxInputBytes: Int
+  /// Bytes of input the sessions one client made may log together.
+  var maxInputBytesPerClient: Int
+  /// Questions one client may have waiting for their answers.
+  var queriesPerClient: Int
 
   init(_ limits: Limits = Limits()) {
     maxLive = limits[.maxSessions]
@@ -34,5 +38,7 @@ struct SessionLimits: Sendable {
     maxStepTicks = limits[.stepTicks]
     maxInputs = limits[.inputsPerSession]
     maxInputBytes = limits[.inputLogBytes]
+    maxInputBytesPerClient = limits[.inputLogBytesPerClient]
+    queriesPerClient = limits[.queriesPerClient]
   }
 }
