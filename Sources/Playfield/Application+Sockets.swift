@@ -26,11 +26,10 @@ extension Application {
     }
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
-      return .webSocket(
-        accepted,
-        SessionSocketHandler(
-          session: session, role: role, inputLog: registry.inputLog, client: client,
-          queries: registry.queries))
+      let handler = SessionSocketHandler(
+        session: session, role: role, inputLog: registry.inputLog, client: client,
+        queries: registry.queries, maxStepCount: registry.limits.maxStepTicks)
+      return .webSocket(accepted, handler)
     case .reject(let response):
       return .response(response)
     }

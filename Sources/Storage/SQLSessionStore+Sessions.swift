@@ -44,8 +44,8 @@ extension SQLSessionStore {
           """
           INSERT INTO sessions
             (id, kind, config, seed, status, created_at, updated_at, tick, token_hash,
-             lease_owner, lease_epoch, lease_expires_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             lease_owner, lease_epoch, lease_expires_at, clock)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           [
             .text(session.id), .text(session.kind), .text(session.config),
@@ -53,6 +53,7 @@ extension SQLSessionStore {
             .real(session.createdAt), .real(session.updatedAt), .integer(session.tick),
             .text(session.tokenHash), lease.map { .text($0.owner) } ?? .null,
             .integer(lease?.epoch ?? 0), lease.map { .real($0.expiresAt) } ?? .null,
+            .text(session.clock),
           ])
         return CreatedSession(lease: lease, evicted: evicted)
       }

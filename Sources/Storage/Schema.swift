@@ -153,5 +153,12 @@ public enum Schema {
       postgresql: """
         ALTER TABLE sessions ADD COLUMN seat_generation BIGINT NOT NULL DEFAULT 0;
         """),
+    // What advances a session: `realtime` (the 60 Hz game loop) or `on-demand` (its
+    // controller's steps); sessions stored before clocks were stored are realtime.
+    Migration(
+      name: "session-clocks",
+      sql: """
+        ALTER TABLE sessions ADD COLUMN clock TEXT NOT NULL DEFAULT 'realtime';
+        """),
   ]
 }

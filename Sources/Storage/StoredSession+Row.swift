@@ -1,7 +1,8 @@
 extension StoredSession {
   /// The columns `init(row:)` reads, in order.
   static let columns =
-    "id, kind, config, seed, status, created_at, updated_at, tick, token_hash, seat_generation"
+    "id, kind, config, seed, status, created_at, updated_at, tick, token_hash, seat_generation, "
+    + "clock"
 
   /// The session in a row of `columns`.
   init(row: some SQLRow) {
@@ -12,6 +13,6 @@ extension StoredSession {
       // the session is kept and listed but not resumed.
       status: SessionStatus(rawValue: row.string(4)) ?? .paused,
       createdAt: row.double(5), updatedAt: row.double(6), tick: row.int64(7),
-      tokenHash: row.string(8), seatGeneration: row.int64(9))
+      tokenHash: row.string(8), seatGeneration: row.int64(9), clock: row.string(10))
   }
 }

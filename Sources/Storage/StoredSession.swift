@@ -21,14 +21,18 @@ public struct StoredSession: Sendable, Equatable {
   /// How many times its owner replaced the seat (drawing) links; only links of this generation
   /// are valid.
   public var seatGeneration: Int64
+  /// What advances it: `realtime` (the game loop's ticks) or `on-demand` (its controller's
+  /// steps); the app names the values, the store keeps the text.
+  public var clock: String
 
   /// Makes a stored session.
   public init(
     id: String, kind: String, config: String, seed: UInt64, status: SessionStatus,
     createdAt: Double, updatedAt: Double, tick: Int64, tokenHash: String,
-    seatGeneration: Int64 = 0
+    seatGeneration: Int64 = 0, clock: String = "realtime"
   ) {
     self.seatGeneration = seatGeneration
+    self.clock = clock
     self.id = id
     self.kind = kind
     self.config = config
@@ -40,10 +44,15 @@ public struct StoredSession: Sendable, Equatable {
     self.tokenHash = tokenHash
   }
 
-  /// A new running session at tick 0, storing the hash of `token`.
-  public init(id: String, kind: String, config: String, seed: UInt64, token: String, now: Double) {
+  /// A new session at tick 0, storing the hash of `token`: running, or paused when `running`
+  /// is false (an on-demand session never runs on the tick).
+  public init(
+    id: String, kind: String, config: String, seed: UInt64, token: String, now: Double,
+    running: Bool = true, clock: String = "realtime"
+  ) {
     self.init(
-      id: id, kind: kind, config: config, seed: seed, status: .running, createdAt: now,
-      updatedAt: now, tick: 0, tokenHash: TokenHash.hash(token: token))
+      id: id, kind: kind, config: config, seed: seed, status: running ? .running : .paused,
+      createdAt: now, updatedAt: now, tick: 0, tokenHash: TokenHash.hash(token: token),
+      clock: clock)
   }
 }

@@ -18,7 +18,8 @@ final class RecordingJournal: SessionJournal {
   var inputs: [JSONValue] { logged.withLock { $0 } }
 
   func created(
-    sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
+    sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
+    clock: SessionClock
   ) throws {}
   func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue]) {
     logged.withLock { $0 += inputs }

@@ -185,6 +185,40 @@ private struct Driver {
     #expect(d.tick(.stop) == ["status 4 q0 reliable to a", "publish 4 stopped 0+1"])
   }
 
+  @Test func aClientsStepIsAcknowledgedAfterItsLastTicksEvents() throws {
+    var d = try Driver(running: false)
+    d.stepsPerTick = 2
+    let a = Peer("a")
+    _ = d.tick(.join(a, .controller))
+    #expect(
+      d.tick(.input(["type": "add", "amount": 1]), .stepFor(a, count: 3, id: "s")) == [
+        "journal 1 at 1", "frame 1 latestOnly to a", "event added 1 reliable to a",
+        "frame 2 latestOnly to a", "publish 2 stopped 0+1",
+      ], "no ack before its last tick")
+    #expect(
+      d.tick(.stepFor(a, count: 1, id: nil), .stepFor(a, count: 1, id: 9)) == [
+        "frame 3 latestOnly to a", "ack to a", "frame 4 latestOnly to a",
+        "publish 4 stopped 0+1",
+      ], "each ack right after its own last tick; a step without an id gets none")
+    #expect(d.tick() == ["frame 5 latestOnly to a", "ack to a", "publish 5 stopped 0+1"])
+  }
+
+  @Test func aClientsStepToARunningSessionIsRefusedAndStepsNothing() throws {
+    var d = try Driver(running: true)
+    let a = Peer("a")
+    _ = d.tick(.join(a, .controller))
+    #expect(
+      d.tick(.stepFor(a, count: 5, id: "s")) == [
+        "error running to a", "frame 2 stream to a", "publish 2 running 0+1",
+      ])
+    // A stop sent before the step applies first: the step runs.
+    #expect(
+      d.tick(.stop, .stepFor(a, count: 1, id: "t")) == [
+        "frame 3 latestOnly to a", "ack to a", "status 3 q0 reliable to a",
+        "publish 3 stopped 0+1",
+      ])
+  }
+
   @Test func askedForStepsStopAtTheBudgetAndGoOnNextTick() throws {
     var d = try Driver(running: false)
     d.stepsPerTick = 3

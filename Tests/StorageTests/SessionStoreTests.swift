@@ -35,6 +35,23 @@ import Testing
     #expect(try store.listSessions().map(\.id) == ["b"])
   }
 
+  @Test(arguments: Backend.allCases) func storesEachSessionsClock(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    let store = fixture.store
+    try store.createSession(StoreFixture.session("old", now: 1))
+    try store.createSession(
+      StoredSession(
+        id: "fast", kind: "holes", config: "{}", seed: 2, token: "t", now: 2, running: false,
+        clock: "on-demand"))
+    #expect(try store.session(id: "old")?.clock == "realtime", "the default")
+    let fast = try #require(try store.session(id: "fast"))
+    #expect(fast.clock == "on-demand" && fast.status == .paused)
+    try store.updateSession(
+      SessionProgress(sessionID: "fast", status: .paused, tick: 90, updatedAt: 3))
+    #expect(try store.listSessions().first { $0.id == "fast" }?.clock == "on-demand")
+  }
+
   @Test(arguments: Backend.allCases) func refusesADuplicateIdAndOversizedConfig(_ backend: Backend)
     throws
   {

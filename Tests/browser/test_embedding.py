@@ -14,6 +14,7 @@ import zlib
 import pytest
 
 from axe import assert_accessible
+from deadline import Deadline
 from demo_pages import create_session, host_site
 
 SHOTS = "/tmp/shots/embed"
@@ -157,8 +158,17 @@ def test_host_library_drives_two_demos_from_another_origin(playfield, watched):
         assert paused["running"] is False
         time.sleep(0.5)
         assert call(p, "balls", "getState")["result"]["tick"] == paused["tick"]
+        # Paused, it steps frame by frame: the step is answered once its ticks ran.
+        assert call(p, "balls", "step", 3)["ok"]
+        deadline = Deadline(10, "the stepped tick in the embed's state")
+        while call(p, "balls", "getState")["result"]["tick"] != paused["tick"] + 3:
+            deadline.left()
+            time.sleep(0.05)
         assert call(p, "balls", "play")["ok"]
         wait_heard(p, "balls", "state", predicate=f"m.running && m.tick > {paused['tick'] + 20}")
+        # Running, a step is refused: pause first.
+        bad = call(p, "balls", "step", 1)
+        assert not bad["ok"] and bad["code"] == "running" and "stop" in bad["message"]
         state = heard(p, "balls", "state")[-1]
         assert state["readouts"]["count"] == "2"
 

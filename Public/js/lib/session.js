@@ -121,7 +121,8 @@ export class SessionClient {
   }
 
   /**
-   * Sends a command with an `id` and resolves when the server accepts it (`ack`); rejects with
+   * Sends a command with an `id` and resolves when the server accepts it (`ack`; for a `step`,
+   * once it ran: its `ack`, or on demand the frame carrying the id); rejects with
    * an Error whose `code` is the server's when it refuses it (its `error`), or `not-connected`,
    * or `no-answer` after `timeoutMs` (docs/protocol.md, `ack`).
    */
@@ -145,7 +146,8 @@ export class SessionClient {
     if (!waiting) return false;
     this.requests.delete(message.id);
     clearTimeout(waiting.timer);
-    if (message.type === "ack") waiting.resolve(null);
+    // NB: an on-demand session answers a `step` with the frame of its last tick, carrying the id.
+    if (message.type === "ack" || message.type === "frame") waiting.resolve(null);
     else if (message.type === "answer") waiting.resolve(message);
     else waiting.reject(refusal(message.error, message.message));
     return true;
@@ -184,6 +186,9 @@ export class SessionClient {
       case "ack":
         this.answer(message);
         return;
+      case "frame":
+        if (message.id !== undefined) this.answer(message);
+        break;
       case "answer":
         // A query's answer (street soccer's `plan`) goes to whoever asked.
         if (message.id !== undefined && this.answer(message)) return;

@@ -67,6 +67,13 @@ extension Limit where Value == Int {
     "input-pages-per-client", 2, from: 1, to: 10_000,
     help: "Input-log pages (GET /api/sessions/ID/inputs) one client may have read at once; "
       + "past it, 429.")
+  public static let onDemandSessionsPerClient = Limit(
+    "on-demand-sessions-per-client", 8, from: 1, to: 10_000_000,
+    help: "Of its --sessions-per-client, how many one client may hold on demand "
+      + "(\"clock\": \"on-demand\", stepped as fast as it asks); past it, 429.")
+  public static let stepTicks = Limit(
+    "step-ticks", 600, from: 1, to: 1_000_000,
+    help: "Most ticks one step message may ask for; more gets an error naming count.")
   public static let inputPageBytes = Limit(
     "input-page-bytes", 1 << 20, from: 1024, to: 1 << 30,
     help: "Most bytes of inputs in one input-log page; a longer log continues on the next page.")

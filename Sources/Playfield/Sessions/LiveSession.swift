@@ -243,6 +243,7 @@ final class LiveSession: @unchecked Sendable {
       }
     }
     restoring.store(false, ordering: .releasing)
+    if onDemand != nil, inbox.withLock({ !$0.isEmpty }) { submitDrain() }
     wake()
   }
 
@@ -333,6 +334,13 @@ final class LiveSession: @unchecked Sendable {
   /// everything its clients sent since, in order, each `step` run while `slice` allows; then
   /// the game loop is woken to show it. `.more` while commands are left.
   private func drain(now: Double, slice: inout StepSlice) -> StepJob.Progress {
+    // NB: commands wait until the model is where it was stored; `restored` drains them then.
+    if isRestoring {
+      drainWaiting.store(false, ordering: .sequentiallyConsistent)
+      // Restored meanwhile: its own submit may have found this job still waiting.
+      guard !isRestoring, inbox.withLock({ !$0.isEmpty }) else { return .done }
+      return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
+    }
     guard journal?.mayApply(sessionID: id) ?? true else {
       // Fenced (see `advance`): the commands wait, those a slice left first; the game loop's
       // next tick submits the job again (`news` makes it look).

@@ -8,6 +8,12 @@ enum SessionClock: String, Sendable, CaseIterable {
   /// off the tick (`OnDemandSteps`), and is answered with the frame after its last tick.
   case onDemand = "on-demand"
 
+  /// The clock a session was stored with; one this version does not know (written by a newer
+  /// one) reads as realtime, which a stopped session keeps stopped.
+  init(stored: String) {
+    self = SessionClock(rawValue: stored) ?? .realtime
+  }
+
   /// The `clock` field of a create request; nil when absent (realtime).
   static func parse(_ value: JSONValue?) -> SessionClock? {
     guard let value else { return .realtime }

@@ -2,9 +2,10 @@ import JSON
 
 /// Where sessions are made durable. The game loop reports to it and never waits on it.
 protocol SessionJournal: Sendable {
-  /// A new session, before its first tick.
+  /// A new session, before its first tick, advanced by `clock`.
   func created(
-    sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
+    sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
+    clock: SessionClock
   ) throws
   /// Inputs applied in the step that produced `tick`, in order.
   func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue])

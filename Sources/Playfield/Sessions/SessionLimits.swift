@@ -12,6 +12,10 @@ struct SessionLimits: Sendable {
   /// at most the address's share of `maxLive` (`--session-share`), so that a handful of
   /// addresses cannot fill the server.
   var perAddress: Int
+  /// Of `perClient`, how many one client may hold on demand (`SessionClock.onDemand`).
+  var onDemandPerClient: Int
+  /// Most ticks one `step` message may ask for.
+  var maxStepTicks: Int
   /// Inputs one session may log; past it the session takes no more input.
   var maxInputs: Int
   /// Bytes of input one session may log; past it the session takes no more input.
@@ -30,6 +34,8 @@ struct SessionLimits: Sendable {
     perAddress = min(
       limits[.sessionsPerClient] * limits[.familiesPerAddress],
       max(limits[.sessionsPerClient], share))
+    onDemandPerClient = limits[.onDemandSessionsPerClient]
+    maxStepTicks = limits[.stepTicks]
     maxInputs = limits[.inputsPerSession]
     maxInputBytes = limits[.inputLogBytes]
     maxInputBytesPerClient = limits[.inputLogBytesPerClient]

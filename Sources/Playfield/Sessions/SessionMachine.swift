@@ -17,8 +17,10 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     case stop
     /// Advance this many ticks while stopped.
     case step(Int)
-    /// An on-demand session's step: advance this many ticks now and send the frame after the
-    /// last one, with the request's `id`, to the client that asked.
+    /// A client's step. On demand: advance this many ticks now and send the frame after the
+    /// last one, with the request's `id`, to the client that asked. Realtime: as `step` while
+    /// stopped, and the `ack` with `id` goes to the client after the events of the last of
+    /// those ticks; while running, an `error` (`running`) and no step.
     case stepFor(Client, count: Int, id: JSONValue?)
     /// A model input, already checked (`reset` is one), applied at the next step; `from` is
     /// the connection that sent it, told if the model refuses it.
@@ -129,6 +131,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private var publishedTick: UInt64
   /// On demand: who asked for steps since the watchers' last frame (they had their frames).
   private var askers: [Client] = []
+  /// Realtime: the steps asked for with an `id`, each acknowledged to its client once the
+  /// step that makes `tick` ran and its events went out (oldest first).
+  private var stepAcks: [(tick: UInt64, client: Client, id: JSONValue)] = []
 
   /// What the session needs of the game loop when no command waits.
   enum Activity: UInt8, Sendable, Equatable {
@@ -184,6 +189,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         changed = true
       case .leave(let client):
         clients.removeAll { $0.client === client }
+        stepAcks.removeAll { $0.client === client }
         changed = true
       case .start:
         changed = changed || phase != .running
@@ -191,8 +197,18 @@ struct SessionMachine<Client: AnyObject & Sendable> {
       case .stop:
         changed = changed || phase != .stopped
         phase = .stopped
-      case .step(let count), .stepFor(_, let count, _):
+      case .step(let count):
         if phase != .running { waitingSteps += count }
+      case .stepFor(let client, let count, let id):
+        guard phase != .running else {
+          var refusal = ClientError(
+            "running", "the session is running: send stop first (step advances a stopped session)")
+          refusal.id = id
+          perform(.send(.error(refusal), to: client))
+          continue
+        }
+        waitingSteps += count
+        if let id { stepAcks.append((model.tick + UInt64(waitingSteps), client, id)) }
       case .input(let input, let client):
         waitingInputs.append((input, client))
       case .query(let client, let query, let sender, let id):
@@ -210,12 +226,14 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     var stepped = false
     if phase == .running {
       step(perform: perform)
+      acknowledgeSteps(perform: perform)
       stepped = true
     } else if waitingSteps > 0 {
       // Asked-for steps run as fast as the time budget allows, not one per tick.
       repeat {
         waitingSteps -= 1
         step(perform: perform)
+        acknowledgeSteps(perform: perform)
       } while waitingSteps > 0 && mayStepAgain()
       stepped = true
     }
@@ -425,6 +443,14 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     }
     let messages = ServerMessage.events(events, tick: tick, limit: configuration.maxEventsPerTick)
     for message in messages { perform(.broadcast(message, to: everyone, .reliable)) }
+  }
+
+  /// Acknowledges the asked-for steps whose last tick ran: after that tick's frame and events.
+  private mutating func acknowledgeSteps(perform: (Action) -> Void) {
+    while let first = stepAcks.first, first.tick <= model.tick {
+      stepAcks.removeFirst()
+      perform(.send(.ack(id: first.id), to: first.client))
+    }
   }
 
   /// Takes the owner's new seat links and disconnects every guest who joined with an old one;

@@ -15,17 +15,24 @@ final class SessionQuota: Sendable {
     case address
     /// The server has no more free places than the address holds.
     case reserve
+    /// The client holds as many on-demand sessions as it may (`perClientOnDemand`).
+    case onDemand
   }
 
   /// Sessions one client may have live at once.
   let perClient: Int
   /// Sessions all clients of one address may have live at once.
   let perAddress: Int
+  /// Of its `perClient`, the on-demand sessions one client may have live at once.
+  let perClientOnDemand: Int
   private let owners = Mutex<[String: ClientKey]>([:])
+  /// The sessions in `owners` that step on demand.
+  private let onDemand = Mutex<Set<String>>([])
 
-  init(perClient: Int, perAddress: Int) {
+  init(perClient: Int, perAddress: Int, perClientOnDemand: Int = .max) {
     self.perClient = perClient
     self.perAddress = max(perClient, perAddress)
+    self.perClientOnDemand = perClientOnDemand
   }
 
   /// The bound `client` is at, or nil when it may have one more session; `free` is how many
@@ -37,18 +44,43 @@ final class SessionQuota: Sendable {
   }
 
   /// Records `sessionID` for `client` when under every bound; otherwise the bound it is at.
-  func admit(_ sessionID: String, client: ClientKey, free: Int = .max) -> Bound? {
+  /// An on-demand session (`onDemand`) must also be under `perClientOnDemand`.
+  func admit(_ sessionID: String, client: ClientKey, free: Int = .max, onDemand: Bool = false)
+    -> Bound?
+  {
     owners.withLock { owners in
-      let bound = Self.bound(
+      var bound = Self.bound(
         for: client, in: owners, perClient: perClient, perAddress: perAddress, free: free)
-      if bound == nil { owners[sessionID] = client }
-      return bound
+      if bound == nil && onDemand && onDemandCount(of: client, in: owners) >= perClientOnDemand {
+        bound = .onDemand
+      }
+      guard bound == nil else { return bound }
+      owners[sessionID] = client
+      if onDemand { _ = self.onDemand.withLock { $0.insert(sessionID) } }
+      return nil
     }
+  }
+
+  /// The bound a new on-demand session of `client` would pass, if any (besides `bound(for:)`).
+  func onDemandBound(for client: ClientKey) -> Bound? {
+    owners.withLock { onDemandCount(of: client, in: $0) >= perClientOnDemand ? .onDemand : nil }
   }
 
   /// Frees the session's place (deleted, expired or parked).
   func release(_ sessionID: String) {
-    _ = owners.withLock { $0.removeValue(forKey: sessionID) }
+    _ = owners.withLock { owners in
+      _ = onDemand.withLock { $0.remove(sessionID) }
+      return owners.removeValue(forKey: sessionID)
+    }
+  }
+
+  /// Whether `sessionID` was admitted as an on-demand session.
+  func isOnDemand(_ sessionID: String) -> Bool {
+    onDemand.withLock { $0.contains(sessionID) }
+  }
+
+  private func onDemandCount(of client: ClientKey, in owners: [String: ClientKey]) -> Int {
+    onDemand.withLock { ids in ids.lazy.filter { owners[$0] == client }.count }
   }
 
   /// The client that made `sessionID`, if known.
@@ -71,6 +103,9 @@ final class SessionQuota: Sendable {
     case .reserve:
       "the server is nearly full, and its last places go to addresses holding fewer live "
         + "sessions than yours; close one or try again later"
+    case .onDemand:
+      "you have \(perClientOnDemand) on-demand sessions in use, the most one client may "
+        + "(--on-demand-sessions-per-client); close one"
     }
   }
 

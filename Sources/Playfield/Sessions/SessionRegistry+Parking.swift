@@ -19,6 +19,7 @@ extension SessionRegistry {
       switch bound {
       case .client: return owner == client
       case .address, .reserve: return owner?.address == client.address
+      case .onDemand: return owner == client && quota.isOnDemand(session.id)
       }
     }
     guard let oldest = candidates.min(by: { $0.summary.updatedAt < $1.summary.updatedAt }),

@@ -12,12 +12,15 @@ extension SessionRegistry {
     _ stored: StoredSession, store: some SessionStore, journal: SessionJournal, owner: ClientKey?
   ) throws -> LiveSession {
     let catchUp = try SessionCatchUp(stored, from: store)
-    let running = stored.status == .running
+    // NB: an on-demand session comes back on demand, never running on the tick.
+    let clock = SessionClock(stored: stored.clock)
+    let running = stored.status == .running && clock == .realtime
     let session = LiveSession(
       id: stored.id, model: catchUp.start, seed: stored.seed, tokenHash: stored.tokenHash,
       createdAt: stored.createdAt, running: running, journal: journal,
       idlePause: limits.idlePause, clock: monotonicClock, seatGeneration: stored.seatGeneration,
-      paused: true, wake: wake, restoring: catchUp.hasWork)
+      paused: true, wake: wake, onDemand: clock == .onDemand ? onDemand : nil,
+      restoring: catchUp.hasWork)
     if catchUp.hasWork { session.restoring(to: catchUp.target) }
     adopt(session)
     guard catchUp.hasWork else { return session }

@@ -55,7 +55,9 @@ final class SessionRegistry: Sendable {
     self.scheduler = scheduler
     self.queries = QueryLimiter(perClient: limits.queriesPerClient)
     self.monotonicClock = monotonicClock
-    let quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
+    let quota = SessionQuota(
+      perClient: limits.perClient, perAddress: limits.perAddress,
+      perClientOnDemand: limits.onDemandPerClient)
     self.quota = quota
     self.onDemand = OnDemandSteps(
       scheduler: scheduler, wallClock: wallClock, owner: { quota.owner(of: $0) })
@@ -132,6 +134,11 @@ final class SessionRegistry: Sendable {
     {
       throw APIError(.tooManyRequests, quota.message(bound))
     }
+    if clock == .onDemand, let client, let bound = quota.onDemandBound(for: client),
+      !parkIdle(of: client, at: bound)
+    {
+      throw APIError(.tooManyRequests, quota.message(bound))
+    }
     guard listed.count < limits.maxLive || parkIdle(of: nil) else {
       var error = APIError(
         .serviceUnavailable,
@@ -140,11 +147,12 @@ final class SessionRegistry: Sendable {
       throw error
     }
     if let client,
-      let bound = quota.admit(id, client: client, free: limits.maxLive - listed.count)
+      let bound = quota.admit(
+        id, client: client, free: limits.maxLive - listed.count, onDemand: clock == .onDemand)
     {
       throw APIError(.tooManyRequests, quota.message(bound))
     }
-    let warning = record(id: id, model: model, seed: seed, token: token, now: now)
+    let warning = record(id: id, model: model, seed: seed, token: token, now: now, clock: clock)
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
       running: clock == .realtime, journal: warning == nil ? journal : nil,
@@ -156,16 +164,17 @@ final class SessionRegistry: Sendable {
   }
 
   /// Stores a new session; says why when storage fails.
-  private func record(id: String, model: any Simulation, seed: UInt64, token: String, now: Double)
-    -> String?
-  {
+  private func record(
+    id: String, model: any Simulation, seed: UInt64, token: String, now: Double,
+    clock: SessionClock
+  ) -> String? {
     guard let journal else {
       return "the database is not open, so this session will not survive a restart"
     }
     do {
       try journal.created(
         sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
-        config: model.config, seed: seed, token: token, now: now)
+        config: model.config, seed: seed, token: token, now: now, clock: clock)
       return nil
     } catch {
       logger.error("cannot store new session \(id), it runs in memory only: \(error)")

@@ -51,13 +51,15 @@ final class StorageJournal: SessionJournal {
   }
 
   func created(
-    sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
+    sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
+    clock: SessionClock
   ) throws {
     let file = checkFile()
     guard file == .same else { throw file }
     let created = try store.createSession(
       StoredSession(
-        id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now),
+        id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now,
+        running: clock == .realtime, clock: clock.rawValue),
       lease: leases?.terms)
     if let lease = created.lease { hold(lease) }
     if !created.evicted.isEmpty {

@@ -7,7 +7,10 @@ import WebSocket
 /// answers anything wrong with an `error` message while the stream goes on.
 ///
 /// A command that carries an `id` (a string or a number) is answered either way: `ack` with
-/// that id once it is checked and queued for the session, or the `error` with it.
+/// that id once it is checked and queued for the session, or the `error` with it. A `step` is
+/// answered once it ran: on a stopped realtime session by the `ack`, sent after the events of
+/// its last tick; on an on-demand session by the frame after its last tick, which carries the
+/// id, also after those events.
 struct SessionSocketHandler: WebSocketHandler {
   let session: LiveSession
   let role: SessionRole
@@ -17,9 +20,8 @@ struct SessionSocketHandler: WebSocketHandler {
   var client: ClientKey?
   /// Questions waiting per client; nil: unbounded (tests of the handler alone).
   var queries: QueryLimiter?
-
-  /// Most steps one `step` message may ask for.
-  static let maxStepCount = 600
+  /// Most ticks one `step` message may ask for (`--step-ticks`).
+  var maxStepCount = Limit<Int>.stepTicks.defaultValue
   /// Longest string `id`, in characters.
   static let maxIDLength = 64
 
@@ -113,6 +115,7 @@ struct SessionSocketHandler: WebSocketHandler {
     if let socket, session.type.queries.contains(type) {
       return ask(type, .object(fields), id: id, socket: socket).map { .later }
     }
+    // NB: a step is answered by the session once it ran (its `ack` or frame after its events).
     return queue(type, .object(fields), id: id, from: socket).map { command in
       if case .stepFor = command { .later } else { .now(nil) }
     }
@@ -162,6 +165,7 @@ struct SessionSocketHandler: WebSocketHandler {
     let command: SessionCommand
     switch type {
     case "start" where onDemand:
+      if let refusal = refusal(of: type) { return .failure(refusal) }
       return .failure(
         ClientError(
           "on-demand",
@@ -173,15 +177,17 @@ struct SessionSocketHandler: WebSocketHandler {
     case "step":
       var count = 1
       if let value = message["count"] {
-        guard let n = value.intValue, (1...Self.maxStepCount).contains(n) else {
+        guard let n = value.intValue, (1...maxStepCount).contains(n) else {
           return .failure(
             ClientError(
-              "bad-field", "count must be an integer from 1 to \(Self.maxStepCount)",
+              "bad-field", "count must be an integer from 1 to \(maxStepCount)",
               field: "count"))
         }
         count = n
       }
-      if onDemand, let socket {
+      // NB: whether a realtime session is running is known only when the command applies
+      // (a `stop` may be queued just before): the machine refuses a step while it runs.
+      if let socket {
         command = .stepFor(socket, count: count, id: id)
       } else {
         command = .step(count)

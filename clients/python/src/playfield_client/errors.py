@@ -23,10 +23,12 @@ class ServerError(PlayfieldError):
     """The server answered a WebSocket message with `error`: `code` (such as `bad-field` or
     `not-controller`), the server's `message`, and the `field` it named, if any."""
 
-    def __init__(self, code, message, field=None):
+    def __init__(self, code, message, field=None, id=None):
         self.code = code
         self.message = message
         self.field = field
+        # The refused request's own id, when it carried one.
+        self.id = id
         super().__init__(f"{code}: {message}")
 
 

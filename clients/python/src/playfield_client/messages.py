@@ -220,7 +220,7 @@ def error_from_json(message):
     """The exception for an `error` message."""
     code = message.get("error", "error")
     kind = NotController if code == "not-controller" else ServerError
-    return kind(code, message.get("message", ""), message.get("field"))
+    return kind(code, message.get("message", ""), message.get("field"), message.get("id"))
 
 
 def parse(message, kind):

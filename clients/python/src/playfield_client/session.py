@@ -60,28 +60,44 @@ class _Waiter:
 
 
 class _StepWaiter(_Waiter):
-    """Waits for the frame of tick `target`. An input's error is kept and raised once that
-    frame has come (further ones stay for `receive`); a refusal of the step itself (a spectator, too many commands) fails the
-    wait at once, as no frame will come."""
+    """Waits for the answer to the `step` sent with id `key`, which the server sends after the
+    frame and the events of the step's last tick (docs/protocol.md, `ack`): its `ack` (a
+    stopped realtime session) or the frame carrying `key` (an on-demand session). An error with
+    `key` is the step's refusal (`running`, `not-controller`, `too-many`, a bad `count`) and
+    fails the wait at once. Another error is an input's, sent just before: kept and raised once
+    the answer has come (further ones stay for `receive`)."""
 
-    REFUSED = ("not-controller", "too-many")
-
-    def __init__(self, target):
-        super().__init__(lambda m: isinstance(m, Frame) and m.tick >= target, errors=True)
+    def __init__(self, key):
+        super().__init__(lambda m: _answers(m, key), errors=True)
+        self.key = key
         self.error = None
 
     def offer(self, message):
         if self.future.done():
             return False
-        if isinstance(message, ServerError) and message.code not in self.REFUSED:
-            if self.error is not None:
+        if isinstance(message, ServerError):
+            if message.id == self.key:
+                self.future.set_exception(message)
+            elif self.error is not None:
                 return False  # raised later by `receive`
-            self.error = message
+            else:
+                self.error = message
             return True
-        if self.error is not None and self.match(message):
-            self.future.set_exception(self.error)
+        if not self.match(message):
             return False
-        return super().offer(message)
+        if self.error is not None:
+            self.future.set_exception(self.error)
+        else:
+            self.future.set_result(message)
+        # NB: the `ack` is taken; a frame stays for iteration, as every frame does.
+        return not isinstance(message, Frame)
+
+
+def _answers(message, key):
+    """Whether `message` answers the request with id `key`: its `ack`, or a frame carrying it."""
+    if isinstance(message, Frame):
+        return message.data.get("id") == key
+    return isinstance(message, dict) and message.get("type") == "ack" and message.get("id") == key
 
 
 class AsyncSession:
@@ -424,10 +440,12 @@ class AsyncSession:
         await self._await(waiter)
 
     async def step(self, count=1, inputs=()):
-        """Advances a stopped session `count` ticks (1 to 600) and returns the last one's
-        frame. `inputs` (message dicts, such as `{"type": "tilt", "x": 1, "y": 0}`) are sent
-        just before, in one call, and apply from the first of those ticks. An input the server
-        refuses is raised as `ServerError` once the step's frame has come (the step ran)."""
+        """Advances a stopped (or on-demand) session `count` ticks (1 to 600) and returns the
+        last one's frame, once the events of those ticks have come too (iterate or `receive`
+        them: they are buffered before this returns). `inputs` (message dicts, such as
+        `{"type": "tilt", "x": 1, "y": 0}`) are sent just before, in one call, and apply from
+        the first of those ticks. An input the server refuses is raised as `ServerError` once
+        the step ran; a refused step (the session runs, `running`) at once."""
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeError(f"count must be an int, not {count!r}")
         if not 1 <= count <= MAX_STEP:
@@ -436,17 +454,20 @@ class AsyncSession:
             raise ValueError(f"count must be an integer from 1 to {MAX_STEP}, not {count}")
         if self.running:
             raise PlayfieldError("step needs a stopped session: call stop() first")
-        # No ping needed: the frame is the answer, and errors come before it.
-        waiter = _StepWaiter(self.tick + count)
+        # No ping needed: the step's answer (its `ack`, or on demand its frame) comes after the
+        # frame and events of its last tick, and the inputs' errors before it.
+        key = f"pfs-{next(self._pings)}"
+        waiter = _StepWaiter(key)
         self._waiters.append(waiter)
         try:
             for message in inputs:
                 await self.send(message, confirm=False)
-            await self.send({"type": "step", "count": count}, confirm=False)
+            await self.send({"type": "step", "count": count, "id": key}, confirm=False)
         except BaseException:
             self._waiters.remove(waiter)
             raise
-        return await self._await(waiter, self.timeout + count / 60)
+        answer = await self._await(waiter, self.timeout + count / 60)
+        return answer if isinstance(answer, Frame) else self.frame
 
     # Model inputs (docs/protocol.md section 5); each raises `ServerError` with the server's
     # text when the server refuses it, e.g. a tilt out of range or an input of another kind.
