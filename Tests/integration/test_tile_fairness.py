@@ -2,6 +2,10 @@
 wait; cached tiles are answered at once; iter values share cached tiles."""
 import concurrent.futures
 import http.client
+import struct
+import time
+
+from deadline import Deadline
 
 
 def get(server, path, source="127.0.0.1"):
@@ -48,3 +52,63 @@ def test_nearby_iteration_counts_share_one_tile(playfield):
     assert first[1]["ETag"] == second[1]["ETag"]
     assert "-100000-" in first[1]["ETag"]
     assert first[2] == second[2]
+
+
+def deep_tile(address, n):
+    """A new tile at level 50 inside the period-3 minibrot's cardioid, where every pixel
+    iterates to the cap: about 17 CPU-seconds at iter=100000, estimated at 6.5 s of the render
+    threads, so it is admitted and then stopped at the 10 s tile deadline."""
+    level = 50
+    x = int((2 + -1.7548776662466927) * 2**level / 3) + 1000 * address
+    y = int(1.5 * 2**level / 3) + n
+    return f"/tiles/mandelbrot/{level}/{x}/{y}.png?iter=100000"
+
+
+def test_a_cheap_fresh_tile_never_waits_behind_others_deep_renders(start_playfield):
+    """Issue 22, finding 5 (abuse attack 5): while four addresses hold deep renders in both
+    render slots and more wait, a fresh cheap tile from another address is rendered, not refused
+    after the 10 s deadline: cheap work takes a slot expensive work cannot."""
+    deadline = Deadline(90, "deep renders and a cheap tile")
+    server = start_playfield()
+    sources = [f"127.0.0.{n}" for n in (11, 12, 13, 14)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        deep = [pool.submit(get, server, deep_tile(i, n), source)
+                for i, source in enumerate(sources) for n in range(2)]
+        # NB: not an assertion on time: only lets the deep requests reach the server first.
+        time.sleep(1)
+        status, headers, body = get(server, "/tiles/mandelbrot/6/20/21.png", "127.0.0.20")
+        counts = get(server, "/tiles/mandelbrot/6/20/21.png?format=counts", "127.0.0.20")
+        answers = [future.result(timeout=deadline.left()) for future in deep]
+
+    assert status == 200, body
+    assert body[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", body[16:24]) == (256, 256)
+    assert headers["Content-Type"] == "image/png"
+    # The same tile's counts, by the query alias: a real render of a tile that is not flat.
+    assert counts[0] == 200 and counts[1]["Content-Type"] == "application/octet-stream"
+    assert counts[2][:4] == b"PFEC" and struct.unpack("<III", counts[2][4:16]) == (256, 256, 200)
+    values = struct.unpack(f"<{256 * 256}I", counts[2][16:])
+    assert len(set(values)) > 10
+    # The deep renders were real and costly: none finished within the deadline; each running one
+    # was stopped there, each waiting one was refused.
+    statuses = [answer[0] for answer in answers]
+    assert all(status == 503 for status in statuses), statuses
+    assert any(b"could not be drawn within" in answer[2] for answer in answers), answers
+    assert server.alive()
+
+
+def test_format_counts_is_the_counts_path_and_unknown_formats_are_refused(playfield):
+    alias = get(playfield, "/tiles/mandelbrot/3/2/3.png?iter=500&format=counts")
+    path = get(playfield, "/tiles/mandelbrot/3/2/3.counts?iter=500")
+    assert alias[0] == path[0] == 200
+    assert alias[2] == path[2] and alias[1]["ETag"] == path[1]["ETag"]
+    assert alias[1]["Content-Type"] == "application/octet-stream"
+    png = get(playfield, "/tiles/mandelbrot/3/2/3.png?iter=500&format=png")
+    assert png[0] == 200 and png[1]["Content-Type"] == "image/png"
+    for query, words in [("format=jpeg", b"unknown format 'jpeg'; known: png, counts"),
+                         ("format=counts&palette=fire", b"counts have no palette"),
+                         ("format=counts&format=counts", b"given twice")]:
+        status, _, body = get(playfield, f"/tiles/mandelbrot/3/2/3.png?{query}")
+        assert status == 400 and words in body, (query, status, body)
+    status, _, body = get(playfield, "/tiles/mandelbrot/3/2/3.counts?format=png")
+    assert status == 400 and b"contradicts" in body
