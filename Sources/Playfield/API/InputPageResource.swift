@@ -76,7 +76,8 @@ struct InputPageResource: ColdResource {
         throw ColdResourceError(.forbidden, "the token does not control this session")
       }
       let (page, more) = try work.measure("read") {
-        try SessionAPI.page(of: key.session, after: key.after, in: journal.store, maxBytes: pageBytes)
+        try SessionAPI.page(
+          of: key.session, after: key.after, in: journal.store, maxBytes: pageBytes)
       }
       let items: [JSONValue] = page.map { input in
         .object([

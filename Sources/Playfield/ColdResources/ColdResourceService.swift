@@ -55,7 +55,8 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
     self.resource = resource
     self.cache = ResultCache(
       capacity: cacheBytes, maxConcurrentComputations: limits.slots,
-      queue: DispatchQueue(label: "playfield.\(name)", qos: .userInitiated, attributes: .concurrent),
+      queue: DispatchQueue(
+        label: "playfield.\(name)", qos: .userInitiated, attributes: .concurrent),
       pool: pool)
     self.queue = Mutex(FairQueue(limits: limits))
     self.clock = clock
