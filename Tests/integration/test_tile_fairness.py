@@ -3,6 +3,7 @@ wait; cached tiles are answered at once; iter values share cached tiles."""
 import concurrent.futures
 import http.client
 import struct
+import threading
 import time
 
 from deadline import Deadline
@@ -65,20 +66,33 @@ def deep_tile(address, n):
 
 
 def test_a_cheap_fresh_tile_never_waits_behind_others_deep_renders(start_playfield):
-    """Issue 22, finding 5 (abuse attack 5): while four addresses hold deep renders in both
-    render slots and more wait, a fresh cheap tile from another address is rendered, not refused
-    after the 10 s deadline: cheap work takes a slot expensive work cannot."""
+    """Issue 22, finding 5 (abuse attack 5): while four addresses keep asking for deep tiles (two
+    at a time each, a new one as soon as one is answered), so that both render slots hold deep
+    renders and more wait, a fresh cheap tile from another address is rendered, not refused
+    after the 10 s deadline: cheap work takes a slot expensive work cannot, and goes first."""
     deadline = Deadline(90, "deep renders and a cheap tile")
     server = start_playfield()
-    sources = [f"127.0.0.{n}" for n in (11, 12, 13, 14)]
+    stop = threading.Event()
+
+    def keep_asking(address, thread):
+        answers = []
+        n = 0
+        while not stop.is_set() and not deadline.passed:
+            answers.append(get(server, deep_tile(address, thread * 1000 + n), f"127.0.0.{11 + address}"))
+            n += 1
+        return answers
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
-        deep = [pool.submit(get, server, deep_tile(i, n), source)
-                for i, source in enumerate(sources) for n in range(2)]
+        loops = [pool.submit(keep_asking, address, thread)
+                 for address in range(4) for thread in range(2)]
         # NB: not an assertion on time: only lets the deep requests reach the server first.
         time.sleep(1)
-        status, headers, body = get(server, "/tiles/mandelbrot/6/20/21.png", "127.0.0.20")
-        counts = get(server, "/tiles/mandelbrot/6/20/21.png?format=counts", "127.0.0.20")
-        answers = [future.result(timeout=deadline.left()) for future in deep]
+        try:
+            status, headers, body = get(server, "/tiles/mandelbrot/4/6/7.png", "127.0.0.20")
+            counts = get(server, "/tiles/mandelbrot/4/6/7.png?format=counts", "127.0.0.20")
+        finally:
+            stop.set()
+        answers = [answer for future in loops for answer in future.result(timeout=deadline.left())]
 
     assert status == 200, body
     assert body[:8] == b"\x89PNG\r\n\x1a\n"
@@ -89,10 +103,11 @@ def test_a_cheap_fresh_tile_never_waits_behind_others_deep_renders(start_playfie
     assert counts[2][:4] == b"PFEC" and struct.unpack("<III", counts[2][4:16]) == (256, 256, 200)
     values = struct.unpack(f"<{256 * 256}I", counts[2][16:])
     assert len(set(values)) > 10
-    # The deep renders were real and costly: none finished within the deadline; each running one
-    # was stopped there, each waiting one was refused.
+    # The deep renders were real and costly: at least one was stopped at the 10 s deadline (so
+    # both slots for expensive work were held while the cheap tile was asked for); the others
+    # finished, were stopped too, or waited past the deadline.
     statuses = [answer[0] for answer in answers]
-    assert all(status == 503 for status in statuses), statuses
+    assert all(status in (200, 503) for status in statuses), statuses
     assert any(b"could not be drawn within" in answer[2] for answer in answers), answers
     assert server.alive()
 
