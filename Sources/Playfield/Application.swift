@@ -111,6 +111,7 @@ public final class Application: HTTPHandler {
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
+    if let refusal = familyConnectionRefusal(request, context) { return .response(refusal) }
     // RFC 9110 §9.3.7: OPTIONS * asks about the server itself.
     if request.target == "*" {
       return .response(
