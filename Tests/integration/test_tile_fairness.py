@@ -2,6 +2,7 @@
 wait; cached tiles are answered at once; iter values share cached tiles."""
 import concurrent.futures
 import http.client
+import socket
 import struct
 import threading
 import time
@@ -127,3 +128,40 @@ def test_format_counts_is_the_counts_path_and_unknown_formats_are_refused(playfi
         assert status == 400 and words in body, (query, status, body)
     status, _, body = get(playfield, "/tiles/mandelbrot/3/2/3.counts?format=png")
     assert status == 400 and b"contradicts" in body
+
+
+def test_a_cheap_tile_is_answered_while_deep_renders_still_hold_both_slots(start_playfield):
+    """The order, not the time: with a deadline long enough that no deep render is stopped
+    (`--tile-wait 60`), a cheap tile asked for while deep renders fill both slots (and more
+    wait) is answered before any of them. Counted by address and slot only, a cheap tile could
+    start only when a deep render had ended and been answered."""
+    deadline = Deadline(60, "a cheap tile among deep renders")
+    server = start_playfield("--tile-wait", "60")
+    deep = []
+    try:
+        for address in range(4):
+            for n in range(2):
+                sock = socket.create_connection((server.host, server.port), timeout=10,
+                                                source_address=(f"127.0.0.{31 + address}", 0))
+                path = deep_tile(address + 4, 500 + n)
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+                deep.append(sock)
+        # NB: not an assertion on time: only lets the deep requests reach the server first.
+        time.sleep(1)
+        status, _, body = get(server, "/tiles/mandelbrot/4/6/8.png?iter=300", "127.0.0.40")
+        assert status == 200 and body[:8] == b"\x89PNG\r\n\x1a\n", (status, body[:200])
+        answered = []
+        for sock in deep:
+            sock.setblocking(False)
+            try:
+                answered.append(sock.recv(64))
+            except BlockingIOError:
+                pass
+        assert answered == [], f"{len(answered)} of 8 deep tiles were answered before the cheap one"
+    finally:
+        for sock in deep:
+            sock.close()
+    # Closing them stops the renders: the server answers the next cheap tile too.
+    assert get(server, "/tiles/mandelbrot/4/7/8.png", "127.0.0.40")[0] == 200
+    deadline.left()
+    assert server.alive()
