@@ -205,20 +205,13 @@ struct FairQueue<Job> {
         guard let index = queue.firstIndex(where: matches) else { continue }
         let next = queue.remove(at: index)
         waitingCount -= 1
+        // The client, then its address, go to the back of their turns while they still wait.
         clients.remove(at: turn)
-        if queue.isEmpty {
-          queues[client] = nil
-        } else {
-          queues[client] = queue
-          clients.append(client)
-        }
+        queues[client] = queue.isEmpty ? nil : queue
+        if !queue.isEmpty { clients.append(client) }
         rotation.remove(at: place)
-        if clients.isEmpty {
-          turns[address] = nil
-        } else {
-          turns[address] = clients
-          rotation.append(address)
-        }
+        turns[address] = clients.isEmpty ? nil : clients
+        if !clients.isEmpty { rotation.append(address) }
         return (client, next.job, next.cost)
       }
     }
