@@ -33,6 +33,13 @@ extension Application {
     if let journal {
       let status = journal.writer.status
       body["storage"] = .string(status.summary)
+      let committed = journal.writer.commitLatency
+      body["inputCommitMs"] = .object([
+        "ticks": .number(Double(committed.count)),
+        "p50": committed.quantile(0.5).map { JSONValue.number($0 * 1000) } ?? .null,
+        "p99": committed.quantile(0.99).map { JSONValue.number($0 * 1000) } ?? .null,
+        "max": committed.quantile(1).map { JSONValue.number($0 * 1000) } ?? .null,
+      ])
       if !status.isHealthy { body["status"] = "degraded" }
       let file = journal.checkFile()
       body["databaseFile"] = .string(file.description)

@@ -24,7 +24,7 @@ extension Application {
     },
     Route([.get], "/api/demos", [.api]) { call in .response(.json(Demo.listing(call.app.demos))) },
     Route([.get], "/api/sessions", [.api, .guardsState]) { call in
-      .response(call.app.sessionAPI.list())
+      call.app.listSessions()
     },
     Route([.post], "/api/sessions", [.api, .guardsState]) { call in
       .response(call.app.sessionAPI.create(call.request, client: call.client))

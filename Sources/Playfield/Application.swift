@@ -18,6 +18,8 @@ public final class Application: HTTPHandler {
   let demos: [Demo]
   let registry: SessionRegistry
   let sessionAPI: SessionAPI
+  /// Requests that may wait on a shared database, answered off the event loops.
+  let storeCalls = StoreCalls()
   let gameLoop: GameLoop
   let journal: StorageJournal?
   let origins: OriginPolicy
@@ -148,6 +150,14 @@ public final class Application: HTTPHandler {
         call = RouteCall(request: asGET, context: context, app: self)
       }
       let traits = route.traits
+      let asked = call
+      if let reply = offEventLoop(
+        segments: segments, request: request,
+        finish: { [self] in traits.decorate(traits.contains(.page) ? page($0, asked) : $0) },
+        answer: { [self] in sessionHeldElsewhere(segments: segments) ?? handler(asked) })
+      {
+        return reply
+      }
       switch sessionHeldElsewhere(segments: segments) ?? handler(call) {
       case .response(var response):
         if traits.contains(.page) { response = page(response, call) }

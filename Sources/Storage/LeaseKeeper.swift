@@ -82,6 +82,19 @@ public final class LeaseKeeper: @unchecked Sendable {
     return held[sessionID]
   }
 
+  /// Whether this process may still step a session: its lease is kept and has more than
+  /// `margin` seconds left on the wall clock now. Past that point another process may adopt the
+  /// session as soon as the lease runs out, so this one applies nothing more to it (the fence
+  /// before apply; the store refusing stale writes is the fence after). The margin covers the
+  /// time between this check and the step, and clocks a little apart.
+  public func mayStep(sessionID: String, margin: Double) -> Bool {
+    let now = wallClock()
+    condition.lock()
+    defer { condition.unlock() }
+    guard let lease = held[sessionID] else { return false }
+    return now < lease.expiresAt - margin
+  }
+
   /// Renews every lease of `owner` now and returns the sessions found lost (no longer kept,
   /// and reported to `lost`); throws what the store threw, keeping every lease.
   @discardableResult

@@ -27,13 +27,17 @@ public final class PostgresConnection {
   /// throws `cannot connect to PostgreSQL at URL: <libpq's reason>`.
   ///
   /// Defaults a URL may override: a 5-second connect timeout, TCP keepalives and a 15-second
-  /// TCP user timeout (so a vanished server is noticed rather than waited for), UTF-8.
+  /// TCP user timeout (so a vanished server is noticed rather than waited for), UTF-8, and a
+  /// transaction left idle for 2 seconds ended by the server: a process paused (SIGSTOP) or
+  /// stuck in the middle of a write would otherwise keep its row locks, and every other
+  /// process's adoption of its sessions would wait on them for as long as it stays paused.
   public init(url: String, connectTimeoutSeconds: Int = 5) throws(PostgresError) {
     // NB: with expand_dbname, the URL in `dbname` overrides the keywords before it.
     let settings = [
       ("connect_timeout", String(connectTimeoutSeconds)), ("keepalives_idle", "10"),
       ("keepalives_interval", "5"), ("keepalives_count", "3"), ("tcp_user_timeout", "15000"),
-      ("application_name", "playfield"), ("client_encoding", "UTF8"), ("dbname", url),
+      ("application_name", "playfield"), ("client_encoding", "UTF8"),
+      ("options", "-c idle_in_transaction_session_timeout=2000"), ("dbname", url),
     ]
     let handle = withCStrings(settings.map(\.0)) { keywords in
       withCStrings(settings.map(\.1)) { values in PQconnectdbParams(keywords, values, 1) }

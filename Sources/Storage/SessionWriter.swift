@@ -36,10 +36,14 @@ public final class SessionWriter: @unchecked Sendable {
   private var lostSessions = 0
   private var refusedRows = 0
   private let leaseLost: @Sendable ([String]) -> Void
+  /// When each queued tick's inputs were queued, by the `enqueued` count they reach: a flush
+  /// that makes everything through that count durable records how long they waited.
+  private var queuedAt: [(through: UInt64, at: Double)] = []
+  private var latency = CommitLatency()
 
-  /// Starts the flush thread. `now` is a steady clock in seconds, used only for pacing;
-  /// `leaseLost` is called on the writer's thread with the sessions whose rows the store
-  /// refused because another process holds them now.
+  /// Starts the flush thread. `now` is a steady clock in seconds, used for pacing and for
+  /// `commitLatency`; `leaseLost` is called on the writer's thread with the sessions whose
+  /// rows the store refused because another process holds them now.
   public init(
     store: any SessionStore, configuration: WriterConfiguration = WriterConfiguration(),
     now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
@@ -78,6 +82,8 @@ public final class SessionWriter: @unchecked Sendable {
     }
     for input in inputs { pending.append(input) }
     enqueued += UInt64(inputs.count)
+    // NB: bounded while the store is away; the inputs queued then go unmeasured.
+    if queuedAt.count < CommitLatency.capacity { queuedAt.append((enqueued, now())) }
     return true
   }
 
@@ -152,6 +158,13 @@ public final class SessionWriter: @unchecked Sendable {
     return pending.isEmpty
   }
 
+  /// How long the inputs of the latest ticks waited from being queued to being committed.
+  public var commitLatency: CommitLatency {
+    condition.lock()
+    defer { condition.unlock() }
+    return latency
+  }
+
   /// The queue's health now.
   public var status: WriterStatus {
     condition.lock()
@@ -201,6 +214,10 @@ public final class SessionWriter: @unchecked Sendable {
         case .success(let written):
           // With nothing left, writes queued during the flush were all dropped by `forget`.
           durable = pending.isEmpty ? enqueued : through
+          let committedAt = now()
+          let done = queuedAt.prefix { $0.through <= durable }.count
+          for queued in queuedAt.prefix(done) { latency.record(committedAt - queued.at) }
+          queuedAt.removeFirst(done)
           lastError = nil
           schedule.succeeded(at: now())
           if !written.lostSessions.isEmpty {

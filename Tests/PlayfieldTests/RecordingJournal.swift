@@ -6,6 +6,13 @@ import Synchronization
 /// A journal that keeps the inputs it is told to log, in order, and ignores the rest.
 final class RecordingJournal: SessionJournal {
   private let logged = Mutex<[JSONValue]>([])
+  private let fenced = Mutex(false)
+
+  /// Whether the session may not step (`mayApply` false), as when its lease is about to run out.
+  var isFenced: Bool {
+    get { fenced.withLock { $0 } }
+    set { fenced.withLock { $0 = newValue } }
+  }
 
   /// Every input logged so far.
   var inputs: [JSONValue] { logged.withLock { $0 } }
@@ -19,4 +26,5 @@ final class RecordingJournal: SessionJournal {
   func progress(sessionID: String, running: Bool, tick: UInt64, now: Double) {}
   func snapshot(sessionID: String, tick: UInt64, state: [UInt8]) {}
   func deleted(sessionID: String) {}
+  func mayApply(sessionID: String) -> Bool { !isFenced }
 }

@@ -58,6 +58,31 @@ import Testing
         .lease?.epoch == 2)
   }
 
+  @Test(
+    "a session may be stepped only while its kept lease has more than the margin left",
+    arguments: Backend.allCases)
+  func fenceBeforeApply(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    for id in ["s", "t"] { try fixture.store.createSession(StoreFixture.session(id)) }
+    let clock = ManualClock()
+    let keeper = LeaseKeeper(
+      store: fixture.store, owner: "a", duration: 10, wallClock: { clock.now }, renewing: false)
+    #expect(try keeper.acquire(sessionID: "s").lease?.expiresAt == 110)
+    #expect(keeper.mayStep(sessionID: "s", margin: 1))
+    #expect(!keeper.mayStep(sessionID: "t", margin: 1), "a lease never taken")
+    clock.advance(8.5)
+    #expect(keeper.mayStep(sessionID: "s", margin: 1))
+    clock.advance(0.5)  // 109: exactly the margin left
+    #expect(!keeper.mayStep(sessionID: "s", margin: 1))
+    clock.advance(20)  // paused past the lease; nobody took it, so the renewal keeps it
+    #expect(!keeper.mayStep(sessionID: "s", margin: 1))
+    #expect(try keeper.renew() == [])
+    #expect(keeper.mayStep(sessionID: "s", margin: 1))
+    keeper.forget(sessionID: "s")
+    #expect(!keeper.mayStep(sessionID: "s", margin: 1), "a lease let go")
+  }
+
   @Test("its thread renews on its own, a third of a lease apart", arguments: Backend.allCases)
   func renewsByItself(_ backend: Backend) throws {
     let fixture = try StoreFixture(backend)

@@ -126,9 +126,25 @@ def test_kill_9_a_process_and_its_sessions_are_adopted(cluster):
         assert status == 200, body
 
 
+async def frame_ticks(ws, seconds):
+    """The ticks of the frames `ws` receives in the next `seconds` (a bounded wait)."""
+    deadline = Deadline(seconds, "frames")
+    ticks = []
+    while not deadline.passed:
+        try:
+            message = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, deadline.end - time.monotonic())))
+        except asyncio.TimeoutError:
+            break
+        if message["type"] == "frame":
+            ticks.append(message["tick"])
+    return ticks
+
+
 def test_a_paused_process_is_fenced_off(cluster):
     """SIGSTOP past the lease: another process adopts the session; after SIGCONT the paused one
-    finds its writes refused and drops the session: no tick has two writers."""
+    applies nothing more (its lease ran out on its own clock: the fence before apply), finds
+    its lease taken and drops the session: no tick is applied by two processes, and the stale
+    holder's writes never reach the log."""
     sessions = [create_session(cluster, "bouncing-balls") for _ in range(6)]
     paused = "b"
     session = next(s for s in sessions if shard(s) == paused)
@@ -141,7 +157,10 @@ def test_a_paused_process_is_fenced_off(cluster):
         time.sleep(1.2)
         process.process.send_signal(signal.SIGSTOP)
         try:
-            time.sleep(clusters.LEASE_SECONDS + 1)
+            # Everything the process sent before it stopped, read while it stays stopped past
+            # its lease: the newest tick it applied.
+            before = await frame_ticks(old, clusters.LEASE_SECONDS + 1)
+            assert before, "the session streamed frames before the pause"
             # nginx gives the paused process up after its read timeout (and leaves it alone for
             # a while); the next process adopts the session, its lease having run out.
             status, _, body = await asyncio.to_thread(
@@ -154,22 +173,27 @@ def test_a_paused_process_is_fenced_off(cluster):
                     await receive_until_async(new, lambda m: m.get("type") == "ack", 10, "the new holder's ack")
         finally:
             process.process.send_signal(signal.SIGCONT)
-        # The paused process may step its stale copy once more; its writes are refused.
+        # Inputs to the stale copy: the paused process must apply none of them, nor any tick.
         for n in range(3):
             try:
                 await old.send(json.dumps({"type": "add-ball", "x": 200 + n, "y": 200, "vx": 1, "vy": 1}))
             except Exception:
                 break
-        # NB: read what it sends (frames) until the close, or the close is never read.
+        # NB: read what it sends until the close, or the close is never read.
         deadline = Deadline(20, "the paused process closing its copy's clients")
+        after = []
         try:
             while True:
-                await asyncio.wait_for(old.recv(), deadline.left())
+                message = json.loads(await asyncio.wait_for(old.recv(), deadline.left()))
+                if message["type"] == "frame":
+                    after.append(message["tick"])
         except ConnectionClosed:
-            return old.close_code
+            return old.close_code, max(before), after
 
-    close_code = asyncio.run(run())
+    close_code, last_tick, after = asyncio.run(run())
     assert close_code == 1013, "the paused process dropped the session and told its clients"
+    assert all(tick <= last_tick for tick in after), \
+        f"the paused process stepped its stale copy past tick {last_tick} after SIGCONT: {after}"
 
     def xs():
         return sorted(int(i["input"]["x"]) for i in logged_inputs(cluster, session))
@@ -177,6 +201,56 @@ def test_a_paused_process_is_fenced_off(cluster):
     wait_until(lambda: len(xs()) >= 4, 10, "the new holder's inputs in the log")
     assert xs() == [11, 50, 51, 52], "the stale holder's inputs never reached the log"
     assert process.process.poll() is None, "the paused process lives on"
+
+
+def postgres_processes(cluster):
+    """PostgreSQL's postmaster and every process it started."""
+    postmaster = int((cluster.postgres.data / "postmaster.pid").read_text().split()[0])
+    found = [postmaster]
+    for entry in pathlib.Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                found.append(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
+
+
+def test_a_stalled_database_holds_up_no_event_loop(cluster):
+    """PostgreSQL frozen (SIGSTOP: connections open, no answers): listings of the shared store
+    wait on a store worker, not on an event loop, so the same process still serves a static
+    file and a live session's socket meanwhile; the listings are answered once it is back."""
+    session = create_session(cluster, "bouncing-balls")
+    process = cluster.process(shard(session))
+    direct = f"http://{process.address}"
+    frozen = postgres_processes(cluster)
+
+    async def run():
+        async with connect(f"ws://{process.address}/ws/sessions/{session['id']}") as ws:
+            await receive_until_async(ws, lambda m: m["type"] == "frame", 10, "a frame")
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+            try:
+                # More listings than the process has event loops (2): on the event loops, they
+                # would hold up every one of them.
+                listings = [asyncio.create_task(asyncio.to_thread(request, direct + "/api/sessions", timeout=60))
+                            for _ in range(4)]
+                await asyncio.sleep(0.5)
+                status, _, _ = await asyncio.to_thread(request, direct + "/css/playfield.css", timeout=10)
+                assert status == 200, "a static file while the listings wait"
+                await ws.send(json.dumps({"type": "ping", "id": "p"}))
+                await receive_until_async(ws, lambda m: m["type"] == "pong", 10, "the session socket's pong")
+                assert not any(listing.done() for listing in listings), "the listings wait for the database"
+            finally:
+                for pid in frozen:
+                    os.kill(pid, signal.SIGCONT)
+            return [status for status, _, _ in await asyncio.gather(*listings)]
+
+    statuses = asyncio.run(run())
+    assert statuses == [200] * 4, statuses
+    for each in cluster.processes:
+        wait_until(lambda: request(f"http://{each.address}/healthz")[2]["status"] == "ok", 60,
+                   f"process {each.shard} healthy again")
 
 
 def test_postgresql_restarted_under_load(cluster):

@@ -233,6 +233,11 @@ final class LiveSession: @unchecked Sendable {
       if inbox.withLock({ !$0.isEmpty }) { submitDrain() }
       return
     }
+    // NB: fenced before anything applies: commands wait in the inbox meanwhile.
+    guard journal?.mayApply(sessionID: id) ?? true else {
+      closeIfAsked()
+      return
+    }
     using.withLock { _ in
       machine.budgeted(budget)
       let commands = inbox.withLock { commands in
@@ -250,6 +255,17 @@ final class LiveSession: @unchecked Sendable {
   /// everything its clients sent since, in order, each `step` run while `slice` allows; then
   /// the game loop is woken to show it. `.more` while commands are left.
   private func drain(now: Double, slice: inout StepSlice) -> StepJob.Progress {
+    guard journal?.mayApply(sessionID: id) ?? true else {
+      // Fenced (see `advance`): the commands wait, those a slice left first; the game loop's
+      // next tick submits the job again (`news` makes it look).
+      using.withLock { _ in
+        inbox.withLock { $0.insert(contentsOf: leftover, at: 0) }
+        leftover.removeAll()
+      }
+      drainWaiting.store(false, ordering: .sequentiallyConsistent)
+      news.store(true, ordering: .sequentiallyConsistent)
+      return .done
+    }
     let left = using.withLock { _ -> Bool in
       leftover += inbox.withLock { commands in
         let taken = commands

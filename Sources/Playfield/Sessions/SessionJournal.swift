@@ -17,9 +17,14 @@ protocol SessionJournal: Sendable {
   /// Stores that the session's seat links were replaced; returns the new generation, or nil
   /// when the journal does not keep them.
   func renewSeatLinks(sessionID: String) throws -> Int64?
+  /// Whether the session may be stepped now (checked before each step applies anything): false
+  /// once this process can no longer be sure it alone holds the session.
+  func mayApply(sessionID: String) -> Bool
 }
 
 extension SessionJournal {
   /// Keeps no seat links (the session counts them in memory).
   func renewSeatLinks(sessionID: String) throws -> Int64? { nil }
+  /// Always: the journal's store is this process's alone.
+  func mayApply(sessionID: String) -> Bool { true }
 }

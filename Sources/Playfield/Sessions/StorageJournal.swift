@@ -38,6 +38,18 @@ final class StorageJournal: SessionJournal {
   /// for another to adopt them.
   static let leaseSeconds = 6.0
 
+  /// How long before its lease's expiry a session stops being stepped here (`mayApply`): the
+  /// lease is renewed every `leaseSeconds / 3`, so a live process never comes near it.
+  static let leaseMargin = 1.0
+
+  /// On a shared store, only while this process's lease on the session has more than
+  /// `leaseMargin` seconds left on its clock: a process paused or cut off from the database
+  /// past that applies nothing (its sessions hold still) until the lease is renewed, or is
+  /// found taken and the session dropped.
+  func mayApply(sessionID: String) -> Bool {
+    leases?.mayStep(sessionID: sessionID, margin: Self.leaseMargin) ?? true
+  }
+
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double
   ) throws {
