@@ -23,8 +23,14 @@ extension Application {
       "stepJobs": .object([
         "waiting": .number(Double(jobs.waiting)), "slices": .number(Double(jobs.slices)),
         "steps": .number(Double(jobs.steps)), "refused": .number(Double(jobs.refused)),
+        "finished": .number(Double(jobs.finished)), "cancelled": .number(Double(jobs.cancelled)),
+        "submitted": .object(jobs.submitted.mapValues { .number(Double($0)) }),
       ]),
     ]
+    let hellos = registry.helloWork.statistics
+    body["bigHellos"] = .object([
+      "encoded": .number(Double(hellos.encoded)), "refused": .number(Double(hellos.refused)),
+    ])
     let onDemand = registry.onDemand.statistics
     body["onDemand"] = .object([
       "cpuMs": .number(GameLoop.milliseconds(onDemand.cpu)),

@@ -56,7 +56,7 @@ extension Application {
     },
     Route([.get], "/ws/echo") { call in echoSocket(call.request) },
     Route([.get], "/ws/sessions/{session}", [.guardsState]) { (call, id: SessionID) in
-      call.app.sessionSocket(call.request, id: id)
+      call.app.sessionSocket(call.request, id: id, client: call.client)
     },
     Route([.get], "/ws/replays/{session}", [.guardsState]) { (call, id: SessionID) in
       call.app.replaySocket(call.request, id: id, client: call.client)

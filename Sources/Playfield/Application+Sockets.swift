@@ -6,7 +6,7 @@ import WebSocket
 extension Application {
   /// `/ws/sessions/ID`: joins a session as its controller (the control token), a guest of one
   /// of its seats (`SeatToken`) or a spectator (no token).
-  func sessionSocket(_ request: Request, id: SessionID) -> Reply {
+  func sessionSocket(_ request: Request, id: SessionID, client: ClientKey? = nil) -> Reply {
     if let refusal = origins.check(request) { return .response(refusal) }
     guard let session = registry.session(id.description) else {
       return .response(APIError(.notFound, "no session \(id)").response)
@@ -27,7 +27,10 @@ extension Application {
     switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
     case .accept(let accepted):
       return .webSocket(
-        accepted, SessionSocketHandler(session: session, role: role, inputLog: registry.inputLog))
+        accepted,
+        SessionSocketHandler(
+          session: session, role: role, inputLog: registry.inputLog, client: client,
+          queries: registry.queries))
     case .reject(let response):
       return .response(response)
     }

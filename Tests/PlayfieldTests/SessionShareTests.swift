@@ -125,6 +125,30 @@ struct InputLogBytesTests {
     cap.refund("t", bytes: 10)  // a session that logged nothing: nothing to give back
     #expect(cap.admit("t", bytes: 100) == nil)
   }
+
+  @Test("a client's sessions share one byte total, given back when a session is forgotten")
+  func clientTotal() {
+    let owners: [String: ClientKey] = [
+      "a": ClientKey(address: "10.0.0.1"), "b": ClientKey(address: "10.0.0.1"),
+      "c": ClientKey(address: "10.0.0.2"),
+    ]
+    let cap = InputLogCap(
+      maxInputs: 100, maxBytes: 1000, maxBytesPerClient: 1500, owner: { owners[$0] })
+    #expect(cap.admit("a", bytes: 1000) == nil)
+    #expect(cap.admit("b", bytes: 600) == .clientBytes, "within b's own cap, past its owner's")
+    #expect(cap.admit("b", bytes: 500) == nil)
+    #expect(cap.admit("b", bytes: 1) == .clientBytes)
+    #expect(cap.admit("c", bytes: 1000) == nil, "another client has its own total")
+    #expect(cap.admit("x", bytes: 1000) == nil, "a session without an owner only has its own")
+    #expect(cap.bytes(of: owners["a"]!) == 1500)
+    cap.refund("b", bytes: 500)
+    #expect(cap.bytes(of: owners["a"]!) == 1000)
+    #expect(cap.admit("b", bytes: 500) == nil)
+    cap.forget("a")
+    #expect(cap.bytes(of: owners["a"]!) == 500, "a deleted session's bytes come back")
+    #expect(cap.admit("b", bytes: 500) == nil)
+    #expect(cap.message(.clientBytes).contains("1500 bytes"))
+  }
 }
 
 @Suite("Input-log pages are bounded in bytes and end at whole ticks")

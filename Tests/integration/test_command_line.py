@@ -29,5 +29,6 @@ def test_help_lists_every_limit_with_its_default(playfield_binary):
     assert result.returncode == 0
     for line in ["--max-sessions (default 256)", "--inputs-per-session (default 200000)",
                  "--tile-wait (default 10 seconds)", "--sphere-queue (default 64)",
-                 "--header-timeout (default 10 seconds)", "--families-per-address (default 4)"]:
+                 "--header-timeout (default 10 seconds)", "--families-per-address (default 4)",
+                 "--input-log-bytes-per-client (default "]:
         assert line in result.stdout, line

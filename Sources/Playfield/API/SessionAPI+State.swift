@@ -31,7 +31,8 @@ extension SessionAPI {
   /// `GET /api/sessions/ID/replay?tick=N`: rebuilds the stored session at tick N from its
   /// nearest snapshot (or, with `&from=start`, from tick 0: its config, seed and logged inputs)
   /// and reports that state's hash. The stepping is a `StepJob` charged to `client`, run in
-  /// slices below the realtime ticks. Answers are kept; two are worked out at once, more get 503.
+  /// slices below the realtime ticks, and cancelled when the asker's connection closes. Answers
+  /// are kept; two are worked out at once, more get 503.
   func replayState(_ request: Request, id: SessionID, client: ClientKey) -> Reply {
     let id = id.description
     guard let journal = registry.journal as? StorageJournal else {
@@ -75,25 +76,27 @@ extension SessionAPI {
         states.end(key, answer: nil)
         return pending.succeed(error.response)
       }
-      scheduler.submit(
-        StepJob(
-          client: client, label: "replay-state", work: { job.work(&$0) },
-          completion: { outcome in
-            let answer = job.answer
-            states.end(key, answer: try? answer?.get())
-            switch (outcome, answer) {
-            case (.finished, .success(let json)?):
-              pending.succeed(.json(json))
-            case (.finished, .failure(let error)?):
-              pending.succeed(error.response)
-            case (.refused(let reason), _):
-              var error = APIError(.tooManyRequests, reason)
-              error.headers.set("Retry-After", "1")
-              pending.succeed(error.response)
-            default:
-              pending.succeed(APIError(.serviceUnavailable, "the replay was cancelled").response)
-            }
-          }))
+      // NB: an asker who leaves stops the job: nothing more is charged to them.
+      let stepJob = StepJob(
+        client: client, label: "replay-state", work: { job.work(&$0) },
+        completion: { outcome in
+          let answer = job.answer
+          states.end(key, answer: try? answer?.get())
+          switch (outcome, answer) {
+          case (.finished, .success(let json)?):
+            pending.succeed(.json(json))
+          case (.finished, .failure(let error)?):
+            pending.succeed(error.response)
+          case (.refused(let reason), _):
+            var error = APIError(.tooManyRequests, reason)
+            error.headers.set("Retry-After", "1")
+            pending.succeed(error.response)
+          default:
+            pending.succeed(APIError(.serviceUnavailable, "the replay was cancelled").response)
+          }
+        })
+      pending.onAbandoned { stepJob.cancel() }
+      scheduler.submit(stepJob)
     }
     return .later(pending)
   }

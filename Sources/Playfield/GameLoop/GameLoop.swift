@@ -181,7 +181,12 @@ final class GameLoop: @unchecked Sendable {
       // NB: a heavy step would hold up this tick for everyone, and so would asked-for steps
       // and a new session's first step, whose cost is not known yet (else creating and
       // deleting heavy sessions in a loop would stall the ticks): those are jobs.
-      if state.throttled || !budget.isMeasured(session.id) || !session.isRunning {
+      // A step the model says is heavy (a computer's search) is a job too, its cost left out
+      // of the tick budget: it is charged to the owner's turns at the scheduler instead.
+      if session.nextStepIsHeavy {
+        submitStep(
+          of: session, budget: state, now: now, client: owners[session.id]!, heavy: true)
+      } else if state.throttled || !budget.isMeasured(session.id) || !session.isRunning {
         submitStep(of: session, budget: state, now: now, client: owners[session.id]!)
       } else {
         onTick.append((session, state))
@@ -216,21 +221,23 @@ final class GameLoop: @unchecked Sendable {
   }
 
   /// One tick of `session` as a job of `client`: asked-for steps go on while its slice allows.
+  /// A `heavy` step's cost is not the tick budget's.
   private func submitStep(
-    of session: LiveSession, budget: SessionBudget, now: Double, client: ClientKey
+    of session: LiveSession, budget: SessionBudget, now: Double, client: ClientKey,
+    heavy: Bool = false
   ) {
     let id = session.id
     inFlight.withLock { _ = $0.insert(id) }
     scheduler.submit(
       StepJob(
-        client: client, label: "session-step",
+        client: client, label: heavy ? "heavy-step" : "session-step",
         work: { [self] slice in
           let before = ThreadCPUTime.now()
           // The tick's own step (running) or the first asked-for one.
           _ = slice.mayStep()
           session.advance(now: now, budget: budget, mayStepAgain: { slice.mayStep() })
           let cost = ThreadCPUTime.now() - before
-          jobCosts.withLock { $0.append((id, cost)) }
+          if !heavy { jobCosts.withLock { $0.append((id, cost)) } }
           return .done
         },
         completion: { [self] _ in
@@ -247,7 +254,8 @@ final class GameLoop: @unchecked Sendable {
       StepJob(
         client: replay.client, label: "replay",
         work: { slice in
-          replay.advance(mayStepAgain: { slice.mayStep() })
+          // NB: a viewer who left stops the replay (or seek) within one step.
+          replay.advance(mayStepAgain: { !replay.isClosed && slice.mayStep() })
           return .done
         },
         completion: { [self] _ in

@@ -32,6 +32,8 @@ final class StepScheduler: @unchecked Sendable {
     var finished: UInt64 = 0
     var cancelled: UInt64 = 0
     var refused: UInt64 = 0
+    /// Jobs admitted, by label (`replay`, `heavy-step`, ...).
+    var submitted: [String: UInt64] = [:]
   }
 
   /// Nice of the scheduler's thread, below the game loop and the event loops.
@@ -67,6 +69,7 @@ final class StepScheduler: @unchecked Sendable {
     let admitted = mine < configuration.jobsPerClient && !stopping
     if admitted {
       rotation.add(job, client: job.client)
+      counts.submitted[job.label, default: 0] += 1
       condition.broadcast()
     } else {
       counts.refused += 1

@@ -59,6 +59,14 @@ extension Limit where Value == Int {
   public static let inputLogBytes = Limit(
     "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
     help: "Bytes of input one session may log; past it, the session takes no more input.")
+  public static let inputLogBytesPerClient = Limit(
+    "input-log-bytes-per-client", 64 << 20, from: 1, to: 1 << 40,
+    help: "Bytes of input the sessions one client made may log together; past it, they take "
+      + "no more input until one is deleted or expires.")
+  public static let queriesPerClient = Limit(
+    "queries-per-client", 8, from: 1, to: 10_000,
+    help: "Questions (street soccer's plan) one client may have waiting for their answers; "
+      + "past it, too-many.")
   public static let inputPagesPerClient = Limit(
     "input-pages-per-client", 2, from: 1, to: 10_000,
     help: "Input-log pages (GET /api/sessions/ID/inputs) one client may have read at once; "

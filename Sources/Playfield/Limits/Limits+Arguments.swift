@@ -22,7 +22,8 @@ extension Limits {
   public static let all: [Option] = [
     Option(.maxSessions), Option(.sessionsPerClient), Option(.sessionShare),
     Option(.inputsPerSession), Option(.inputLogBytes), Option(.inputPagesPerClient),
-    Option(.inputPageBytes),
+    Option(.inputPageBytes), Option(.inputLogBytesPerClient),
+    Option(.queriesPerClient),
     Option(.mazesPerClient), Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),
     Option(.tileQueue), Option(.tileWait), Option(.tileCacheBytes),

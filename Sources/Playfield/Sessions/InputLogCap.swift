@@ -1,37 +1,69 @@
 import Synchronization
 
-/// Bounds one session's input log: past `maxInputs` inputs or `maxBytes` bytes of them the
-/// session takes no more input and its sender is told why (`log-full`), so no client can fill
-/// the disk through one session, however large or many its inputs.
+/// Bounds the input logs: past `maxInputs` inputs or `maxBytes` bytes of them a session takes
+/// no more input, and past `maxBytesPerClient` bytes together the sessions one client made
+/// take no more; the sender is told which (`log-full`). So no client can fill the disk through
+/// one session, however large or many its inputs, nor through many sessions.
+///
+/// A session's bytes are charged to its owner (the client that made it, as the quota knew it
+/// at the session's first input) and given back when the session is deleted or expires
+/// (`forget`); parked sessions keep theirs (their logs are still stored).
 ///
 /// NB: counts inputs accepted since this process started; a restored session starts again at
-/// zero.
+/// zero, and a session without a known owner (restored) is bounded only on its own.
 final class InputLogCap: Sendable {
   /// Which bound an input would pass.
   enum Bound: Equatable, Sendable {
     case count
     case bytes
+    /// The owner's sessions together.
+    case clientBytes
+  }
+
+  /// What one session has logged, and who pays for it.
+  private struct Logged {
+    var count = 0
+    var bytes = 0
+    var owner: ClientKey?
   }
 
   /// Inputs one session may log.
   let maxInputs: Int
   /// Bytes of inputs (as logged, JSON) one session may log.
   let maxBytes: Int
-  private let logged = Mutex<[String: (count: Int, bytes: Int)]>([:])
+  /// Bytes of inputs the sessions one client made may log together.
+  let maxBytesPerClient: Int
+  /// Who made a session, if known.
+  private let owner: @Sendable (String) -> ClientKey?
+  private let logged = Mutex<(sessions: [String: Logged], clients: [ClientKey: Int])>(([:], [:]))
 
-  init(maxInputs: Int, maxBytes: Int = .max) {
+  init(
+    maxInputs: Int, maxBytes: Int = .max, maxBytesPerClient: Int = .max,
+    owner: @escaping @Sendable (String) -> ClientKey? = { _ in nil }
+  ) {
     self.maxInputs = maxInputs
     self.maxBytes = maxBytes
+    self.maxBytesPerClient = maxBytesPerClient
+    self.owner = owner
   }
 
-  /// Counts one input of `bytes` for `sessionID`; the bound it would pass (and nothing
-  /// counted) when the log is full.
+  /// Counts one input of `bytes` for `sessionID` (and its owner); the bound it would pass (and
+  /// nothing counted) when a log is full.
   func admit(_ sessionID: String, bytes: Int = 0) -> Bound? {
-    logged.withLock { logged in
-      let (count, total) = logged[sessionID] ?? (0, 0)
-      guard count < maxInputs else { return .count }
-      guard total + bytes <= maxBytes else { return .bytes }
-      logged[sessionID] = (count + 1, total + bytes)
+    let known = logged.withLock { $0.sessions[sessionID] != nil }
+    let owner = known ? nil : owner(sessionID)
+    return logged.withLock { logged in
+      var session = logged.sessions[sessionID] ?? Logged(owner: owner)
+      guard session.count < maxInputs else { return .count }
+      guard session.bytes + bytes <= maxBytes else { return .bytes }
+      if let payer = session.owner {
+        let total = logged.clients[payer, default: 0]
+        guard total + bytes <= maxBytesPerClient else { return .clientBytes }
+        logged.clients[payer] = total + bytes
+      }
+      session.count += 1
+      session.bytes += bytes
+      logged.sessions[sessionID] = session
       return nil
     }
   }
@@ -44,19 +76,42 @@ final class InputLogCap: Sendable {
     case .bytes:
       "this session has logged nearly \(maxBytes) bytes of input, the most one may; "
         + "it takes no more input"
+    case .clientBytes:
+      "the sessions this session's owner made have logged nearly \(maxBytesPerClient) bytes "
+        + "of input together, the most one client's may; they take no more input until one of "
+        + "them is deleted or expires"
     }
   }
 
   /// Gives back the room of one admitted input of `bytes` that was refused and not logged.
   func refund(_ sessionID: String, bytes: Int = 0) {
     logged.withLock { logged in
-      guard let (count, total) = logged[sessionID], count > 0 else { return }
-      logged[sessionID] = (count - 1, max(0, total - bytes))
+      guard var session = logged.sessions[sessionID], session.count > 0 else { return }
+      let back = min(bytes, session.bytes)
+      session.count -= 1
+      session.bytes -= back
+      logged.sessions[sessionID] = session
+      if let payer = session.owner { Self.give(back, to: payer, in: &logged.clients) }
     }
   }
 
-  /// Forgets a session that is gone.
+  /// Forgets a session that is gone, giving its bytes back to its owner.
   func forget(_ sessionID: String) {
-    _ = logged.withLock { $0.removeValue(forKey: sessionID) }
+    logged.withLock { logged in
+      guard let session = logged.sessions.removeValue(forKey: sessionID),
+        let payer = session.owner
+      else { return }
+      Self.give(session.bytes, to: payer, in: &logged.clients)
+    }
+  }
+
+  /// Bytes the sessions `client` made have logged, for tests and statistics.
+  func bytes(of client: ClientKey) -> Int {
+    logged.withLock { $0.clients[client] ?? 0 }
+  }
+
+  private static func give(_ bytes: Int, to client: ClientKey, in clients: inout [ClientKey: Int]) {
+    let left = (clients[client] ?? 0) - bytes
+    clients[client] = left > 0 ? left : nil
   }
 }

@@ -44,6 +44,11 @@ final class LiveSession: @unchecked Sendable {
   private let connections = Atomic<Int>(0)
   /// The machine's `Activity` after its last tick.
   private let activity: Atomic<UInt8>
+  /// Whether its model is still being rebuilt from storage (`SessionCatchUp`): until then it
+  /// takes no tick, and joiners wait in the inbox for their `hello`.
+  private let restoring: Atomic<Bool>
+  /// The model's `nextStepIsHeavy` after its last tick.
+  private let heavyNext: Atomic<Bool>
   /// Ticks run (`advance` calls), for tests and statistics.
   private let advances = Atomic<UInt64>(0)
   /// Called when a command is queued, to wake a game loop that sleeps for lack of work.
@@ -60,6 +65,22 @@ final class LiveSession: @unchecked Sendable {
     set { inputLogCap.withLock { $0 = newValue } }
   }
   private let inputLogCap = Mutex<InputLogCap?>(nil)
+  /// Where big hellos take their turn, charged to their joiners (set on adoption).
+  var helloWork: HelloWork? {
+    get { helloWorkCap.withLock { $0 } }
+    set { helloWorkCap.withLock { $0 = newValue } }
+  }
+  private let helloWorkCap = Mutex<HelloWork?>(nil)
+  /// Where the questions this session answers are given back to their askers (set on adoption).
+  var queryLimiter: QueryLimiter? {
+    get { queryLimiterCap.withLock { $0 } }
+    set { queryLimiterCap.withLock { $0 = newValue } }
+  }
+  private let queryLimiterCap = Mutex<QueryLimiter?>(nil)
+  /// Who each joining socket is (`joins(_:as:)`), until its hello is on its way.
+  private let joiners = Mutex<[ObjectIdentifier: ClientKey]>([:])
+  /// Bytes of JSON of the last hello encoded: from `HelloWork.bigBytes`, hellos are charged.
+  private let lastHelloBytes = Atomic<Int>(0)
   /// Sockets whose `hello` a worker is encoding, with what was sent them meanwhile, in order:
   /// it goes out after the `hello`.
   private let joining = Mutex<[ObjectIdentifier: [ServerMessage]]>([:])
@@ -92,8 +113,9 @@ final class LiveSession: @unchecked Sendable {
     running: Bool, journal: SessionJournal?, idlePause: Double,
     clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false,
     seatGeneration: Int64 = 0, paused: Bool = false, wake: @escaping @Sendable () -> Void = {},
-    onDemand: OnDemandSteps? = nil
+    onDemand: OnDemandSteps? = nil, restoring: Bool = false
   ) {
+    self.restoring = Atomic(restoring)
     self.seatLinks = Mutex(seatGeneration)
     self.clock = clock
     self.wake = wake
@@ -112,6 +134,7 @@ final class LiveSession: @unchecked Sendable {
     self.machine = SessionMachine(
       id: id, model: model, running: running, paused: paused, configuration: configuration)
     self.activity = Atomic(machine.activity.rawValue)
+    self.heavyNext = Atomic(model.nextStepIsHeavy)
     machine.seatTokens = SeatToken.tokens(
       of: type, tokenHash: tokenHash, generation: seatGeneration
     ).map { ($0.seat.name, $0.token) }
@@ -139,7 +162,9 @@ final class LiveSession: @unchecked Sendable {
     guard queued else { return false }
     switch command {
     case .join: connections.add(1, ordering: .relaxed)
-    case .leave: connections.subtract(1, ordering: .relaxed)
+    case .leave(let socket):
+      connections.subtract(1, ordering: .relaxed)
+      joiners.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(socket)) }
     default: break
     }
     guard onDemand == nil else {
@@ -167,12 +192,19 @@ final class LiveSession: @unchecked Sendable {
       })
   }
 
+  /// Records who `socket` is before it joins, so that a big `hello` is charged to `client`.
+  func joins(_ socket: WebSocket, as client: ClientKey) {
+    joiners.withLock { $0[ObjectIdentifier(socket)] = client }
+  }
+
   /// Whether anyone is connected or joining (the park-idle check).
   var isWatched: Bool { connections.load(ordering: .relaxed) > 0 }
 
   /// Whether the next tick has anything to do: it runs, steps were asked for, or a command
   /// waits. False for a stopped or paused session left alone: it is not advanced at all.
   var wantsTick: Bool {
+    // NB: joins and commands wait until the model is where it was.
+    if isRestoring { return false }
     // An on-demand session wants a tick only to show what its steps did.
     if onDemand != nil { return news.load(ordering: .relaxed) }
     return activity.load(ordering: .relaxed) != SessionMachine<WebSocket>.Activity.idle.rawValue
@@ -187,6 +219,50 @@ final class LiveSession: @unchecked Sendable {
     if onDemand != nil { return true }
     return activity.load(ordering: .relaxed) == SessionMachine<WebSocket>.Activity.running.rawValue
   }
+
+  /// Whether its model is still being rebuilt from storage.
+  var isRestoring: Bool { restoring.load(ordering: .acquiring) }
+
+  /// The rebuilt model takes the stand-in's place (a `SessionCatchUp` finished): the session
+  /// is where it was stored, paused until someone joins, and the joiners that waited get their
+  /// `hello` on the next tick.
+  func restored(_ model: any Simulation, running: Bool) {
+    using.withLock { _ in
+      let configuration = machine.configuration
+      let seats = machine.seatTokens
+      machine = SessionMachine(
+        id: id, model: model, running: running, paused: running, configuration: configuration)
+      machine.seatTokens = seats
+      activity.store(machine.activity.rawValue, ordering: .relaxed)
+      heavyNext.store(model.nextStepIsHeavy, ordering: .relaxed)
+      published.withLock { summary in
+        summary.tick = model.tick
+        summary.lastGame = model.finishedGame.map {
+          GameResult(tick: model.tick, score: $0.score, level: $0.level)
+        }
+      }
+    }
+    restoring.store(false, ordering: .releasing)
+    wake()
+  }
+
+  /// Listings show the tick a session being rebuilt was stored at, not its stand-in's.
+  func restoring(to tick: UInt64) {
+    published.withLock { $0.tick = tick }
+  }
+
+  /// The rebuild failed: whoever waited to join is closed with `reason`.
+  func restoreFailed(_ code: WebSocketCloseCode, reason: String) {
+    let waiting = inbox.withLock { commands in
+      defer { commands.removeAll() }
+      return commands
+    }
+    for case .join(let socket, _) in waiting { socket.close(code, reason: reason) }
+  }
+
+  /// Whether its next step is heavy (`Simulation.nextStepIsHeavy`): the game loop runs it as a
+  /// job of the step scheduler, off the realtime tick.
+  var nextStepIsHeavy: Bool { heavyNext.load(ordering: .relaxed) }
 
   /// How many ticks it has run.
   var advanceCount: UInt64 { advances.load(ordering: .relaxed) }
@@ -246,7 +322,9 @@ final class LiveSession: @unchecked Sendable {
         return taken
       }
       machine.tick(commands, now: now, mayStepAgain: mayStepAgain, perform: { perform($0) })
+      answered(commands, left: [])
       activity.store(machine.activity.rawValue, ordering: .relaxed)
+      heavyNext.store(machine.model.nextStepIsHeavy, ordering: .relaxed)
     }
     closeIfAsked()
   }
@@ -273,8 +351,10 @@ final class LiveSession: @unchecked Sendable {
         return taken
       }
       guard !leftover.isEmpty else { return false }
+      let taken = leftover
       machine.drain(
         &leftover, now: now, mayStep: { slice.mayStep() }, perform: { perform($0) })
+      answered(taken, left: leftover)
       return !leftover.isEmpty
     }
     closeIfAsked()
@@ -287,6 +367,19 @@ final class LiveSession: @unchecked Sendable {
     return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
   }
 
+  /// Gives back to their askers the questions of `commands` answered (those not still `left`).
+  private func answered(_ commands: [SessionCommand], left: [SessionCommand]) {
+    guard let queryLimiter else { return }
+    var counts: [ObjectIdentifier: Int] = [:]
+    for case .query(let socket, _, _, _) in commands {
+      counts[ObjectIdentifier(socket), default: 0] += 1
+    }
+    for case .query(let socket, _, _, _) in left {
+      counts[ObjectIdentifier(socket), default: 0] -= 1
+    }
+    for (socket, count) in counts where count > 0 { queryLimiter.end(socket: socket, count: count) }
+  }
+
   /// The state the journal saves to end a session for good.
   func endForShutdown() -> (tick: UInt64, running: Bool) {
     using.withLock { _ in (machine.model.tick, machine.isRunning) }
@@ -294,6 +387,8 @@ final class LiveSession: @unchecked Sendable {
 
   /// Takes a snapshot now (for a clean shutdown).
   func snapshotNow() {
+    // NB: a session still being rebuilt is stored further on than its stand-in model.
+    guard !isRestoring else { return }
     let (state, tick) = using.withLock { _ in machine.snapshotNow() }
     journal?.snapshot(sessionID: id, tick: tick, state: state)
   }
@@ -349,13 +444,16 @@ final class LiveSession: @unchecked Sendable {
   }
 
   /// Sends a joining socket its `hello` from a worker: encoded and compressed there (the event
-  /// loop only writes the bytes), then whatever the game loop sent it meanwhile, in order.
+  /// loop only writes the bytes), then whatever the game loop sent it meanwhile, in order. A
+  /// big one takes a turn of `helloWork`, charged to the joiner.
   private func greet(_ socket: WebSocket, _ hello: ServerMessage) {
     let key = ObjectIdentifier(socket)
     joining.withLock { $0[key] = [] }
-    Self.helloWorkers.async { [self] in
+    let client = joiners.withLock { $0.removeValue(forKey: key) }
+    let encode: @Sendable () -> Void = { [self] in
       var writer = JSONWriter(capacity: 1 << 16)
       hello.write(into: &writer)
+      lastHelloBytes.store(writer.bytes.count, ordering: .relaxed)
       let encoder = FanOutEncoder(level: 1)
       let windows = socket.compressionWindowBits.map { Set([$0]) } ?? []
       socket.send(encoder.encode(utf8: writer.bytes, windows: windows))
@@ -364,6 +462,16 @@ final class LiveSession: @unchecked Sendable {
         for message in table.removeValue(forKey: key) ?? [] { socket.send(message) }
       }
     }
+    guard let client, let helloWork,
+      lastHelloBytes.load(ordering: .relaxed) >= HelloWork.bigBytes
+    else { return Self.helloWorkers.async(execute: encode) }
+    helloWork.submit(
+      HelloWork.Job(
+        client: client, encode: encode,
+        refuse: { [self] reason in
+          joining.withLock { _ = $0.removeValue(forKey: key) }
+          socket.close(.tryAgainLater, reason: reason)
+        }))
   }
 
   /// Keeps `message` for those of `sockets` still waiting for their `hello`; true if it kept

@@ -16,6 +16,10 @@ struct SessionLimits: Sendable {
   var maxInputs: Int
   /// Bytes of input one session may log; past it the session takes no more input.
   var maxInputBytes: Int
+  /// Bytes of input the sessions one client made may log together.
+  var maxInputBytesPerClient: Int
+  /// Questions one client may have waiting for their answers.
+  var queriesPerClient: Int
 
   init(_ limits: Limits = Limits()) {
     maxLive = limits[.maxSessions]
@@ -28,5 +32,7 @@ struct SessionLimits: Sendable {
       max(limits[.sessionsPerClient], share))
     maxInputs = limits[.inputsPerSession]
     maxInputBytes = limits[.inputLogBytes]
+    maxInputBytesPerClient = limits[.inputLogBytesPerClient]
+    queriesPerClient = limits[.queriesPerClient]
   }
 }

@@ -9,7 +9,9 @@ extension SessionRegistry {
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
     let candidates = listed.filter { session in
       let summary = session.summary
-      guard !session.isWatched, summary.spectators + summary.controllers == 0 else {
+      guard !session.isWatched, !session.isRestoring,
+        summary.spectators + summary.controllers == 0
+      else {
         return false
       }
       guard let client else { return true }
@@ -26,6 +28,7 @@ extension SessionRegistry {
     // input log bring it back, as after a crash.
     parked.withLock { _ = $0.insert(oldest.id) }
     live.withLock { $0[oldest.id] = nil }
+    if let owner = quota.owner(of: oldest.id) { parkedOwners.withLock { $0[oldest.id] = owner } }
     quota.release(oldest.id)
     (journal as? StorageJournal)?.release(sessionID: oldest.id)
     logger.info("session \(oldest.id) parked: idle and unwatched, to make room")
@@ -62,14 +65,11 @@ extension SessionRegistry {
         journal.release(sessionID: id)
         return nil
       }
-      let model = try SessionRestorer.rebuild(stored, from: journal.store)
-      let session = LiveSession(
-        id: stored.id, model: model, seed: stored.seed, tokenHash: stored.tokenHash,
-        createdAt: stored.createdAt, running: stored.status == .running, journal: journal,
-        idlePause: limits.idlePause, clock: monotonicClock, seatGeneration: stored.seatGeneration,
-        paused: true, wake: wake)
-      adopt(session)
-      logger.info("session \(id) unparked at tick \(model.tick)")
+      // NB: the replay from the snapshot is a job charged to the owner, not done here (on an
+      // event loop); joiners get their hello once it is done.
+      let owner = parkedOwners.withLock { $0.removeValue(forKey: id) }
+      let session = try restore(stored, store: journal.store, journal: journal, owner: owner)
+      logger.info("session \(id) unparked from tick \(session.summary.tick)")
       return session
     } catch {
       journal.release(sessionID: id)

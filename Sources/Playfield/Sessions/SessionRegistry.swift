@@ -25,12 +25,20 @@ final class SessionRegistry: Sendable {
   let logger: Logger
   /// Live sessions per client.
   let quota: SessionQuota
-  /// Inputs per session.
+  /// Inputs per session, and bytes of them per client.
   let inputLog: InputLogCap
   /// Wakes the game loop when a command is sent to a session (`LiveSession.send`).
   let wake: @Sendable () -> Void
   /// Where on-demand sessions step: jobs of the step scheduler, charged to their owners.
   let onDemand: OnDemandSteps
+  /// Questions waiting for their answers, per client.
+  let queries: QueryLimiter
+  /// Big hellos, charged to their joiners.
+  let helloWork = HelloWork()
+  /// Where model stepping beyond the realtime tick runs (restores of stored sessions too).
+  let scheduler: StepScheduler
+  /// Who made each parked session, to charge its return to (`unpark`).
+  let parkedOwners = Mutex<[String: ClientKey]>([:])
   /// This process's shard (`--shard`), which begins every session id it makes (`a.ID`), so
   /// that nginx sends the session's requests here; empty for a lone process.
   let shard: String
@@ -44,12 +52,16 @@ final class SessionRegistry: Sendable {
   ) {
     self.wake = wake
     self.shard = shard
+    self.scheduler = scheduler
+    self.queries = QueryLimiter(perClient: limits.queriesPerClient)
     self.monotonicClock = monotonicClock
     let quota = SessionQuota(perClient: limits.perClient, perAddress: limits.perAddress)
     self.quota = quota
     self.onDemand = OnDemandSteps(
       scheduler: scheduler, wallClock: wallClock, owner: { quota.owner(of: $0) })
-    self.inputLog = InputLogCap(maxInputs: limits.maxInputs, maxBytes: limits.maxInputBytes)
+    self.inputLog = InputLogCap(
+      maxInputs: limits.maxInputs, maxBytes: limits.maxInputBytes,
+      maxBytesPerClient: limits.maxInputBytesPerClient, owner: { quota.owner(of: $0) })
     self.journal = journal
     self.limits = limits
     self.random = random
@@ -195,6 +207,8 @@ final class SessionRegistry: Sendable {
   /// Adds a session (new, or brought back from storage), and wakes the game loop for it.
   func adopt(_ session: LiveSession) {
     session.inputLog = inputLog
+    session.helloWork = helloWork
+    session.queryLimiter = queries
     live.withLock { $0[session.id] = session }
     wake()
   }

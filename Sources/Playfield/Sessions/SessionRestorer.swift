@@ -6,9 +6,11 @@ import Storage
 /// Brings stored sessions back at start: the latest snapshot, then the logged inputs replayed
 /// tick by tick up to where the session was.
 enum SessionRestorer {
-  /// Restores every session that was not ended; returns how many came back. Nobody watches
-  /// them yet: a running one comes back paused for lack of spectators, and costs nothing until
-  /// someone joins (which resumes it where it was).
+  /// Restores every session that was not ended; returns how many came back. Each is adopted
+  /// at once from its latest snapshot, and the rest of its log is replayed as a job of the step
+  /// scheduler (`SessionRegistry.restore`), so that a heavy session's replay never holds up the
+  /// start or the ticks. Nobody watches them yet: a running one comes back paused for lack of
+  /// spectators, and costs nothing until someone joins (which resumes it where it was).
   static func restore(
     from store: any SessionStore, into registry: SessionRegistry, journal: SessionJournal,
     logger: Logger
@@ -23,38 +25,13 @@ enum SessionRestorer {
     var restored = 0
     for session in stored where session.status != .ended {
       do {
-        let model = try rebuild(session, from: store)
-        registry.adopt(
-          LiveSession(
-            id: session.id, model: model, seed: session.seed, tokenHash: session.tokenHash,
-            createdAt: session.createdAt, running: session.status == .running, journal: journal,
-            idlePause: registry.limits.idlePause, clock: registry.monotonicClock,
-            seatGeneration: session.seatGeneration, paused: true, wake: registry.wake))
+        try registry.restore(session, store: store, journal: journal, owner: nil)
         restored += 1
       } catch {
         logger.error("cannot restore session \(session.id): \(error)")
       }
     }
     return restored
-  }
-
-  /// The model of a stored session at its last stored tick (or its last logged input).
-  static func rebuild(_ session: StoredSession, from store: some SessionStore) throws
-    -> any Simulation
-  {
-    guard let type = Demo.model(ofKind: session.kind) else {
-      throw SimulationError(field: "kind", message: "unknown kind \(session.kind)")
-    }
-    let point = try store.resumePoint(sessionID: session.id)
-    var model: any Simulation
-    if let snapshot = point.snapshot {
-      model = try type.init(snapshot: snapshot.state)
-    } else {
-      model = try type.init(config: try JSONValue.parse(session.config), seed: session.seed)
-    }
-    let target = UInt64(max(session.tick, point.inputs.last?.tick ?? 0))
-    try replay(&model, inputs: point.inputs, through: target)
-    return model
   }
 
   /// Inputs read from the log at a time when replaying to a tick.
@@ -68,23 +45,6 @@ enum SessionRestorer {
     while model.tick < target {
       let inputs = try reader.inputs(at: Int64(model.tick + 1)) ?? []
       _ = model.step(parsing: try inputs.map { try JSONValue.parse($0.input) })
-    }
-  }
-
-  /// Steps `model` to tick `target`, applying each logged input in the step that produced its
-  /// tick, in order.
-  static func replay(_ model: inout any Simulation, inputs: [LoggedInput], through target: UInt64)
-    throws
-  {
-    var next = inputs.drop { UInt64($0.tick) <= model.tick }
-    while model.tick < target {
-      let tick = model.tick + 1
-      var batch: [JSONValue] = []
-      while let input = next.first, UInt64(input.tick) == tick {
-        batch.append(try JSONValue.parse(input.input))
-        next = next.dropFirst()
-      }
-      _ = model.step(parsing: batch)
     }
   }
 }

@@ -17,6 +17,8 @@ final class ReplaySocketHandler: WebSocketHandler {
   /// Who watches: the replay's steps are charged to this client.
   let client: ClientKey
   private let replay = Mutex<ReplaySession?>(nil)
+  /// Whether the viewer left, perhaps before the replay finished loading.
+  private let left = Mutex(false)
 
   init(
     sessionID: String, journal: StorageJournal, replays: ReplayRegistry, chunkSize: Int,
@@ -55,6 +57,8 @@ final class ReplaySocketHandler: WebSocketHandler {
           client: client, wake: replays.wake)
         replays.add(session)
         replay.withLock { $0 = session }
+        // NB: a viewer who left while the log loaded must not leave a replay playing to nobody.
+        if left.withLock({ $0 }) { session.send(.close) }
       } catch {
         replays.cancel()
         fail(socket, "the replay cannot start: \(error)")
@@ -76,6 +80,7 @@ final class ReplaySocketHandler: WebSocketHandler {
   }
 
   func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+    left.withLock { $0 = true }
     replay.withLock { $0 }?.send(.close)
   }
 

@@ -13,6 +13,10 @@ struct SessionSocketHandler: WebSocketHandler {
   let role: SessionRole
   /// The per-session input-log bound.
   let inputLog: InputLogCap
+  /// Who joins: a big `hello` is charged to this client (`HelloWork`), and its questions.
+  var client: ClientKey?
+  /// Questions waiting per client; nil: unbounded (tests of the handler alone).
+  var queries: QueryLimiter?
 
   /// Most steps one `step` message may ask for.
   static let maxStepCount = 600
@@ -20,10 +24,13 @@ struct SessionSocketHandler: WebSocketHandler {
   static let maxIDLength = 64
 
   func opened(_ socket: WebSocket) {
+    if let client { session.joins(socket, as: client) }
     session.send(.join(socket, role))
   }
 
   func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+    // NB: questions of a connection gone are its client's no more, answered or not.
+    queries?.end(socket: ObjectIdentifier(socket), count: .max)
     session.send(.leave(socket))
   }
 
@@ -117,7 +124,12 @@ struct SessionSocketHandler: WebSocketHandler {
     -> Result<Void, ClientError>
   {
     if let refusal = refusal(of: type) { return .failure(refusal) }
+    let asker = ObjectIdentifier(socket)
+    if let client, let queries, !queries.begin(client, socket: asker) {
+      return .failure(ClientError("too-many", queries.message))
+    }
     guard session.send(.query(socket, query, role.sender, id: id)) else {
+      queries?.end(socket: asker)
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))
     }
     return .success(())

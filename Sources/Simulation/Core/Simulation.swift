@@ -80,6 +80,11 @@ public protocol Simulation: Sendable {
 
   /// Whether a finished game played with `config` may enter the high scores.
   static func entersHighScores(config: JSONValue) -> Bool
+
+  /// Whether the next step will cost far more than a tick's share (street soccer's computer
+  /// searching its turn): the game loop then runs it off the realtime tick, as a job charged to
+  /// the session's owner. It changes where the step runs, never what it does.
+  var nextStepIsHeavy: Bool { get }
 }
 
 extension Simulation {
@@ -100,6 +105,9 @@ extension Simulation {
 
   /// No games.
   public var finishedGame: (score: Int, level: Int)? { nil }
+
+  /// Every step is light.
+  public var nextStepIsHeavy: Bool { false }
 
   /// Refuses nothing: every input is stepped (and logged).
   public mutating func step(checked inputs: [CheckedInput], refused: inout [Int: String])

@@ -23,6 +23,12 @@ extension StreetSoccer {
     return events
   }
 
+  /// The next step plays a computer's turn, a search of milliseconds.
+  public var nextStepIsHeavy: Bool {
+    guard !state.over, let due = computerDue else { return false }
+    return tick + 1 >= due
+  }
+
   /// The tick from which a computer acts, or nil when it is a person's move (or roll).
   var computerDue: UInt64? {
     if state.over {

@@ -1,0 +1,49 @@
+import Synchronization
+import Testing
+
+@testable import Playfield
+
+/// Big hellos are charged to the joining client: a bounded number at once per client, in turn
+/// across clients, the rest refused.
+@Suite struct HelloWorkTests {
+  /// Jobs admitted but not yet run, run when the test says.
+  final class Runner: Sendable {
+    let held = Mutex<[@Sendable () -> Void]>([])
+    func run(_ work: @escaping @Sendable () -> Void) { held.withLock { $0.append(work) } }
+    /// Runs the oldest held job; false when none is held.
+    func runOne() -> Bool {
+      guard let work = held.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return false }
+      work()
+      return true
+    }
+  }
+
+  @Test("a client gets at most its share of big hellos at once; others are not held up")
+  func perClientBound() {
+    let runner = Runner()
+    let work = HelloWork(
+      limits: .init(running: 1, waiting: 8, perClient: 3, perAddress: 6, deadline: 10),
+      clock: { 0 }, run: { runner.run($0) })
+    let log = Mutex<[String]>([])
+    func job(_ client: ClientKey, _ name: String) -> HelloWork.Job {
+      HelloWork.Job(
+        client: client, encode: { log.withLock { $0.append(name) } },
+        refuse: { reason in log.withLock { $0.append("refused \(name): \(reason)") } })
+    }
+    let greedy = ClientKey(address: "10.0.0.1")
+    let other = ClientKey(address: "10.0.0.2")
+    work.submit(job(greedy, "a1"))
+    work.submit(job(greedy, "a2"))
+    work.submit(job(greedy, "a3"))
+    work.submit(job(greedy, "a4"))
+    work.submit(job(other, "b1"))
+    #expect(
+      log.withLock { $0 } == [
+        "refused a4: too many of your joins are being prepared; try again shortly"
+      ])
+    while runner.runOne() {}
+    #expect(
+      log.withLock { Array($0.dropFirst()) } == ["a1", "a2", "b1", "a3"], "in turn across clients")
+    #expect(work.statistics == HelloWork.Statistics(encoded: 4, refused: 1))
+  }
+}

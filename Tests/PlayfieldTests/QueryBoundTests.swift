@@ -1,0 +1,47 @@
+import HTTP
+import JSON
+import Simulation
+import Storage
+import Testing
+import WebSocket
+
+@testable import Playfield
+@testable import Server
+
+/// Street soccer's `plan` questions go through `QueryLimiter`: a client has at most its share
+/// waiting, and the session's answers give them back.
+@Suite struct QueryBoundTests {
+  @Test("plans past a client's share are refused until the session answers the others")
+  func plansAreBoundedPerClient() throws {
+    let limiter = QueryLimiter(perClient: 3)
+    let session = LiveSession(
+      id: "s", model: try StreetSoccer(config: [:], seed: 1), seed: 1,
+      tokenHash: TokenHash.hash(token: "t"), createdAt: 0, running: false, journal: nil,
+      idlePause: 30, clock: { MonotonicTime.now() })
+    session.queryLimiter = limiter
+    let loop = try EventLoop(index: 0)
+    let socket = WebSocket(
+      request: Request(method: .get, target: "/ws", headers: HTTPHeaders(), body: []),
+      remoteAddress: "10.0.0.1", subprotocol: nil, compressionWindowBits: nil, loop: loop)
+    let client = ClientKey(address: "10.0.0.1")
+    let handler = SessionSocketHandler(
+      session: session, role: .controller, inputLog: InputLogCap(maxInputs: 100),
+      client: client, queries: limiter)
+    let plan = WebSocketMessage.text(#"{"type":"plan","side":"home","moves":[]}"#)
+    let answers = (0..<5).map { _ in handler.handle(plan, from: socket) }
+    let refused = answers.compactMap { answer -> ClientError? in
+      if case .failure(let error) = answer { error } else { nil }
+    }
+    #expect(refused.count == 2)
+    #expect(refused.allSatisfy { $0.code == "too-many" && $0.text.contains("3 questions") })
+    #expect(limiter.count(of: client) == 3)
+    session.advance(now: 1, budget: SessionBudget())
+    #expect(limiter.count(of: client) == 0, "answered, they are given back")
+    guard case .success = handler.handle(plan, from: socket) else {
+      Issue.record("a plan after the answers is taken")
+      return
+    }
+    handler.closed(socket, code: WebSocketCloseCode?.none, reason: "")
+    #expect(limiter.count(of: client) == 0, "a closed connection's questions are no one's")
+  }
+}
