@@ -16,12 +16,21 @@ system, from /proc/PID/stat, with and without its idle game loop's share) and th
 stepping thread alone (`/healthz` `onDemand.cpuMs`: the models' steps, the frames' encoding,
 the log). `--realtime` uses realtime
 sessions (one step per 60 Hz tick), as before on-demand sessions.
+
+`--suite` measures everything the issue asks for in ONE run against one server: one
+environment for `--steps`, then one vector environment of `--vector` (default 64) for
+`--vector-steps` while ANOTHER client (address 127.0.0.2) watches its own realtime holes session
+and counts its ticks per second from the frames; then the anchors for 1 and for `--vector`
+tables. It prints one Markdown table.
 """
 import argparse
+import bisect
 import json
 import math
 import os
 import pathlib
+import http.client
+import socket
 import subprocess
 import tempfile
 import threading
@@ -77,6 +86,131 @@ def run_vector(url, count, steps, options, durations):
             durations.append(time.perf_counter() - started)
     finally:
         envs.close()
+
+
+class RealtimeWatcher:
+    """Another client (its own address, 127.0.0.2) with a realtime holes session, running, whose
+    frames it reads on its own connection: the ticks per second the server gave it, overall and
+    in the slowest whole second."""
+
+    def __init__(self, url, address="127.0.0.2"):
+        from websockets.sync.client import connect
+
+        host, port = url.split("//", 1)[1].rsplit(":", 1)
+        self.port = int(port)
+        connection = http.client.HTTPConnection(host, self.port, timeout=10,
+                                                source_address=(address, 0))
+        connection.request("POST", "/api/sessions", json.dumps({"kind": "holes"}),
+                           {"Content-Type": "application/json"})
+        body = json.loads(connection.getresponse().read())
+        connection.close()
+        self.id, token = body["id"], body["token"]
+        raw = socket.create_connection((host, self.port), timeout=10,
+                                       source_address=(address, 0))
+        self.socket = connect(f"ws://{host}:{self.port}/ws/sessions/{self.id}", sock=raw,
+                              additional_headers={"Authorization": "Bearer " + token},
+                              compression=None).__enter__()
+        self.socket.send(json.dumps({"type": "start"}))
+        self.samples = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        while not self.stopping.is_set():
+            try:
+                message = self.socket.recv(timeout=1)
+            except TimeoutError:
+                continue
+            except Exception:
+                return
+            if isinstance(message, str) and message.startswith('{"type":"frame"'):
+                self.samples.append((time.monotonic(), json.loads(message)["tick"]))
+
+    def mark(self):
+        self.samples.clear()
+
+    def rates(self):
+        """Ticks per second since `mark()`, and in the slowest whole second."""
+        samples = list(self.samples)
+        if len(samples) < 2:
+            return 0.0, 0.0
+        (t0, k0), (t1, k1) = samples[0], samples[-1]
+        times = [t for t, _ in samples]
+        seconds = []
+        for k in range(int(t1 - t0)):
+            # The last frame at or before each end of the k-th whole second (within a frame).
+            first = bisect.bisect_right(times, t0 + k) - 1
+            last = bisect.bisect_right(times, t0 + k + 1) - 1
+            seconds.append(samples[last][1] - samples[first][1])
+        return (k1 - k0) / (t1 - t0), (min(seconds) if seconds else 0.0)
+
+    def close(self):
+        self.stopping.set()
+        self.thread.join(5)
+        self.socket.__exit__(None, None, None)
+
+
+def measure(server, url, threads, durations):
+    """Runs `threads`; the wall time, the server's CPU seconds, the client's and the on-demand
+    stepping's over the run."""
+    stepping = on_demand_cpu(url)
+    cpu, wall, client = cpu_seconds(server.pid), time.monotonic(), time.process_time()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - wall
+    return (elapsed, cpu_seconds(server.pid) - cpu, time.process_time() - client,
+            (on_demand_cpu(url) - stepping) / 1000)
+
+
+def suite(args, server, url, idle_per_second):
+    """The issue's measurements in one run; prints a Markdown table."""
+    rows = []
+    durations = []
+    threads = [threading.Thread(target=run_env, args=(url, 0, args.steps, {}, durations))]
+    elapsed, server_cpu, client_cpu, stepping = measure(server, url, threads, durations)
+    rows.append((f"1 env, {args.steps} steps", args.steps / elapsed, durations,
+                 server_cpu / args.steps, (server_cpu - idle_per_second * elapsed) / args.steps,
+                 client_cpu / args.steps, "-"))
+    watcher = RealtimeWatcher(url)
+    try:
+        time.sleep(1.5)
+        before, _ = watcher.rates()
+        watcher.mark()
+        durations = []
+        count = args.vector or 64
+        threads = [threading.Thread(target=run_vector,
+                                    args=(url, count, args.vector_steps, {}, durations))]
+        elapsed, server_cpu, client_cpu, stepping = measure(server, url, threads, durations)
+        during, slowest = watcher.rates()
+    finally:
+        watcher.close()
+    steps = args.vector_steps * count
+    rows.append((f"vector of {count}, {args.vector_steps} steps", steps / elapsed, durations,
+                 server_cpu / steps, (server_cpu - idle_per_second * elapsed) / steps,
+                 client_cpu / steps, f"{during:.1f} (slowest second {slowest:.0f}; "
+                 f"before {before:.1f})"))
+    anchors = max(2000, args.steps)
+    print("| run | env steps/s | step call median / p99 | server CPU per env step "
+          "(process / above idle) | client CPU per env step | other client's realtime "
+          "ticks/s |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, rate, calls, cpu, above, client, ticks in rows:
+        calls.sort()
+        print(f"| {name} | {rate:,.0f} | {calls[len(calls) // 2] * 1000:.3f} / "
+              f"{calls[int(len(calls) * 0.99)] * 1000:.2f} ms | {cpu * 1e6:.1f} / {above * 1e6:.1f}"
+              f" µs | {client * 1e6:.1f} µs | {ticks} |")
+    count = args.vector or 64
+    print(f"| CartPole-v1 in process, 1 env | {cartpole_rate(anchors, 1):,.0f} | | | | |")
+    print(f"| CartPole-v1 in process, vector of {count} | "
+          f"{cartpole_rate(max(200, args.vector_steps), count):,.0f} | | | | |")
+    print(f"| NumPy holes in process, 1 table | {numpy_rate(anchors, 1):,.0f} | | | | |")
+    print(f"| NumPy holes in process, {count} tables | "
+          f"{numpy_rate(max(200, args.vector_steps), count):,.0f} | | | | |")
+    print(f"\nidle server: {idle_per_second * 1000:.1f} ms CPU/s; "
+          f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
 def cartpole_rate(steps, count):
@@ -167,21 +301,32 @@ def main():
     parser.add_argument("--frame-skip", type=int, default=1, help="ticks per step")
     parser.add_argument("--realtime", action="store_true", help="realtime sessions")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of idle measurement")
+    parser.add_argument("--suite", action="store_true",
+                        help="one env, then a vector env beside another client's realtime "
+                        "session, then the anchors: one table")
+    parser.add_argument("--vector-steps", type=int, default=1000,
+                        help="steps of the vector env in --suite")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "playfield"))
     args = parser.parse_args()
     count = args.vector or args.envs
+    if args.suite:
+        count = max(count, args.vector or 64)
     options = {"frame_skip": args.frame_skip, "realtime": args.realtime}
 
     directory = tempfile.mkdtemp(prefix="playfield-bench-")
     server = subprocess.Popen(
         [args.binary, "serve", "--port", "0", "--database", os.path.join(directory, "bench.db"),
-         "--sessions-per-client", str(max(16, count))],
+         "--sessions-per-client", str(max(16, count + 2)), "--session-share", "100",
+         "--max-sessions", str(max(256, 2 * count + 8)),
+         "--inputs-per-session", "10000000", "--input-log-bytes", str(1 << 32)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         url = server.stdout.readline().decode().split(" on ", 1)[1].strip()
         cpu, wall = cpu_seconds(server.pid), time.monotonic()
         time.sleep(args.idle)
         idle_per_second = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
+        if args.suite:
+            return suite(args, server, url, idle_per_second)
 
         durations = []
         if args.vector:

@@ -58,6 +58,9 @@ extension Application {
     Route([.get], "/ws/sessions/{session}", [.guardsState]) { (call, id: SessionID) in
       call.app.sessionSocket(call.request, id: id, client: call.client)
     },
+    Route([.get], "/ws/batch", [.guardsState]) { call in
+      call.app.batchSocket(call.request, client: call.client)
+    },
     Route([.get], "/ws/replays/{session}", [.guardsState]) { (call, id: SessionID) in
       call.app.replaySocket(call.request, id: id, client: call.client)
     },

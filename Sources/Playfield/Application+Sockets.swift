@@ -54,6 +54,23 @@ extension Application {
     }
   }
 
+  /// `/ws/batch`: one connection steps many on-demand sessions of its client's (each attached
+  /// once with its control token), charged to `client`.
+  func batchSocket(_ request: Request, client: ClientKey) -> Reply {
+    if let refusal = origins.check(request) { return .response(refusal) }
+    switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
+    case .accept(let accepted):
+      return .webSocket(
+        accepted,
+        BatchSocketHandler(
+          registry: registry, client: client,
+          sessionsPerConnection: environment.limits[.batchSessionsPerConnection],
+          sessionsPerMessage: environment.limits[.batchSessionsPerMessage]))
+    case .reject(let response):
+      return .response(response)
+    }
+  }
+
   /// `/ws/echo`: echoes every message (the conformance suite's peer).
   static func echoSocket(_ request: Request) -> Reply {
     switch WebSocketHandshake.evaluate(request, options: echoOptions) {

@@ -30,4 +30,30 @@ import Testing
     #expect(live.summary.tick == tick + 1)
     #expect(journal.inputs.map { $0["amount"] } == [2])
   }
+
+  @Test func aFencedSessionTakesNoBatchStepAndGivesItsInputsBackToTheLogBound() throws {
+    let journal = RecordingJournal()
+    let live = LiveSession(
+      id: "h1", model: try Holes(config: [:], seed: 1), seed: 1,
+      tokenHash: TokenHash.hash(token: "t"), createdAt: 0, running: false, journal: journal,
+      idlePause: 30, clock: { MonotonicTime.now() })
+    let log = InputLogCap(maxInputs: 1)
+    live.inputLog = log
+    let tilt = try Holes.batchInput([0.5, 0])
+    #expect(log.admit("h1", bytes: tilt.json.serialized().count) == nil)
+    journal.isFenced = true
+    var values = BatchValues()
+    #expect(
+      live.stepBatch([tilt], count: 3, mayStep: { true }, values: &values) == .fenced(tick: 0))
+    #expect(values.values.isEmpty && journal.inputs.isEmpty)
+    // The input's room came back: the one input the bound allows is admitted again.
+    #expect(log.admit("h1", bytes: tilt.json.serialized().count) == nil)
+
+    journal.isFenced = false
+    #expect(
+      live.stepBatch([tilt], count: 3, mayStep: { true }, values: &values)
+        == .stepped(left: 0, tick: 3))
+    #expect(try values.values.count == Holes(config: [:], seed: 1).batchFields.count)
+    #expect(journal.inputs.count == 1)
+  }
 }

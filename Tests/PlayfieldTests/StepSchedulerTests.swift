@@ -165,6 +165,62 @@ struct StepSchedulerTests {
     #expect(journal.all == ["j 1", "j finished"])
   }
 
+  @Test(
+    "with nothing else to do, a job's first slices run on the caller's thread; the rest on the scheduler's"
+  )
+  func firstSliceHere() {
+    let journal = Journal()
+    let done = Mutex<Bool>(false)
+    let scheduler = Self.scheduler()
+    scheduler.start()
+    defer { scheduler.stop() }
+    let caller = Thread.current
+    let threads = Mutex<[Bool]>([])
+    var left = StepScheduler.slicesHere + 2
+    let job = StepJob(
+      client: "a", label: "test",
+      work: { slice in
+        threads.withLock { $0.append(Thread.current == caller) }
+        while slice.mayStep() {}
+        left -= 1
+        return left == 0 ? .done : .more
+      },
+      completion: { result in
+        journal.add("\(result)")
+        done.withLock { $0 = true }
+      })
+    scheduler.submitRunningHere(job)
+    // Alone, its first `slicesHere` slices ran before the call returned, here (the scheduler's
+    // thread may already have run more since).
+    let here = [Bool](repeating: true, count: StepScheduler.slicesHere)
+    #expect(Array(threads.withLock { $0 }.prefix(StepScheduler.slicesHere)) == here)
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !done.withLock({ $0 }) && ContinuousClock.now < deadline { usleep(1_000) }
+    #expect(threads.withLock { $0 } == here + [false, false])
+    #expect(journal.all == ["finished"])
+    #expect(scheduler.statistics.slices == UInt64(StepScheduler.slicesHere + 2))
+    #expect(scheduler.statistics.steps == UInt64(4 * (StepScheduler.slicesHere + 2)))
+  }
+
+  @Test("a job submitted while another waits, or during a tick, is queued, not run here")
+  func queuedWhenBusy() {
+    let journal = Journal()
+    let scheduler = Self.scheduler()
+    // Not started (a manual loop): always queued.
+    scheduler.submitRunningHere(job("m", client: "a", slices: 1, journal: journal))
+    #expect(journal.all.isEmpty)
+    #expect(scheduler.runSlices() == 1)
+    #expect(journal.all == ["m 4", "m finished"])
+    let started = StepScheduler(configuration: .init(maxStepsPerSlice: 4), clock: { .zero })
+    started.tickBegins()
+    started.start()
+    defer { started.stop() }
+    let ticking = Journal()
+    started.submitRunningHere(job("t", client: "b", slices: 1, journal: ticking))
+    #expect(ticking.all.isEmpty, "a tick runs: the job waits for the scheduler's thread")
+    started.tickEnded()
+  }
+
   @Test("stopping cancels what waits")
   func stopCancels() {
     let journal = Journal()

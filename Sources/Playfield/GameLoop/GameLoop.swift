@@ -181,12 +181,17 @@ final class GameLoop: @unchecked Sendable {
       // NB: a heavy step would hold up this tick for everyone, and so would asked-for steps
       // and a new session's first step, whose cost is not known yet (else creating and
       // deleting heavy sessions in a loop would stall the ticks): those are jobs.
+      // An on-demand session's tick only shows it (no model step): always on the tick, never
+      // a job that would take one of its owner's places at the scheduler.
+      let showsOnly = session.sessionClock == .onDemand
       // A step the model says is heavy (a computer's search) is a job too, its cost left out
       // of the tick budget: it is charged to the owner's turns at the scheduler instead.
-      if session.nextStepIsHeavy {
+      if !showsOnly && session.nextStepIsHeavy {
         submitStep(
           of: session, budget: state, now: now, client: owners[session.id]!, heavy: true)
-      } else if state.throttled || !budget.isMeasured(session.id) || !session.isRunning {
+      } else if !showsOnly
+        && (state.throttled || !budget.isMeasured(session.id) || !session.isRunning)
+      {
         submitStep(of: session, budget: state, now: now, client: owners[session.id]!)
       } else {
         onTick.append((session, state))

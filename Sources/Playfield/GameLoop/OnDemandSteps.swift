@@ -32,9 +32,22 @@ final class OnDemandSteps: Sendable {
     _ id: String, work: @escaping (Double, inout StepSlice) -> StepJob.Progress,
     completion: @escaping @Sendable (StepJob.Outcome) -> Void
   ) {
-    let client = owner(id) ?? ClientKey(address: "session \(id)")
-    let job = StepJob(
-      client: client, label: "on-demand",
+    submit(
+      job(
+        charging: owner(id) ?? ClientKey(address: "session \(id)"), label: "on-demand",
+        work: work, completion: completion))
+  }
+
+  /// A job charged to `client`, counted in these statistics, to `submit(_:)` (a batch of
+  /// sessions stepped over one connection is charged to the connection's client, whoever
+  /// created them).
+  func job(
+    charging client: ClientKey, label: String,
+    work: @escaping (Double, inout StepSlice) -> StepJob.Progress,
+    completion: @escaping @Sendable (StepJob.Outcome) -> Void
+  ) -> StepJob {
+    StepJob(
+      client: client, label: label,
       work: { [self] slice in
         let before = ThreadCPUTime.now()
         let progress = work(wallClock(), &slice)
@@ -45,7 +58,17 @@ final class OnDemandSteps: Sendable {
         }
         return progress
       }, completion: completion)
-    scheduler.submit(job)
+  }
+
+  /// Queues `job` at the scheduler (it completes `.refused` when its client has too many);
+  /// `here`: it runs on the calling thread while nothing else waits
+  /// (`StepScheduler.submitRunningHere`).
+  func submit(_ job: StepJob, here: Bool = false) {
+    if here {
+      scheduler.submitRunningHere(job)
+    } else {
+      scheduler.submit(job)
+    }
   }
 
   /// The CPU time of the slices run so far, and how many there were (for `/healthz`).

@@ -74,6 +74,12 @@ extension Limit where Value == Int {
   public static let inputPageBytes = Limit(
     "input-page-bytes", 1 << 20, from: 1024, to: 1 << 30,
     help: "Most bytes of inputs in one input-log page; a longer log continues on the next page.")
+  public static let batchSessionsPerConnection = Limit(
+    "batch-sessions-per-connection", 256, from: 1, to: 100_000,
+    help: "On-demand sessions one /ws/batch connection may drive; past it, attach is refused.")
+  public static let batchSessionsPerMessage = Limit(
+    "batch-sessions-per-message", 256, from: 1, to: 100_000,
+    help: "Sessions one batch step message may step; a larger batch is refused whole.")
 }
 
 extension Limit where Value == Double {

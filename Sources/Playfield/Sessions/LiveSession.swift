@@ -367,6 +367,47 @@ final class LiveSession: @unchecked Sendable {
     return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
   }
 
+  /// What one session's part of a batch step did.
+  enum BatchPart: Equatable {
+    /// Stepped; `left` ticks of the count remain for the next slice.
+    case stepped(left: Int, tick: UInt64)
+    /// Deleted: nothing applied.
+    case deleted
+    /// This process may not apply anything to it now (its lease, `SessionJournal.mayApply`):
+    /// nothing applied this time, its inputs given back to the log's bound.
+    case fenced(tick: UInt64)
+  }
+
+  /// One session's part of a batch step (`BatchStep`, on the step scheduler's thread or an
+  /// event loop): applies `inputs`, steps up to `count` ticks while `mayStep` allows, and when
+  /// none is left appends the model's values (`BatchStepping`) to `values`.
+  func stepBatch(
+    _ inputs: [CheckedInput], count: Int, mayStep: () -> Bool, values: inout BatchValues
+  ) -> BatchPart {
+    guard closing.withLock({ $0 == nil }) else { return .deleted }
+    // NB: fenced before anything applies, as `advance` and `drain`.
+    guard journal?.mayApply(sessionID: id) ?? true else {
+      for input in inputs { inputLog?.refund(id, bytes: input.json.serialized().count) }
+      return .fenced(tick: using.withLock { _ in machine.model.tick })
+    }
+    let result = using.withLock { _ -> BatchPart in
+      let left = machine.stepBatch(inputs, count: count, mayStep: mayStep) { perform($0) }
+      if left == 0, let model = machine.model as? any BatchStepping {
+        model.writeBatchValues(into: &values)
+      }
+      return .stepped(left: left, tick: machine.model.tick)
+    }
+    news.store(true, ordering: .sequentiallyConsistent)
+    wake()
+    closeIfAsked()
+    return result
+  }
+
+  /// The names of the model's batch values (`BatchStepping`); empty for a model without.
+  var batchFields: [String] {
+    using.withLock { _ in (machine.model as? any BatchStepping)?.batchFields ?? [] }
+  }
+
   /// Gives back to their askers the questions of `commands` answered (those not still `left`).
   private func answered(_ commands: [SessionCommand], left: [SessionCommand]) {
     guard let queryLimiter else { return }

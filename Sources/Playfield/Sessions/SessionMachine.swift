@@ -293,6 +293,21 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     if changed { publish(now: now, perform: perform) }
   }
 
+  /// A batch step (`/ws/batch`, an on-demand session): `inputs` go to the next step, then up
+  /// to `count` steps run while `mayStep` allows, their frames shown on the tick as any
+  /// on-demand step's are (`show`). Returns how many of `count` are left for the next slice.
+  mutating func stepBatch(
+    _ inputs: [CheckedInput], count: Int, mayStep: () -> Bool, perform: (Action) -> Void
+  ) -> Int {
+    for input in inputs { waitingInputs.append((input, nil)) }
+    var left = count
+    while left > 0 && mayStep() {
+      step(broadcastingFrame: false, perform: perform)
+      left -= 1
+    }
+    return left
+  }
+
   /// An on-demand session on the game loop's tick: the watchers get the latest frame (those
   /// who asked for steps since the last one have theirs), and listings and the store the tick.
   mutating func show(now: Double, perform: (Action) -> Void) {

@@ -20,14 +20,14 @@ BINARY = pathlib.Path(os.environ.get("PLAYFIELD_BIN", ROOT / ".build" / "release
 class Server:
     """`playfield serve` on `port` (0: any free one) with the database `database`."""
 
-    def __init__(self, port=0, database=None):
+    def __init__(self, port=0, database=None, args=()):
         if not BINARY.exists():
             raise RuntimeError(f"{BINARY} is missing: run `swift build -c release` first")
         self.directory = tempfile.mkdtemp(prefix="playfield-client-")
         self.database = database or os.path.join(self.directory, "playfield.db")
         self.log = open(os.path.join(self.directory, "server.log"), "wb")
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", str(port), "--database", self.database],
+            [str(BINARY), "serve", "--port", str(port), "--database", self.database, *args],
             stdout=subprocess.PIPE, stderr=self.log)
         try:
             line = read_line(self.process.stdout, 60, "the server's listening line").decode().strip()

@@ -378,3 +378,32 @@ def test_make_with_the_module_prefix_needs_no_other_import(server):
             "print(env.step(np.zeros(2, np.float32))[0].shape)\n"
             "env.close()" % server.url)
     assert _python(code).strip() == "(18,)"
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_vector_env_uses_one_connection_and_repeats_itself_for_the_same_seeds(server, env_id):
+    actions = np.random.default_rng(9).uniform(-1, 1, (40, 4, 2)).astype(np.float32)
+    runs = []
+    for _ in range(2):
+        envs = gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="vector_entry_point",
+                                  base_url=server.url, max_episode_steps=15)
+        try:
+            native = envs.unwrapped
+            # Every session on the one batch connection, each on demand.
+            assert native.batch.sessions == native.session_ids and len(native.session_ids) == 4
+            client = Client(server.url)
+            assert {client.session(i).data["clock"] for i in native.session_ids} == {"on-demand"}
+            observation, _ = envs.reset(seed=3)
+            record = [observation]
+            for action in actions:
+                observation, reward, terminated, truncated, info = envs.step(action)
+                assert envs.observation_space.contains(observation)
+                record += [observation, reward, terminated, truncated, info["steps"]]
+            runs.append(record)
+        finally:
+            envs.close()
+    assert len(runs[0]) == len(runs[1])
+    for a, b in zip(*runs):
+        assert np.array_equal(a, b)
+    # The run went through autoresets (truncated at 15 steps), so it exercised them.
+    assert np.array(runs[0][4::5]).any()

@@ -8,7 +8,9 @@
 
 Each environment drives one server session that steps on demand (`"clock": "on-demand"`):
 the game loop never steps it, and each `env.step` runs on the server as soon as it arrives,
-thousands a second. `realtime=True` uses a realtime session, stopped and stepped on the 60 Hz
+thousands a second, over a batch connection (`batch.py`, `/ws/batch`: one message out, one
+binary reply in); the vector environments step all their sessions over one such connection.
+`realtime=True` uses a realtime session, stopped and stepped on the 60 Hz
 tick instead (one step per tick at most; for watching an agent at the speed of the page).
 `reset(seed=S)` creates a session with seed S (deleting the one before) and puts the model back
 at its start with the model's `reset` input and one step; `reset()` without a seed does the same
@@ -21,7 +23,6 @@ Velocities are not in the frames; they are the last step's change of position pe
 60 (px/s), from positions rounded to 0.01 px, so they are exact functions of the frames (and
 bounded by the table's size times 60).
 """
-import asyncio
 import collections
 import os
 
@@ -29,11 +30,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.utils import seeding
 from gymnasium.vector.utils import batch_space
 
 from . import _registration
 from .client import Client
-from .session import _Loop
+from .errors import PlayfieldError
+from .messages import HolesFrame, MazeFrame
 
 RATE = 60
 
@@ -61,36 +64,65 @@ class PlayfieldEnv(gymnasium.Env):
         self.timeout = timeout
         self.info = None
         self.session = None
+        self.batch = None
+        self.hello = None
         self.frame = None
         self._open(seed=None)
-        self.config = self.session.hello.config
+        self.config = self.hello.config
         self.action_space = spaces.Box(-max_tilt, max_tilt, shape=(2,), dtype=np.float32)
 
     # Sessions
 
     def _open(self, seed):
-        """A new session with `seed` (the server's choice when None), connected and stopped."""
+        """A new session with `seed` (the server's choice when None), stopped. A realtime one is
+        connected on its own channel; an on-demand one is stepped over a batch connection
+        (`/ws/batch`, one message and one binary reply a step), its channel opened only once
+        for the `hello` the spaces are made of."""
         self._discard()
         clock = "realtime" if self.realtime else "on-demand"
         self.info = self.client.create_session(self.kind, self.user_config, seed=seed,
                                                clock=clock)
-        self.session = self.client.connect(self.info, reconnect=False, timeout=self.timeout,
-                                           buffer=64)
+        if self.realtime or self.hello is None:
+            self.session = self.client.connect(self.info, reconnect=False, timeout=self.timeout,
+                                               buffer=64)
+            self.hello = self.session.hello
         if self.realtime:
             self.session.stop()
+            return
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        from .batch import Batch
+
+        self.batch = Batch(self.client, timeout=self.timeout)
+        self.batch.attach(self.info)
 
     def _discard(self):
         if self.session is not None:
             self.session.close()
             self.session = None
+        if self.batch is not None:
+            self.batch.close()
+            self.batch = None
         if self.info is not None and not self.keep_session:
             self.client.delete_session(self.info)
         self.info = None
 
     def _restart(self, before=()):
         """Sends `before` inputs and `reset`, then one step; returns that step's frame."""
+        inputs = (*before, {"type": "reset"})
+        if self.batch is not None:
+            return self._batch_frame(self.batch.step(count=1, inputs=[(0, m) for m in inputs]))
         self.session.clear()
-        return self.session.step(1, inputs=(*before, {"type": "reset"}))
+        return self.session.step(1, inputs=inputs)
+
+    def _batch_frame(self, reply):
+        """The frame a batch reply's one row stands for (the same numbers as the frame's)."""
+        if reply.status[0]:
+            raise PlayfieldError(f"session {self.info.id} was not stepped: deleted, or this "
+                                 f"server process may no longer step it (status {reply.status[0]})")
+        tick = int(reply.ticks[0])
+        return self._frame_of(tick, reply.values[0].tolist())
 
     def close(self):
         """Closes the connection and deletes the session (unless `keep_session`)."""
@@ -115,14 +147,22 @@ class PlayfieldEnv(gymnasium.Env):
         return self._observation(frame), self._info(frame)
 
     def step(self, action):
-        return self._stepped(self.session.step(self.frame_skip, inputs=(self._tilt(action),)))
+        tilt = self._tilt(action)
+        if self.batch is not None:
+            reply = self.batch.step(actions=[(tilt["x"], tilt["y"])], count=self.frame_skip)
+            return self._stepped(self._batch_frame(reply))
+        return self._stepped(self.session.step(self.frame_skip, inputs=(tilt,)))
 
     def _tilt(self, action):
         """The `tilt` input of an action, checked."""
         action = np.asarray(action, dtype=np.float32).reshape(2)
-        if not self.action_space.contains(action):
-            raise ValueError(f"action {action.tolist()} is outside {self.action_space}")
-        return {"type": "tilt", "x": float(action[0]), "y": float(action[1])}
+        x, y = action.tolist()
+        # NB: `action_space.contains`, without its cost: float32 values within the float32
+        # bounds (NaN is not).
+        limit = float(self.action_space.high[0])
+        if not (-limit <= x <= limit and -limit <= y <= limit):
+            raise ValueError(f"action {[x, y]} is outside {self.action_space}")
+        return {"type": "tilt", "x": x, "y": y}
 
     def _stepped(self, frame):
         """`step`'s result from the frame after the step."""
@@ -178,7 +218,7 @@ class PlayfieldMazeEnv(PlayfieldEnv):
         self.layout = layout
         self.density = density
         super().__init__(base_url, config, **options)
-        hello = self.session.hello.data
+        hello = self.hello.data
         self.rows, self.columns = hello["rows"], hello["columns"]
         self.cell = (hello["cellWidth"], hello["cellHeight"])
         self.goal = (int(goal[0]), int(goal[1]))
@@ -193,6 +233,10 @@ class PlayfieldMazeEnv(PlayfieldEnv):
         self.observation_space = spaces.Box(np.array(low, dtype=np.float32),
                                             np.array(high, dtype=np.float32), dtype=np.float32)
         self._distances = {}
+
+    def _frame_of(self, tick, row):
+        return MazeFrame(tick=tick, t=tick / RATE, data={}, ball=(row[0], row[1]),
+                         tilt=(row[2], row[3]), revision=int(row[4]))
 
     def _start_cells(self):
         """The cells around the box's centre, where the ball starts."""
@@ -277,7 +321,7 @@ class PlayfieldHolesEnv(PlayfieldEnv):
     def __init__(self, base_url=None, config=None, lost_penalty=1.0, **options):
         self.lost_penalty = float(lost_penalty)
         super().__init__(base_url, config, **options)
-        hello = self.session.hello.data
+        hello = self.hello.data
         width, height = hello["world"]["width"], hello["world"]["height"]
         self.flag = (hello["flag"]["x"], hello["flag"]["y"])
         count = hello["holeCount"]
@@ -293,6 +337,16 @@ class PlayfieldHolesEnv(PlayfieldEnv):
             high += [centre[0] + reach, centre[1] + reach]
         self.observation_space = spaces.Box(np.array(low, dtype=np.float32),
                                             np.array(high, dtype=np.float32), dtype=np.float32)
+
+    PHASES = ("playing", "lost", "scored", "over")
+
+    def _frame_of(self, tick, row):
+        present = row[2] > 0
+        return HolesFrame(
+            tick=tick, t=tick / RATE, data={}, ball=(row[0], row[1]) if present else None,
+            holes=[(row[i], row[i + 1]) for i in range(9, len(row) - 1, 2)],
+            hole_radius=row[3], score=int(row[4]), balls_left=int(row[5]), level=int(row[6]),
+            phase=self.PHASES[int(row[8])], game_over=row[7] > 0)
 
     def _reward(self, previous, frame):
         scored = frame.score - previous.score
@@ -316,91 +370,188 @@ class PlayfieldVectorEnv(VectorEnv):
     """`num_envs` on-demand sessions of one kind as one Gymnasium vector environment
     (`gymnasium.make_vec(ID, num_envs=N, vectorization_mode="vector_entry_point", ...)`).
 
-    Each `step` sends every session its action and step at once over the client's one event
-    loop and waits for all their frames, so the server steps them side by side instead of one
-    after another. Gymnasium 1.x's next-step autoreset: the step after an episode ends resets
-    that environment (reward 0, not terminated, not truncated). Episodes are truncated after
-    `max_episode_steps` steps. Seeds as `SyncVectorEnv`: an int S seeds environment i with S + i.
-    Options are those of the single environment (`config`, `frame_skip`, `realtime`...).
+    All sessions are stepped over ONE WebSocket (`/ws/batch`, see `batch.py`): each `step`
+    sends every session's action in one message and reads every session's numbers from one
+    binary reply, so the server steps them side by side as one job. Observations, rewards and
+    terminations are those of the single environment, bit for bit, for the same seeds and
+    actions. Gymnasium 1.x's next-step autoreset: the step after an episode ends resets that
+    environment (reward 0, not terminated, not truncated). Episodes are truncated after
+    `max_episode_steps` steps. Seeds as `SyncVectorEnv`: an int S seeds environment i with
+    S + i (a new session with that seed, as the single environment's `reset(seed=...)`).
+    Options are those of the single environment (`config`, `frame_skip`, `max_tilt`...); the
+    sessions always step on demand.
     """
 
     env_class = None
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs=1, base_url=None, max_episode_steps=None, **options):
+    def __init__(self, num_envs=1, base_url=None, max_episode_steps=None, keep_session=False,
+                 timeout=10.0, **options):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        self.envs = []
-        try:
-            for _ in range(num_envs):
-                self.envs.append(self.env_class(base_url, **options))
-        except BaseException:
-            self.close()
-            raise
+        if options.pop("realtime", False):
+            raise ValueError("the vector environment steps on demand; realtime=True is for "
+                             "gymnasium.make (one environment)")
         self.num_envs = num_envs
         self.max_episode_steps = max_episode_steps
-        self.single_observation_space = self.envs[0].observation_space
-        self.single_action_space = self.envs[0].action_space
+        self.keep_session = keep_session
+        self.timeout = timeout
+        self.batch = None
+        self.infos = []
+        # A single environment for the spaces and the table's constants; its session goes.
+        template = self.env_class(base_url, timeout=timeout, **options)
+        try:
+            self._take_constants(template)
+        finally:
+            template.close()
+        self.client = template.client
+        self.user_config = template.user_config
+        self.frame_skip = template.frame_skip
+        self.max_tilt = float(template.action_space.high[0])
+        self.single_observation_space = template.observation_space
+        self.single_action_space = template.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
+        self.generators = [seeding.np_random(None)[0] for _ in range(num_envs)]
         self._ended = np.zeros(num_envs, dtype=np.bool_)
+        self._steps = np.zeros(num_envs, dtype=np.int64)
+        self._values = None
+        self._ticks = None
+        self._velocity = np.zeros((num_envs, 2))
+        self._open([None] * num_envs)
+
+    # Sessions
+
+    def _open(self, seeds):
+        """New sessions with `seeds`, attached to a new batch connection."""
+        from .batch import Batch
+
+        self._discard()
+        try:
+            self.infos = [self.client.create_session(self.env_class.kind, self.user_config,
+                                                     seed=seed, clock="on-demand")
+                          for seed in seeds]
+            self.batch = Batch(self.client, timeout=self.timeout)
+            for info in self.infos:
+                self.batch.attach(info)
+        except BaseException:
+            self._discard()
+            raise
+
+    def _discard(self):
+        if self.batch is not None:
+            self.batch.close()
+            self.batch = None
+        if not self.keep_session:
+            for info in self.infos:
+                try:
+                    self.client.delete_session(info)
+                except PlayfieldError:
+                    pass
+        self.infos = []
+
+    def close_extras(self, **kwargs):
+        self._discard()
+
+    @property
+    def session_ids(self):
+        return [info.id for info in self.infos]
+
+    def _checked(self, reply):
+        if reply.status.any():
+            gone = [self.infos[i].id for i in np.flatnonzero(reply.status)]
+            raise PlayfieldError(f"sessions {gone} were not stepped: deleted, or this server "
+                                 "process may no longer step them (status "
+                                 f"{reply.status[reply.status > 0].tolist()})")
+        return reply
+
+    # Gymnasium
 
     def reset(self, *, seed=None, options=None):
         # NB: the vector's own generator takes an int only; each environment gets its own seed.
         super().reset(seed=seed if isinstance(seed, int) else None)
-        if seed is None:
-            seeds = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"seed needs {self.num_envs} values, not {len(seeds)}")
-        infos = {}
-        observations = []
-        for i, (env, one) in enumerate(zip(self.envs, seeds)):
-            observation, info = env.reset(seed=one)
-            observations.append(observation)
-            infos = self._add_info(infos, info, i)
+        if seed is not None:
+            if isinstance(seed, int):
+                seeds = [seed + i for i in range(self.num_envs)]
+            else:
+                seeds = list(seed)
+                if len(seeds) != self.num_envs:
+                    raise ValueError(f"seed needs {self.num_envs} values, not {len(seeds)}")
+            self.generators = [seeding.np_random(one)[0] for one in seeds]
+            self._open(seeds)
+        everyone = np.arange(self.num_envs)
+        inputs = [(i, message) for i in everyone for message in self._restart_inputs(i)]
+        reply = self._checked(self.batch.step(count=1, inputs=inputs))
+        self._values = reply.values.copy()
+        self._ticks = reply.ticks.copy()
+        self._velocity[:] = 0
+        self._steps[:] = 0
         self._ended[:] = False
-        return np.stack(observations), infos
+        for i in everyone:
+            self._started(i)
+        return self._observations(), self._infos()
+
+    def _restart_inputs(self, i):
+        return (*self._setup(i), {"type": "reset"})
 
     def step(self, actions):
         actions = np.asarray(actions, dtype=np.float32)
         if actions.shape != (self.num_envs, 2):
             raise ValueError(f"actions must have shape ({self.num_envs}, 2), not {actions.shape}")
-        tilts = [env._tilt(action) for env, action in zip(self.envs, actions)]
-        stepping = [i for i in range(self.num_envs) if not self._ended[i]]
-
-        async def together():
-            return await asyncio.gather(*(
-                self.envs[i].session._inner.step(self.envs[i].frame_skip, inputs=(tilts[i],))
-                for i in stepping))
-
-        frames = dict(zip(stepping, _Loop.run(together()))) if stepping else {}
-        observations = []
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminations = np.zeros(self.num_envs, dtype=np.bool_)
+        bad = ~(np.abs(actions) <= self.max_tilt).all(axis=1)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"action {actions[i].tolist()} of environment {i} is outside "
+                             f"{self.single_action_space}")
+        ended = self._ended
+        if ended.any():
+            rows = actions.astype(np.float64).tolist()
+            restarting = np.flatnonzero(ended)
+            for i in restarting:
+                rows[i] = None
+            counts = np.where(ended, 1, self.frame_skip).tolist()
+            inputs = [(int(i), message) for i in restarting for message in self._restart_inputs(i)]
+            reply = self._checked(self.batch.step(actions=rows, count=counts, inputs=inputs))
+        else:
+            reply = self._checked(self.batch.step(actions=actions, count=self.frame_skip))
+        previous, values = self._values, reply.values
+        ticks = (reply.ticks - self._ticks).astype(np.float64)
+        self._velocity = self._velocities(previous, values, np.maximum(ticks, 1)[:, None])
+        self._velocity[ended] = 0
+        rewards, terminations = self._rewards(previous, values)
+        rewards[ended] = 0
+        terminations[ended] = False
+        self._values = values.copy()
+        self._ticks = reply.ticks.copy()
+        self._steps = np.where(ended, 0, self._steps + 1)
+        for i in np.flatnonzero(ended):
+            self._started(i)
+        # NB: as Gymnasium's TimeLimit: truncated at the limit even when terminated.
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
-        infos = {}
-        for i, env in enumerate(self.envs):
-            if i in frames:
-                observation, reward, terminated, _, info = env._stepped(frames[i])
-                rewards[i] = reward
-                terminations[i] = terminated
-                # NB: as Gymnasium's TimeLimit: truncated at the limit even when terminated.
-                truncations[i] = (self.max_episode_steps is not None
-                                  and env.steps >= self.max_episode_steps)
-            else:
-                observation, info = env.reset()
-            observations.append(observation)
-            infos = self._add_info(infos, info, i)
+        if self.max_episode_steps is not None:
+            truncations = ~ended & (self._steps >= self.max_episode_steps)
         self._ended = terminations | truncations
-        return np.stack(observations), rewards, terminations, truncations, infos
+        return self._observations(), rewards, terminations, truncations, self._infos()
 
-    def close_extras(self, **kwargs):
-        for env in self.envs:
-            env.close()
+    # What each kind adds
+
+    def _take_constants(self, template):
+        """Reads what a kind needs from a single environment (spaces come on their own)."""
+
+    def _setup(self, i):
+        """Inputs before environment i's `reset`."""
+        return ()
+
+    def _started(self, i):
+        """Called when environment i starts an episode."""
+
+    def _velocities(self, previous, values, ticks):
+        """Each ball's mean velocity over the step in px/s, as the single environment's."""
+        return (values[:, 0:2] - previous[:, 0:2]) * RATE / ticks
+
+    def _infos(self):
+        everyone = np.ones(self.num_envs, dtype=np.bool_)
+        return {"steps": self._steps.copy(), "_steps": everyone}
 
 
 class PlayfieldMazeVectorEnv(PlayfieldVectorEnv):
@@ -408,11 +559,107 @@ class PlayfieldMazeVectorEnv(PlayfieldVectorEnv):
 
     env_class = PlayfieldMazeEnv
 
+    def _take_constants(self, template):
+        self.rows, self.columns, self.cell = template.rows, template.columns, template.cell
+        self.goal, self.layout, self.density = template.goal, template.layout, template.density
+        self.config_cells = list(template.cells)
+        self.cells = [list(template.cells) for _ in range(self.num_envs)]
+        self.distances = [{} for _ in range(self.num_envs)]
+
+    def _setup(self, i):
+        if self.layout == "config":
+            return ()
+        # NB: the single environment's own code, with environment i's generator.
+        self.cells[i] = PlayfieldMazeEnv._random_cells(_MazeView(self, i))
+        return ({"type": "load", "cells": self.cells[i]},)
+
+    def _started(self, i):
+        self.distances[i] = _distances(self.cells[i], self.goal)
+
+    def _cell_of(self, x, y):
+        column = min(self.columns - 1, max(0, int(x // self.cell[0])))
+        row = min(self.rows - 1, max(0, int(y // self.cell[1])))
+        return row, column
+
+    def _distance(self, i, x, y):
+        return self.distances[i].get(self._cell_of(x, y), self.rows * self.columns)
+
+    def _rewards(self, previous, values):
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        terminations = np.zeros(self.num_envs, dtype=np.bool_)
+        for i in range(self.num_envs):
+            before = self._distance(i, previous[i, 0], previous[i, 1])
+            rewards[i] = float(before - self._distance(i, values[i, 0], values[i, 1]))
+            terminations[i] = self._cell_of(values[i, 0], values[i, 1]) == self.goal
+        return rewards, terminations
+
+    def _observations(self):
+        goal = ((self.goal[1] + 0.5) * self.cell[0], (self.goal[0] + 0.5) * self.cell[1])
+        walls = np.array([[1.0 if ch == "#" else 0.0 for row in cells for ch in row]
+                          for cells in self.cells])
+        values = self._values
+        goals = np.broadcast_to(np.array(goal), (self.num_envs, 2))
+        return np.concatenate([values[:, 0:2], self._velocity, goals, walls],
+                              axis=1).astype(np.float32)
+
+    def _infos(self):
+        infos = super()._infos()
+        everyone = infos["_steps"]
+        infos["distance"] = np.array([self._distance(i, *self._values[i, 0:2])
+                                      for i in range(self.num_envs)])
+        infos["_distance"] = everyone
+        return infos
+
+
+class _MazeView:
+    """What `PlayfieldMazeEnv._random_cells` reads, for environment i of a vector."""
+
+    def __init__(self, vector, i):
+        self.rows, self.columns, self.goal = vector.rows, vector.columns, vector.goal
+        self.density = vector.density
+        self.np_random = vector.generators[i]
+
+    def _start_cells(self):
+        return PlayfieldMazeEnv._start_cells(self)
+
 
 class PlayfieldHolesVectorEnv(PlayfieldVectorEnv):
     """`PlayfieldHoles-v0`, vectorised (see `PlayfieldVectorEnv`)."""
 
     env_class = PlayfieldHolesEnv
+    # Columns of the batch reply (`Holes.batchFields`): ball x, y, present, hole radius,
+    # score, balls left, level, game over, phase, then each hole's x, y.
+    BALL, PRESENT, RADIUS, SCORE, BALLS, LEVEL, OVER, PHASE, HOLES = 0, 2, 3, 4, 5, 6, 7, 8, 9
+
+    def _take_constants(self, template):
+        self.flag = template.flag
+        self.lost_penalty = template.lost_penalty
+
+    def _velocities(self, previous, values, ticks):
+        both = (previous[:, self.PRESENT] > 0) & (values[:, self.PRESENT] > 0)
+        return np.where(both[:, None], super()._velocities(previous, values, ticks), 0.0)
+
+    def _rewards(self, previous, values):
+        scored = values[:, self.SCORE] - previous[:, self.SCORE]
+        lost = np.maximum(0, previous[:, self.BALLS] - values[:, self.BALLS])
+        return scored - self.lost_penalty * lost, values[:, self.OVER] > 0
+
+    def _observations(self):
+        values = self._values
+        flags = np.broadcast_to(np.array(self.flag, dtype=np.float64), (self.num_envs, 2))
+        return np.concatenate([
+            values[:, 0:2], self._velocity, values[:, self.PRESENT:self.PRESENT + 1], flags,
+            values[:, self.RADIUS:self.RADIUS + 1], values[:, self.HOLES:]],
+            axis=1).astype(np.float32)
+
+    def _infos(self):
+        infos = super()._infos()
+        everyone = infos["_steps"]
+        for name, column in (("score", self.SCORE), ("ballsLeft", self.BALLS),
+                             ("level", self.LEVEL)):
+            infos[name] = self._values[:, column].astype(np.int64)
+            infos["_" + name] = everyone
+        return infos
 
 
 _registration.register()

@@ -1,0 +1,62 @@
+import Simulation
+
+/// The binary answer to a batch `step` (`/ws/batch`, docs/protocol.md "Batch stepping"): a
+/// 16-byte header, then little-endian arrays a client reads with `numpy.frombuffer`.
+///
+///     0   4 bytes  "PFB1"
+///     4   u32      the request's id
+///     8   u32      n, the sessions stepped, in the request's order
+///     12  u32      w, values per session
+///     16  n u64    each session's tick after the step
+///     ..  n*w f64  each session's values (`BatchStepping.batchFields`), row by row
+///     ..  n u8     each session's status: 0 stepped; not stepped (values 0): 1 deleted, 2
+///                  fenced (this process may not apply anything to it now; its tick given)
+struct BatchReply: Sendable {
+  static let magic: [UInt8] = Array("PFB1".utf8)
+  static let stepped: UInt8 = 0
+  static let deleted: UInt8 = 1
+  static let fenced: UInt8 = 2
+
+  let request: UInt32
+  let width: Int
+  private(set) var ticks: [UInt64] = []
+  var values: BatchValues
+  private(set) var status: [UInt8] = []
+
+  init(request: UInt32, sessions: Int, width: Int) {
+    self.request = request
+    self.width = width
+    ticks.reserveCapacity(sessions)
+    status.reserveCapacity(sessions)
+    values = BatchValues(capacity: sessions * width)
+  }
+
+  /// The next session stepped to `tick` (its values are appended to `values`).
+  mutating func stepped(tick: UInt64) {
+    ticks.append(tick)
+    status.append(Self.stepped)
+  }
+
+  /// The next session was not stepped (`deleted`, `fenced`); its values are 0.
+  mutating func notStepped(_ why: UInt8, tick: UInt64) {
+    ticks.append(tick)
+    for _ in 0..<width { values.append(0) }
+    status.append(why)
+  }
+
+  var bytes: [UInt8] {
+    var bytes = Self.magic
+    bytes.reserveCapacity(16 + ticks.count * (9 + 8 * width))
+    for word in [request, UInt32(ticks.count), UInt32(width)] {
+      withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
+    }
+    for tick in ticks {
+      withUnsafeBytes(of: tick.littleEndian) { bytes += $0 }
+    }
+    for value in values.values {
+      withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
+    }
+    bytes += status
+    return bytes
+  }
+}

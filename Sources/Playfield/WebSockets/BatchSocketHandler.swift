@@ -1,0 +1,228 @@
+import JSON
+import Server
+import Simulation
+import Storage
+import Synchronization
+import WebSocket
+
+/// `/ws/batch`: one connection drives many on-demand sessions its client controls
+/// (docs/protocol.md, "Batch stepping"). `attach` checks a session's control token once; then
+/// each `step` message carries every session's action and is answered by one binary message
+/// with every session's values (`BatchReply`), or by an `error` naming what was wrong, in
+/// which case no session is stepped.
+///
+/// A `step` is one `StepJob` charged to the connection's client, below the realtime ticks;
+/// when the scheduler has nothing else to do, it runs at once on the event loop (at most four
+/// slices; `StepScheduler.submitRunningHere`).
+/// One step at a time per connection: the next waits for the reply.
+final class BatchSocketHandler: WebSocketHandler {
+  let registry: SessionRegistry
+  /// Who pays for the steps.
+  let client: ClientKey
+  let sessionsPerConnection: Int
+  let sessionsPerMessage: Int
+  private let state = Mutex(State())
+
+  /// The sessions attached, in attach order (their slots), and what they share.
+  private struct State {
+    var slots: [LiveSession] = []
+    var ids: Set<String> = []
+    var kind: String?
+    var fields: [String] = []
+    var action: (type: String, fields: [String]) = ("", [])
+    var model: (any BatchStepping.Type)?
+    var job: StepJob?
+  }
+
+  init(
+    registry: SessionRegistry, client: ClientKey, sessionsPerConnection: Int,
+    sessionsPerMessage: Int
+  ) {
+    self.registry = registry
+    self.client = client
+    self.sessionsPerConnection = sessionsPerConnection
+    self.sessionsPerMessage = sessionsPerMessage
+  }
+
+  func opened(_ socket: WebSocket) {}
+
+  func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+    state.withLock { $0.job }?.cancel()
+  }
+
+  func received(_ message: WebSocketMessage, on socket: WebSocket) {
+    guard case .text(let text) = message else {
+      return socket.send(.error(ClientError("bad-message", "send JSON text messages, not binary")))
+    }
+    let fields: [String: JSONValue]
+    do {
+      guard case .object(let object) = try JSONValue.parse(text, maxDepth: 16) else {
+        return socket.send(
+          .error(ClientError("not-an-object", "a message must be a JSON object with a type")))
+      }
+      fields = object
+    } catch {
+      return socket.send(
+        .error(ClientError("bad-json", "the message is not valid JSON: \(error)")))
+    }
+    let id = fields["id"]
+    let outcome: Result<WebSocketMessage?, ClientError>
+    switch fields["type"]?.stringValue {
+    case "attach": outcome = attach(fields, id: id)
+    case "step": outcome = step(fields, id: id, socket: socket).map { nil }
+    case nil:
+      outcome = .failure(
+        ClientError("missing-type", "a message needs a \"type\" string", field: "type"))
+    case let type?:
+      outcome = .failure(
+        ClientError(
+          "unknown-type", "unknown message type \"\(type)\"; send attach or step", field: "type"))
+    }
+    switch outcome {
+    case .success(let reply?): socket.send(reply)
+    case .success(nil): break
+    case .failure(var error):
+      if let id, SessionSocketHandler.isRequestID(id) { error.id = id }
+      socket.send(.error(error))
+    }
+  }
+
+  // MARK: attach
+
+  /// `{"type": "attach", "session": ID, "token": T}`: the session joins this connection's
+  /// slots once its token is checked.
+  private func attach(_ fields: [String: JSONValue], id: JSONValue?)
+    -> Result<WebSocketMessage?, ClientError>
+  {
+    guard let sessionID = fields["session"]?.stringValue else {
+      return .failure(
+        ClientError("bad-field", "session must be a session id string", field: "session"))
+    }
+    guard let token = fields["token"]?.stringValue else {
+      return .failure(
+        ClientError("bad-field", "token must be the session's control token", field: "token"))
+    }
+    guard let session = registry.session(sessionID) else {
+      return .failure(ClientError("unknown-session", "no session \(sessionID)", field: "session"))
+    }
+    guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
+      return .failure(
+        ClientError(
+          "not-controller", "the token does not control session \(sessionID)", field: "token"))
+    }
+    guard session.sessionClock == .onDemand else {
+      return .failure(
+        ClientError(
+          "realtime",
+          "session \(sessionID) steps on the 60 Hz clock; only sessions created with "
+            + "\"clock\": \"on-demand\" step in a batch", field: "session"))
+    }
+    guard let model = session.type as? any BatchStepping.Type else {
+      return .failure(
+        ClientError(
+          "no-batch",
+          "\(session.kind) sessions have no batch stepping (holes and maze have)",
+          field: "session"))
+    }
+    let fieldNames = session.batchFields
+    return state.withLock { state -> Result<WebSocketMessage?, ClientError> in
+      guard !state.ids.contains(sessionID) else {
+        return .failure(
+          ClientError(
+            "already-attached", "session \(sessionID) is attached already", field: "session"))
+      }
+      guard state.slots.count < sessionsPerConnection else {
+        return .failure(
+          ClientError(
+            "too-many",
+            "a connection drives at most \(sessionsPerConnection) sessions "
+              + "(--batch-sessions-per-connection)"))
+      }
+      if let kind = state.kind, kind != session.kind || state.fields != fieldNames {
+        return .failure(
+          ClientError(
+            "mixed-kinds",
+            "this connection drives \(kind) sessions with \(state.fields.count) values each; "
+              + "attach session \(sessionID) on another connection", field: "session"))
+      }
+      state.kind = session.kind
+      state.fields = fieldNames
+      state.action = model.batchAction
+      state.model = model
+      state.slots.append(session)
+      state.ids.insert(sessionID)
+      var reply: [String: JSONValue] = [
+        "type": "attached", "session": .string(sessionID),
+        "slot": .number(Double(state.slots.count - 1)),
+        "fields": .array(fieldNames.map { .string($0) }),
+        "action": [
+          "type": .string(model.batchAction.type),
+          "fields": .array(model.batchAction.fields.map { .string($0) }),
+        ],
+      ]
+      if let id { reply["id"] = id }
+      return .success(.text(String(decoding: JSONValue.object(reply).serialized(), as: UTF8.self)))
+    }
+  }
+
+  // MARK: step
+
+  /// Checks a `step` message whole, then submits its job; the reply is binary.
+  private func step(_ fields: [String: JSONValue], id: JSONValue?, socket: WebSocket)
+    -> Result<Void, ClientError>
+  {
+    var request: UInt32 = 0
+    if let id {
+      guard let n = id.intValue, (0...Int(UInt32.max)).contains(n) else {
+        return .failure(
+          ClientError(
+            "bad-field", "a step's id must be an integer from 0 to \(UInt32.max)", field: "id"))
+      }
+      request = UInt32(n)
+    }
+    // NB: the job is marked in flight before it is submitted, and submitted outside the lock:
+    // a refusal completes it at once, and a short job may finish before `submit` returns.
+    let prepared = state.withLock { state -> Result<StepJob, ClientError> in
+      guard state.job == nil else {
+        return .failure(
+          ClientError("busy", "one step at a time on a connection: wait for the last one's reply"))
+      }
+      guard let model = state.model else {
+        return .failure(ClientError("no-sessions", "attach sessions before stepping them"))
+      }
+      let entries = BatchRequest.slots(
+        fields["slots"], attached: state.slots.count, limit: sessionsPerMessage
+      ).flatMap { slots in
+        BatchRequest.entries(
+          fields, slots: slots, sessions: state.slots, model: model, action: state.action)
+      }
+      guard case .success(let entries) = entries else {
+        if case .failure(let error) = entries { return .failure(error) }
+        return .failure(ClientError("bad-message", "unreadable step"))
+      }
+      if let refusal = BatchRequest.admit(entries, to: registry.inputLog) {
+        return .failure(refusal)
+      }
+      let work = BatchStep(entries, request: request, width: state.fields.count)
+      let job = registry.onDemand.job(
+        charging: client, label: "batch",
+        work: { _, slice in work.run(&slice) },
+        completion: { [self] outcome in
+          self.state.withLock { $0.job = nil }
+          switch outcome {
+          case .finished: socket.send(.binary(work.reply.bytes))
+          case .cancelled: break
+          case .refused(let why):
+            var error = ClientError("too-many", why)
+            if let id { error.id = id }
+            socket.send(.error(error))
+          }
+        })
+      state.job = job
+      return .success(job)
+    }
+    // NB: with nothing else waiting, the step runs right here on the event loop (bounded
+    // slices, counted as the scheduler's): no hand-off to its thread and back.
+    return prepared.map { registry.onDemand.submit($0, here: true) }
+  }
+}
