@@ -48,9 +48,11 @@ extension Application {
     },
     Route([.get], "/api/sessions/{session}/inputs", [.api, .guardsState]) {
       (call, id: SessionID) in
-      call.app.sessionAPI.inputs(
-        call.request, id: id, client: call.client, pages: call.app.inputPages,
-        pageBytes: call.app.environment.limits[.inputPageBytes])
+      guard let pages = call.app.inputPages else {
+        return .response(
+          APIError(.serviceUnavailable, "the input log needs the database").response)
+      }
+      return pages.respond(to: call.request, path: [id.description], client: call.client)
     },
     Route([.get], "/ws/echo") { call in echoSocket(call.request) },
     Route([.get], "/ws/sessions/{session}", [.guardsState]) { (call, id: SessionID) in

@@ -29,8 +29,9 @@ public final class Application: HTTPHandler {
   let routes: RouteTable
   /// The browser client families issued, per address.
   let families: Mutex<ClientFamilies>
-  /// Input-log pages being read, a few at a time, each charged to its reader.
-  let inputPages: FairWork
+  /// Input-log pages being read, a few at a time, each charged to its reader (nil without a
+  /// database).
+  let inputPages: ColdResourceService<InputPageResource>?
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -65,14 +66,16 @@ public final class Application: HTTPHandler {
     }
     self.journal = journal
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
-    self.inputPages = FairWork(
-      name: "input-pages",
-      limits: FairWork.Limits(
-        running: 1, waiting: 64, perClient: limits[.inputPagesPerClient],
-        perAddress: limits[.inputPagesPerClient] * limits[.familiesPerAddress], deadline: 10),
-      wording: ColdWording(
-        tooManyFromClient: "you have too many input-log pages being read; wait for them first",
-        busy: "the input log is busy; try again shortly", failed: "the page could not be read"))
+    self.inputPages = journal.map { journal in
+      ColdResourceService(
+        InputPageResource(journal: journal, pageBytes: limits[.inputPageBytes]),
+        name: "input-pages", cacheBytes: 0,
+        limits: FairQueue.Limits(
+          running: 1, waiting: 64, perClient: limits[.inputPagesPerClient],
+          perAddress: limits[.inputPagesPerClient] * limits[.familiesPerAddress], deadline: 10,
+          cheapRunning: 0),
+        pool: InputPageResource.pool)
+    }
     let wake = GameLoopWake()
     let scheduler = StepScheduler(clock: environment.monotonicClock)
     let registry = SessionRegistry(
@@ -110,6 +113,7 @@ public final class Application: HTTPHandler {
   }
 
   public func handle(_ request: Request, context: RequestContext) -> Reply {
+    if let refusal = familyConnectionRefusal(request, context) { return .response(refusal) }
     // RFC 9110 §9.3.7: OPTIONS * asks about the server itself.
     if request.target == "*" {
       return .response(

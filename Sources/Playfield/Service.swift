@@ -47,6 +47,7 @@ public enum Service {
     let limits = environment.limits
     configuration.maxConnections = limits[.maxConnections]
     configuration.maxConnectionsPerAddress = limits[.connectionsPerAddress]
+    configuration.maxConnectionsPerFamily = limits[.connectionsPerFamily]
     configuration.addressGrouping = AddressGrouping(
       loopbackAsOne: options.loopbackAsOne, trustedProxies: options.trustedProxies)
     configuration.http.headerTimeout = .seconds(limits[.headerTimeout])

@@ -11,6 +11,8 @@ final class ConnectionSlot: @unchecked Sendable {
   weak var channel: (any EvictableChannel)?
   /// When this connection last reported activity to the table (loop thread only).
   private var reported: UInt64 = 0
+  /// Whether the table counts it for a client family already (loop thread only).
+  private var claimed = false
 
   /// Activity is reported to the shared table at most this often.
   static let reportNanoseconds: UInt64 = 1_000_000_000
@@ -26,6 +28,13 @@ final class ConnectionSlot: @unchecked Sendable {
     guard now.nanoseconds &- reported >= Self.reportNanoseconds else { return }
     reported = now.nanoseconds
     server.connectionActive(id, now: now)
+  }
+
+  /// Counts it against `family` in the table, once; false when that family is at its share.
+  func claim(_ family: String, _ server: ServerCore) -> Bool {
+    guard !claimed else { return true }
+    claimed = server.connectionClaimed(id, family: family)
+    return claimed
   }
 
   /// Closes the connection on its loop to make room for another group's.

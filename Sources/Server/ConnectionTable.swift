@@ -7,6 +7,11 @@
 /// oldest) is closed for it. Only a connection from a group as heavy as the heaviest is
 /// refused, so idle or slow connections from a few addresses cannot deny anyone else a socket.
 ///
+/// Within a group, a client family (a browser's cookie family) that a request has named may
+/// hold at most `perFamily` of its connections (`claim`), so one family cannot take the whole
+/// group's share from the others behind the same address. A connection that has named no
+/// family counts only against its group.
+///
 /// Pure: the caller passes times (monotonic nanoseconds) and closes the connections this names.
 struct ConnectionTable {
   /// What to do with a new connection.
@@ -23,19 +28,50 @@ struct ConnectionTable {
     var group: String
     var opened: UInt64
     var lastActive: UInt64
+    /// The family a request on it named, once claimed.
+    var family: String?
+  }
+
+  /// A family within a group.
+  private struct FamilyKey: Hashable {
+    var group: String
+    var family: String
   }
 
   /// Most connections at once.
   let maxConnections: Int
   /// Most connections one address group may hold (unless exempt, e.g. a trusted proxy).
   let perGroup: Int
+  /// Most connections one family of a group may hold once its requests name it.
+  let perFamily: Int
   private var entries: [Int: Entry] = [:]
   private var groups: [String: Int] = [:]
+  private var families: [FamilyKey: Int] = [:]
   private var nextID = 0
 
-  init(maxConnections: Int, perGroup: Int) {
+  init(maxConnections: Int, perGroup: Int, perFamily: Int? = nil) {
     self.maxConnections = max(1, maxConnections)
     self.perGroup = max(1, perGroup)
+    self.perFamily = max(1, perFamily ?? perGroup)
+  }
+
+  /// Open connections of `family` within `group`.
+  func count(of family: String, in group: String) -> Int {
+    families[FamilyKey(group: group, family: family), default: 0]
+  }
+
+  /// Counts connection `id` against `family` of its group, the first time a request on it
+  /// names one; false when that family holds `perFamily` connections already (the connection
+  /// is then not counted for it). A connection counted for one family stays counted for it;
+  /// an unknown (closed) one is let be.
+  mutating func claim(_ id: Int, family: String) -> Bool {
+    guard let entry = entries[id] else { return true }
+    guard entry.family == nil else { return true }
+    let key = FamilyKey(group: entry.group, family: family)
+    guard families[key, default: 0] < perFamily else { return false }
+    families[key, default: 0] += 1
+    entries[id]?.family = family
+    return true
   }
 
   /// Open connections.
@@ -73,6 +109,11 @@ struct ConnectionTable {
     guard let entry = entries.removeValue(forKey: id) else { return }
     let left = groups[entry.group, default: 1] - 1
     groups[entry.group] = left > 0 ? left : nil
+    if let family = entry.family {
+      let key = FamilyKey(group: entry.group, family: family)
+      let rest = families[key, default: 1] - 1
+      families[key] = rest > 0 ? rest : nil
+    }
   }
 
   /// Of the groups holding `size` connections, the connection idle longest; of equals, the

@@ -63,7 +63,8 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
     self.server = server
     self.context = RequestContext(
       remoteAddress: peer, serverAddress: server.address,
-      client: server.configuration.addressGrouping.group(of: peer))
+      client: server.configuration.addressGrouping.group(of: peer),
+      claimConnection: { [slot, server] family in slot.claim(family, server) })
     self.machine = HTTPConnectionStateMachine(configuration: server.configuration.http, now: now)
   }
 

@@ -24,6 +24,9 @@ public final class HTTPServer: Sendable {
     public var maxConnections = 4096
     /// Most open connections of one address group (a trusted proxy is exempt); past it, 503.
     public var maxConnectionsPerAddress = 256
+    /// Most of them one client family of an address may hold once its requests name it
+    /// (`RequestContext.claimConnection`); nil: the address's whole share.
+    public var maxConnectionsPerFamily: Int?
     /// How peer addresses are grouped into clients, and which proxies are believed.
     public var addressGrouping = AddressGrouping()
     /// Pending connections the kernel may queue.
@@ -133,7 +136,8 @@ final class ServerCore: Sendable {
       (
         ConnectionTable(
           maxConnections: configuration.maxConnections,
-          perGroup: configuration.maxConnectionsPerAddress), [:]
+          perGroup: configuration.maxConnectionsPerAddress,
+          perFamily: configuration.maxConnectionsPerFamily), [:]
       ))
   }
 
@@ -178,6 +182,12 @@ final class ServerCore: Sendable {
       victim.evict()
     }
     return slot
+  }
+
+  /// Counts connection `id` against client `family` of its group; false when that family is
+  /// at its share.
+  func connectionClaimed(_ id: Int, family: String) -> Bool {
+    table.withLock { $0.table.claim(id, family: family) }
   }
 
   /// A connection finished a request or received a message.

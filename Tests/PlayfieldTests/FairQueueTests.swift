@@ -81,6 +81,49 @@ struct FairQueueTests {
     _ = queue.finish(client: "a", now: 1)
     #expect(started(queue.submit("a3", client: "a", now: 1)) == "a3")
   }
+
+  @Test("cheap work never waits behind another client's expensive work: it takes the cheap slot")
+  func cheapSlot() {
+    var queue = Queue(limits: .init(running: 2, waiting: 10, perClient: 4, deadline: 10))
+    #expect(started(queue.submit("deep1", client: "a", cost: 6, now: 0)) == "deep1")
+    #expect(started(queue.submit("deep2", client: "b", cost: 6, now: 0)) == "deep2")
+    // Expensive work fills `running` slots, never the cheap one.
+    if case .wait = queue.submit("deep3", client: "c", cost: 6, now: 0) {
+    } else {
+      Issue.record("a third deep job should wait")
+    }
+    #expect(started(queue.submit("cheap", client: "d", cost: 0.01, now: 0)) == "cheap")
+    #expect(queue.runningCount == 3 && queue.expensiveRunning == 2)
+    // A second cheap job waits for the cheap slot, and goes before the deep one that waited
+    // longer when any slot frees.
+    if case .wait = queue.submit("cheap2", client: "e", cost: 0.01, now: 1) {
+    } else {
+      Issue.record("a second cheap job should wait")
+    }
+    #expect(queue.finish(client: "a", cost: 6, now: 2).start == ["cheap2"])
+    // Only the deep job waits now; a slot for expensive work is free, and it starts.
+    #expect(queue.finish(client: "d", cost: 0.01, now: 2).start == ["deep3"])
+    #expect(queue.expensiveRunning == 2 && queue.waitingCount == 0)
+  }
+
+  @Test("a client's estimated seconds are bounded: past them 429, but one job always goes")
+  func chargedByCost() {
+    var queue = Queue(
+      limits: .init(running: 2, waiting: 10, perClient: 32, deadline: 10, perClientSeconds: 15))
+    #expect(started(queue.submit("big", client: "a", cost: 9, now: 0)) == "big")
+    let over = refusal(queue.submit("big2", client: "a", cost: 9, now: 0))
+    #expect(over?.tooManyFromClient == true && (over?.retryAfter ?? 0) >= 9)
+    // Cheap work still fits beside it, and other clients are not charged for a's.
+    #expect(started(queue.submit("small", client: "a", cost: 0.1, now: 0)) == "small")
+    #expect(started(queue.submit("other", client: "b", cost: 9, now: 0)) == "other")
+    // Its charge is given back when the job ends.
+    _ = queue.finish(client: "a", cost: 9, now: 1)
+    #expect(started(queue.submit("big3", client: "a", cost: 9, now: 1)) == "big3")
+    // Alone, a job costlier than the bound is admitted (the service refuses past the deadline).
+    var empty = Queue(
+      limits: .init(running: 1, waiting: 10, perClient: 4, deadline: 10, perClientSeconds: 5))
+    #expect(started(empty.submit("huge", client: "c", cost: 8, now: 0)) == "huge")
+  }
 }
 
 @Suite("Iteration steps")

@@ -24,7 +24,7 @@ private final class Gate: Sendable {
   }
 }
 
-private func ask(_ api: Spheres, radius: Int, level: Int = 1, client: String) -> Reply {
+private func ask(_ api: Spheres, radius: Int, level: Int = 10, client: String) -> Reply {
   let request = Request(
     method: .get, target: "/api/spheres/\(radius)/\(level)", headers: ["Host": "test"])
   return api.respond(

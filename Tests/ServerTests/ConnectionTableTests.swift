@@ -19,6 +19,31 @@ struct ConnectionTableTests {
     #expect(id(table.open(group: "proxy", capped: false, now: 5)) != nil)
   }
 
+  @Test("a family of a group holds at most perFamily, once named; others and the unnamed do not")
+  func perFamilyShare() {
+    var table = ConnectionTable(maxConnections: 100, perGroup: 6, perFamily: 2)
+    let ids = (0..<6).map { id(table.open(group: "a", now: UInt64($0)))! }
+    let first = table.claim(ids[0], family: "x")
+    let second = table.claim(ids[1], family: "x")
+    // Claiming again for a connection already counted changes nothing.
+    let again = table.claim(ids[1], family: "x")
+    #expect(first && second && again && table.count(of: "x", in: "a") == 2)
+    let third = table.claim(ids[2], family: "x")
+    #expect(!third && table.count(of: "x", in: "a") == 2)
+    // Another family of the same group, and the same family name in another group, still fit.
+    let other = table.claim(ids[2], family: "y")
+    let b = id(table.open(group: "b", now: 9))!
+    let elsewhere = table.claim(b, family: "x")
+    #expect(other && elsewhere)
+    // A closed connection frees its family's place; an unknown one is let be.
+    table.close(ids[0])
+    #expect(table.count(of: "x", in: "a") == 1)
+    let freed = table.claim(ids[3], family: "x")
+    let unknown = table.claim(12345, family: "x")
+    #expect(freed && unknown)
+    #expect(table.count(of: "a") == 5)
+  }
+
   @Test("a closed connection frees its group's place")
   func closing() {
     var table = ConnectionTable(maxConnections: 100, perGroup: 1)

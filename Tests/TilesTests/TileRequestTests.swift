@@ -107,9 +107,15 @@ import Testing
     ("palette=rainbow", "unknown palette 'rainbow'; known: classic, ultra, fire, ocean, gray"),
     ("palette=Classic", "unknown palette 'Classic'"),
     ("palette=", "unknown palette ''"),
-    ("zoom=3", "unknown query parameter 'zoom'; known: iter, palette"),
+    ("zoom=3", "unknown query parameter 'zoom'; known: iter, palette, format"),
     ("=5", "unknown query parameter ''"),
     ("iter=5&palette=fire&palette=fire", "'palette' is given twice"),
+    ("format=jpeg", "unknown format 'jpeg'; known: png, counts"),
+    ("format=", "unknown format ''"),
+    ("format=COUNTS", "unknown format 'COUNTS'"),
+    ("format=counts&format=counts", "'format' is given twice"),
+    ("format=counts&palette=fire", "counts have no palette"),
+    ("palette=fire&format=counts", "counts have no palette"),
   ])
   func badQueriesAreBadRequests(query: String, message: String) {
     let error = #expect(throws: TileRequestError.self) {
@@ -118,6 +124,22 @@ import Testing
     #expect(error?.kind == .badRequest)
     #expect(error?.status == 400)
     #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+  }
+
+  @Test func formatCountsIsTheCountsPath() throws {
+    let alias = try TileRequest.parse(path: "5/3/9.png", query: "iter=400&format=counts")
+    let path = try TileRequest.parse(path: "5/3/9.counts", query: "iter=400")
+    #expect(alias == path && alias.etag == path.etag && alias.format == .counts)
+    #expect(alias.description == "/tiles/mandelbrot/5/3/9.counts?iter=400")
+    let png = try TileRequest.parse(path: "5/3/9.png", query: "format=png&palette=fire")
+    #expect(png == (try TileRequest.parse(path: "5/3/9.png", query: "palette=fire")))
+    let counts = try TileRequest.parse(path: "5/3/9.counts", query: "format=counts")
+    #expect(counts == TileRequest(tile: path.tile, format: .counts))
+    let contradiction = #expect(throws: TileRequestError.self) {
+      try TileRequest.parse(path: "5/3/9.counts", query: "format=png")
+    }
+    #expect(contradiction?.status == 400)
+    #expect(contradiction?.message.contains("contradicts the path's .counts") == true)
   }
 
   @Test func pathErrorsWinOverQueryErrors() {

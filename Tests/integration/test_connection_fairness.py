@@ -302,3 +302,78 @@ def test_an_evicted_websocket_is_told_to_try_again_later(start_playfield):
         for ws in sockets[1:]:
             ws.send("still here")
             assert ws.recv(timeout=deadline.left()) == "still here"
+
+
+def get_as(sock, path, cookie, deadline):
+    """A keep-alive GET on an open connection, with a client family's cookie."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nCookie: {cookie}\r\n\r\n".encode())
+    return read_response(sock, deadline)
+
+
+def issued_family(server, source, deadline):
+    """Loads a page as a browser without the cookie would; returns the cookie it is given."""
+    sock = open_from(server, source)
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+    data = b""
+    while True:
+        sock.settimeout(deadline.left())
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    sock.close()
+    head = data.split(b"\r\n\r\n", 1)[0].decode()
+    line = next(line for line in head.split("\r\n") if line.lower().startswith("set-cookie:"))
+    return line.split(":", 1)[1].strip().split(";", 1)[0]
+
+
+def test_one_client_family_holds_at_most_its_share_of_an_address(start_playfield):
+    """A browser family (cookie) of an address holds at most --connections-per-family of the
+    address's connections: past it, 503 and the connection closes; another family, and
+    cookie-less requests, of the same address still get in; a closed one frees its place."""
+    deadline = Deadline(60, "connections per family")
+    server = start_playfield("--connections-per-address", "8", "--connections-per-family", "2")
+    source = "127.0.0.61"
+    tab_a, tab_b = issued_family(server, source, deadline), issued_family(server, source, deadline)
+    assert tab_a != tab_b
+    held = []
+    for _ in range(2):
+        sock = open_from(server, source)
+        assert get_as(sock, "/healthz", tab_a, deadline)[0] == 200
+        held.append(sock)
+    third = open_from(server, source)
+    status, body = get_as(third, "/healthz", tab_a, deadline)
+    assert status == 503 and "too many connections from your browser" in body, (status, body)
+    assert closed_by_server(third, deadline)
+    third.close()
+    # The held ones still work; the other family and a cookie-less script still get in.
+    assert get_as(held[0], "/healthz", tab_a, deadline)[0] == 200
+    other = open_from(server, source)
+    assert get_as(other, "/healthz", tab_b, deadline)[0] == 200
+    script = open_from(server, source)
+    assert get(script, "/healthz", deadline)[0] == 200
+    # A place frees when its connection closes.
+    held.pop().close()
+    wait_until(lambda: _answers(server, source, tab_a, deadline), 20,
+               what="a place for family a after one of its connections closed")
+    for sock in held + [other, script]:
+        sock.close()
+    assert server.alive()
+
+
+def _answers(server, source, cookie, deadline):
+    sock = open_from(server, source)
+    try:
+        return get_as(sock, "/healthz", cookie, deadline)[0] == 200
+    finally:
+        sock.close()
+
+
+def test_connections_per_family_is_in_help_and_checked(playfield_binary):
+    import subprocess
+    run = lambda *arguments: subprocess.run([str(playfield_binary), *arguments],
+                                            capture_output=True, text=True, timeout=30)
+    assert "--connections-per-family (default 64)" in run("serve", "--help").stdout
+    bad = run("serve", "--connections-per-family", "0")
+    assert bad.returncode == 64
+    assert "--connections-per-family must be a whole number from 1 to 1000000, not 0" in bad.stderr

@@ -10,62 +10,6 @@ extension SessionAPI {
   /// Inputs read from the store at a time while a page is made.
   static let inputsChunk = 1024
 
-  /// `GET /api/sessions/ID/inputs?after=TICK`: the logged inputs, by tick, oldest first, in
-  /// pages of whole ticks of at most `inputsPage` inputs and `pageBytes` bytes (unless one
-  /// tick alone is larger); `more` says whether later ticks follow. It names who sent what (the
-  /// painters of a canvas), so it needs the session's control token. Made off the event loop,
-  /// through `pages`, which charges each page to `client`.
-  func inputs(_ request: Request, id: SessionID, client: ClientKey, pages: FairWork, pageBytes: Int)
-    -> Reply
-  {
-    let id = id.description
-    guard let journal = registry.journal as? StorageJournal else {
-      return .response(APIError(.serviceUnavailable, "the input log needs the database").response)
-    }
-    guard let token = Self.token(in: request) else {
-      var error = APIError(.unauthorized, "the input log needs the session's token")
-      error.headers.set("WWW-Authenticate", "Bearer")
-      return .response(error.response)
-    }
-    var after: Int64 = 0
-    do {
-      let query = try QueryParameters(request.query)
-      try query.requireDistinctNames()
-      if let text = query["after"] {
-        guard let value = Int64(text), value >= 0 else {
-          return .response(
-            APIError(.badRequest, "after must be a tick, 0 or more", field: "after").response)
-        }
-        after = value
-      }
-    } catch {
-      return .response(error.response)
-    }
-    return pages.submit(client: client) { [after] in
-      _ = journal.writer.flush(timeout: 5)
-      do {
-        guard let stored = try journal.store.session(id: id) else {
-          return APIError(.notFound, "no stored session \(id)").response
-        }
-        guard TokenHash.matches(token: token, storedHash: stored.tokenHash) else {
-          return APIError(.forbidden, "the token does not control this session").response
-        }
-        let (page, more) = try Self.page(
-          of: id, after: after, in: journal.store, maxBytes: pageBytes)
-        let items: [JSONValue] = page.map { input in
-          .object([
-            "tick": .number(Double(input.tick)),
-            "input": (try? JSONValue.parse(input.input)) ?? .null,
-          ])
-        }
-        return .json(
-          .object(["id": .string(id), "inputs": .array(items), "more": .bool(more)]))
-      } catch {
-        return APIError(storage: error).response
-      }
-    }
-  }
-
   /// The inputs after `after`, whole ticks only, up to `inputsPage` inputs and `maxBytes` of
   /// input text (a first tick larger than that alone is given whole), read in chunks so that
   /// no more than one page and one chunk is held; and whether more ticks follow.

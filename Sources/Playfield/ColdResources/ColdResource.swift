@@ -22,11 +22,13 @@ protocol ColdResource: Sendable {
 
   /// Makes the body, on a worker thread; `work` records how long its phases took (sent as
   /// `Server-Timing` with the response that waited for it) and says when to stop (throw
-  /// `RenderStopped` then).
+  /// `RenderStopped` then). A thrown `ColdResourceError` is answered as it says.
   func compute(_ key: Key, work: inout ColdWork) throws -> [UInt8]
 
   /// At most how many seconds computing `key` may take, told before it starts (nil: unknown);
-  /// more than the resource's deadline is refused at once rather than started.
+  /// more than the resource's deadline is refused at once rather than started. The queue
+  /// charges it to the asking client, and work at most `FairQueue.Limits.cheapSeconds` never
+  /// waits behind anyone's expensive work.
   func estimatedSeconds(_ key: Key) -> Double?
 }
 
@@ -47,15 +49,26 @@ struct ColdWording: Sendable {
   var tooCostly = "this is too costly to compute"
 }
 
-/// Why a request does not name a body: its status, message and the field to blame.
+/// Why a request does not name a body, or why its body cannot be made: its status, message,
+/// the field to blame and extra headers (e.g. `WWW-Authenticate`).
 struct ColdResourceError: Error, Sendable {
   var status: HTTPStatus
   var message: String
   var field: String?
+  var headers: HTTPHeaders
 
-  init(_ status: HTTPStatus, _ message: String, field: String? = nil) {
+  init(
+    _ status: HTTPStatus, _ message: String, field: String? = nil,
+    headers: HTTPHeaders = HTTPHeaders()
+  ) {
     self.status = status
     self.message = message
     self.field = field
+    self.headers = headers
+  }
+
+  /// The response for this error, written in `style`.
+  func response(_ style: ErrorStyle) -> Response {
+    style.response(status, message, field: field, headers: headers)
   }
 }

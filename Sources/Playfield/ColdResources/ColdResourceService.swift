@@ -5,7 +5,9 @@ import Synchronization
 import Tiles
 
 /// Serves one `ColdResource`: parse, preconditions and ETag, the cache, the fair queue by
-/// address then client, a worker, and `Retry-After` on refusals.
+/// address then client (charged by estimated seconds, cheap work first), a worker, and
+/// `Retry-After` on refusals. Every expensive answer goes through one of these: tiles, sphere
+/// packings and input-log pages (uncached: `cacheBytes` 0, no ETag).
 ///
 /// A cached body is answered at once and never waits; a cold one takes a place in a
 /// `FairQueue` (a few at a time, addresses and then their clients in turn, a bounded wait list,
@@ -17,6 +19,8 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
   struct Job: Sendable {
     var key: Resource.Key
     var client: ClientKey
+    /// The estimated seconds, as charged to `client`.
+    var cost: Double?
     var headers: HTTPHeaders
     var pending: PendingResponse
   }
@@ -37,22 +41,32 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
   /// which fires when the last of them goes away (its connection closed).
   private let interest = Mutex<[Resource.Key: (waiting: Int, cancellation: RenderCancellation)]>(
     [:])
+  /// Whether a cost is cheap for the queue.
+  private let limits: Limits
 
   /// - Parameters:
   ///   - name: names the worker threads, `playfield.NAME`.
-  ///   - cacheBytes: most bytes of bodies kept.
+  ///   - cacheBytes: most bytes of bodies kept (0: none, for answers that read fresh state).
+  ///   - pool: where computations run (niced threads), else the service's own queue.
   init(
-    _ resource: Resource, name: String, cacheBytes: Int, limits: Limits,
+    _ resource: Resource, name: String, cacheBytes: Int, limits: Limits, pool: RenderPool? = nil,
     clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 }
   ) {
     self.resource = resource
     self.cache = ResultCache(
-      capacity: cacheBytes, maxConcurrentComputations: limits.running,
-      queue: DispatchQueue(label: "playfield.\(name)", qos: .userInitiated, attributes: .concurrent)
-    )
+      capacity: cacheBytes, maxConcurrentComputations: limits.slots,
+      queue: DispatchQueue(
+        label: "playfield.\(name)", qos: .userInitiated, attributes: .concurrent),
+      pool: pool)
     self.queue = Mutex(FairQueue(limits: limits))
     self.clock = clock
     self.deadline = limits.deadline
+    self.limits = limits
+  }
+
+  /// Jobs running now and waiting now.
+  var counts: (running: Int, waiting: Int) {
+    queue.withLock { ($0.runningCount, $0.waitingCount) }
   }
 
   /// Answers a GET (or HEAD) of the body named by `path` and `request`, for `client`.
@@ -61,18 +75,20 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
     do {
       key = try resource.key(path: path, request: request)
     } catch {
-      return .response(
-        resource.errorStyle.response(error.status, error.message, field: error.field))
+      return .response(error.response(resource.errorStyle))
     }
     let headers = resource.headers(for: key)
-    if let answer = Preconditions.answer(request, etag: headers["ETag"] ?? "", headers: headers) {
+    if let etag = headers["ETag"],
+      let answer = Preconditions.answer(request, etag: etag, headers: headers)
+    {
       return .response(answer)
     }
     if let body = cache.cachedValue(for: key) {
       return .response(Response(status: .ok, headers: headers, body: body))
     }
     // NB: what would certainly pass the deadline is refused before it takes anyone's turn.
-    if let seconds = resource.estimatedSeconds(key), seconds > deadline {
+    let cost = resource.estimatedSeconds(key)
+    if let seconds = cost, seconds > deadline {
       return .response(
         resource.errorStyle.response(
           .serviceUnavailable,
@@ -80,8 +96,9 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
             + "the \(Int(deadline)) s one may take)",
           headers: ["Retry-After": "60", "Cache-Control": "no-store"]))
     }
-    let job = Job(key: key, client: client, headers: headers, pending: PendingResponse())
-    switch queue.withLock({ $0.submit(job, client: client, now: clock()) }) {
+    let job = Job(
+      key: key, client: client, cost: cost, headers: headers, pending: PendingResponse())
+    switch queue.withLock({ $0.submit(job, client: client, cost: cost, now: clock()) }) {
     case .start(let job):
       run(job)
     case .wait:
@@ -98,7 +115,9 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
   private func run(_ job: Job) {
     let key = job.key
     guard !job.pending.isAbandoned else {
-      let (start, expired) = queue.withLock { $0.finish(client: job.client, now: clock()) }
+      let (start, expired) = queue.withLock {
+        $0.finish(client: job.client, cost: job.cost, now: clock())
+      }
       for (late, refusal) in expired { late.pending.succeed(refused(refusal)) }
       for next in start { run(next) }
       return
@@ -129,10 +148,11 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
       }
     }
     job.pending.onAbandoned(release)
+    let cheap = limits.isCheap(job.cost)
     cache.fetch(
       key,
       compute: { [self] in
-        var work = ColdWork(cancellation: cancellation)
+        var work = ColdWork(cancellation: cancellation, cheap: cheap)
         let body = try resource.compute(key, work: &work)
         if let timing = work.serverTiming { timings.withLock { $0[key] = timing } }
         return body
@@ -154,13 +174,17 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
               ? "\(resource.wording.failed) within \(Int(deadline)) s; try again shortly"
               : "\(resource.wording.failed): nobody was waiting for it any more",
             headers: ["Retry-After": "5", "Cache-Control": "no-store"])
+        case .failure(let error as ColdResourceError):
+          response = error.response(resource.errorStyle)
         case .failure(let error):
           response = resource.errorStyle.response(
             .internalServerError, "\(resource.wording.failed): \(error)")
         }
         // NB: the slot is handed on before the answer goes, so a client that has its answer
         // never finds its own computation still counted.
-        let (start, expired) = queue.withLock { $0.finish(client: job.client, now: clock()) }
+        let (start, expired) = queue.withLock {
+          $0.finish(client: job.client, cost: job.cost, now: clock())
+        }
         job.pending.succeed(response)
         for (late, refusal) in expired { late.pending.succeed(refused(refusal)) }
         for next in start { run(next) }

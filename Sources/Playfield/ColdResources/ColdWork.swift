@@ -6,9 +6,14 @@ import Tiles
 struct ColdWork: Sendable {
   /// Says when to stop; a long computation checks it often (tile renders do, row by row).
   let cancellation: RenderCancellation
+  /// Whether the queue admitted this as cheap work (its estimate at most
+  /// `FairQueue.Limits.cheapSeconds`): it may run in a slot expensive work cannot take, so it
+  /// should not wait for threads that expensive work holds.
+  let cheap: Bool
 
-  init(cancellation: RenderCancellation = RenderCancellation()) {
+  init(cancellation: RenderCancellation = RenderCancellation(), cheap: Bool = false) {
     self.cancellation = cancellation
+    self.cheap = cheap
   }
 
   /// Each phase's name and duration, in order.

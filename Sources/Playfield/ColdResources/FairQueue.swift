@@ -1,6 +1,13 @@
-/// Admission for expensive work (tile renders, sphere packings): a few jobs run at once, a
-/// bounded number wait, each address gets its turn in rotation (and within it each of its
-/// clients), and nobody waits past a deadline.
+/// Admission for expensive work (tile renders, sphere packings, input-log pages): a few jobs
+/// run at once, a bounded number wait, each address gets its turn in rotation (and within it
+/// each of its clients), and nobody waits past a deadline.
+///
+/// Charged by estimated cost, not only by count: a job may come with an estimate of its
+/// seconds. Cheap work (at most `cheapSeconds`) never waits behind anyone's expensive work: it
+/// goes first when a slot frees, and `cheapRunning` more slots than `running` take only cheap
+/// work, so expensive jobs can fill `running` slots but never those. A client's running and
+/// waiting estimates together may not pass `perClientSeconds` (429), unless it has nothing
+/// else: one job within the deadline is always admitted.
 ///
 /// Pure: the caller passes `now` (monotonic seconds) and starts or refuses the jobs this
 /// returns. A client (an address, or a browser family of it) or an address over its share gets
@@ -20,6 +27,22 @@ struct FairQueue<Job> {
     var perAddress = 128
     /// Seconds a job may wait before it is refused.
     var deadline = 10.0
+    /// Estimated seconds at or below which a job is cheap.
+    var cheapSeconds = 0.25
+    /// Slots beyond `running` that only cheap jobs may take.
+    var cheapRunning = 1
+    /// Most estimated seconds one client may have running and waiting together; nil:
+    /// `running` times the deadline, what every slot does in one deadline.
+    var perClientSeconds: Double?
+
+    /// Every slot, the cheap ones included.
+    var slots: Int { running + cheapRunning }
+
+    /// The bound on a client's estimated seconds.
+    var clientSeconds: Double { perClientSeconds ?? Double(running) * deadline }
+
+    /// Whether a job estimated at `cost` seconds is cheap (an unknown cost is not).
+    func isCheap(_ cost: Double?) -> Bool { cost.map { $0 <= cheapSeconds } ?? false }
   }
 
   /// Why a job was not done.
@@ -40,6 +63,7 @@ struct FairQueue<Job> {
   private struct Waiting {
     var job: Job
     var since: Double
+    var cost: Double?
   }
 
   let limits: Limits
@@ -51,25 +75,35 @@ struct FairQueue<Job> {
   private var rotation: [String] = []
   /// Per address, its clients with waiting jobs, in the order they get the address's next turn.
   private var turns: [String: [ClientKey]] = [:]
+  /// Estimated seconds of each client's running and waiting jobs.
+  private var charged: [ClientKey: Double] = [:]
   private(set) var runningCount = 0
+  /// Running jobs that are not cheap.
+  private(set) var expensiveRunning = 0
   private(set) var waitingCount = 0
 
   init(limits: Limits = Limits()) {
     self.limits = limits
   }
 
-  /// Admits `job` from `client`: start it now, queue it, or refuse it.
-  mutating func submit(_ job: Job, client: ClientKey, now: Double) -> Admission {
+  /// Admits `job` from `client`, estimated at `cost` seconds (nil: unknown): start it now,
+  /// queue it, or refuse it.
+  mutating func submit(_ job: Job, client: ClientKey, cost: Double? = nil, now: Double)
+    -> Admission
+  {
     let mine = running[client, default: 0] + (queues[client]?.count ?? 0)
+    let spent = charged[client, default: 0]
     guard mine < limits.perClient,
-      byAddress[client.address, default: 0] < max(limits.perClient, limits.perAddress)
+      byAddress[client.address, default: 0] < max(limits.perClient, limits.perAddress),
+      mine == 0 || spent + (cost ?? 0) <= limits.clientSeconds
     else {
-      return .refuse(job, Refusal(tooManyFromClient: true, retryAfter: 1))
+      let wait = mine < limits.perClient ? max(1, min(60, Int(spent.rounded(.up)))) : 1
+      return .refuse(job, Refusal(tooManyFromClient: true, retryAfter: wait))
     }
-    if runningCount < limits.running {
-      runningCount += 1
+    if canStart(cheap: limits.isCheap(cost)) {
+      charge(client, cost)
+      begin(client, cost: cost)
       byAddress[client.address, default: 0] += 1
-      running[client, default: 0] += 1
       return .start(job)
     }
     guard waitingCount < limits.waiting else {
@@ -79,29 +113,48 @@ struct FairQueue<Job> {
       if turns[client.address, default: []].isEmpty { rotation.append(client.address) }
       turns[client.address, default: []].append(client)
     }
-    queues[client, default: []].append(Waiting(job: job, since: now))
+    queues[client, default: []].append(Waiting(job: job, since: now, cost: cost))
+    charge(client, cost)
     waitingCount += 1
     byAddress[client.address, default: 0] += 1
     return .wait
   }
 
-  /// Marks one of `client`'s jobs done; returns the jobs to start in the freed slot and the
-  /// waiting ones past their deadline, to refuse.
-  mutating func finish(client: ClientKey, now: Double) -> (
+  /// Marks one of `client`'s jobs, estimated at `cost` when it was submitted, done; returns
+  /// the jobs to start in the freed slot and the waiting ones past their deadline, to refuse.
+  mutating func finish(client: ClientKey, cost: Double? = nil, now: Double) -> (
     start: [Job], expired: [(Job, Refusal)]
   ) {
     runningCount -= 1
+    if !limits.isCheap(cost) { expensiveRunning -= 1 }
     running[client, default: 1] -= 1
     if running[client] == 0 { running[client] = nil }
+    charge(client, cost.map { -$0 })
     release(client.address, count: 1)
     let expired = expire(now: now)
     var start: [Job] = []
-    while runningCount < limits.running, let next = nextInTurn() {
-      runningCount += 1
-      running[next.client, default: 0] += 1
+    while let next = nextInTurn() {
+      begin(next.client, cost: next.cost)
       start.append(next.job)
     }
     return (start, expired)
+  }
+
+  /// Whether a new job, cheap or not, may take a free slot now.
+  private func canStart(cheap: Bool) -> Bool {
+    runningCount < limits.slots && (cheap || expensiveRunning < limits.running)
+  }
+
+  private mutating func begin(_ client: ClientKey, cost: Double?) {
+    runningCount += 1
+    if !limits.isCheap(cost) { expensiveRunning += 1 }
+    running[client, default: 0] += 1
+  }
+
+  private mutating func charge(_ client: ClientKey, _ seconds: Double?) {
+    guard let seconds else { return }
+    let left = charged[client, default: 0] + seconds
+    charged[client] = left > 1e-9 ? left : nil
   }
 
   /// Removes and returns the waiting jobs older than the deadline.
@@ -114,6 +167,7 @@ struct FairQueue<Job> {
         queue.filter { now - $0.since <= limits.deadline }
       )
       guard !old.isEmpty else { continue }
+      for waiting in old { charge(client, waiting.cost.map { -$0 }) }
       waitingCount -= old.count
       release(client.address, count: old.count)
       queues[client] = fresh
@@ -128,29 +182,40 @@ struct FairQueue<Job> {
     return expired
   }
 
-  /// The oldest job of the client whose turn it is within the address whose turn it is; both
-  /// go to the back of their rotations.
-  private mutating func nextInTurn() -> (client: ClientKey, job: Job)? {
-    guard !rotation.isEmpty else { return nil }
-    let address = rotation.removeFirst()
-    var clients = turns[address] ?? []
-    let client = clients.removeFirst()
-    var queue = queues[client] ?? []
-    let next = queue.removeFirst()
-    waitingCount -= 1
-    if queue.isEmpty {
-      queues[client] = nil
-    } else {
-      queues[client] = queue
-      clients.append(client)
+  /// The next job to start, if a slot is free for it: cheap work first (the oldest cheap job
+  /// of the first client in turn that has one), then, while an expensive slot is free, the
+  /// oldest job of the client whose turn it is within the address whose turn it is. The
+  /// client and its address go to the back of their rotations.
+  private mutating func nextInTurn() -> (client: ClientKey, job: Job, cost: Double?)? {
+    guard runningCount < limits.slots else { return nil }
+    let limits = limits
+    if let cheap = take(where: { limits.isCheap($0.cost) }) { return cheap }
+    guard canStart(cheap: false) else { return nil }
+    return take(where: { _ in true })
+  }
+
+  /// Removes and returns the first waiting job, in turn, that `matches`.
+  private mutating func take(where matches: (Waiting) -> Bool) -> (
+    client: ClientKey, job: Job, cost: Double?
+  )? {
+    for (place, address) in rotation.enumerated() {
+      var clients = turns[address] ?? []
+      for (turn, client) in clients.enumerated() {
+        var queue = queues[client] ?? []
+        guard let index = queue.firstIndex(where: matches) else { continue }
+        let next = queue.remove(at: index)
+        waitingCount -= 1
+        // The client, then its address, go to the back of their turns while they still wait.
+        clients.remove(at: turn)
+        queues[client] = queue.isEmpty ? nil : queue
+        if !queue.isEmpty { clients.append(client) }
+        rotation.remove(at: place)
+        turns[address] = clients.isEmpty ? nil : clients
+        if !clients.isEmpty { rotation.append(address) }
+        return (client, next.job, next.cost)
+      }
     }
-    if clients.isEmpty {
-      turns[address] = nil
-    } else {
-      turns[address] = clients
-      rotation.append(address)
-    }
-    return (client, next.job)
+    return nil
   }
 
   private mutating func release(_ address: String, count: Int) {

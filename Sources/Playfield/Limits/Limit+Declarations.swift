@@ -52,6 +52,10 @@ extension Limit where Value == Int {
   public static let connectionsPerAddress = Limit(
     "connections-per-address", 256, from: 1, to: 1_000_000,
     help: "Open connections one address (an IPv6 /64) may hold; past it, its new ones get 503.")
+  public static let connectionsPerFamily = Limit(
+    "connections-per-family", 64, from: 1, to: 1_000_000,
+    help: "Open connections one browser client family (cookie) of an address may hold once its "
+      + "requests name it; past it, 503 and the connection closes.")
   public static let inputLogBytes = Limit(
     "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
     help: "Bytes of input one session may log; past it, the session takes no more input.")

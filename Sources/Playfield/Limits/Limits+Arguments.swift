@@ -30,6 +30,7 @@ extension Limits {
     Option(.tileQueue), Option(.tileWait), Option(.tileCacheBytes),
     Option(.sphereComputationsPerClient), Option(.sphereQueue), Option(.sphereWait),
     Option(.sphereCacheBytes), Option(.maxConnections), Option(.connectionsPerAddress),
+    Option(.connectionsPerFamily),
     Option(.headerTimeout),
     Option(.bodyTimeout), Option(.idleTimeout),
   ]

@@ -50,11 +50,29 @@ extension TileRequest {
     return request
   }
 
-  /// Sets `iterations` and `palette` (PNGs only) from `query`: `&`-separated `name=value`
-  /// pairs, each name at most once; empty pairs are ignored.
+  /// Sets `iterations`, `palette` (PNGs only) and `format` from `query`: `&`-separated
+  /// `name=value` pairs, each name at most once; empty pairs are ignored. `format=counts` on
+  /// `Z/X/Y.png` is the same request as `Z/X/Y.counts`; `format=png` changes nothing.
   private mutating func apply(query: Substring?) throws(TileRequestError) {
     guard let query else { return }
     var seen: Set<Substring> = []
+    let named = query.split(separator: "&").first { $0.hasPrefix("format=") }
+    if let pair = named {
+      let value = pair.dropFirst("format=".count)
+      guard let chosen = TileFormat(rawValue: String(value)) else {
+        throw TileRequestError(
+          .badRequest,
+          "unknown format \(TileRequestError.quote(value)); known: \(TileFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      guard format == .png || chosen == format else {
+        throw TileRequestError(
+          .badRequest,
+          "format \(TileRequestError.quote(value)) contradicts the path's .\(format.rawValue); ask for Z/X/Y.png?format=\(value)"
+        )
+      }
+      format = chosen
+    }
     for pair in query.split(separator: "&") {
       guard let equals = pair.firstIndex(of: "=") else {
         throw TileRequestError(
@@ -69,6 +87,8 @@ extension TileRequest {
       switch name {
       case "iter":
         iterations = try Self.iterations(value)
+      case "format":
+        break  // NB: read before the loop, so that `palette` knows the format.
       case "palette":
         guard format == .png else {
           throw TileRequestError(
@@ -84,7 +104,7 @@ extension TileRequest {
       default:
         throw TileRequestError(
           .badRequest,
-          "unknown query parameter \(TileRequestError.quote(name)); known: iter, palette")
+          "unknown query parameter \(TileRequestError.quote(name)); known: iter, palette, format")
       }
     }
   }

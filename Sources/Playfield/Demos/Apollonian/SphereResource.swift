@@ -77,6 +77,17 @@ struct SphereResource: ColdResource {
     try encoder(key, packings, &work)
   }
 
+  /// At most the seconds of one core the body takes: its share of level 10's (about 1.5 s
+  /// for gzipped JSON, rounded up to 2), by its count of spheres; the queue charges it to the
+  /// asker, and bodies of level 8 and below count as cheap.
+  func estimatedSeconds(_ key: Key) -> Double? {
+    let level = min(max(key.request.level, 0), Self.spheresPerLevel.count - 1)
+    return 2.0 * Double(Self.spheresPerLevel[level]) / Double(Self.spheresPerLevel.last!)
+  }
+
+  /// Spheres of the whole packing at each level (docs/apollonian.md).
+  static let spheresPerLevel = [5, 10, 30, 90, 300, 990, 3_330, 11_160, 37_530, 125_178, 383_892]
+
   /// The body for `key`, timing its phases (packing, encode, gzip) into `work`.
   @Sendable static func encode(_ key: Key, packings: PackingStore, work: inout ColdWork) throws
     -> [UInt8]

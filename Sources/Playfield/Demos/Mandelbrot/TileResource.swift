@@ -10,6 +10,9 @@ import Tiles
 /// cached tile; a tile never changes for its URL, so it is cached for a year.
 struct TileResource: ColdResource {
   let renderer: TileRenderer
+  /// Draws the tiles the queue admitted as cheap, on `cheapPool`, so that they never wait for
+  /// the threads deep renders hold.
+  var cheapRenderer = TileRenderer(threads: 1, pool: cheapPool)
 
   var errorStyle: ErrorStyle { .text }
 
@@ -50,7 +53,8 @@ struct TileResource: ColdResource {
 
   func compute(_ tile: TileRequest, work: inout ColdWork) throws -> [UInt8] {
     let cancellation = work.cancellation
-    let rendered = try Self.onPool { [renderer] in
+    let (renderer, pool) = work.cheap ? (cheapRenderer, Self.cheapPool) : (renderer, Self.pool)
+    let rendered = try Self.on(pool) {
       try renderer.render(tile, cancellation: cancellation, clock: Self.seconds)
     }
     if let reference = rendered.timings.reference { work.record("reference", seconds: reference) }
@@ -71,14 +75,22 @@ struct TileResource: ColdResource {
     threads: ProcessInfo.processInfo.activeProcessorCount, name: "playfield-render",
     prepare: { _ = cposix_nice_this_thread(StepScheduler.niceness) })
 
+  /// One more render thread, as niced, for cheap tiles only (the queue's cheap slot): a
+  /// cheap tile shares the cores with deep renders instead of waiting for one to end.
+  static let cheapPool = RenderPool(
+    threads: 1, name: "playfield-render-cheap",
+    prepare: { _ = cposix_nice_this_thread(StepScheduler.niceness) })
+
   /// A renderer whose parallel parts run on `pool`.
   static func renderer() -> TileRenderer {
     TileRenderer(pool: pool)
   }
 
-  /// Runs `body` on a pool thread and waits for it (the caller is a cache worker, of which a
-  /// few run at once).
-  static func onPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+  /// Runs `body` on a thread of `pool` and waits for it (the caller is a cache worker, of
+  /// which a few run at once).
+  static func on<T: Sendable>(_ pool: RenderPool, _ body: @escaping @Sendable () throws -> T)
+    throws -> T
+  {
     let done = DispatchSemaphore(value: 0)
     let result = PoolResult<T>()
     pool.async {

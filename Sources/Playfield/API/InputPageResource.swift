@@ -1,0 +1,98 @@
+import CPosix
+import HTTP
+import JSON
+import Server
+import Storage
+import Tiles
+
+/// `GET /api/sessions/ID/inputs?after=TICK`: the logged inputs, by tick, oldest first, in pages
+/// of whole ticks of at most `SessionAPI.inputsPage` inputs and `pageBytes` bytes (unless one
+/// tick alone is larger); `more` says whether later ticks follow. It names who sent what (the
+/// painters of a canvas), so it needs the session's control token.
+///
+/// A cold resource that is never cached (each page reads the log as it is now): the one
+/// `ColdResourceService` reads it on a niced worker and charges each page to its reader, as it
+/// does tiles and sphere packings.
+struct InputPageResource: ColdResource {
+  /// One page: which session, after which tick, and the token that must control it.
+  struct Key: Hashable, Sendable {
+    var session: String
+    var after: Int64
+    var token: String
+  }
+
+  let journal: StorageJournal
+  /// Most bytes of input text in a page.
+  let pageBytes: Int
+
+  var errorStyle: ErrorStyle { .json }
+
+  /// The thread pages are read on, niced below the game loop and the event loops.
+  static let pool = RenderPool(
+    threads: 1, name: "playfield-input-pages",
+    prepare: { _ = cposix_nice_this_thread(StepScheduler.niceness) })
+
+  var wording: ColdWording {
+    ColdWording(
+      tooManyFromClient: "you have too many input-log pages being read; wait for them first",
+      busy: "the input log is busy; try again shortly", failed: "the page could not be read")
+  }
+
+  /// `path` is the session id the route parsed.
+  func key(path: ArraySlice<String>, request: Request) throws(ColdResourceError) -> Key {
+    guard let token = SessionAPI.token(in: request) else {
+      throw ColdResourceError(
+        .unauthorized, "the input log needs the session's token",
+        headers: ["WWW-Authenticate": "Bearer"])
+    }
+    let query: QueryParameters
+    do {
+      query = try QueryParameters(request.query)
+      try query.requireDistinctNames()
+    } catch {
+      throw ColdResourceError(error.status, error.message)
+    }
+    var after: Int64 = 0
+    if let text = query["after"] {
+      guard let value = Int64(text), value >= 0 else {
+        throw ColdResourceError(.badRequest, "after must be a tick, 0 or more", field: "after")
+      }
+      after = value
+    }
+    return Key(session: path.joined(), after: after, token: token)
+  }
+
+  func headers(for key: Key) -> HTTPHeaders {
+    Response.json(.null).headers
+  }
+
+  func compute(_ key: Key, work: inout ColdWork) throws -> [UInt8] {
+    _ = journal.writer.flush(timeout: 5)
+    do {
+      guard let stored = try journal.store.session(id: key.session) else {
+        throw ColdResourceError(.notFound, "no stored session \(key.session)")
+      }
+      guard TokenHash.matches(token: key.token, storedHash: stored.tokenHash) else {
+        throw ColdResourceError(.forbidden, "the token does not control this session")
+      }
+      let (page, more) = try work.measure("read") {
+        try SessionAPI.page(
+          of: key.session, after: key.after, in: journal.store, maxBytes: pageBytes)
+      }
+      let items: [JSONValue] = page.map { input in
+        .object([
+          "tick": .number(Double(input.tick)),
+          "input": (try? JSONValue.parse(input.input)) ?? .null,
+        ])
+      }
+      return Response.json(
+        .object(["id": .string(key.session), "inputs": .array(items), "more": .bool(more)])
+      ).body
+    } catch let error as ColdResourceError {
+      throw error
+    } catch {
+      let api = APIError(storage: error)
+      throw ColdResourceError(api.status, api.message, field: api.field)
+    }
+  }
+}
