@@ -55,7 +55,7 @@ enum BatchRequest {
   /// Each listed session's inputs (`inputs` for it, then its action) and tick count.
   static func entries(
     _ message: [String: JSONValue], slots: [Int], sessions: [LiveSession],
-    model: any BatchStepping.Type, action: (type: String, fields: [String])
+    model: any BatchStepping.Type, action: (type: String, fields: [String]), maxCount: Int
   ) -> Result<[BatchStep.Entry], ClientError> {
     if let unknown = message.keys.first(where: { !fields.contains($0) }) {
       return .failure(
@@ -64,7 +64,6 @@ enum BatchRequest {
           "unknown field \(unknown); a step has \(fields.sorted().joined(separator: ", "))",
           field: unknown))
     }
-    let maxCount = SessionSocketHandler.maxStepCount
     var counts = [Int](repeating: 1, count: slots.count)
     switch message["count"] {
     case nil: break

@@ -194,7 +194,8 @@ final class BatchSocketHandler: WebSocketHandler {
         fields["slots"], attached: state.slots.count, limit: sessionsPerMessage
       ).flatMap { slots in
         BatchRequest.entries(
-          fields, slots: slots, sessions: state.slots, model: model, action: state.action)
+          fields, slots: slots, sessions: state.slots, model: model, action: state.action,
+          maxCount: registry.limits.maxStepTicks)
       }
       guard case .success(let entries) = entries else {
         if case .failure(let error) = entries { return .failure(error) }
