@@ -337,16 +337,7 @@ def main():
             threads = [threading.Thread(target=run_env,
                                         args=(url, seed, args.steps, options, durations))
                        for seed in range(args.envs)]
-        stepping = on_demand_cpu(url)
-        cpu, wall, client = cpu_seconds(server.pid), time.monotonic(), time.process_time()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.monotonic() - wall
-        server_cpu = cpu_seconds(server.pid) - cpu
-        client_cpu = time.process_time() - client
-        stepping = (on_demand_cpu(url) - stepping) / 1000
+        elapsed, server_cpu, client_cpu, stepping = measure(server, url, threads, durations)
     finally:
         server.terminate()
         server.wait(15)
