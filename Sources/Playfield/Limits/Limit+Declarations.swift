@@ -67,6 +67,10 @@ extension Limit where Value == Int {
     "queries-per-client", 8, from: 1, to: 10_000,
     help: "Questions (street soccer's plan) one client may have waiting for their answers; "
       + "past it, too-many.")
+  public static let bigHellosPerClient = Limit(
+    "big-hellos-per-client", 2, from: 1, to: 10_000,
+    help: "Big hellos (256 KiB or more: a full canvas) one client may have being encoded or "
+      + "waiting; past it, the join closes with 1013.")
   public static let inputPagesPerClient = Limit(
     "input-pages-per-client", 2, from: 1, to: 10_000,
     help: "Input-log pages (GET /api/sessions/ID/inputs) one client may have read at once; "

@@ -23,7 +23,7 @@ extension Limits {
     Option(.maxSessions), Option(.sessionsPerClient), Option(.sessionShare),
     Option(.inputsPerSession), Option(.inputLogBytes), Option(.inputPagesPerClient),
     Option(.inputPageBytes), Option(.inputLogBytesPerClient),
-    Option(.queriesPerClient), Option(.onDemandSessionsPerClient), Option(.stepTicks),
+    Option(.queriesPerClient), Option(.bigHellosPerClient), Option(.onDemandSessionsPerClient), Option(.stepTicks),
     Option(.batchSessionsPerConnection), Option(.batchSessionsPerMessage),
     Option(.mazesPerClient), Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),

@@ -72,14 +72,15 @@ final class InputLogCap: Sendable {
   func message(_ bound: Bound) -> String {
     switch bound {
     case .count:
-      "this session has logged \(maxInputs) inputs, the most one may; it takes no more input"
-    case .bytes:
-      "this session has logged nearly \(maxBytes) bytes of input, the most one may; "
+      "this session has logged \(maxInputs) inputs, the most one may (--inputs-per-session); "
         + "it takes no more input"
+    case .bytes:
+      "this session has logged nearly \(maxBytes) bytes of input, the most one may "
+        + "(--input-log-bytes); it takes no more input"
     case .clientBytes:
       "the sessions this session's owner made have logged nearly \(maxBytesPerClient) bytes "
-        + "of input together, the most one client's may; they take no more input until one of "
-        + "them is deleted or expires"
+        + "of input together, the most one client's may (--input-log-bytes-per-client); they "
+        + "take no more input until one of them is deleted or expires"
     }
   }
 

@@ -24,6 +24,10 @@ struct SessionLimits: Sendable {
   var maxInputBytesPerClient: Int
   /// Questions one client may have waiting for their answers.
   var queriesPerClient: Int
+  /// Big hellos one client may have being encoded or waiting (`HelloWork`).
+  var bigHellosPerClient: Int
+  /// Browser families one address may hold: its clients together get that many shares.
+  var familiesPerAddress: Int
 
   init(_ limits: Limits = Limits()) {
     maxLive = limits[.maxSessions]
@@ -40,5 +44,7 @@ struct SessionLimits: Sendable {
     maxInputBytes = limits[.inputLogBytes]
     maxInputBytesPerClient = limits[.inputLogBytesPerClient]
     queriesPerClient = limits[.queriesPerClient]
+    bigHellosPerClient = limits[.bigHellosPerClient]
+    familiesPerAddress = limits[.familiesPerAddress]
   }
 }

@@ -34,7 +34,7 @@ final class SessionRegistry: Sendable {
   /// Questions waiting for their answers, per client.
   let queries: QueryLimiter
   /// Big hellos, charged to their joiners.
-  let helloWork = HelloWork()
+  let helloWork: HelloWork
   /// Where model stepping beyond the realtime tick runs (restores of stored sessions too).
   let scheduler: StepScheduler
   /// Who made each parked session, to charge its return to (`unpark`).
@@ -54,6 +54,10 @@ final class SessionRegistry: Sendable {
     self.shard = shard
     self.scheduler = scheduler
     self.queries = QueryLimiter(perClient: limits.queriesPerClient)
+    self.helloWork = HelloWork(
+      limits: HelloWork.Limits(
+        running: 2, waiting: 64, perClient: limits.bigHellosPerClient,
+        perAddress: limits.bigHellosPerClient * limits.familiesPerAddress, deadline: 10))
     self.monotonicClock = monotonicClock
     let quota = SessionQuota(
       perClient: limits.perClient, perAddress: limits.perAddress,
