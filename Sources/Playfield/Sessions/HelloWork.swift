@@ -1,5 +1,7 @@
+import CPosix
 import HTTP
 import Synchronization
+import Tiles
 
 /// Big `hello`s (a canvas's whole picture is megabytes of JSON) encoded for their joiners with
 /// the same admission as every other expensive answer: a `FairQueue` charged to the joining
@@ -36,11 +38,18 @@ final class HelloWork: Sendable {
   /// Where an admitted job runs (the hello workers; a test may run them itself).
   private let run: @Sendable (@escaping @Sendable () -> Void) -> Void
 
+  /// The thread big hellos are encoded on: one, niced below the game loop and the event loops
+  /// (as renders and off-tick steps are), so that joiners of a huge canvas take at most one
+  /// core's spare time and never the ticks' or the sockets'.
+  static let pool = RenderPool(
+    threads: 1, name: "playfield-big-hellos",
+    prepare: { _ = cposix_nice_this_thread(StepScheduler.niceness) })
+
   init(
-    limits: Limits = Limits(running: 2, waiting: 64, perClient: 2, perAddress: 8, deadline: 10),
+    limits: Limits = Limits(running: 1, waiting: 64, perClient: 2, perAddress: 8, deadline: 10),
     clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 },
     run: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = {
-      LiveSession.helloWorkers.async(execute: $0)
+      HelloWork.pool.async($0)
     }
   ) {
     self.queue = Mutex(FairQueue(limits: limits))

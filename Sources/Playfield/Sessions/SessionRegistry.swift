@@ -56,7 +56,7 @@ final class SessionRegistry: Sendable {
     self.queries = QueryLimiter(perClient: limits.queriesPerClient)
     self.helloWork = HelloWork(
       limits: HelloWork.Limits(
-        running: 2, waiting: 64, perClient: limits.bigHellosPerClient,
+        running: 1, waiting: 64, perClient: limits.bigHellosPerClient,
         perAddress: limits.bigHellosPerClient * limits.familiesPerAddress, deadline: 10))
     self.monotonicClock = monotonicClock
     let quota = SessionQuota(
