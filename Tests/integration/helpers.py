@@ -39,3 +39,26 @@ async def drain(ws, seconds):
         except asyncio.TimeoutError:
             break
     return messages
+
+
+def send_commands(server, session, messages):
+    """Sends `messages` on the session's channel, each with its index as id; returns (acked
+    ids, log-full errors). Any other error fails the test."""
+    from websockets.sync.client import connect
+    from deadline import receive_until
+    acked, full = [], []
+    url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
+    last = len(messages) - 1
+    with connect(url) as ws:
+        for index, message in enumerate(messages):
+            ws.send(json.dumps({**message, "id": index}))
+        seen = []
+        receive_until(ws, lambda m: m.get("id") == last and m["type"] in ("ack", "error"),
+                      30, "the last command's answer", seen)
+    for message in seen:
+        if message.get("type") == "ack":
+            acked.append(message["id"])
+        elif message.get("type") == "error" and "id" in message:
+            assert message["error"] == "log-full", message
+            full.append(message)
+    return acked, full

@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from deadline import Deadline, receive_until, wait_until
-from helpers import create_session, request
+from helpers import create_session, request, send_commands
 
 
 def open_from(server, source):
@@ -189,26 +189,6 @@ def test_a_bad_trusted_proxy_is_refused_with_a_clear_error(playfield_binary):
                             capture_output=True, text=True, timeout=30)
     assert result.returncode != 0
     assert "--trusted-proxy must be an IP address" in result.stderr
-
-
-def send_commands(server, session, messages):
-    """Sends `messages`, each with its index as id; returns (acked ids, log-full errors)."""
-    acked, full = [], []
-    url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
-    last = len(messages) - 1
-    with connect(url) as ws:
-        for index, message in enumerate(messages):
-            ws.send(json.dumps({**message, "id": index}))
-        seen = []
-        receive_until(ws, lambda m: m.get("id") == last and m["type"] in ("ack", "error"),
-                      30, "the last command's answer", seen)
-    for message in seen:
-        if message.get("type") == "ack":
-            acked.append(message["id"])
-        elif message.get("type") == "error" and "id" in message:
-            assert message["error"] == "log-full", message
-            full.append(message)
-    return acked, full
 
 
 def all_pages(server, session):

@@ -6,8 +6,8 @@ import time
 
 from websockets.sync.client import connect
 
-from deadline import Deadline, receive_until
-from helpers import create_session, request
+from deadline import Deadline
+from helpers import create_session, request, send_commands
 
 
 def step_jobs(server):
@@ -73,20 +73,8 @@ def test_a_replay_state_stops_when_its_asker_leaves(start_playfield):
 
 def tilts(server, session, count):
     """Sends `count` maze tilts with their index as id; returns (acked ids, log-full errors)."""
-    acked, full, seen = [], [], []
-    url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
-    with connect(url) as ws:
-        for index in range(count):
-            ws.send(json.dumps({"type": "tilt", "x": (index % 10) / 10, "y": 0, "id": index}))
-        receive_until(ws, lambda m: m.get("id") == count - 1 and m["type"] in ("ack", "error"),
-                      30, "the last tilt's answer", seen)
-    for message in seen:
-        if message.get("type") == "ack":
-            acked.append(message["id"])
-        elif message.get("type") == "error" and "id" in message:
-            assert message["error"] == "log-full", message
-            full.append(message)
-    return acked, full
+    return send_commands(server, session,
+                         [{"type": "tilt", "x": (index % 10) / 10, "y": 0} for index in range(count)])
 
 
 def test_a_clients_sessions_share_one_input_log_byte_total(start_playfield):
