@@ -58,7 +58,10 @@ class WatchedPage:
         self.problems = []
         page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
-        page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
+        # NB: net::ERR_ABORTED is a request the page itself gave up (it navigated away while the
+        # favicon loaded, or aborted a fetch): not a failure of the server's.
+        page.on("requestfailed", lambda r: "ERR_ABORTED" not in (r.failure or "")
+                and self.problems.append(f"failed: {r.url} {r.failure}"))
         page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
 
     def screenshot(self, name):
