@@ -5,18 +5,13 @@ import urllib.request
 
 import pytest
 
-from conftest import CHROMIUM
-
 REBIND = "rebind.example"
 
 
 @pytest.fixture(scope="module")
-def rebinding_browser(playwright_driver):
+def rebinding_browser(chromium):
     """Chromium resolving rebind.example to 127.0.0.1, as after a DNS-rebinding attack."""
-    browser = playwright_driver.chromium.launch(
-        executable_path=CHROMIUM, headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              f"--host-resolver-rules=MAP {REBIND} 127.0.0.1"])
+    browser = chromium.launch(f"--host-resolver-rules=MAP {REBIND} 127.0.0.1")
     yield browser
     browser.close()
 
