@@ -79,7 +79,8 @@ final class LiveSession: @unchecked Sendable {
   private let queryLimiterCap = Mutex<QueryLimiter?>(nil)
   /// Who each joining socket is (`joins(_:as:)`), until its hello is on its way.
   private let joiners = Mutex<[ObjectIdentifier: ClientKey]>([:])
-  /// Bytes of JSON of the last hello encoded: from `HelloWork.bigBytes`, hellos are charged.
+  /// Bytes of JSON of the last hello encoded: with the model's estimate, what tells whether the
+  /// next is big (`HelloWork.isBig`).
   private let lastHelloBytes = Atomic<Int>(0)
   /// Sockets whose `hello` a worker is encoding, with what was sent them meanwhile, in order:
   /// it goes out after the `hello`.
@@ -463,7 +464,7 @@ final class LiveSession: @unchecked Sendable {
   private func perform(_ action: SessionMachine<WebSocket>.Action) {
     switch action {
     case .send(.hello(let hello), let socket):
-      greet(socket, .hello(hello))
+      greet(socket, hello)
     case .send(let message, let socket):
       if !ready(message, for: [socket]).isEmpty { socket.send(message) }
     case .broadcast(let message, let sockets, let delivery):
@@ -494,7 +495,9 @@ final class LiveSession: @unchecked Sendable {
   /// Sends a joining socket its `hello` from a worker: encoded and compressed there (the event
   /// loop only writes the bytes), then whatever the game loop sent it meanwhile, in order. A
   /// big one takes a turn of `helloWork`, charged to the joiner.
-  private func greet(_ socket: WebSocket, _ hello: ServerMessage) {
+  private func greet(_ socket: WebSocket, _ hello: ServerMessage.Hello) {
+    let estimate = hello.model.helloBytesEstimate
+    let hello = ServerMessage.hello(hello)
     let key = ObjectIdentifier(socket)
     joining.withLock { $0[key] = [] }
     let client = joiners.withLock { $0.removeValue(forKey: key) }
@@ -511,7 +514,7 @@ final class LiveSession: @unchecked Sendable {
       }
     }
     guard let client, let helloWork,
-      lastHelloBytes.load(ordering: .relaxed) >= HelloWork.bigBytes
+      helloWork.isBig(estimate: estimate, lastBytes: lastHelloBytes.load(ordering: .relaxed))
     else { return Self.helloWorkers.async(execute: encode) }
     helloWork.submit(
       HelloWork.Job(
