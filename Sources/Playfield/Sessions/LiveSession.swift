@@ -201,6 +201,14 @@ final class LiveSession: @unchecked Sendable {
   /// Whether anyone is connected or joining (the park-idle check).
   var isWatched: Bool { connections.load(ordering: .relaxed) > 0 }
 
+  /// A `/ws/batch` connection drives the session from now until `detached()`: it counts as a
+  /// connection, so the session is not parked under its driver (a parked session left attached
+  /// would go on stepping beside the copy brought back from storage).
+  func attached() { connections.add(1, ordering: .relaxed) }
+
+  /// The `/ws/batch` connection that drove the session closed.
+  func detached() { connections.subtract(1, ordering: .relaxed) }
+
   /// Whether the next tick has anything to do: it runs, steps were asked for, or a command
   /// waits. False for a stopped or paused session left alone: it is not advanced at all.
   var wantsTick: Bool {
