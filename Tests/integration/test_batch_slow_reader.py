@@ -21,6 +21,9 @@ from test_idle_on_demand import batch_step
 
 PADDING = 1024  # spaces in each step message: more input per answer
 HARD_CAP = 256 << 20  # bytes sent without the server ever pushing back: no bound
+CONNECTIONS = 128  # silent connections of one address
+BUDGET = 1 << 20  # --queued-bytes-per-address for them
+GROWTH = 12 << 20  # what they may grow the server by (3 MiB seen; main's binary: 26 MiB)
 
 
 def vm_rss(server):
@@ -178,3 +181,39 @@ def test_a_batch_client_that_never_reads_is_paused_not_buffered(start_playfield)
 def _chain(*iterables):
     for iterable in iterables:
         yield from iterable
+
+
+def test_silent_connections_of_one_address_share_one_bound(start_playfield):
+    """Each connection's own bound, times the connections an address may hold, is no bound
+    for the address: past `--queued-bytes-per-address` its connections with a backlog are no
+    longer read, however many there are."""
+    server = start_playfield("--queued-bytes-per-address", str(BUDGET))
+    session = on_demand_holes(server)
+    attach = frame(json.dumps({"type": "attach", "id": 0, "session": session["id"],
+                               "token": session["token"]}))
+    pad = " " * PADDING
+    flood = b"".join(frame(f'{{"type": "step", "id": {n}, "count": 1}}{pad}') for n in range(1, 4000))
+    silent = [SilentBatch(server) for _ in range(CONNECTIONS)]
+    before = vm_rss(server)
+    left = []  # NB: the kernel's buffers may take it all; the server's memory is what counts
+    for connection in silent:
+        connection.sock.sendall(attach)
+        connection.sock.setblocking(False)
+        left.append(flood)
+    deadline = Deadline(120, "the server to stop reading the silent connections")
+    still_since = time.monotonic()
+    while time.monotonic() - still_since < 3 and any(left):
+        deadline.left()
+        for i, connection in enumerate(silent):
+            try:
+                sent = connection.sock.send(left[i][:1 << 16])
+            except BlockingIOError:
+                continue
+            left[i] = left[i][sent:]
+            still_since = time.monotonic()
+        time.sleep(0.01)
+    grown = vm_rss(server) - before
+    assert grown < GROWTH, f"{CONNECTIONS} silent connections of one address grew the server {grown >> 20} MiB"
+    for connection in silent:
+        connection.sock.close()
+    assert server.alive()

@@ -56,6 +56,10 @@ extension Limit where Value == Int {
     "connections-per-family", 64, from: 1, to: 1_000_000,
     help: "Open connections one browser client family (cookie) of an address may hold once its "
       + "requests name it; past it, 503 and the connection closes.")
+  public static let queuedBytesPerAddress = Limit(
+    "queued-bytes-per-address", 16 << 20, from: 1 << 16, to: 1 << 34,
+    help: "Bytes the WebSocket connections of one address may have queued for peers that do not "
+      + "read; past it, those connections are no longer read until their peers catch up.")
   public static let inputLogBytes = Limit(
     "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
     help: "Bytes of input one session may log; past it, the session takes no more input.")

@@ -33,7 +33,7 @@ extension Limits {
     Option(.tileQueue), Option(.tileWait), Option(.tileCacheBytes),
     Option(.sphereComputationsPerClient), Option(.sphereQueue), Option(.sphereWait),
     Option(.sphereCacheBytes), Option(.maxConnections), Option(.connectionsPerAddress),
-    Option(.connectionsPerFamily), Option(.storeCallQueue),
+    Option(.connectionsPerFamily), Option(.queuedBytesPerAddress), Option(.storeCallQueue),
     Option(.headerTimeout),
     Option(.bodyTimeout), Option(.idleTimeout),
   ]
