@@ -83,3 +83,26 @@ def test_sessions_a_batch_connection_drives_are_not_parked_under_it(start_playfi
     # The connection closed: now they are idle, and room is made.
     one_parked_for_a_third(server, first, second)
     assert (tick_of(server, first), tick_of(server, second)) == (10, 10)
+
+
+def test_a_session_parked_right_after_its_last_steps_comes_back_with_them(start_playfield):
+    """Steps without inputs leave nothing in the log: their tick is stored when the game loop
+    shows them, a tick later. A session parked before that came back without them (its tick 0
+    after 50 steps, in 8 of 10 tries)."""
+    server = start_playfield(*LIMIT)
+    for attempt in range(5):
+        first, second = make(server, "holes", "on-demand"), make(server, "holes", "on-demand")
+        with connect(server.ws_url + "/ws/batch", max_size=None) as ws:
+            for number, session in enumerate((first, second)):
+                ws.send(json.dumps({"type": "attach", "id": number, "session": session["id"],
+                                    "token": session["token"]}))
+                assert json.loads(ws.recv(timeout=20))["type"] == "attached"
+            assert batch_step(ws, 1, 50) == ([50, 50], [0, 0])
+        # At once: until the steps are shown, neither may be parked (429 meanwhile).
+        third = wait_until(lambda: (made := create_on_demand(server))[0] == 201 and made[2], 10,
+                           "room for a third session")
+        await_ticks(server, [first, second], [50, 50])
+        for session in (first, second, third):
+            status, _, _ = request(f"{server.url}/api/sessions/{session['id']}", "DELETE",
+                                   headers={"Authorization": f"Bearer {session['token']}"})
+            assert status == 204, (attempt, status)
