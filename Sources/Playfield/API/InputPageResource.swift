@@ -7,8 +7,10 @@ import Tiles
 
 /// `GET /api/sessions/ID/inputs?after=TICK`: the logged inputs, by tick, oldest first, in pages
 /// of whole ticks of at most `SessionAPI.inputsPage` inputs and `pageBytes` bytes (unless one
-/// tick alone is larger); `more` says whether later ticks follow. It names who sent what (the
-/// painters of a canvas), so it needs the session's control token.
+/// tick alone is larger); `more` says whether later ticks follow, and `logStart` the tick the
+/// kept log starts after (0, or a compacted on-demand session's earliest kept snapshot: its
+/// inputs at or before it are gone). It names who sent what (the painters of a canvas), so it
+/// needs the session's control token.
 ///
 /// A cold resource that is never cached (each page reads the log as it is now): the one
 /// `ColdResourceService` reads it on a niced worker and charges each page to its reader, as it
@@ -86,7 +88,10 @@ struct InputPageResource: ColdResource {
         ])
       }
       return Response.json(
-        .object(["id": .string(key.session), "inputs": .array(items), "more": .bool(more)])
+        .object([
+          "id": .string(key.session), "inputs": .array(items), "more": .bool(more),
+          "logStart": .number(Double(stored.logStart)),
+        ])
       ).body
     } catch let error as ColdResourceError {
       throw error

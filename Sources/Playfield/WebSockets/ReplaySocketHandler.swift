@@ -52,9 +52,13 @@ final class ReplaySocketHandler: WebSocketHandler {
         let lastInput = try journal.store.lastInputTick(sessionID: sessionID) ?? 0
         let log = StoredReplayLog(
           type: type, store: journal.store, sessionID: sessionID, chunkSize: chunkSize)
+        // A compacted log (an on-demand session's) plays from its earliest kept snapshot.
+        let first =
+          stored.logStart > 0
+          ? try journal.store.snapshot(sessionID: sessionID, atOrBefore: stored.logStart) : nil
         let session = try ReplaySession(
           stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket,
-          client: client, wake: replays.wake)
+          client: client, snapshot: first, wake: replays.wake)
         replays.add(session)
         replay.withLock { $0 = session }
         // NB: a viewer who left while the log loaded must not leave a replay playing to nobody.
