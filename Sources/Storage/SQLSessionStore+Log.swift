@@ -80,6 +80,15 @@ extension SQLSessionStore {
     return wait ? try withReader(query) : try withReaderIfAvailable(query)
   }
 
+  public func logStart(sessionID: String, wait: Bool) throws -> Int64? {
+    let query = { (database: Connection) throws -> Int64 in
+      try database.query(
+        "SELECT log_start FROM sessions WHERE id = ?", [.text(sessionID)]
+      ) { $0.int64(0) }.first ?? 0
+    }
+    return wait ? try withReader(query) : try withReaderIfAvailable(query)
+  }
+
   public func lastInputTick(sessionID: String) throws -> Int64? {
     try withReader { database in
       try database.query(

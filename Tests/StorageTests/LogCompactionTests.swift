@@ -112,4 +112,36 @@ import Testing
     #expect(try store.inputs(sessionID: "fast").map(\.tick) == Array(11...20))
     #expect(try store.latestSnapshot(sessionID: "fast")?.tick == 20)
   }
+
+  @Test(arguments: Backend.allCases)
+  func aReaderOfALogCompactedUnderItFailsRatherThanSkipInputs(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    let store = fixture.store
+    try Self.create(in: store)
+    try store.write(Self.round(0))
+    try store.write(Self.round(1))
+    var reader = InputLogReader(
+      store: store, sessionID: "fast", chunkSize: 4, after: 10, compacting: true)
+    #expect(try reader.inputs(at: 11)?.map(\.tick) == [11])
+    // The session steps on: its log now starts after tick 20.
+    try store.write(Self.round(2))
+    try store.write(Self.round(3))
+    #expect(try store.logStart(sessionID: "fast", wait: true) == 20)
+    #expect(try reader.inputs(at: 13)?.map(\.tick) == [13], "the chunk in hand")
+    // Tick 14 is the chunk's last: its other inputs, if any, would be in the next chunk.
+    #expect(throws: LogCompactedError(sessionID: "fast", tick: 14, logStart: 20)) {
+      try reader.inputs(at: 14)
+    }
+    // Without the check a reader would go on as if ticks 15 to 20 had no inputs.
+    var blind = InputLogReader(store: store, sessionID: "fast", chunkSize: 4, after: 14)
+    #expect(try blind.inputs(at: 15) == [])
+    // From the log's start, and on a realtime session's whole log, it reads on.
+    var fresh = InputLogReader(
+      store: store, sessionID: "fast", chunkSize: 4, after: 20, compacting: true)
+    #expect(try fresh.inputs(at: 21)?.map(\.tick) == [21])
+    var whole = InputLogReader(store: store, sessionID: "slow", chunkSize: 4, compacting: true)
+    #expect(try whole.inputs(at: 1)?.map(\.tick) == [1])
+    #expect(try store.logStart(sessionID: "missing", wait: false) == 0)
+  }
 }

@@ -81,6 +81,9 @@ struct InputPageResource: ColdResource {
         try SessionAPI.page(
           of: key.session, after: key.after, in: journal.store, maxBytes: pageBytes)
       }
+      // NB: read after the page: its inputs after this tick are whole (a compaction meanwhile
+      // drops only inputs at or before the tick it names).
+      let logStart = try journal.store.logStart(sessionID: key.session, wait: true) ?? 0
       let items: [JSONValue] = page.map { input in
         .object([
           "tick": .number(Double(input.tick)),
@@ -90,7 +93,7 @@ struct InputPageResource: ColdResource {
       return Response.json(
         .object([
           "id": .string(key.session), "inputs": .array(items), "more": .bool(more),
-          "logStart": .number(Double(stored.logStart)),
+          "logStart": .number(Double(logStart)),
         ])
       ).body
     } catch let error as ColdResourceError {

@@ -43,7 +43,8 @@ extension SessionRestorer {
       model = try type.init(config: try JSONValue.parse(session.config), seed: session.seed)
     }
     let reader = InputLogReader(
-      store: store, sessionID: session.id, chunkSize: chunkSize, after: Int64(model.tick))
+      store: store, sessionID: session.id, chunkSize: chunkSize, after: Int64(model.tick),
+      compacting: session.clock == SessionClock.onDemand.rawValue)
     return (model, reader)
   }
 }
