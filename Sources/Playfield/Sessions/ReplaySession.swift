@@ -41,11 +41,13 @@ final class ReplaySession: @unchecked Sendable {
       throw SimulationError(field: "kind", message: "unknown kind \(stored.kind)")
     }
     let start: any Simulation
+    var log = log
     if stored.logStart > 0 {
       guard let snapshot, snapshot.tick == stored.logStart else {
         throw SessionRestorer.compacted(stored)
       }
       start = try type.init(snapshot: snapshot.state)
+      log.restart(after: start.tick)
     } else {
       start = try type.init(config: try JSONValue.parse(stored.config), seed: stored.seed)
     }
