@@ -473,8 +473,9 @@ final class LiveSession: @unchecked Sendable {
       journal?.inputs(sessionID: id, tick: tick, inputs: inputs)
     case .snapshot(let state, let tick):
       journal?.snapshot(sessionID: id, tick: tick, state: state)
-      // NB: the store compacts an on-demand session's log behind its snapshots.
-      if onDemand != nil, journal != nil { inputLog?.snapshotted(id) }
+      // NB: the store compacts an on-demand session's log behind its snapshots (one kept in
+      // memory only stores nothing, and is bounded the same way).
+      if onDemand != nil { inputLog?.snapshotted(id) }
     case .gameEnded(let result):
       published.withLock { $0.lastGame = result }
     case .publish(let progress):
