@@ -101,7 +101,8 @@ final class SessionQuota: Sendable {
         + "(--sessions-per-client); close one"
     case .address:
       "your address has \(perAddress) live sessions in use, the most one address may "
-        + "(--session-share, --families-per-address); close one"
+        + "(--session-share of --max-sessions, at most --sessions-per-client for each of its "
+        + "--families-per-address); close one"
     case .reserve:
       "the server is nearly full, and its last places go to addresses holding fewer live "
         + "sessions than yours (--session-share); close one or try again later"
