@@ -395,7 +395,7 @@ final class LiveSession: @unchecked Sendable {
     guard closing.withLock({ $0 == nil }) else { return .deleted }
     // NB: fenced before anything applies, as `advance` and `drain`.
     guard journal?.mayApply(sessionID: id) ?? true else {
-      for input in inputs { inputLog?.refund(id, bytes: input.json.serialized().count) }
+      for input in inputs { inputLog?.refund(id, bytes: input.loggedSize) }
       return .fenced(tick: using.withLock { _ in machine.model.tick })
     }
     let result = using.withLock { _ -> BatchPart in
