@@ -1,5 +1,6 @@
 import JSON
 import Logging
+import Simulation
 import Storage
 import Synchronization
 
@@ -91,11 +92,11 @@ final class StorageJournal: SessionJournal {
     writer.hold(lease)
   }
 
-  func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue]) {
+  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
     let accepted = writer.append(
       contentsOf: inputs.enumerated().map { seq, input in
         LoggedInput(
-          sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.jsonString)
+          sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.loggedText)
       })
     if !accepted {
       logger.error(
