@@ -31,9 +31,10 @@ def await_ticks(server, sessions, ticks):
 
 
 def one_parked_for_a_third(server, first, second):
-    """Creates the owner's third on-demand session: one of the two is parked to make room."""
-    status, _, third = create_on_demand(server)
-    assert status == 201, third
+    """Creates the owner's third on-demand session: one of the two is parked to make room.
+    NB: not before the game loop has shown what their last commands did (an unwatched session
+    at most every 250 ms): until then 429, as if in use."""
+    wait_until(lambda: create_on_demand(server)[0] == 201, 10, "room for a third session")
     listed = {s["id"] for s in request(server.url + "/api/sessions")[2]["sessions"]}
     assert len({first["id"], second["id"]} - listed) == 1, "one of the two was parked"
 

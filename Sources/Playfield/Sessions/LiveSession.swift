@@ -212,11 +212,6 @@ final class LiveSession: @unchecked Sendable {
   /// The `/ws/batch` connection that drove the session closed.
   func detached() { connections.subtract(1, ordering: .relaxed) }
 
-  /// An on-demand session whose latest steps the game loop has not shown yet, so neither
-  /// listed nor stored (their tick is, on its next tick): parked now, it would come back
-  /// without them (steps without inputs leave nothing in the log).
-  var hasUnshownSteps: Bool { onDemand != nil && news.load(ordering: .relaxed) }
-
   /// Whether the next tick has anything to do: it runs, steps were asked for, or a command
   /// waits. False for a stopped or paused session left alone: it is not advanced at all.
   var wantsTick: Bool {
@@ -235,7 +230,9 @@ final class LiveSession: @unchecked Sendable {
   }
 
   /// An on-demand session whose steps are not shown yet (`wantsTick` may still say not now):
-  /// the game loop must not sleep.
+  /// the game loop must not sleep. Nor is it parked meanwhile: its steps' tick is neither
+  /// listed nor stored until they are shown, and steps without inputs leave nothing in the
+  /// log, so parked now it would come back without them.
   var waitsToShow: Bool { onDemand != nil && news.load(ordering: .relaxed) }
 
   /// How often an on-demand session nobody watches is shown at most (nanoseconds): its

@@ -6,12 +6,12 @@ extension SessionRegistry {
   /// `.client` bound), its address's (at the `.address` bound) or all. Connections count from
   /// the moment they join (`LiveSession.isWatched`), not from the next tick's summary.
   /// An on-demand session is not parked before the game loop has shown (and stored) its last
-  /// steps (`LiveSession.hasUnshownSteps`), a tick later. False when every candidate has
+  /// steps (`LiveSession.waitsToShow`). False when every candidate has
   /// someone connected.
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
     let candidates = listed.filter { session in
       let summary = session.summary
-      guard !session.isWatched, !session.isRestoring, !session.hasUnshownSteps,
+      guard !session.isWatched, !session.isRestoring, !session.waitsToShow,
         summary.spectators + summary.controllers == 0
       else {
         return false
