@@ -162,11 +162,13 @@ def test_a_batch_client_that_never_reads_is_paused_not_buffered(start_playfield)
     answers = silent.drain(deadline, done=lambda answers: not sender.is_alive()
                            and len(answers) == silent.sent_frames)
     assert answers[0]["type"] == "attached"
-    # NB: not in order: a `busy` goes out at once, before the reply to the step it found under
-    # way; and a reply sent from the scheduler's thread may come after the next step's, run on
-    # the event loop, when that step came before the reply went out (the client did not wait).
+    # NB: a `busy` goes out at once, before the reply to the step it found under way; but the
+    # replies come in the order of their steps (the next step starts only once the last
+    # reply is queued).
     ids = [a["id"] for a in answers[1:]]
     assert sorted(ids) == list(range(1, silent.sent_frames)), "one answer per message"
+    replied = [a["id"] for a in answers[1:] if a["type"] == "reply"]
+    assert replied == sorted(replied), "replies out of the order of their steps"
     kinds = {a["type"] if a["type"] == "reply" else a["error"] for a in answers[1:]}
     assert kinds <= {"reply", "busy"} and "reply" in kinds, kinds
     stepped = sum(a["type"] == "reply" for a in answers[1:])

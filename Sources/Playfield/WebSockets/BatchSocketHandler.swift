@@ -249,7 +249,9 @@ final class BatchSocketHandler: WebSocketHandler {
         charging: client, label: "batch",
         work: { _, slice in work.run(&slice) },
         completion: { [self] outcome in
-          self.state.withLock { $0.job = nil }
+          // NB: the answer is queued before the connection may start its next step, so a
+          // client that sends ahead still gets its replies in order.
+          defer { self.state.withLock { $0.job = nil } }
           switch outcome {
           case .finished: socket.send(.binary(work.reply.bytes))
           case .cancelled: break
