@@ -32,6 +32,7 @@ extension Limits {
     Option(.sphereComputationsPerClient), Option(.sphereQueue), Option(.sphereWait),
     Option(.sphereCacheBytes), Option(.maxConnections), Option(.connectionsPerAddress),
     Option(.connectionsPerFamily),
+    Option(.pendingInputs),
     Option(.headerTimeout),
     Option(.bodyTimeout), Option(.idleTimeout),
   ]

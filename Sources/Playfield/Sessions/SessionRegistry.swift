@@ -67,7 +67,8 @@ final class SessionRegistry: Sendable {
       scheduler: scheduler, wallClock: wallClock, owner: { quota.owner(of: $0) })
     self.inputLog = InputLogCap(
       maxInputs: limits.maxInputs, maxBytes: limits.maxInputBytes,
-      maxBytesPerClient: limits.maxInputBytesPerClient, owner: { quota.owner(of: $0) })
+      maxBytesPerClient: limits.maxInputBytesPerClient, owner: { quota.owner(of: $0) },
+      storage: { journal?.admitsInput() ?? true })
     self.journal = journal
     self.limits = limits
     self.random = random
