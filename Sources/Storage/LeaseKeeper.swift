@@ -38,8 +38,10 @@ public final class LeaseKeeper: @unchecked Sendable {
   private var unreachableOnly = true
   /// The steady time of the last beat (`beat()`), nil before the first.
   private var lastBeat: Double?
-  /// Set by a pause (a gap between beats past `pauseGap`); cleared by a renewal that answers.
+  /// Set by a pause (a gap between beats past `pauseGap`); cleared by a renewal that answers,
+  /// begun after the pause was seen (at `pauseSeenAt`, steady time).
   private var pausedSinceAnswer = false
+  private var pauseSeenAt = -Double.infinity
   private var stopping = false
   private var finished = false
 
@@ -131,8 +133,15 @@ public final class LeaseKeeper: @unchecked Sendable {
     guard let lease = held[sessionID] else { return false }
     if now < lease.expiresAt - margin { return true }
     // NB: a beat missed is seen here too, before the beating thread runs again after SIGCONT.
-    if let lastBeat, steady - lastBeat > pauseGap { pausedSinceAnswer = true }
+    notePause(at: steady)
     return isCutOff && !pausedSinceAnswer
+  }
+
+  /// Sets `pausedSinceAnswer` when the last beat is more than `pauseGap` before `steady`.
+  private func notePause(at steady: Double) {
+    guard let lastBeat, steady - lastBeat > pauseGap else { return }
+    pausedSinceAnswer = true
+    pauseSeenAt = steady
   }
 
   /// Whether renewals fail, each only because the store could not be reached.
@@ -147,7 +156,7 @@ public final class LeaseKeeper: @unchecked Sendable {
     let steady = steadyClock()
     condition.lock()
     defer { condition.unlock() }
-    if let lastBeat, steady - lastBeat > pauseGap { pausedSinceAnswer = true }
+    notePause(at: steady)
     lastBeat = steady
   }
 
@@ -155,6 +164,7 @@ public final class LeaseKeeper: @unchecked Sendable {
   /// and reported to `lost`); throws what the store threw, keeping every lease.
   @discardableResult
   public func renew() throws -> [String] {
+    let startedAt = steadyClock()
     condition.lock()
     let before = held
     condition.unlock()
@@ -175,7 +185,8 @@ public final class LeaseKeeper: @unchecked Sendable {
     failures = 0
     lastError = nil
     unreachableOnly = true
-    pausedSinceAnswer = false
+    // NB: an answer to a renewal sent before a pause says nothing of what happened during it.
+    if startedAt >= pauseSeenAt { pausedSinceAnswer = false }
     var gone: [String] = []
     for (id, lease) in before {
       // NB: a lease forgotten or taken anew during the renewal is not this renewal's to judge.
