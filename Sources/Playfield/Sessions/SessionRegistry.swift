@@ -16,6 +16,10 @@ final class SessionRegistry: Sendable {
   let adopting = Mutex(())
   /// Sessions last found held by another process (shared store), with that holder's name.
   let heldElsewhere = Mutex<[String: String]>([:])
+  /// Sessions the store could not be asked for when last wanted (shared store); at most
+  /// `maxUnreachable` (ids asked for during an outage may be anything).
+  let unreachable = Mutex<Set<String>>([])
+  static let maxUnreachable = 1024
   private let showcases = Mutex<[String: LiveSession]>([:])
   let journal: SessionJournal?
   let limits: SessionLimits
