@@ -6,8 +6,10 @@ server's CPU time per step.
     python3 Benchmarks/client/gym_steps.py [--steps 3000] [--envs 1] [--vector 0]
         [--frame-skip 1] [--realtime] [--binary .build/release/playfield]
 
-Starts its own server (port 0, a fresh database, `--sessions-per-client` and
-`--on-demand-sessions-per-client` raised to fit the environments), measures the server's idle CPU for a few seconds, then either runs `--envs`
+Starts its own server (port 0, a fresh database, `--sessions-per-client`, `--session-share`,
+`--max-sessions` and `--on-demand-sessions-per-client` raised to fit the environments; the
+input-log limits are the defaults, as an on-demand session's log is compacted behind its
+snapshots), measures the server's idle CPU for a few seconds, then either runs `--envs`
 single environments at once (one thread each) or, with `--vector N`, one vector environment of
 N (`gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`), for `--steps` random
 actions from a fixed seed, and prints steps per second (all environments together), the mean
@@ -318,7 +320,6 @@ def main():
         [args.binary, "serve", "--port", "0", "--database", os.path.join(directory, "bench.db"),
          "--sessions-per-client", str(max(16, count + 2)), "--session-share", "100",
          "--max-sessions", str(max(256, 2 * count + 8)),
-         "--inputs-per-session", "10000000", "--input-log-bytes", str(1 << 32),
          "--on-demand-sessions-per-client", str(max(16, count + 2))],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:

@@ -4,6 +4,10 @@
 /// Ask for ticks in increasing order; `restart(after:)` goes back (or jumps ahead) for a seek.
 /// With `wait` false a read never blocks: when another read holds the store's reading
 /// connection, `inputs(at:)` answers nil and the caller asks again later.
+///
+/// A reader of a log that may be compacted while it reads (`compacting`: an on-demand
+/// session's) checks after each chunk that the log still starts before the chunk, and throws
+/// `LogCompactedError` when inputs it needed are gone.
 public struct InputLogReader: Sendable {
   /// The session whose log this reads.
   public let sessionID: String
@@ -11,6 +15,7 @@ public struct InputLogReader: Sendable {
   public let chunkSize: Int
   private let store: any SessionStore
   private let wait: Bool
+  private let compacting: Bool
   /// The chunk in hand and the index of its next input.
   private var chunk: [LoggedInput] = []
   private var next = 0
@@ -28,8 +33,9 @@ public struct InputLogReader: Sendable {
   /// A reader of `sessionID`'s inputs after tick `after`.
   public init(
     store: any SessionStore, sessionID: String, chunkSize: Int, after tick: Int64 = .min,
-    wait: Bool = true
+    wait: Bool = true, compacting: Bool = false
   ) {
+    self.compacting = compacting
     self.store = store
     self.sessionID = sessionID
     self.chunkSize = max(1, chunkSize)
@@ -71,6 +77,16 @@ public struct InputLogReader: Sendable {
       let read = try store.inputs(
         sessionID: sessionID, after: position, limit: chunkSize, wait: wait)
     else { return false }
+    if compacting {
+      // NB: read after the chunk: a log that still starts before the chunk's first tick was
+      // whole when the chunk was read (compaction only ever drops a prefix).
+      guard let start = try store.logStart(sessionID: sessionID, wait: wait) else { return false }
+      // (Inputs are logged at tick 1 and later.)
+      let needed = max(1, position.seq == .max ? position.tick + 1 : position.tick)
+      guard start < needed else {
+        throw LogCompactedError(sessionID: sessionID, tick: needed, logStart: start)
+      }
+    }
     chunk = read
     next = 0
     chunksRead += 1

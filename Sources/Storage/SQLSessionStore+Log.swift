@@ -8,16 +8,18 @@ extension SQLSessionStore {
     let keep = Int64(max(1, limits.snapshotsPerSession))
     return try withWriter { database in
       try database.transaction {
-        var stored: [String: (owner: String?, epoch: Int64)] = [:]
+        var stored: [String: (owner: String?, epoch: Int64, clock: String)] = [:]
         // NB: in id order, so that two processes' batches lock rows in the same order.
         for chunk in SQLRows.chunks(batch.sessionIDs) {
           let rows = try database.query(
             """
-            SELECT id, lease_owner, lease_epoch FROM sessions
+            SELECT id, lease_owner, lease_epoch, clock FROM sessions
             WHERE id IN \(SQLRows.placeholders(rows: 1, columns: chunk.count)) ORDER BY id
             """ + database.dialect.lockingRead, chunk.map { .text($0) }
-          ) { (id: $0.string(0), owner: $0.optionalString(1), epoch: $0.int64(2)) }
-          for row in rows { stored[row.id] = (row.owner, row.epoch) }
+          ) {
+            (id: $0.string(0), owner: $0.optionalString(1), epoch: $0.int64(2), clock: $0.string(3))
+          }
+          for row in rows { stored[row.id] = (row.owner, row.epoch, row.clock) }
         }
         var writable = Set<String>()
         var gone = Set<String>()
@@ -34,7 +36,9 @@ extension SQLSessionStore {
             lost.append(id)
           }
         }
-        try database.executeBatch(Self.statements(for: batch, writable: writable, keep: keep))
+        let compacted = writable.filter { stored[$0]?.clock == Self.compactedClock }
+        try database.executeBatch(
+          Self.statements(for: batch, writable: writable, keep: keep, compacted: compacted))
         let rows = { (ids: Set<String>) in
           batch.inputs.count(where: { ids.contains($0.sessionID) })
             + batch.snapshots.count(where: { ids.contains($0.sessionID) })
@@ -72,6 +76,15 @@ extension SQLSessionStore {
           .text(sessionID), .integer(position.tick), .integer(position.seq),
           .integer(Int64(max(1, limit))),
         ], row: LoggedInput.init(row:))
+    }
+    return wait ? try withReader(query) : try withReaderIfAvailable(query)
+  }
+
+  public func logStart(sessionID: String, wait: Bool) throws -> Int64? {
+    let query = { (database: Connection) throws -> Int64 in
+      try database.query(
+        "SELECT log_start FROM sessions WHERE id = ?", [.text(sessionID)]
+      ) { $0.int64(0) }.first ?? 0
     }
     return wait ? try withReader(query) : try withReaderIfAvailable(query)
   }
@@ -114,12 +127,18 @@ extension SQLSessionStore {
     }.first
   }
 
+  /// The clock (`sessions.clock`) of the sessions whose log is compacted behind their
+  /// snapshots: on-demand sessions, stepped by scripts and learning agents for millions of
+  /// steps. Realtime sessions keep their whole log.
+  static var compactedClock: String { "on-demand" }
+
   /// The statements that write a batch's rows of the `writable` sessions: progress, inputs and
   /// snapshots (upserts, so writing a batch twice stores it once) many rows to a statement,
-  /// old snapshots pruned to `keep`, then the leases given up.
-  private static func statements(for batch: WriteBatch, writable: Set<String>, keep: Int64)
-    -> [BatchStatement]
-  {
+  /// old snapshots pruned to `keep`, the logs of `compacted` sessions with a new snapshot cut
+  /// behind the oldest kept one (`compaction`), then the leases given up.
+  private static func statements(
+    for batch: WriteBatch, writable: Set<String>, keep: Int64, compacted: Set<String> = []
+  ) -> [BatchStatement] {
     var statements: [BatchStatement] = []
     let progress = SQLRows.lastOfEach(
       batch.progress.filter { writable.contains($0.sessionID) }, key: \.sessionID)
@@ -176,10 +195,34 @@ extension SQLSessionStore {
             DELETE FROM snapshots WHERE session_id = ?1 AND tick NOT IN
               (SELECT tick FROM snapshots WHERE session_id = ?1 ORDER BY tick DESC LIMIT ?2)
             """, values: [.text(id), .integer(keep)]))
+      if compacted.contains(id) { statements += compaction(of: id) }
     }
     for lease in batch.releases where writable.contains(lease.sessionID) {
       statements.append(BatchStatement(sql: release.sql, values: release.values(lease)))
     }
     return statements
+  }
+
+  /// Compacts a session's log behind its snapshots, once it keeps two or more: its log now
+  /// starts at the oldest kept snapshot (`sessions.log_start`, which only rises), and the inputs
+  /// at or before that tick go. A replay or resume always finds a snapshot and every input after
+  /// it. Run after the snapshots are written and pruned, in the same transaction, so writing
+  /// the same batch twice (inputs put back, then dropped again) ends the same.
+  private static func compaction(of id: String) -> [BatchStatement] {
+    [
+      BatchStatement(
+        sql: """
+          UPDATE sessions SET log_start = kept.oldest
+          FROM (
+            SELECT MIN(tick) AS oldest, COUNT(*) AS kept_count FROM snapshots WHERE session_id = ?1
+          ) AS kept
+          WHERE sessions.id = ?1 AND kept.kept_count >= 2 AND kept.oldest > sessions.log_start
+          """, values: [.text(id)]),
+      BatchStatement(
+        sql: """
+          DELETE FROM inputs WHERE session_id = ?1
+            AND tick <= (SELECT log_start FROM sessions WHERE id = ?1)
+          """, values: [.text(id)]),
+    ]
   }
 }

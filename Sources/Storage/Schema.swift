@@ -160,5 +160,13 @@ public enum Schema {
       sql: """
         ALTER TABLE sessions ADD COLUMN clock TEXT NOT NULL DEFAULT 'realtime';
         """),
+    // The first tick a session's log rebuilds from: an on-demand session's inputs at or before
+    // it were dropped behind the snapshot taken there (`SQLSessionStore.write`); 0 for a log
+    // kept whole (every realtime session).
+    Migration(
+      name: "session-log-starts",
+      sql: """
+        ALTER TABLE sessions ADD COLUMN log_start BIGINT NOT NULL DEFAULT 0;
+        """),
   ]
 }

@@ -36,6 +36,10 @@ public protocol SessionStore: Sendable {
   /// `wait` is false and another read holds the reading connection (ask again later).
   func inputs(sessionID: String, after position: LogPosition, limit: Int, wait: Bool) throws
     -> [LoggedInput]?
+  /// Where a session's log starts (`StoredSession.logStart`: its inputs at or before this tick
+  /// were compacted; 0 for a whole log or no such session); nil when `wait` is false and
+  /// another read holds the reading connection.
+  func logStart(sessionID: String, wait: Bool) throws -> Int64?
   /// The tick of a session's last logged input, or nil when it has none.
   func lastInputTick(sessionID: String) throws -> Int64?
   /// The newest snapshot taken at or before `tick`.

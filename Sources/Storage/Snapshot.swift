@@ -1,4 +1,5 @@
-/// A model's serialized state after `tick`: a shortcut for resuming, never the source of truth.
+/// A model's serialized state after `tick`: a shortcut for resuming, except that a compacted
+/// log (an on-demand session's, `StoredSession.logStart`) starts at its oldest kept snapshot.
 public struct Snapshot: Sendable, Equatable {
   /// The session it belongs to.
   public var sessionID: String

@@ -24,15 +24,20 @@ public struct StoredSession: Sendable, Equatable {
   /// What advances it: `realtime` (the game loop's ticks) or `on-demand` (its controller's
   /// steps); the app names the values, the store keeps the text.
   public var clock: String
+  /// The first tick its log rebuilds from: 0 while the whole log is kept; for an on-demand
+  /// session whose log was compacted, the tick of its earliest kept snapshot (the inputs at or
+  /// before it are gone, so no state before it can be rebuilt).
+  public var logStart: Int64
 
   /// Makes a stored session.
   public init(
     id: String, kind: String, config: String, seed: UInt64, status: SessionStatus,
     createdAt: Double, updatedAt: Double, tick: Int64, tokenHash: String,
-    seatGeneration: Int64 = 0, clock: String = "realtime"
+    seatGeneration: Int64 = 0, clock: String = "realtime", logStart: Int64 = 0
   ) {
     self.seatGeneration = seatGeneration
     self.clock = clock
+    self.logStart = logStart
     self.id = id
     self.kind = kind
     self.config = config

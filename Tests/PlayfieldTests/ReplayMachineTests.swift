@@ -49,6 +49,29 @@ private struct ReplayDriver {
 }
 
 @Suite struct ReplayMachineTests {
+  @Test func aCompactedLogPlaysFromItsFirstSnapshotAndSeeksNoEarlier() throws {
+    // An on-demand session's log kept only after its snapshot at tick 4.
+    var start: any Simulation = try Counter(config: [:], seed: 1)
+    for _ in 0..<4 { _ = start.step(checked: []) }
+    let add = try #require(try Counter.checkedInput(from: ["type": "add", "amount": 1]))
+    var d = try ReplayDriver()
+    d.machine = ReplayMachine(id: "r1", start: start, inputs: [5: [add]], end: 10)
+    #expect(d.tick().first == "hello 4 end 10")
+    #expect(d.machine.model.tick == 5 && (d.machine.model as? Counter)?.total == 1)
+    for tick in [0, 3] as [UInt64] {
+      let words = d.tick(.pause, .seek(tick))
+      #expect(words.contains("hello 4 end 10"), "seek \(tick)")
+      #expect(d.machine.status.tick == 4 && !d.machine.status.seeking)
+      #expect(!d.machine.wantsTick, "nothing left to catch up")
+    }
+    _ = d.tick(.seek(10))
+    #expect(d.machine.model.tick == 10 && (d.machine.model as? Counter)?.total == 1)
+    // Play at the end starts again from the first snapshot.
+    #expect(d.tick(.play).contains("hello 4 end 10"))
+    _ = d.tick()
+    #expect(d.machine.model.tick == 5 && (d.machine.model as? Counter)?.total == 1)
+  }
+
   @Test func greetsThenPlaysTheLogWithItsEventsAtTheirTicks() throws {
     var d = try ReplayDriver()
     #expect(

@@ -30,10 +30,11 @@ private struct Driver {
 
   init(
     running: Bool = true, goal: Int = 1_000, idlePause: Double = 30,
-    clock: SessionClock = .realtime
+    clock: SessionClock = .realtime, snapshotInputs: Int = .max
   ) throws {
     var configuration = Machine.Configuration()
     configuration.clock = clock
+    configuration.snapshotInputs = snapshotInputs
     configuration.idlePause = idlePause
     configuration.maxEventsPerTick = 3
     let model = try Counter(config: ["goal": .number(goal)], seed: 1)
@@ -261,6 +262,31 @@ private struct Driver {
     var snapshots: [String] = []
     for _ in 0..<601 { snapshots += d.tick().filter { $0.hasPrefix("snapshot") } }
     #expect(snapshots == ["snapshot at 300", "snapshot at 600"])
+  }
+
+  @Test func anOnDemandSessionAlsoSnapshotsEverySoManyLoggedInputs() throws {
+    var d = try Driver(running: false, clock: .onDemand, snapshotInputs: 3)
+    let a = Peer("a")
+    _ = d.drain(.join(a, .controller))
+    let add: JSONValue = ["type": "add", "amount": 1]
+    var snapshots: [String] = []
+    for _ in 0..<7 {
+      snapshots += d.drain(.input(add), .stepFor(a, count: 1, id: nil)).filter {
+        $0.hasPrefix("snapshot")
+      }
+    }
+    // Steps without inputs log nothing, so they count only toward the tick interval.
+    snapshots += d.drain(.stepFor(a, count: 20, id: nil)).filter { $0.hasPrefix("snapshot") }
+    #expect(snapshots == ["snapshot at 3", "snapshot at 6"])
+  }
+
+  @Test func aRealtimeSessionSnapshotsOnlyEveryIntervalOfTicks() throws {
+    var d = try Driver(snapshotInputs: 3)
+    var snapshots: [String] = []
+    for _ in 0..<10 {
+      snapshots += d.tick(.input(["type": "add", "amount": 1])).filter { $0.hasPrefix("snapshot") }
+    }
+    #expect(snapshots.isEmpty)
   }
 
   @Test func leavingClientsGetNothingMore() throws {

@@ -200,4 +200,13 @@ struct InputPageTests {
     #expect(all.inputs.count == 6 && !all.more)
     #expect(try SessionAPI.page(of: "s", after: 3, in: store, maxBytes: 1 << 20).inputs.isEmpty)
   }
+
+  @Test("each refusal names the option that sets its bound")
+  func refusalsNameTheirOptions() {
+    let quota = SessionQuota(perClient: 16, perAddress: 32, perClientOnDemand: 8)
+    #expect(quota.message(.client).contains("(--sessions-per-client)"))
+    #expect(quota.message(.address).contains("--session-share"))
+    #expect(quota.message(.reserve).contains("(--session-share)"))
+    #expect(quota.message(.onDemand).contains("(--on-demand-sessions-per-client)"))
+  }
 }

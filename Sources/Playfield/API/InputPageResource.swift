@@ -7,8 +7,10 @@ import Tiles
 
 /// `GET /api/sessions/ID/inputs?after=TICK`: the logged inputs, by tick, oldest first, in pages
 /// of whole ticks of at most `SessionAPI.inputsPage` inputs and `pageBytes` bytes (unless one
-/// tick alone is larger); `more` says whether later ticks follow. It names who sent what (the
-/// painters of a canvas), so it needs the session's control token.
+/// tick alone is larger); `more` says whether later ticks follow, and `logStart` the tick the
+/// kept log starts after (0, or a compacted on-demand session's earliest kept snapshot: its
+/// inputs at or before it are gone). It names who sent what (the painters of a canvas), so it
+/// needs the session's control token.
 ///
 /// A cold resource that is never cached (each page reads the log as it is now): the one
 /// `ColdResourceService` reads it on a niced worker and charges each page to its reader, as it
@@ -79,6 +81,9 @@ struct InputPageResource: ColdResource {
         try SessionAPI.page(
           of: key.session, after: key.after, in: journal.store, maxBytes: pageBytes)
       }
+      // NB: read after the page: its inputs after this tick are whole (a compaction meanwhile
+      // drops only inputs at or before the tick it names).
+      let logStart = try journal.store.logStart(sessionID: key.session, wait: true) ?? 0
       let items: [JSONValue] = page.map { input in
         .object([
           "tick": .number(Double(input.tick)),
@@ -86,7 +91,10 @@ struct InputPageResource: ColdResource {
         ])
       }
       return Response.json(
-        .object(["id": .string(key.session), "inputs": .array(items), "more": .bool(more)])
+        .object([
+          "id": .string(key.session), "inputs": .array(items), "more": .bool(more),
+          "logStart": .number(Double(logStart)),
+        ])
       ).body
     } catch let error as ColdResourceError {
       throw error

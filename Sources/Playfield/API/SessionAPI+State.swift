@@ -30,9 +30,10 @@ extension SessionAPI {
 
   /// `GET /api/sessions/ID/replay?tick=N`: rebuilds the stored session at tick N from its
   /// nearest snapshot (or, with `&from=start`, from tick 0: its config, seed and logged inputs)
-  /// and reports that state's hash. The stepping is a `StepJob` charged to `client`, run in
-  /// slices below the realtime ticks, and cancelled when the asker's connection closes. Answers
-  /// are kept; two are worked out at once, more get 503.
+  /// and reports that state's hash. A compacted on-demand session's state before its log's
+  /// start (`StoredSession.logStart`), and `from=start`, get 400. The stepping is a `StepJob`
+  /// charged to `client`, run in slices below the realtime ticks, and cancelled when the asker's
+  /// connection closes. Answers are kept; two are worked out at once, more get 503.
   func replayState(_ request: Request, id: SessionID, client: ClientKey) -> Reply {
     let id = id.description
     guard let journal = registry.journal as? StorageJournal else {
@@ -116,6 +117,17 @@ extension SessionAPI {
           APIError(
             .badRequest, "tick must not pass the session's stored tick \(stored.tick)",
             field: "tick"))
+      }
+      // An on-demand session's log is compacted behind its snapshots: nothing before its
+      // earliest kept snapshot can be rebuilt.
+      if stored.logStart > 0 && (key.fromStart || key.tick < UInt64(stored.logStart)) {
+        let what = key.fromStart ? "from=start is not possible" : "tick \(key.tick) is too early"
+        return .failure(
+          APIError(
+            .badRequest,
+            "\(what): this on-demand session keeps its log only from tick \(stored.logStart), "
+              + "its earliest kept snapshot (its older inputs were compacted)",
+            field: key.fromStart ? "from" : "tick"))
       }
       let (model, reader) = try SessionRestorer.start(
         stored, at: key.tick, fromStart: key.fromStart, store: journal.store)

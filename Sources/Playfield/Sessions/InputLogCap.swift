@@ -9,6 +9,13 @@ import Synchronization
 /// at the session's first input) and given back when the session is deleted or expires
 /// (`forget`); parked sessions keep theirs (their logs are still stored).
 ///
+/// An on-demand session's log is compacted behind its snapshots (the store keeps its newest
+/// `snapshotsKept` snapshots and only the inputs after the oldest of them): each snapshot it
+/// takes gives back, to it and its owner, the inputs logged up to the oldest snapshot still
+/// kept (`snapshotted`). So the bounds are on what is stored, not on what was ever sent, and
+/// a training run of millions of steps never fills them. Realtime sessions keep their whole
+/// log and are bounded on all of it.
+///
 /// NB: counts inputs accepted since this process started; a restored session starts again at
 /// zero, and a session without a known owner (restored) is bounded only on its own.
 final class InputLogCap: Sendable {
@@ -19,7 +26,7 @@ final class InputLogCap: Sendable {
     /// The owner's sessions together.
     case clientBytes
     /// Not a log but the queue of writes waiting for the database (it is away): the input
-    /// could not be stored, so it is not taken (`SessionWriter.admits`).
+    /// could not be stored, so it is not taken (`SessionWriter.admitsInput`).
     case storageBacklog
 
     /// The error code its refusal carries.
@@ -30,9 +37,20 @@ final class InputLogCap: Sendable {
 
   /// What one session has logged, and who pays for it.
   private struct Logged {
+    /// Counted now (stored, as far as this process knows).
     var count = 0
     var bytes = 0
     var owner: ClientKey?
+    /// Inputs and bytes admitted in all (less refunds), and given back by compaction.
+    var admitted = Tally()
+    var compacted = Tally()
+    /// `admitted` when each kept snapshot was taken, oldest first (on-demand sessions).
+    var marks: [Tally] = []
+  }
+
+  private struct Tally {
+    var count = 0
+    var bytes = 0
   }
 
   /// Inputs one session may log.
@@ -41,6 +59,8 @@ final class InputLogCap: Sendable {
   let maxBytes: Int
   /// Bytes of inputs the sessions one client made may log together.
   let maxBytesPerClient: Int
+  /// Snapshots the store keeps per session (`StoreLimits.snapshotsPerSession`).
+  let snapshotsKept: Int
   /// Who made a session, if known.
   private let owner: @Sendable (String) -> ClientKey?
   /// Whether the writes waiting for the database leave room for one more input.
@@ -48,11 +68,12 @@ final class InputLogCap: Sendable {
   private let logged = Mutex<(sessions: [String: Logged], clients: [ClientKey: Int])>(([:], [:]))
 
   init(
-    maxInputs: Int, maxBytes: Int = .max, maxBytesPerClient: Int = .max,
+    maxInputs: Int, maxBytes: Int = .max, maxBytesPerClient: Int = .max, snapshotsKept: Int = 3,
     owner: @escaping @Sendable (String) -> ClientKey? = { _ in nil },
     storage: @escaping @Sendable () -> Bool = { true }
   ) {
     self.maxInputs = maxInputs
+    self.snapshotsKept = max(1, snapshotsKept)
     self.maxBytes = maxBytes
     self.maxBytesPerClient = maxBytesPerClient
     self.owner = owner
@@ -76,6 +97,8 @@ final class InputLogCap: Sendable {
       }
       session.count += 1
       session.bytes += bytes
+      session.admitted.count += 1
+      session.admitted.bytes += bytes
       logged.sessions[sessionID] = session
       return nil
     }
@@ -108,8 +131,46 @@ final class InputLogCap: Sendable {
       let back = min(bytes, session.bytes)
       session.count -= 1
       session.bytes -= back
+      session.admitted.count -= 1
+      session.admitted.bytes -= back
       logged.sessions[sessionID] = session
       if let payer = session.owner { Self.give(back, to: payer, in: &logged.clients) }
+    }
+  }
+
+  /// Inputs an on-demand session logs between snapshots beyond its tick interval, so that its
+  /// stored log (at most `snapshotsKept` intervals, then compacted) stays under `maxInputs`.
+  var snapshotEvery: Int {
+    max(1, maxInputs / (snapshotsKept + 1))
+  }
+
+  /// An on-demand session took a snapshot, which its store keeps with the newest
+  /// `snapshotsKept - 1` before it, and with two or more kept drops the inputs at or before the
+  /// oldest kept one: gives back what this process counted of those inputs, to the session and
+  /// its owner. (Inputs admitted but not yet applied when a snapshot was taken count as before
+  /// it, so the give-back may run ahead of the store by those few.)
+  func snapshotted(_ sessionID: String) {
+    logged.withLock { logged in
+      // NB: a session that logged nothing yet has nothing to give back.
+      guard var session = logged.sessions[sessionID] else { return }
+      session.marks.append(session.admitted)
+      if session.marks.count > snapshotsKept { session.marks.removeFirst() }
+      defer { logged.sessions[sessionID] = session }
+      guard session.marks.count >= 2, let oldest = session.marks.first else { return }
+      let count = min(session.count, max(0, oldest.count - session.compacted.count))
+      let bytes = min(session.bytes, max(0, oldest.bytes - session.compacted.bytes))
+      session.compacted.count = max(session.compacted.count, oldest.count)
+      session.compacted.bytes = max(session.compacted.bytes, oldest.bytes)
+      session.count -= count
+      session.bytes -= bytes
+      if let payer = session.owner { Self.give(bytes, to: payer, in: &logged.clients) }
+    }
+  }
+
+  /// Inputs and bytes a session has counted now, for tests and statistics.
+  func logged(_ sessionID: String) -> (count: Int, bytes: Int) {
+    logged.withLock { logged in
+      logged.sessions[sessionID].map { ($0.count, $0.bytes) } ?? (0, 0)
     }
   }
 

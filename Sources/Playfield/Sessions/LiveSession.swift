@@ -113,7 +113,7 @@ final class LiveSession: @unchecked Sendable {
     running: Bool, journal: SessionJournal?, idlePause: Double,
     clock: @escaping @Sendable () -> MonotonicTime, isShowcase: Bool = false,
     seatGeneration: Int64 = 0, paused: Bool = false, wake: @escaping @Sendable () -> Void = {},
-    onDemand: OnDemandSteps? = nil, restoring: Bool = false
+    onDemand: OnDemandSteps? = nil, restoring: Bool = false, snapshotInputs: Int = .max
   ) {
     self.restoring = Atomic(restoring)
     self.seatLinks = Mutex(seatGeneration)
@@ -131,6 +131,7 @@ final class LiveSession: @unchecked Sendable {
     configuration.idlePause = idlePause
     configuration.maxEventsPerTick = Self.maxEventsPerTick
     configuration.clock = onDemand == nil ? .realtime : .onDemand
+    configuration.snapshotInputs = snapshotInputs
     self.machine = SessionMachine(
       id: id, model: model, running: running, paused: paused, configuration: configuration)
     self.activity = Atomic(machine.activity.rawValue)
@@ -472,6 +473,9 @@ final class LiveSession: @unchecked Sendable {
       journal?.inputs(sessionID: id, tick: tick, inputs: inputs)
     case .snapshot(let state, let tick):
       journal?.snapshot(sessionID: id, tick: tick, state: state)
+      // NB: the store compacts an on-demand session's log behind its snapshots (one kept in
+      // memory only stores nothing, and is bounded the same way).
+      if onDemand != nil { inputLog?.snapshotted(id) }
     case .gameEnded(let result):
       published.withLock { $0.lastGame = result }
     case .publish(let progress):

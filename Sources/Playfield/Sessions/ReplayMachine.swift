@@ -43,7 +43,8 @@ struct ReplayMachine {
   /// Why the log could not be read, once it could not.
   private(set) var failure: String?
 
-  /// A replay from `start` (the model at tick 0) of `log`, to `end`.
+  /// A replay from `start` (the model at tick 0, or at the earliest kept snapshot of a compacted
+  /// log, where every seek earlier starts) of `log`, to `end`.
   init(id: String, start: any Simulation, log: any ReplayLog, end: UInt64) {
     self.id = id
     self.start = start
@@ -66,13 +67,14 @@ struct ReplayMachine {
       switch command {
       case .play:
         playing = true
-        if model.tick >= end { seek(to: 0) }
+        if model.tick >= end { seek(to: start.tick) }
       case .pause:
         playing = false
       case .speed(let value):
         speed = value
       case .seek(let tick):
-        seek(to: min(tick, end))
+        // NB: a compacted log starts at its earliest kept snapshot: nothing before it.
+        seek(to: max(start.tick, min(tick, end)))
       }
       changed = true
     }

@@ -28,6 +28,8 @@ final class SessionCatchUp: @unchecked Sendable {
     let model: any Simulation =
       if let snapshot = point.snapshot {
         try type.init(snapshot: snapshot.state)
+      } else if session.logStart > 0 {
+        throw SessionRestorer.compacted(session)
       } else {
         try type.init(config: try JSONValue.parse(session.config), seed: session.seed)
       }

@@ -102,6 +102,10 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     var idlePause: Double = 30
     /// Ticks between snapshots (five seconds).
     var snapshotInterval: UInt64 = 300
+    /// On demand: also a snapshot once this many inputs were logged since the last one, so
+    /// that the log compacted behind the snapshots stays within its bound
+    /// (`InputLogCap.snapshotEvery`) however many inputs a tick carries.
+    var snapshotInputs = Int.max
     /// Most events sent in one tick; the rest are counted in a `dropped` event.
     var maxEventsPerTick = 32
     /// What advances the session: the game loop's ticks or its controller's steps.
@@ -118,6 +122,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private var waitingInputs: [(input: CheckedInput, from: Client?)] = []
   private var waitingSteps = 0
   private var lastSnapshotTick: UInt64
+  /// Inputs logged since the last snapshot.
+  private var inputsSinceSnapshot = 0
   /// The tokens of the model's seats (`SeatToken`) that controllers are told in `hello`.
   var seatTokens: [(seat: String, token: String)] = []
   /// The tick budget's latest word on this session, told in `status`.
@@ -353,6 +359,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   /// The exact state, to store now (a clean shutdown).
   mutating func snapshotNow() -> (state: [UInt8], tick: UInt64) {
     lastSnapshotTick = model.tick
+    inputsSinceSnapshot = 0
     return (model.snapshot(), model.tick)
   }
 
@@ -430,8 +437,12 @@ struct SessionMachine<Client: AnyObject & Sendable> {
       }
     }
     if !inputs.isEmpty { perform(.journalInputs(inputs.map(\.json), tick: tick)) }
-    if tick - lastSnapshotTick >= configuration.snapshotInterval {
+    inputsSinceSnapshot += inputs.count
+    if tick - lastSnapshotTick >= configuration.snapshotInterval
+      || configuration.clock == .onDemand && inputsSinceSnapshot >= configuration.snapshotInputs
+    {
       lastSnapshotTick = tick
+      inputsSinceSnapshot = 0
       perform(.snapshot(model.snapshot(), tick: tick))
     }
     guard !clients.isEmpty else { return }

@@ -97,12 +97,15 @@ final class SessionQuota: Sendable {
   func message(_ bound: Bound) -> String {
     switch bound {
     case .client:
-      "you have \(perClient) live sessions in use, the most one client may; close one"
+      "you have \(perClient) live sessions in use, the most one client may "
+        + "(--sessions-per-client); close one"
     case .address:
-      "your address has \(perAddress) live sessions in use, the most one address may; close one"
+      "your address has \(perAddress) live sessions in use, the most one address may "
+        + "(--session-share of --max-sessions, at most --sessions-per-client for each of its "
+        + "--families-per-address); close one"
     case .reserve:
       "the server is nearly full, and its last places go to addresses holding fewer live "
-        + "sessions than yours; close one or try again later"
+        + "sessions than yours (--session-share); close one or try again later"
     case .onDemand:
       "you have \(perClientOnDemand) on-demand sessions in use, the most one client may "
         + "(--on-demand-sessions-per-client); close one"

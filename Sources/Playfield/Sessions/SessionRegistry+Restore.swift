@@ -20,7 +20,7 @@ extension SessionRegistry {
       createdAt: stored.createdAt, running: running, journal: journal,
       idlePause: limits.idlePause, clock: monotonicClock, seatGeneration: stored.seatGeneration,
       paused: true, wake: wake, onDemand: clock == .onDemand ? onDemand : nil,
-      restoring: catchUp.hasWork)
+      restoring: catchUp.hasWork, snapshotInputs: inputLog.snapshotEvery)
     if catchUp.hasWork { session.restoring(to: catchUp.target) }
     adopt(session)
     guard catchUp.hasWork else { return session }

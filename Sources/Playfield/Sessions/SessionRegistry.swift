@@ -166,7 +166,7 @@ final class SessionRegistry: Sendable {
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
       running: clock == .realtime, journal: warning == nil ? journal : nil,
       idlePause: limits.idlePause, clock: monotonicClock, wake: wake,
-      onDemand: clock == .onDemand ? onDemand : nil)
+      onDemand: clock == .onDemand ? onDemand : nil, snapshotInputs: inputLog.snapshotEvery)
     adopt(session)
     logger.info("session \(id) created (\(kind), \(clock.rawValue))")
     return (session, token, warning)

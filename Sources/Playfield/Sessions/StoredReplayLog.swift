@@ -10,12 +10,18 @@ struct StoredReplayLog: ReplayLog {
   let store: any SessionStore
   private var reader: InputLogReader
 
-  /// The log of session `sessionID` of model `type`, read `chunkSize` inputs at a time.
-  init(type: any Simulation.Type, store: any SessionStore, sessionID: String, chunkSize: Int) {
+  /// The log of session `sessionID` of model `type`, read `chunkSize` inputs at a time; one
+  /// that may be compacted as it is read (`compacting`, an on-demand session's) fails the
+  /// replay rather than play on without inputs that are gone.
+  init(
+    type: any Simulation.Type, store: any SessionStore, sessionID: String, chunkSize: Int,
+    compacting: Bool = false
+  ) {
     self.type = type
     self.store = store
     self.reader = InputLogReader(
-      store: store, sessionID: sessionID, chunkSize: chunkSize, wait: false)
+      store: store, sessionID: sessionID, chunkSize: chunkSize, wait: false,
+      compacting: compacting)
   }
 
   /// The inputs read and held at most at once.

@@ -41,7 +41,7 @@ final class ReplaySocketHandler: WebSocketHandler {
     DispatchQueue.global().async { [self] in
       do {
         _ = journal.writer.flush(timeout: 5)
-        guard let stored = try journal.store.session(id: sessionID) else {
+        guard var stored = try journal.store.session(id: sessionID) else {
           replays.cancel()
           return fail(socket, "no stored session \(sessionID)")
         }
@@ -51,10 +51,21 @@ final class ReplaySocketHandler: WebSocketHandler {
         }
         let lastInput = try journal.store.lastInputTick(sessionID: sessionID) ?? 0
         let log = StoredReplayLog(
-          type: type, store: journal.store, sessionID: sessionID, chunkSize: chunkSize)
+          type: type, store: journal.store, sessionID: sessionID, chunkSize: chunkSize,
+          compacting: SessionClock(stored: stored.clock) == .onDemand)
+        // A compacted log (an on-demand session's) plays from its earliest kept snapshot; a
+        // compaction between the two reads moves that on, so they are read again.
+        var first: Snapshot?
+        for _ in 0..<3 where stored.logStart > 0 {
+          first = try journal.store.snapshot(sessionID: sessionID, atOrBefore: stored.logStart)
+          guard first?.tick != stored.logStart,
+            let again = try journal.store.session(id: sessionID)
+          else { break }
+          stored = again
+        }
         let session = try ReplaySession(
           stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket,
-          client: client, wake: replays.wake)
+          client: client, snapshot: first, wake: replays.wake)
         replays.add(session)
         replay.withLock { $0 = session }
         // NB: a viewer who left while the log loaded must not leave a replay playing to nobody.
