@@ -44,6 +44,7 @@ import resource
 import shutil
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -1382,6 +1383,159 @@ def outcome_read_only(run):
         server.remove()
 
 
+# The largest batch a step message may carry (the default `--batch-sessions-per-message`), and
+# the most ticks a step may ask for each session (the default `--step-ticks`).
+BATCH_MOST, STEP_TICKS_MOST = 256, 600
+# Attack 12's one client may have that many on-demand sessions (a trainer raises these limits,
+# as the client's README says); everything else stays at its default.
+BATCH_SERVER = ["--sessions-per-client", "300", "--on-demand-sessions-per-client", "300",
+                "--session-share", "100", "--max-sessions", "400"]
+
+
+def on_demand_sessions(base, source, count):
+    """`count` new on-demand holes sessions of `source` (seeds 0, 1, ...)."""
+    sessions = []
+    for seed in range(count):
+        status, _, raw, _ = call(base, "/api/sessions", "POST",
+                                 {"kind": "holes", "clock": "on-demand", "seed": seed}, source)
+        if status != 201:
+            raise RuntimeError(f"create an on-demand session from {source}: {status} {raw[:300]!r}")
+        sessions.append(json.loads(raw))
+    return sessions
+
+
+def attach_all(base, source, sessions):
+    """A `/ws/batch` connection from `source` with every one of `sessions` attached."""
+    socket_ = BareWebSocket(base, "/ws/batch", source)
+    if socket_.handshake() != 101:
+        raise RuntimeError(f"/ws/batch refused: {socket_.status}")
+    for n, session in enumerate(sessions):
+        socket_.send_text(json.dumps({"type": "attach", "id": n, "session": session["id"],
+                                      "token": session["token"]}))
+        opcode, payload = socket_.message()
+        answer = json.loads(payload)
+        if answer.get("type") != "attached":
+            raise RuntimeError(f"attach {session['id']}: {answer}")
+    return socket_
+
+
+def batch_stepper(stop, base, source, sessions, counts):
+    """Steps every one of `sessions` over one connection, each message the largest batch with
+    the most ticks, random tilts, flat out until `stop`; adds the env steps (ticks) to
+    `counts`."""
+    socket_ = attach_all(base, source, sessions)
+    random_ = random.Random(len(sessions))
+    request = 0
+    try:
+        while not stop.is_set():
+            request += 1
+            actions = [[round(random_.uniform(-1, 1), 3), round(random_.uniform(-1, 1), 3)]
+                       for _ in sessions]
+            socket_.send_text(json.dumps({"type": "step", "id": request, "count": STEP_TICKS_MOST,
+                                          "actions": actions}))
+            while True:
+                opcode, payload = socket_.message()
+                if opcode == 0x2:
+                    counts["ticks"] += len(sessions) * STEP_TICKS_MOST
+                    break
+                if opcode == 0x1:
+                    code = json.loads(payload).get("error", "?")
+                    counts[code] = counts.get(code, 0) + 1
+                    break
+                if opcode == 0x8:
+                    raise ConnectionError("closed")
+    except (OSError, ConnectionError, ValueError) as error:
+        counts["stepperError"] = repr(error)
+    finally:
+        socket_.close()
+
+
+def junk_messages(sessions):
+    """Malformed and oversized batch messages, each with what the server should answer."""
+    most = [[0.5, 0.5]] * len(sessions)
+    late_fault = {"type": "step", "id": 9, "count": 1, "actions": most,
+                  "inputs": [[0, {"type": "tilt", "x": 0.1, "y": 0.1}]] * 9000
+                  + [[0, {"type": "tilt", "x": 9, "y": 0}]]}
+    return [
+        (b"{not json", "error"),
+        (json.dumps({"type": "step", "slots": list(range(BATCH_MOST + 1))}).encode(), "error"),
+        (json.dumps({"type": "step", "count": STEP_TICKS_MOST + 1, "actions": most}).encode(), "error"),
+        (json.dumps({"type": "step", "actions": [[float("nan"), 0]] * len(sessions)},
+                    allow_nan=True).encode(), "error"),
+        (json.dumps({"type": "step", "actions": [[1, 2, 3]] * len(sessions)}).encode(), "error"),
+        (json.dumps({"type": "step", "slots": [0, 0]}).encode(), "error"),
+        (json.dumps({"type": "attach", "session": "nope", "token": "x"}).encode(), "error"),
+        # Nearly the 1 MiB message limit, valid JSON, whose one fault is at its very end.
+        (json.dumps(late_fault).encode(), "error"),
+        # Past the message limit: closed with 1009.
+        (b'{"type":"step","inputs":[' + b"0," * (1 << 20) + b"0]}", "close"),
+    ]
+
+
+def batch_junk(stop, base, source, sessions, counts):
+    """Over its own connection, round and round: each of `junk_messages`, reading the answer
+    (an error, or the connection closed, then opened again)."""
+    messages = junk_messages(sessions)
+    socket_ = attach_all(base, source, sessions)
+    try:
+        while not stop.is_set():
+            for payload, expected in messages:
+                socket_.socket.sendall(BareWebSocket.frame(0x1, payload))
+                opcode, answer = socket_.message()
+                outcome = ("error " + json.loads(answer).get("error", "?") if opcode == 0x1
+                           else f"close {struct.unpack('!H', answer[:2])[0]}" if opcode == 0x8
+                           else f"opcode {opcode}")
+                counts[outcome] = counts.get(outcome, 0) + 1
+                counts["sent"] += 1
+                if opcode == 0x8:
+                    socket_.close()
+                    socket_ = attach_all(base, source, sessions)
+    except (OSError, ConnectionError, ValueError) as error:
+        counts["junkError"] = repr(error)
+    finally:
+        socket_.close()
+
+
+def batch_flood(stop, ready, base, source, sessions):
+    """Two connections step the same `sessions` flat out (`batch_stepper`), a third sends
+    `junk_messages`; returns what they did."""
+    steps, junk = {"ticks": 0}, {"sent": 0}
+    started = time.monotonic()
+    loops = [lambda: batch_stepper(stop, base, source, sessions, steps),
+             lambda: batch_stepper(stop, base, source, sessions, steps),
+             lambda: batch_junk(stop, base, source, sessions, junk)]
+    run_threads(stop, ready, loops)
+    seconds = time.monotonic() - started
+    return {"envSteps": steps["ticks"], "envStepsPerSecond": round(steps["ticks"] / seconds),
+            "stepErrors": {k: v for k, v in steps.items() if k != "ticks"}, "junk": junk}
+
+
+async def attack_12_batch_flood(run):
+    """Batch stepping flat out, and junk on /ws/batch.
+
+    One client (one address) with 256 on-demand holes sessions (its session limits raised, as a
+    trainer would) drives them all over /ws/batch: two connections, each step message the
+    largest batch (256 sessions, `--batch-sessions-per-message`) with the most ticks (600,
+    `--step-ticks`) and random tilts, flat out; a third connection of the same client sends
+    malformed and oversized batch messages round and round (bad JSON, too many slots, a count
+    over the limit, NaN, wrong shapes, a duplicate slot, an unknown session, a valid message
+    of nearly 1 MiB whose one fault is at its end, and a message over the 1 MiB limit).
+
+    A fair server runs the steps below the realtime ticks, charged to that client, answers
+    every bad message with an error naming it (or closes with 1009 past the size limit), and
+    keeps the well-behaved client's 60 ticks/s."""
+    base, a = run.server.base, attacker(0)
+    sessions = await asyncio.to_thread(on_demand_sessions, base, a, BATCH_MOST)
+    run.outcome("sessions", f"{len(sessions)} on-demand holes sessions of {a}")
+    await run.before()
+    worker = await run.launch(batch_flood, base, a, [{"id": s["id"], "token": s["token"]} for s in sessions])
+    await run.during("256 sessions x 600 ticks a message, flat out, 2 connections, plus junk")
+    report = await run.stop(worker, "batch flood")
+    health = json.loads((await asyncio.to_thread(try_call, base, "/healthz"))[2] or b"{}")
+    run.outcome("server after", {"status": health.get("status"), "onDemand": health.get("onDemand"),
+                                 "droppedTicks": health.get("droppedTicks")})
+
+
 def health_text(server):
     status, _, raw, _ = try_call(server.base, "/healthz")
     health = json.loads(raw) if status == 200 else {}
@@ -1400,7 +1554,10 @@ ATTACKS = {
     9: ("Input-log bytes", attack_9_log_bytes),
     10: ("Address keys", attack_10_address_keys),
     11: ("Smaller holes", attack_11_smaller),
+    12: ("Batch stepping flat out", attack_12_batch_flood),
 }
+# Server options an attack needs beyond the defaults.
+SERVER_EXTRA = {12: BATCH_SERVER}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1411,7 +1568,7 @@ async def run_attack(args, number):
     name, function = ATTACKS[number]
     print(f"\n## {number}. {name}", flush=True)
     host = "::" if number == 10 else "127.0.0.1"
-    run = Run(args, Server(args.binary, host=host))
+    run = Run(args, Server(args.binary, host=host, extra=SERVER_EXTRA.get(number, ())))
     result = {"number": number, "name": name, "doc": function.__doc__}
     try:
         await run.start()

@@ -4,7 +4,8 @@ run: Gymnasium's CartPole-v1 and the holes step in plain NumPy, both in process;
 server's CPU time per step.
 
     python3 Benchmarks/client/gym_steps.py [--steps 3000] [--envs 1] [--vector 0]
-        [--frame-skip 1] [--realtime] [--binary .build/release/playfield]
+        [--frame-skip 1] [--realtime] [--binary .build/release/playfield] [--perf FILE]
+        [--text-steps]
 
 Starts its own server (port 0, a fresh database, `--sessions-per-client`, `--session-share`,
 `--max-sessions` and `--on-demand-sessions-per-client` raised to fit the environments; the
@@ -32,6 +33,7 @@ import math
 import os
 import pathlib
 import http.client
+import signal
 import socket
 import subprocess
 import tempfile
@@ -46,6 +48,10 @@ import playfield_client  # noqa: F401  (registers the ids)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
+# `--perf FILE`: `perf record -g` of the server over each measured run (the last one stays).
+PERF_OUTPUT = None
+# `--text-steps`: on-demand environments send their steps as JSON text, not binary.
+TEXT_STEPS = False
 
 
 def cpu_seconds(pid):
@@ -65,6 +71,8 @@ def run_env(url, seed, steps, options, durations):
     env = gymnasium.make("PlayfieldHoles-v0", base_url=url, **options)
     try:
         env.reset(seed=seed)
+        if env.unwrapped.batch is not None:
+            env.unwrapped.batch.binary_steps = not TEXT_STEPS
         env.action_space.seed(seed)
         for _ in range(steps):
             started = time.perf_counter()
@@ -81,6 +89,8 @@ def run_vector(url, count, steps, options, durations):
                               vectorization_mode="vector_entry_point", base_url=url, **options)
     try:
         envs.reset(seed=0)
+        # NB: after reset, which opens the connection; autoresets keep it.
+        envs.unwrapped.batch.binary_steps = not TEXT_STEPS
         envs.action_space.seed(0)
         for _ in range(steps):
             started = time.perf_counter()
@@ -157,12 +167,20 @@ def measure(server, url, threads, durations):
     """Runs `threads`; the wall time, the server's CPU seconds, the client's and the on-demand
     stepping's over the run."""
     stepping = on_demand_cpu(url)
+    profiler = None
+    if PERF_OUTPUT:
+        profiler = subprocess.Popen(["perf", "record", "-g", "-o", PERF_OUTPUT, "-p",
+                                     str(server.pid)], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
     cpu, wall, client = cpu_seconds(server.pid), time.monotonic(), time.process_time()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - wall
+    if profiler:
+        profiler.send_signal(signal.SIGINT)
+        profiler.wait(30)
     return (elapsed, cpu_seconds(server.pid) - cpu, time.process_time() - client,
             (on_demand_cpu(url) - stepping) / 1000)
 
@@ -309,7 +327,14 @@ def main():
     parser.add_argument("--vector-steps", type=int, default=1000,
                         help="steps of the vector env in --suite")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "playfield"))
+    parser.add_argument("--text-steps", action="store_true",
+                        help="steps as JSON text messages instead of binary (as before them)")
+    parser.add_argument("--perf", metavar="FILE",
+                        help="perf record -g the server over the measured run into FILE")
     args = parser.parse_args()
+    global PERF_OUTPUT, TEXT_STEPS
+    PERF_OUTPUT = args.perf
+    TEXT_STEPS = args.text_steps
     count = args.vector or args.envs
     if args.suite:
         count = max(count, args.vector or 64)

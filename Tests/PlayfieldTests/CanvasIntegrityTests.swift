@@ -38,7 +38,7 @@ final class Painter: Sendable {
           words.append("refused to \(painter?.name ?? "nobody"): \(reason)")
         case .journalInputs(let inputs, _):
           words.append(
-            "logged " + inputs.map { $0["type"]?.stringValue ?? "?" }.joined(separator: ","))
+            "logged " + inputs.map { $0.json["type"]?.stringValue ?? "?" }.joined(separator: ","))
         case .broadcast(.event(let event, _), _, _):
           words.append("event \(event.name)")
         default: break

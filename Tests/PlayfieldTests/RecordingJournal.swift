@@ -1,4 +1,5 @@
 import JSON
+import Simulation
 import Synchronization
 
 @testable import Playfield
@@ -21,8 +22,8 @@ final class RecordingJournal: SessionJournal {
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
     clock: SessionClock
   ) throws {}
-  func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue]) {
-    logged.withLock { $0 += inputs }
+  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
+    logged.withLock { $0 += inputs.map(\.json) }
   }
   func progress(sessionID: String, running: Bool, tick: UInt64, now: Double) {}
   func snapshot(sessionID: String, tick: UInt64, state: [UInt8]) {}

@@ -94,4 +94,21 @@ struct BatchSteppingTests {
       try Holes.batchInput([3, 0])
     }
   }
+
+  @Test("a batch action's logged text is exactly its message's serialization")
+  func actionTextIsTheSerializedMessage() throws {
+    var generator = SeededGenerator(seed: 11)
+    var samples: [Double] = [0, -0.0, 2, -2, 0.1, 1e-7, -1.9999999999999998, 0.30000000000000004]
+    for _ in 0..<500 {
+      samples.append(Double(generator.next() % 4_000_001) / 1_000_000 - 2)
+    }
+    for (x, y) in zip(samples, samples.reversed()) {
+      let message: JSONValue = ["type": "tilt", "x": .number(x), "y": .number(y)]
+      for input in [try Holes.batchInput([x, y]), try MazeBall.batchInput([x, y])] {
+        #expect(input.loggedText == message.jsonString)
+        #expect(input.loggedSize == message.serialized().count)
+        #expect(input.json == message)
+      }
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import CPosix
 import Dispatch
 import Foundation
 import HTTP
@@ -93,10 +94,17 @@ final class GameLoop: @unchecked Sendable {
     self.wake = wake
   }
 
+  /// Nice added to the game loop's thread when allowed: above the event loops (0) and the
+  /// niced scheduler (`StepScheduler.niceness`).
+  static let niceness: Int32 = -5
+
   func start() {
     started.store(true, ordering: .relaxed)
     scheduler.start()
     let thread = Thread { [self] in
+      // Realtime ticks first, against other programs on the machine too where the system
+      // lets a thread ask for more than the default share (CAP_SYS_NICE); else it stays as is.
+      _ = cposix_nice_this_thread(Self.niceness)
       run()
       finished.signal()
     }
@@ -163,7 +171,8 @@ final class GameLoop: @unchecked Sendable {
     }) {
       budget.record(id, milliseconds: Self.milliseconds(cost))
     }
-    let active = sessions().filter(\.wantsTick)
+    let all = sessions()
+    let active = all.filter(\.wantsTick)
     activeCount = active.count
     let busy = inFlight.withLock { $0 }
     var owners: [String: ClientKey] = [:]
@@ -197,17 +206,17 @@ final class GameLoop: @unchecked Sendable {
         onTick.append((session, state))
       }
     }
-    let all = onTick.map(\.session)
+    let ticked = onTick.map(\.session)
     let states = onTick.map(\.budget)
     let costs = Mutex<[(String, Duration)]>([])
-    let chunks = max(1, min(workers, all.count))
-    DispatchQueue.concurrentPerform(iterations: all.isEmpty ? 0 : chunks) { chunk in
+    let chunks = max(1, min(workers, ticked.count))
+    DispatchQueue.concurrentPerform(iterations: ticked.isEmpty ? 0 : chunks) { chunk in
       var mine: [(String, Duration)] = []
       var index = chunk
-      while index < all.count {
+      while index < ticked.count {
         let before = ThreadCPUTime.now()
-        all[index].advance(now: now, budget: states[index])
-        mine.append((all[index].id, ThreadCPUTime.now() - before))
+        ticked[index].advance(now: now, budget: states[index])
+        mine.append((ticked[index].id, ThreadCPUTime.now() - before))
         index += chunks
       }
       costs.withLock { $0 += mine }
@@ -222,7 +231,9 @@ final class GameLoop: @unchecked Sendable {
     }
     workTotal += MonotonicTime.now() - started
     workCount += 1
+    // NB: an unwatched on-demand session's last steps are shown a little later: not asleep.
     return !active.isEmpty || replaysWanting > 0 || !busy.isEmpty
+      || all.contains(where: \.waitsToShow)
   }
 
   /// One tick of `session` as a job of `client`: asked-for steps go on while its slice allows.

@@ -33,6 +33,8 @@ final class LiveSession: @unchecked Sendable {
   private let drainWaiting = Atomic<Bool>(false)
   /// Whether an on-demand session stepped since the game loop last showed it.
   private let news = Atomic<Bool>(false)
+  /// When an on-demand session was last shown (`clock`, nanoseconds).
+  private let lastShown = Atomic<UInt64>(0)
 
   /// Most commands waiting for one tick; a client sending faster is told to slow down.
   static let maxPendingCommands = 512
@@ -206,11 +208,25 @@ final class LiveSession: @unchecked Sendable {
   var wantsTick: Bool {
     // NB: joins and commands wait until the model is where it was.
     if isRestoring { return false }
-    // An on-demand session wants a tick only to show what its steps did.
-    if onDemand != nil { return news.load(ordering: .relaxed) }
+    // An on-demand session wants a tick only to show what its steps did: every tick while
+    // someone watches, else (listings and the store's tick) at most every
+    // `unwatchedShowInterval`, so that sessions stepped flat out cost the tick nothing.
+    if onDemand != nil {
+      guard news.load(ordering: .relaxed) else { return false }
+      return isWatched
+        || clock().nanoseconds >= lastShown.load(ordering: .relaxed) &+ Self.unwatchedShowInterval
+    }
     return activity.load(ordering: .relaxed) != SessionMachine<WebSocket>.Activity.idle.rawValue
       || inbox.withLock { !$0.isEmpty }
   }
+
+  /// An on-demand session whose steps are not shown yet (`wantsTick` may still say not now):
+  /// the game loop must not sleep.
+  var waitsToShow: Bool { onDemand != nil && news.load(ordering: .relaxed) }
+
+  /// How often an on-demand session nobody watches is shown at most (nanoseconds): its
+  /// listing's and the store's tick; the store writes every 250 ms anyway.
+  static let unwatchedShowInterval: UInt64 = 250_000_000
 
   /// Whether its next tick steps without being asked each time (running), as opposed to
   /// asked-for steps, which are jobs of the step scheduler.
@@ -301,6 +317,7 @@ final class LiveSession: @unchecked Sendable {
     advances.add(1, ordering: .relaxed)
     if onDemand != nil {
       news.store(false, ordering: .sequentiallyConsistent)
+      lastShown.store(clock().nanoseconds, ordering: .relaxed)
       // NB: never waits on the tick for a slice under way; the next tick shows it.
       let shown: Void? = using.withLockIfAvailable { _ in
         machine.budgeted(budget)
@@ -396,7 +413,7 @@ final class LiveSession: @unchecked Sendable {
     guard closing.withLock({ $0 == nil }) else { return .deleted }
     // NB: fenced before anything applies, as `advance` and `drain`.
     guard journal?.mayApply(sessionID: id) ?? true else {
-      for input in inputs { inputLog?.refund(id, bytes: input.json.serialized().count) }
+      for input in inputs { inputLog?.refund(id, bytes: input.loggedSize) }
       return .fenced(tick: using.withLock { _ in machine.model.tick })
     }
     let result = using.withLock { _ -> BatchPart in

@@ -1,4 +1,5 @@
 import JSON
+import Simulation
 
 /// Where sessions are made durable. The game loop reports to it and never waits on it.
 protocol SessionJournal: Sendable {
@@ -7,8 +8,9 @@ protocol SessionJournal: Sendable {
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
     clock: SessionClock
   ) throws
-  /// Inputs applied in the step that produced `tick`, in order.
-  func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue])
+  /// Inputs applied in the step that produced `tick`, in order (each logged as its
+  /// `loggedText`).
+  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput])
   /// The session's tick and whether it runs.
   func progress(sessionID: String, running: Bool, tick: UInt64, now: Double)
   /// The exact model state at `tick`.

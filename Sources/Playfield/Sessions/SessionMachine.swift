@@ -68,7 +68,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     case send(ServerMessage, to: Client)
     case broadcast(ServerMessage, to: [Client], Delivery)
     /// Log the inputs applied in the step that made `tick`.
-    case journalInputs([JSONValue], tick: UInt64)
+    case journalInputs([CheckedInput], tick: UInt64)
     /// Store the exact state at `tick`.
     case snapshot([UInt8], tick: UInt64)
     /// A game ended (for the high-score table).
@@ -429,14 +429,14 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         inputs.append(input)
         continue
       }
-      perform(.refused(reason: reason, from: client, bytes: input.json.serialized().count))
+      perform(.refused(reason: reason, from: client, bytes: input.loggedSize))
     }
     for event in events {
       if case .gameOver(let score, let level) = event.meaning {
         perform(.gameEnded(GameResult(tick: tick, score: score, level: level)))
       }
     }
-    if !inputs.isEmpty { perform(.journalInputs(inputs.map(\.json), tick: tick)) }
+    if !inputs.isEmpty { perform(.journalInputs(inputs, tick: tick)) }
     inputsSinceSnapshot += inputs.count
     if tick - lastSnapshotTick >= configuration.snapshotInterval
       || configuration.clock == .onDemand && inputsSinceSnapshot >= configuration.snapshotInputs

@@ -1,5 +1,6 @@
 import JSON
 import Logging
+import Simulation
 import Storage
 import Synchronization
 
@@ -109,12 +110,12 @@ final class StorageJournal: SessionJournal {
     writer.admitsInput()
   }
 
-  func inputs(sessionID: String, tick: UInt64, inputs: [JSONValue]) {
+  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
     // NB: every input applied was admitted (`admitsInput`) and acknowledged: it is queued.
     let accepted = writer.append(
       contentsOf: inputs.enumerated().map { seq, input in
         LoggedInput(
-          sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.jsonString)
+          sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.loggedText)
       }, admitted: true)
     if !accepted {
       logger.error(

@@ -152,7 +152,7 @@ enum BatchRequest {
     var taken: [(String, Int)] = []
     for entry in entries {
       for input in entry.inputs {
-        let bytes = input.json.serialized().count
+        let bytes = input.loggedSize
         if let bound = log.admit(entry.session.id, bytes: bytes) {
           for (id, bytes) in taken { log.refund(id, bytes: bytes) }
           return ClientError(bound.code, "session \(entry.session.id): \(log.message(bound))")

@@ -7,9 +7,10 @@ import WebSocket
 
 /// `/ws/batch`: one connection drives many on-demand sessions its client controls
 /// (docs/protocol.md, "Batch stepping"). `attach` checks a session's control token once; then
-/// each `step` message carries every session's action and is answered by one binary message
-/// with every session's values (`BatchReply`), or by an `error` naming what was wrong, in
-/// which case no session is stepped.
+/// each `step` message (JSON text, or for the plainest step binary: `BatchRequest.binary`)
+/// carries every session's action and is answered by one binary message with every session's
+/// values (`BatchReply`), or by an `error` naming what was wrong, in which case no session is
+/// stepped.
 ///
 /// A `step` is one `StepJob` charged to the connection's client, below the realtime ticks;
 /// when the scheduler has nothing else to do, it runs at once on the event loop (at most four
@@ -51,8 +52,18 @@ final class BatchSocketHandler: WebSocketHandler {
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
-    guard case .text(let text) = message else {
-      return socket.send(.error(ClientError("bad-message", "send JSON text messages, not binary")))
+    let text: String
+    switch message {
+    case .text(let value): text = value
+    case .binary(let bytes):
+      // A binary message is a step (`BatchRequest.binary`); its id, when it has one, comes back
+      // with an error.
+      let request = BatchRequest.binaryID(bytes)
+      if case .failure(var error) = binaryStep(bytes, request: request, socket: socket) {
+        if let request { error.id = .number(Double(request)) }
+        socket.send(.error(error))
+      }
+      return
     }
     let fields: [String: JSONValue]
     do {
@@ -180,6 +191,35 @@ final class BatchSocketHandler: WebSocketHandler {
       }
       request = UInt32(n)
     }
+    return submit(request: request, id: id, socket: socket) { state, model in
+      BatchRequest.slots(fields["slots"], attached: state.slots.count, limit: sessionsPerMessage)
+        .flatMap { slots in
+          BatchRequest.entries(
+            fields, slots: slots, sessions: state.slots, model: model, action: state.action,
+            maxCount: registry.limits.maxStepTicks)
+        }
+    }
+  }
+
+  /// Checks a binary `step` (`BatchRequest.binary`) whole, then submits its job.
+  private func binaryStep(_ bytes: [UInt8], request: UInt32?, socket: WebSocket)
+    -> Result<Void, ClientError>
+  {
+    submit(request: request ?? 0, id: request.map { .number(Double($0)) }, socket: socket) {
+      state, model in
+      BatchRequest.binary(
+        bytes, sessions: state.slots, model: model, width: state.action.fields.count,
+        limit: sessionsPerMessage, maxCount: registry.limits.maxStepTicks
+      ).map(\.entries)
+    }
+  }
+
+  /// Submits the job of a step whose entries `read` gives (checked whole: an error and
+  /// nothing stepped, or every entry admitted to the log's bounds).
+  private func submit(
+    request: UInt32, id: JSONValue?, socket: WebSocket,
+    entries read: (State, any BatchStepping.Type) -> Result<[BatchStep.Entry], ClientError>
+  ) -> Result<Void, ClientError> {
     // NB: the job is marked in flight before it is submitted, and submitted outside the lock:
     // a refusal completes it at once, and a short job may finish before `submit` returns.
     let prepared = state.withLock { state -> Result<StepJob, ClientError> in
@@ -190,16 +230,10 @@ final class BatchSocketHandler: WebSocketHandler {
       guard let model = state.model else {
         return .failure(ClientError("no-sessions", "attach sessions before stepping them"))
       }
-      let entries = BatchRequest.slots(
-        fields["slots"], attached: state.slots.count, limit: sessionsPerMessage
-      ).flatMap { slots in
-        BatchRequest.entries(
-          fields, slots: slots, sessions: state.slots, model: model, action: state.action,
-          maxCount: registry.limits.maxStepTicks)
-      }
-      guard case .success(let entries) = entries else {
-        if case .failure(let error) = entries { return .failure(error) }
-        return .failure(ClientError("bad-message", "unreadable step"))
+      let entries: [BatchStep.Entry]
+      switch read(state, model) {
+      case .success(let checked): entries = checked
+      case .failure(let error): return .failure(error)
       }
       if let refusal = BatchRequest.admit(entries, to: registry.inputLog) {
         return .failure(refusal)

@@ -208,7 +208,7 @@ struct SessionSocketHandler: WebSocketHandler {
     }
     if let refusal = refusal(of: type) { return .failure(refusal) }
     if case .input(let input, _) = command,
-      let bound = inputLog.admit(session.id, bytes: input.json.serialized().count)
+      let bound = inputLog.admit(session.id, bytes: input.loggedSize)
     {
       return .failure(ClientError(bound.code, inputLog.message(bound)))
     }

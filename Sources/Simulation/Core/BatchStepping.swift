@@ -25,4 +25,20 @@ extension BatchStepping {
     }
     return value
   }
+
+  /// A checked tilt's normalized message as JSON text, written directly: exactly what
+  /// `{"type": "tilt", "x": x, "y": y}` as a `JSONValue` serializes to (keys sorted), without
+  /// building it (the batch path logs one per step).
+  static func tiltText(x: Double, y: Double) -> String {
+    var writer = JSONWriter(capacity: 48)
+    writer.beginObject()
+    writer.key("type")
+    writer.string("tilt")
+    writer.key("x")
+    writer.number(x)
+    writer.key("y")
+    writer.number(y)
+    writer.endObject()
+    return writer.string
+  }
 }

@@ -2,9 +2,9 @@ extension MazeBall: BatchStepping {
   public static var batchAction: (type: String, fields: [String]) { ("tilt", ["x", "y"]) }
 
   public static func batchInput(_ numbers: [Double]) throws(SimulationError) -> CheckedInput {
-    let input = Input.tilt(
-      x: try checkedTilt(numbers[0], field: "x"), y: try checkedTilt(numbers[1], field: "y"))
-    return CheckedInput(json: input.json, value: input)
+    let x = try checkedTilt(numbers[0], field: "x")
+    let y = try checkedTilt(numbers[1], field: "y")
+    return CheckedInput(text: tiltText(x: x, y: y), value: Input.tilt(x: x, y: y))
   }
 
   /// The frame's numbers: the ball's centre, the tilt and the maze revision.

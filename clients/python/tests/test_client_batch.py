@@ -1,6 +1,7 @@
 """Many on-demand sessions over one connection (`/ws/batch`): the binary reply, and every kind of
 bad batch message refused with an error that names it while no session is harmed."""
 import json
+import struct
 
 import numpy as np
 import pytest
@@ -119,6 +120,73 @@ def test_bad_batch_messages_are_refused_by_name_and_harm_no_session(client):
             assert len(tilts) == 2, logged
     finally:
         _delete(client, [*infos, realtime, balls])
+
+
+def test_a_binary_step_is_the_text_step_bit_for_bit(client):
+    binary_infos, text_infos = _holes(client, 3), _holes(client, 3)
+    generator = np.random.default_rng(5)
+    try:
+        with Batch(client) as binary, Batch(client) as text:
+            for info in binary_infos:
+                binary.attach(info)
+            for info in text_infos:
+                text.attach(info)
+            sent = []
+            for _ in range(30):
+                actions = generator.uniform(-2, 2, (3, 2)).astype(np.float32)
+                count = int(generator.integers(1, 4))
+                # Every slot, an action each, one count: binary. Slots listed: text.
+                one = binary.step(actions=actions, count=count)
+                other = text.step(actions=actions, count=count, slots=[0, 1, 2])
+                assert one.ticks.tolist() == other.ticks.tolist()
+                assert one.values.tobytes() == other.values.tobytes()
+                sent.append(one.request)
+            assert len(set(sent)) == 30, "each binary reply carries its own request's id"
+        for one, other in zip(binary_infos, text_infos):
+            assert client.inputs(one)["inputs"] == client.inputs(other)["inputs"]
+    finally:
+        _delete(client, [*binary_infos, *text_infos])
+
+
+def test_bad_binary_steps_are_refused_by_name_and_harm_no_session(client):
+    infos = _holes(client, 2)
+    try:
+        with Batch(client) as batch:
+            for info in infos:
+                batch.attach(info)
+            before = batch.step(actions=np.array([[0.25, 0], [0, 0.25]]))
+
+            def step(request, n, count, rows, magic=b"PFS1"):
+                return struct.pack("<4sIII", magic, request, n, count) + np.asarray(
+                    rows, "<f8").tobytes()
+
+            good = [[0.5, 0], [0, 0.5]]
+            cases = [
+                # (message, its id or None, code, words in the message)
+                (b"PFS1", None, "bad-message", "16 bytes"),
+                (step(1, 2, 1, good, magic=b"PFX1"), None, "bad-message", "PFS1"),
+                (step(2, 3, 1, good), 2, "bad-field", "every attached session (2)"),
+                (step(3, 2, 0, good), 3, "bad-field", "count"),
+                (step(4, 2, 601, good), 4, "bad-field", "count"),
+                (step(5, 2, 1, good)[:-8], 5, "bad-message", "48 bytes"),
+                (step(6, 2, 1, [[0, 0], [3, 0]]), 6, "bad-field", "actions[1]"),
+                (step(7, 2, 1, [[float("nan"), 0], [0, 0]]), 7, "bad-field", "actions[0]"),
+                (step(8, 2, 1, [[0, float("-inf")], [0, 0]]), 8, "bad-field", "actions[0]"),
+            ]
+            for message, request, code, words in cases:
+                batch._socket.send_binary(message)
+                with pytest.raises(ServerError) as caught:
+                    batch._answer(request)
+                assert (caught.value.code, request) == (code, request), caught.value.message
+                assert words in caught.value.message, (request, caught.value.message)
+            after = batch.step(actions=np.array([[-0.25, 0], [0, -0.25]]))
+            assert after.ticks.tolist() == (before.ticks + 1).tolist(), "nothing stepped"
+        for n, info in enumerate(infos):
+            tilts = [(e["input"]["x"], e["input"]["y"]) for e in client.inputs(info)["inputs"]
+                     if e["input"]["type"] == "tilt"]
+            assert tilts == ([(0.25, 0), (-0.25, 0)] if n == 0 else [(0, 0.25), (0, -0.25)])
+    finally:
+        _delete(client, infos)
 
 
 def test_a_deleted_session_is_reported_and_the_others_step(client):
