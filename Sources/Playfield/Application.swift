@@ -19,7 +19,7 @@ public final class Application: HTTPHandler {
   let registry: SessionRegistry
   let sessionAPI: SessionAPI
   /// Requests that may wait on a shared database, answered off the event loops.
-  let storeCalls = StoreCalls()
+  let storeCalls: StoreCalls
   let gameLoop: GameLoop
   let journal: StorageJournal?
   let origins: OriginPolicy
@@ -69,15 +69,15 @@ public final class Application: HTTPHandler {
     }
     self.journal = journal
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
+    self.storeCalls = StoreCalls(capacity: limits[.storeCallQueue])
+    var pageQueue: ColdResourceService<InputPageResource>.Limits = limits.queue(
+      running: 1, waiting: .inputPageQueue, perClient: .inputPagesPerClient,
+      deadline: .inputPageWait)
+    pageQueue.cheapRunning = 0
     self.inputPages = journal.map { journal in
       ColdResourceService(
         InputPageResource(journal: journal, pageBytes: limits[.inputPageBytes]),
-        name: "input-pages", cacheBytes: 0,
-        limits: FairQueue.Limits(
-          running: 1, waiting: 64, perClient: limits[.inputPagesPerClient],
-          perAddress: limits[.inputPagesPerClient] * limits[.familiesPerAddress], deadline: 10,
-          cheapRunning: 0),
-        pool: InputPageResource.pool)
+        name: "input-pages", cacheBytes: 0, limits: pageQueue, pool: InputPageResource.pool)
     }
     let wake = GameLoopWake()
     let scheduler = StepScheduler(clock: environment.monotonicClock)

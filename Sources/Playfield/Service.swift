@@ -48,6 +48,7 @@ public enum Service {
     configuration.maxConnections = limits[.maxConnections]
     configuration.maxConnectionsPerAddress = limits[.connectionsPerAddress]
     configuration.maxConnectionsPerFamily = limits[.connectionsPerFamily]
+    configuration.maxQueuedBytesPerAddress = limits[.queuedBytesPerAddress]
     configuration.addressGrouping = AddressGrouping(
       loopbackAsOne: options.loopbackAsOne, trustedProxies: options.trustedProxies)
     configuration.http.headerTimeout = .seconds(limits[.headerTimeout])

@@ -7,6 +7,8 @@ final class ConnectionSlot: @unchecked Sendable {
   let id: Int
   let group: String
   let loop: EventLoop
+  /// Bytes the WebSocket connections of its group have queued, this one's included.
+  let queued: QueuedBytes
   /// The channel holding the socket. NB: touched only on `loop`'s thread.
   weak var channel: (any EvictableChannel)?
   /// When this connection last reported activity to the table (loop thread only).
@@ -17,10 +19,11 @@ final class ConnectionSlot: @unchecked Sendable {
   /// Activity is reported to the shared table at most this often.
   static let reportNanoseconds: UInt64 = 1_000_000_000
 
-  init(id: Int, group: String, loop: EventLoop) {
+  init(id: Int, group: String, loop: EventLoop, queued: QueuedBytes = QueuedBytes()) {
     self.id = id
     self.group = group
     self.loop = loop
+    self.queued = queued
   }
 
   /// The connection finished a request or got a message: tells the table, now and then.

@@ -27,6 +27,11 @@ public final class HTTPServer: Sendable {
     /// Most of them one client family of an address may hold once its requests name it
     /// (`RequestContext.claimConnection`); nil: the address's whole share.
     public var maxConnectionsPerFamily: Int?
+    /// Bytes the WebSocket connections of one address group may have queued for their peers
+    /// together: past it, each of them with a backlog its peer does not take is no longer read
+    /// (as one is past its own 256 KiB), so that many connections that never read cannot pile
+    /// up answers in memory, charged to nobody.
+    public var maxQueuedBytesPerAddress = 16 << 20
     /// How peer addresses are grouped into clients, and which proxies are believed.
     public var addressGrouping = AddressGrouping()
     /// Pending connections the kernel may queue.
@@ -119,7 +124,8 @@ final class ServerCore: Sendable {
   let address: String
   let connections = Atomic<Int>(0)
   /// Open connections by address group, and their slots by id.
-  private let table: Mutex<(table: ConnectionTable, slots: [Int: ConnectionSlot])>
+  private let table:
+    Mutex<(table: ConnectionTable, slots: [Int: ConnectionSlot], queued: [String: QueuedBytes])>
   let stopping = Atomic<Bool>(false)
   let loops: [EventLoop]
 
@@ -137,7 +143,7 @@ final class ServerCore: Sendable {
         ConnectionTable(
           maxConnections: configuration.maxConnections,
           perGroup: configuration.maxConnectionsPerAddress,
-          perFamily: configuration.maxConnectionsPerFamily), [:]
+          perFamily: configuration.maxConnectionsPerFamily), [:], [:]
       ))
   }
 
@@ -171,7 +177,9 @@ final class ServerCore: Sendable {
       case .refuseFull:
         throw Refusal.serverFull
       case .admit(let id, let evicting):
-        let slot = ConnectionSlot(id: id, group: group, loop: loop)
+        let queued = state.queued[group] ?? QueuedBytes()
+        state.queued[group] = queued
+        let slot = ConnectionSlot(id: id, group: group, loop: loop, queued: queued)
         state.slots[id] = slot
         return (slot, evicting.flatMap { state.slots.removeValue(forKey: $0) })
       }
@@ -200,6 +208,7 @@ final class ServerCore: Sendable {
     table.withLock {
       $0.table.close(slot.id)
       $0.slots[slot.id] = nil
+      if $0.table.count(of: slot.group) == 0 { $0.queued[slot.group] = nil }
     }
     connections.subtract(1, ordering: .relaxed)
     EventLoop.current?.connectionCount.subtract(1, ordering: .relaxed)

@@ -28,6 +28,8 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
   /// Writing is shut down; reads are drained until EOF or until the machine says to close.
   private var lingering = false
   private var closed = false
+  /// Of `output`, the bytes counted in the group's `slot.queued`.
+  private var reportedQueued = 0
 
   /// Stop reading from a peer while this much is queued for it (it is not reading).
   static let pauseReadingAbove = 256 * 1024
@@ -186,6 +188,27 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
   // MARK: Writing and closing
 
   private func flush() {
+    writeOut()
+    reportQueued()
+  }
+
+  /// Counts what `output` holds now in the group's queued bytes.
+  private func reportQueued() {
+    let delta = (closed ? 0 : output.byteCount) - reportedQueued
+    guard delta != 0 else { return }
+    slot.queued.add(delta)
+    reportedQueued += delta
+  }
+
+  /// Whether to stop reading while the peer does not take what is queued for it: past this
+  /// connection's own bound, or while its group is past its bound.
+  private var pausesReading: Bool {
+    if output.byteCount > Self.pauseReadingAbove { return true }
+    reportQueued()
+    return slot.queued.total > server.configuration.maxQueuedBytesPerAddress
+  }
+
+  private func writeOut() {
     guard !closed, !lingering else { return }
     while true {
       switch output.write(to: fd) {
@@ -194,8 +217,7 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
         finalClose()
         return
       case .wouldBlock:
-        setInterest(
-          output.byteCount > Self.pauseReadingAbove ? [.writable] : [.readable, .writable])
+        setInterest(pausesReading ? [.writable] : [.readable, .writable])
         return
       case .done:
         if let frame = latest, !closeRequested {
@@ -227,6 +249,7 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
   private func finalClose() {
     guard !closed else { return }
     closed = true
+    reportQueued()
     loop.deregister(self)
     _ = systemClose(fd)
     server.connectionClosed(slot)

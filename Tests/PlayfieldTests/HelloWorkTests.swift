@@ -39,7 +39,7 @@ import Testing
     work.submit(job(other, "b1"))
     #expect(
       log.withLock { $0 } == [
-        "refused a4: too many of your joins are being prepared; try again shortly"
+        "refused a4: too many of your joins are being prepared (--big-hellos-per-client); try again shortly"
       ])
     while runner.runOne() {}
     #expect(

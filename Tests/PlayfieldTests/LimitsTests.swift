@@ -52,7 +52,7 @@ import Testing
 
   @Test func helpListsEveryLimitWithItsDefaultAndFitsEightyColumns() {
     let help = Limits.helpText
-    #expect(Limits.all.count == 34)
+    #expect(Limits.all.count == 41)
     #expect(Set(Limits.all.map(\.name)).count == Limits.all.count)
     for option in Limits.all {
       #expect(help.contains("--\(option.name) (default \(option.shownDefault))"), "\(option.name)")
@@ -72,5 +72,27 @@ import Testing
     #expect(
       app.application.registry.limits.perAddress == 1,
       "one client's share times 4 families, but at most the address's share of --max-sessions")
+  }
+
+  @Test func theQueuesThatWereConstantsAreLimits() throws {
+    let app = try TestApplication(database: false) {
+      $0.limits[.storeCallQueue] = 3
+      $0.limits[.bigHelloBytes] = 4096
+      $0.limits[.bigHelloQueue] = 5
+      $0.limits[.bigHelloWait] = 2.5
+    }
+    defer { app.shutdown() }
+    #expect(app.application.storeCalls.capacity == 3)
+    let hellos = app.application.registry.helloWork
+    #expect(hellos.bigBytes == 4096)
+    #expect(hellos.isBig(estimate: 4096, lastBytes: 0))
+    #expect(hellos.isBig(estimate: 0, lastBytes: 5000))
+    #expect(!hellos.isBig(estimate: 4095, lastBytes: 100))
+    #expect(app.application.registry.limits.bigHelloQueue == 5)
+    #expect(app.application.registry.limits.bigHelloWait == 2.5)
+    let refusal = String(decoding: StoreCalls.full.response.body, as: UTF8.self)
+    #expect(refusal.contains("--store-call-queue"))
+    let parsed = try Limits.parse(["--input-page-queue", "7", "--input-page-wait=3"])
+    #expect(parsed[.inputPageQueue] == 7 && parsed[.inputPageWait] == 3)
   }
 }

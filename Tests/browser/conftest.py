@@ -24,20 +24,77 @@ def _server_module():
     return module
 
 
-@pytest.fixture(scope="session")
-def playwright_driver():
-    """The one Playwright driver of the run (a second sync one in the same process fails)."""
-    with sync_playwright() as p:
-        yield p
+class Chromium:
+    """Playwright's driver and its Chromium, alive only while browser tests run: started for
+    the first one, stopped after the last of a row of them (`pytest_runtest_teardown`).
+
+    NB: between its calls Playwright's sync API leaves its event loop marked running on the
+    main thread, so while the driver lives `asyncio.run` there fails ("cannot be called from a
+    running event loop"). Kept for the whole run, it broke the asyncio tests of the other
+    folders that ran after these in the same process. One driver at a time: a second sync one
+    alive in the same process fails."""
+
+    def __init__(self):
+        self._manager = None
+        self._driver = None
+        self._browser = None
+
+    def driver(self):
+        if self._driver is None:
+            self._manager = sync_playwright()
+            self._driver = self._manager.start()
+        return self._driver
+
+    def browser(self):
+        if self._browser is None:
+            self._browser = self.launch()
+        return self._browser
+
+    def launch(self, *args):
+        """Another headless Chromium, with more command-line `args`; the caller closes it."""
+        return self.driver().chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", *args])
+
+    def stop(self):
+        browser, manager = self._browser, self._manager
+        self._browser = self._driver = self._manager = None
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            if manager is not None:
+                manager.__exit__(None, None, None)
+
+
+CHROMIUM_NOW = Chromium()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the fixtures of `item` are torn down: stops Playwright when the next test is not a
+    browser test (this folder's), so that no asyncio test runs beside its event loop."""
+    here = pathlib.Path(__file__).parent
+    if nextitem is None or here not in pathlib.Path(nextitem.path).parents:
+        CHROMIUM_NOW.stop()
 
 
 @pytest.fixture(scope="session")
-def browser(playwright_driver):
-    browser = playwright_driver.chromium.launch(
-        executable_path=CHROMIUM, headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
-    yield browser
-    browser.close()
+def chromium():
+    """Playwright and Chromium as the browser tests share them (`Chromium`)."""
+    return CHROMIUM_NOW
+
+
+@pytest.fixture
+def browser(chromium):
+    """Headless Chromium, shared by the browser tests in a row."""
+    return chromium.browser()
+
+
+@pytest.fixture(scope="session")
+def server_module():
+    """Tests/conftest.py, to start servers of one's own (`server_module.Playfield(...)`)."""
+    return _server_module()
 
 
 @pytest.fixture(scope="session")

@@ -2,8 +2,6 @@
 gets its own `playfield_client` family), so one tab's sessions do not use up the other's quota."""
 import pytest
 
-from conftest import _server_module
-
 CREATE_AND_WATCH = """async () => {
   const response = await fetch('/api/sessions', {
     method: 'POST', headers: {'Content-Type': 'application/json'},
@@ -19,8 +17,8 @@ CREATE_AND_WATCH = """async () => {
 
 
 @pytest.fixture
-def one_session_each():
-    server = _server_module().Playfield("--sessions-per-client", "1")
+def one_session_each(server_module):
+    server = server_module.Playfield("--sessions-per-client", "1")
     yield server
     server.stop()
 

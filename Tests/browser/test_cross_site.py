@@ -5,18 +5,13 @@ import urllib.request
 
 import pytest
 
-from conftest import CHROMIUM
-
 REBIND = "rebind.example"
 
 
 @pytest.fixture(scope="module")
-def rebinding_browser(playwright_driver):
+def rebinding_browser(chromium):
     """Chromium resolving rebind.example to 127.0.0.1, as after a DNS-rebinding attack."""
-    browser = playwright_driver.chromium.launch(
-        executable_path=CHROMIUM, headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              f"--host-resolver-rules=MAP {REBIND} 127.0.0.1"])
+    browser = chromium.launch(f"--host-resolver-rules=MAP {REBIND} 127.0.0.1")
     yield browser
     browser.close()
 
@@ -92,3 +87,35 @@ def test_this_site_may_post_an_untyped_body(playfield, rebinding_browser):
     assert status == 201
     assert session_count(playfield) == before + 1
     page.close()
+
+
+def test_another_sites_page_cannot_open_the_batch_or_session_sockets(playfield, rebinding_browser):
+    # localhost and 127.0.0.1 are different origins: a page of the one plays the attacking site
+    # against the other, with the session's control token in hand.
+    status, _, session = _post(playfield, {"kind": "holes", "clock": "on-demand"})
+    assert status == 201, session
+    target = playfield.ws_url
+    paths = ["/ws/batch", f"/ws/sessions/{session['id']}?token={session['token']}",
+             f"/ws/sessions/{session['id']}", f"/ws/replays/{session['id']}"]
+    outcomes = {}
+    for origin in [f"http://localhost:{playfield.port}", playfield.url]:
+        page = rebinding_browser.new_page()
+        page.goto(origin + "/healthz")
+        outcomes[origin] = page.evaluate(_OPEN_EACH, [target + path for path in paths])
+        page.close()
+    assert outcomes[f"http://localhost:{playfield.port}"] == ["refused"] * len(paths)
+    assert outcomes[playfield.url] == ["open"] * len(paths)
+
+
+_OPEN_EACH = """urls => Promise.all(urls.map(url => new Promise(resolve => {
+  const socket = new WebSocket(url);
+  socket.onopen = () => { resolve('open'); socket.close(); };
+  socket.onerror = () => resolve('refused');
+})))"""
+
+
+def _post(server, body):
+    request = urllib.request.Request(server.url + "/api/sessions", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, response.headers, json.loads(response.read())

@@ -3,12 +3,31 @@ import json
 import urllib.request
 
 
+# The previews in view: each has its page loaded (`data-src` becomes `src` once in view), a
+# frame received and drawn (two animation frames of its window after the first frame).
+PREVIEWS_IN_VIEW = """() => [...document.querySelectorAll('.card-preview iframe')]
+  .filter(f => f.getBoundingClientRect().top < innerHeight)"""
+PREVIEWS_HAVE_FRAMES = f"""() => ({PREVIEWS_IN_VIEW})().every(f =>
+  f.src && f.contentWindow?.playfield?.frames?.newest)"""
+PREVIEWS_DRAWN = f"""() => Promise.all(({PREVIEWS_IN_VIEW})().map(f => new Promise(resolve =>
+  f.contentWindow.requestAnimationFrame(() => f.contentWindow.requestAnimationFrame(resolve)))))"""
+
+
+def wait_for_previews(page, seconds=30):
+    """Waits, at most `seconds` in all, until every live preview in view has drawn a frame:
+    a screenshot taken before shows black boxes."""
+    assert page.evaluate(f"() => ({PREVIEWS_IN_VIEW})().length") >= 4
+    page.wait_for_function(PREVIEWS_HAVE_FRAMES, timeout=seconds * 1000)
+    page.evaluate(PREVIEWS_DRAWN)
+
+
 def test_gallery_loads_cleanly(playfield, watched):
     page = watched()
     response = page.page.goto(playfield.url + "/")
     assert response.status == 200
     assert page.page.title().startswith("Playfield")
     assert page.page.locator("h1").inner_text() == "Playfield"
+    wait_for_previews(page.page)
     page.screenshot("gallery")
 
 

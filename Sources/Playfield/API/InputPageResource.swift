@@ -36,8 +36,11 @@ struct InputPageResource: ColdResource {
 
   var wording: ColdWording {
     ColdWording(
-      tooManyFromClient: "you have too many input-log pages being read; wait for them first",
-      busy: "the input log is busy; try again shortly", failed: "the page could not be read")
+      tooManyFromClient:
+        "you have too many input-log pages being read (--input-pages-per-client); wait for "
+        + "them first",
+      busy: "the input log is busy (--input-page-queue, --input-page-wait); try again shortly",
+      failed: "the page could not be read")
   }
 
   /// `path` is the session id the route parsed.

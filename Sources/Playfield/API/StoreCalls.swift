@@ -6,8 +6,9 @@ import Synchronization
 /// Where requests that may wait on a shared database run, off the event loops: adopting a
 /// session (over HTTP or a WebSocket upgrade) and listing every process's sessions. While PostgreSQL reconnects or stalls such a
 /// call waits seconds; on an event loop it would hold up every connection of that loop (static
-/// files, the frames of live sessions). `workers` calls run at once; at most `capacity` wait or
-/// run, and a request past that gets 503 with `Retry-After: 1` at once.
+/// files, the frames of live sessions). `workers` calls run at once; at most `capacity`
+/// (`--store-call-queue`) wait or run, and a request past that gets 503 with `Retry-After: 1`
+/// at once.
 final class StoreCalls: Sendable {
   /// Most calls waiting or running.
   let capacity: Int
@@ -15,7 +16,7 @@ final class StoreCalls: Sendable {
   private let turn = Atomic<Int>(0)
   private let inUse = Atomic<Int>(0)
 
-  init(workers: Int = 2, capacity: Int = 64) {
+  init(workers: Int = 2, capacity: Int = Limit.storeCallQueue.defaultValue) {
     self.capacity = capacity
     self.queues = (0..<max(1, workers)).map {
       DispatchQueue(label: "playfield.store-calls.\($0)", qos: .userInitiated)
@@ -52,7 +53,8 @@ final class StoreCalls: Sendable {
   /// The error a request gets when too many wait for the database.
   static var full: APIError {
     var error = APIError(
-      .serviceUnavailable, "too many requests are waiting for the database; ask again")
+      .serviceUnavailable,
+      "too many requests are waiting for the database (--store-call-queue); ask again")
     error.headers.set("Retry-After", "1")
     return error
   }

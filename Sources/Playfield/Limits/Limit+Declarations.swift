@@ -56,6 +56,10 @@ extension Limit where Value == Int {
     "connections-per-family", 64, from: 1, to: 1_000_000,
     help: "Open connections one browser client family (cookie) of an address may hold once its "
       + "requests name it; past it, 503 and the connection closes.")
+  public static let queuedBytesPerAddress = Limit(
+    "queued-bytes-per-address", 16 << 20, from: 1 << 16, to: 1 << 34,
+    help: "Bytes the WebSocket connections of one address may have queued for peers that do not "
+      + "read; past it, those connections are no longer read until their peers catch up.")
   public static let inputLogBytes = Limit(
     "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
     help: "Bytes of input one session may log; past it, the session takes no more input.")
@@ -71,6 +75,21 @@ extension Limit where Value == Int {
     "big-hellos-per-client", 2, from: 1, to: 10_000,
     help: "Big hellos (256 KiB or more: a full canvas) one client may have being encoded or "
       + "waiting; past it, the join closes with 1013.")
+  public static let bigHelloQueue = Limit(
+    "big-hello-queue", 64, from: 1, to: 100_000,
+    help: "Big hellos waiting their turn across all clients (one is encoded at a time); past "
+      + "it, the join closes with 1013.")
+  public static let bigHelloBytes = Limit(
+    "big-hello-bytes", 256 << 10, from: 1024, to: 1 << 30,
+    help: "Bytes of JSON from which a hello is big (--big-hellos-per-client): its size is "
+      + "estimated from the model before encoding, or known from the session's last hello.")
+  public static let inputPageQueue = Limit(
+    "input-page-queue", 64, from: 1, to: 100_000,
+    help: "Input-log pages waiting across all clients (one is read at a time); past it, 503.")
+  public static let storeCallQueue = Limit(
+    "store-call-queue", 64, from: 1, to: 100_000,
+    help: "Requests that wait for the database off the event loops (adopting a session, the "
+      + "shared listing), waiting or running; past it, 503 with Retry-After.")
   public static let inputPagesPerClient = Limit(
     "input-pages-per-client", 2, from: 1, to: 10_000,
     help: "Input-log pages (GET /api/sessions/ID/inputs) one client may have read at once; "
@@ -108,6 +127,12 @@ extension Limit where Value == Double {
   public static let sphereWait = Limit(
     "sphere-wait", 30, unit: "seconds", upTo: 3600,
     help: "Seconds an uncached sphere packing may wait for its turn before 503.")
+  public static let bigHelloWait = Limit(
+    "big-hello-wait", 10, unit: "seconds", upTo: 3600,
+    help: "Seconds a big hello may wait for its turn; past it, the join closes with 1013.")
+  public static let inputPageWait = Limit(
+    "input-page-wait", 10, unit: "seconds", upTo: 3600,
+    help: "Seconds an input-log page may wait for its turn before 503.")
   public static let idlePause = Limit(
     "idle-pause", 30, unit: "seconds", upTo: nil,
     help: "Seconds without clients before a running session pauses.")

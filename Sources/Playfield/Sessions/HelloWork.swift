@@ -10,8 +10,17 @@ import Tiles
 /// joiner over its share, or one that waited past the deadline, is closed with 1013 (try again
 /// later), so a joiner loop on a huge canvas costs that client and nobody else.
 ///
-/// A session's `hello` counts as big once one of its hellos was at least `bigBytes`: the size
-/// is known only after encoding, so the first big one is encoded as small ones are.
+/// A hello counts as big when the model's estimate of it (`Simulation.helloBytesEstimate`,
+/// worked out without encoding) or the size of the session's last hello is at least `bigBytes`
+/// (`--big-hello-bytes`). The estimate is what charges the first big hello of a session, and
+/// every joiner of a burst that arrives before any big one was encoded.
+///
+/// One hello is encoded at a time server-wide, a design constant rather than a limit: the
+/// thread is niced below the game loop and the event loops, so a second one would only take
+/// their spare core from the ticks and sockets of everyone else, and the queue's turns across
+/// addresses and clients already share the one thread out. The wait list
+/// (`--big-hello-queue`), the per-client share (`--big-hellos-per-client`) and the deadline
+/// (`--big-hello-wait`) are limits; each refusal names the one reached.
 final class HelloWork: Sendable {
   /// One hello to encode and send, for whom, and what to do when refused.
   struct Job: Sendable {
@@ -23,7 +32,7 @@ final class HelloWork: Sendable {
   typealias Limits = FairQueue<Job>.Limits
 
   /// Bytes of JSON from which a session's hello is big.
-  static let bigBytes = 256 << 10
+  let bigBytes: Int
 
   /// Counts since start, for `/healthz` and tests.
   struct Statistics: Sendable, Equatable {
@@ -47,17 +56,25 @@ final class HelloWork: Sendable {
 
   init(
     limits: Limits = Limits(running: 1, waiting: 64, perClient: 2, perAddress: 8, deadline: 10),
+    bigBytes: Int = Limit.bigHelloBytes.defaultValue,
     clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 },
     run: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = {
       HelloWork.pool.async($0)
     }
   ) {
     self.queue = Mutex(FairQueue(limits: limits))
+    self.bigBytes = bigBytes
     self.clock = clock
     self.run = run
   }
 
   var statistics: Statistics { counts.withLock { $0 } }
+
+  /// Whether a hello estimated at `estimate` bytes, of a session whose last hello had
+  /// `lastBytes`, is big: charged to its joiner here.
+  func isBig(estimate: Int, lastBytes: Int) -> Bool {
+    max(estimate, lastBytes) >= bigBytes
+  }
 
   /// Starts, queues or refuses `job`.
   func submit(_ job: Job) {
@@ -85,7 +102,7 @@ final class HelloWork: Sendable {
     counts.withLock { $0.refused += 1 }
     job.refuse(
       refusal.tooManyFromClient
-        ? "too many of your joins are being prepared; try again shortly"
-        : "joins are busy; try again shortly")
+        ? "too many of your joins are being prepared (--big-hellos-per-client); try again shortly"
+        : "joins are busy (--big-hello-queue, --big-hello-wait); try again shortly")
   }
 }

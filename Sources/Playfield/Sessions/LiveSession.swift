@@ -81,7 +81,8 @@ final class LiveSession: @unchecked Sendable {
   private let queryLimiterCap = Mutex<QueryLimiter?>(nil)
   /// Who each joining socket is (`joins(_:as:)`), until its hello is on its way.
   private let joiners = Mutex<[ObjectIdentifier: ClientKey]>([:])
-  /// Bytes of JSON of the last hello encoded: from `HelloWork.bigBytes`, hellos are charged.
+  /// Bytes of JSON of the last hello encoded: with the model's estimate, what tells whether the
+  /// next is big (`HelloWork.isBig`).
   private let lastHelloBytes = Atomic<Int>(0)
   /// Sockets whose `hello` a worker is encoding, with what was sent them meanwhile, in order:
   /// it goes out after the `hello`.
@@ -203,6 +204,14 @@ final class LiveSession: @unchecked Sendable {
   /// Whether anyone is connected or joining (the park-idle check).
   var isWatched: Bool { connections.load(ordering: .relaxed) > 0 }
 
+  /// A `/ws/batch` connection drives the session from now until `detached()`: it counts as a
+  /// connection, so the session is not parked under its driver (a parked session left attached
+  /// would go on stepping beside the copy brought back from storage).
+  func attached() { connections.add(1, ordering: .relaxed) }
+
+  /// The `/ws/batch` connection that drove the session closed.
+  func detached() { connections.subtract(1, ordering: .relaxed) }
+
   /// Whether the next tick has anything to do: it runs, steps were asked for, or a command
   /// waits. False for a stopped or paused session left alone: it is not advanced at all.
   var wantsTick: Bool {
@@ -221,7 +230,9 @@ final class LiveSession: @unchecked Sendable {
   }
 
   /// An on-demand session whose steps are not shown yet (`wantsTick` may still say not now):
-  /// the game loop must not sleep.
+  /// the game loop must not sleep. Nor is it parked meanwhile: its steps' tick is neither
+  /// listed nor stored until they are shown, and steps without inputs leave nothing in the
+  /// log, so parked now it would come back without them.
   var waitsToShow: Bool { onDemand != nil && news.load(ordering: .relaxed) }
 
   /// How often an on-demand session nobody watches is shown at most (nanoseconds): its
@@ -481,7 +492,7 @@ final class LiveSession: @unchecked Sendable {
   private func perform(_ action: SessionMachine<WebSocket>.Action) {
     switch action {
     case .send(.hello(let hello), let socket):
-      greet(socket, .hello(hello))
+      greet(socket, hello)
     case .send(let message, let socket):
       if !ready(message, for: [socket]).isEmpty { socket.send(message) }
     case .broadcast(let message, let sockets, let delivery):
@@ -515,7 +526,9 @@ final class LiveSession: @unchecked Sendable {
   /// Sends a joining socket its `hello` from a worker: encoded and compressed there (the event
   /// loop only writes the bytes), then whatever the game loop sent it meanwhile, in order. A
   /// big one takes a turn of `helloWork`, charged to the joiner.
-  private func greet(_ socket: WebSocket, _ hello: ServerMessage) {
+  private func greet(_ socket: WebSocket, _ hello: ServerMessage.Hello) {
+    let estimate = hello.model.helloBytesEstimate
+    let hello = ServerMessage.hello(hello)
     let key = ObjectIdentifier(socket)
     joining.withLock { $0[key] = [] }
     let client = joiners.withLock { $0.removeValue(forKey: key) }
@@ -532,7 +545,7 @@ final class LiveSession: @unchecked Sendable {
       }
     }
     guard let client, let helloWork,
-      lastHelloBytes.load(ordering: .relaxed) >= HelloWork.bigBytes
+      helloWork.isBig(estimate: estimate, lastBytes: lastHelloBytes.load(ordering: .relaxed))
     else { return Self.helloWorkers.async(execute: encode) }
     helloWork.submit(
       HelloWork.Job(

@@ -26,6 +26,12 @@ struct SessionLimits: Sendable {
   var queriesPerClient: Int
   /// Big hellos one client may have being encoded or waiting (`HelloWork`).
   var bigHellosPerClient: Int
+  /// Big hellos waiting their turn across all clients.
+  var bigHelloQueue: Int
+  /// Seconds a big hello may wait for its turn.
+  var bigHelloWait: Double
+  /// Bytes of JSON from which a hello is big.
+  var bigHelloBytes: Int
   /// Browser families one address may hold: its clients together get that many shares.
   var familiesPerAddress: Int
 
@@ -45,6 +51,9 @@ struct SessionLimits: Sendable {
     maxInputBytesPerClient = limits[.inputLogBytesPerClient]
     queriesPerClient = limits[.queriesPerClient]
     bigHellosPerClient = limits[.bigHellosPerClient]
+    bigHelloQueue = limits[.bigHelloQueue]
+    bigHelloWait = limits[.bigHelloWait]
+    bigHelloBytes = limits[.bigHelloBytes]
     familiesPerAddress = limits[.familiesPerAddress]
   }
 }

@@ -5,11 +5,13 @@ extension SessionRegistry {
   /// the longest-untouched session nobody is connected to, among the client's own (at the
   /// `.client` bound), its address's (at the `.address` bound) or all. Connections count from
   /// the moment they join (`LiveSession.isWatched`), not from the next tick's summary.
-  /// False when every candidate has someone connected.
+  /// An on-demand session is not parked before the game loop has shown (and stored) its last
+  /// steps (`LiveSession.waitsToShow`). False when every candidate has
+  /// someone connected.
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
     let candidates = listed.filter { session in
       let summary = session.summary
-      guard !session.isWatched, !session.isRestoring,
+      guard !session.isWatched, !session.isRestoring, !session.waitsToShow,
         summary.spectators + summary.controllers == 0
       else {
         return false

@@ -60,8 +60,10 @@ final class SessionRegistry: Sendable {
     self.queries = QueryLimiter(perClient: limits.queriesPerClient)
     self.helloWork = HelloWork(
       limits: HelloWork.Limits(
-        running: 1, waiting: 64, perClient: limits.bigHellosPerClient,
-        perAddress: limits.bigHellosPerClient * limits.familiesPerAddress, deadline: 10))
+        running: 1, waiting: limits.bigHelloQueue, perClient: limits.bigHellosPerClient,
+        perAddress: limits.bigHellosPerClient * limits.familiesPerAddress,
+        deadline: limits.bigHelloWait),
+      bigBytes: limits.bigHelloBytes)
     self.monotonicClock = monotonicClock
     let quota = SessionQuota(
       perClient: limits.perClient, perAddress: limits.perAddress,

@@ -48,7 +48,12 @@ final class BatchSocketHandler: WebSocketHandler {
   func opened(_ socket: WebSocket) {}
 
   func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
-    state.withLock { $0.job }?.cancel()
+    let (job, sessions) = state.withLock { state in
+      defer { state.slots.removeAll() }
+      return (state.job, state.slots)
+    }
+    job?.cancel()
+    for session in sessions { session.detached() }
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
@@ -162,6 +167,7 @@ final class BatchSocketHandler: WebSocketHandler {
       state.model = model
       state.slots.append(session)
       state.ids.insert(sessionID)
+      session.attached()
       var reply: [String: JSONValue] = [
         "type": "attached", "session": .string(sessionID),
         "slot": .number(Double(state.slots.count - 1)),

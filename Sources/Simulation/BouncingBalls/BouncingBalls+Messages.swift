@@ -29,6 +29,10 @@ extension BouncingBalls {
     writeFrame(into: &writer)
   }
 
+  /// Per ball its radius (`12.34,`), colour (`7,`) and position (`1234.56,` twice), at most 28
+  /// bytes together for worlds up to 10,000 px, and 1 KiB for the rest.
+  public var helloBytesEstimate: Int { 1024 + 28 * state.balls.count }
+
   /// Frame: positions as a flat [x0, y0, x1, y1, ...] array to 0.01 px, and the readouts.
   public func writeFrame(into writer: inout JSONWriter) {
     writer.field("count", state.balls.count)

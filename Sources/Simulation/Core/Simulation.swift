@@ -85,6 +85,12 @@ public protocol Simulation: Sendable {
   /// searching its turn): the game loop then runs it off the realtime tick, as a job charged to
   /// the session's owner. It changes where the step runs, never what it does.
   var nextStepIsHeavy: Bool { get }
+
+  /// About how many bytes `writeHello` writes, worked out without writing it (a count times a
+  /// size per item), at least the real size for states of any bulk: what tells the server,
+  /// before it encodes a joiner's hello, whether that hello is big and charged to the joiner.
+  /// Models whose hello can pass a few KiB give one.
+  var helloBytesEstimate: Int { get }
 }
 
 extension Simulation {
@@ -108,6 +114,9 @@ extension Simulation {
 
   /// Every step is light.
   public var nextStepIsHeavy: Bool { false }
+
+  /// A hello of a few KiB at most: never big.
+  public var helloBytesEstimate: Int { 0 }
 
   /// Refuses nothing: every input is stepped (and logged).
   public mutating func step(checked inputs: [CheckedInput], refused: inout [Int: String])

@@ -21,6 +21,12 @@ extension Paintbrush {
     writeFrame(into: &writer)
   }
 
+  /// The marks at most 80 bytes each besides their points, each point's two coordinates
+  /// (`4095.5,`) at most 14, and 1 KiB for the rest.
+  public var helloBytesEstimate: Int {
+    1024 + 80 * state.marks.count + 14 * state.pointCount
+  }
+
   /// Frame: only the picture's version and counts; the changes travel in `paint` events.
   public func writeFrame(into writer: inout JSONWriter) {
     writer.field("version", state.version)

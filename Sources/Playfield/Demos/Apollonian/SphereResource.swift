@@ -31,8 +31,9 @@ struct SphereResource: ColdResource {
   var wording: ColdWording {
     ColdWording(
       tooManyFromClient:
-        "you have too many sphere packings being computed; wait for them before asking for more",
-      busy: "the sphere packings are busy; try again shortly",
+        "you have too many sphere packings being computed (--sphere-computations-per-client); "
+        + "wait for them before asking for more",
+      busy: "the sphere packings are busy (--sphere-queue, --sphere-wait); try again shortly",
       failed: "the spheres could not be encoded")
   }
 

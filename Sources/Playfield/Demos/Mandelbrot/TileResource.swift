@@ -18,8 +18,11 @@ struct TileResource: ColdResource {
 
   var wording: ColdWording {
     ColdWording(
-      tooManyFromClient: "you have too many tiles rendering; wait for them before asking for more",
-      busy: "the tile renderer is busy; try again shortly", failed: "the tile could not be drawn",
+      tooManyFromClient:
+        "you have too many tiles rendering (--tile-renders-per-client); wait for them before "
+        + "asking for more",
+      busy: "the tile renderer is busy (--tile-queue, --tile-wait); try again shortly",
+      failed: "the tile could not be drawn",
       tooCostly: "this tile is too costly to draw; ask for fewer iterations (iter)")
   }
 
