@@ -46,14 +46,24 @@ extension Application {
         "p99": committed.quantile(0.99).map { JSONValue.number($0 * 1000) } ?? .null,
         "max": committed.quantile(1).map { JSONValue.number($0 * 1000) } ?? .null,
       ])
+      // The queue of writes waiting for the database (it grows while the database is away).
+      body["pendingWrites"] = .object([
+        "inputs": .number(Double(status.pendingInputs)),
+        "snapshots": .number(Double(status.pendingSnapshots)),
+        "progress": .number(Double(status.pendingProgress)),
+        "inputBound": .number(Double(journal.writer.maxPendingInputs)),
+        "refusedInputs": .number(Double(status.rejectedInputs)),
+      ])
       if !status.isHealthy { body["status"] = "degraded" }
       let file = journal.checkFile()
       body["databaseFile"] = .string(file.description)
       if file != .same { body["status"] = "degraded" }
       if let leases = journal.leases {
         let health = leases.health
+        let going = health.cutOff ? "; the database cannot be reached, sessions go on" : ""
         body["leases"] = .string(
-          health.lastError.map { "cannot renew (\(health.failures) tries): \($0)" } ?? "renewed")
+          health.lastError.map { "cannot renew (\(health.failures) tries): \($0)\(going)" }
+            ?? "renewed")
         if health.failures > 0 { body["status"] = "degraded" }
       }
       if let problem = (journal.store as? PostgresSessionStore)?.connectionProblem {

@@ -6,15 +6,26 @@ extension Application {
   /// this one, after adopting it if its lease is free or ran out. A session another live
   /// process holds gets 503 with `Retry-After: 1` and `Playfield-Held-By`: nginx then tries the
   /// next process of the session's shard (`proxy_next_upstream http_503`), and a direct client
-  /// knows to ask again or elsewhere. Nil when the request is this process's to answer.
+  /// knows to ask again or elsewhere. A session the store could not be asked for (it is away)
+  /// gets 503 with `Retry-After: 1` too, not 404. Nil when the request is this process's to
+  /// answer.
   func sessionHeldElsewhere(segments: [String]) -> Reply? {
     guard (journal?.leases) != nil, let id = Self.sessionID(in: segments),
-      registry.session(id) == nil, let holder = registry.heldElsewhere.withLock({ $0[id] })
+      registry.session(id) == nil
     else { return nil }
+    if let holder = registry.heldElsewhere.withLock({ $0[id] }) {
+      var error = APIError(
+        .serviceUnavailable, "session \(id) is held by another Playfield process; ask again")
+      error.headers.set("Retry-After", "1")
+      error.headers.set("Playfield-Held-By", holder)
+      return .response(error.response)
+    }
+    // NB: a session the store could not be asked for is not "no session" (404).
+    guard registry.unreachable.withLock({ $0.contains(id) }) else { return nil }
     var error = APIError(
-      .serviceUnavailable, "session \(id) is held by another Playfield process; ask again")
+      .serviceUnavailable,
+      "session \(id) cannot be brought back now: the database cannot be reached; ask again")
     error.headers.set("Retry-After", "1")
-    error.headers.set("Playfield-Held-By", holder)
     return .response(error.response)
   }
 

@@ -53,9 +53,12 @@ public final class Application: HTTPHandler {
         storeLimits.maxMazesPerClient = limits[.mazesPerClient]
         storeLimits.maxMazesPerAddress = limits[.mazesPerClient] * limits[.familiesPerAddress]
         let shared = PostgresURL.isPostgreSQL(path)
+        var writing = WriterConfiguration()
+        writing.maxPendingInputs = limits[.pendingInputs]
         journal = StorageJournal(
           store: try environment.openStore(path, storeLimits, environment.serving),
-          owner: shared ? LeaseOwner.unique(serving: environment.serving) : nil, logger: logger)
+          owner: shared ? LeaseOwner.unique(serving: environment.serving) : nil,
+          configuration: writing, logger: logger)
       } catch let error as DatabaseLockError {
         throw error  // NB: another process has the SQLite file; serving beside it would fork it.
       } catch  where PostgresURL.isPostgreSQL(path) {

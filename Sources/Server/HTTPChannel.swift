@@ -173,6 +173,9 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
       pending.whenDone { [loop] response in
         loop.execute {
           if self.waiting === pending { self.waiting = nil }
+          if let (accepted, handler) = pending.takeUpgrade() {
+            self.pendingUpgrade = (accepted, handler, request)
+          }
           self.respond(response)
         }
       }

@@ -1,5 +1,6 @@
 import HTTP
 import Synchronization
+import WebSocket
 
 /// A response that another thread will finish. The handler returns it inside `.later` and
 /// calls `succeed` exactly once from anywhere; later calls are ignored.
@@ -11,6 +12,8 @@ public final class PendingResponse: Sendable {
   }
 
   private let state = Mutex(State.waiting(nil))
+  /// The WebSocket to switch to once the 101 is sent, when the answer is an upgrade.
+  private let upgrade = Mutex<(WebSocketHandshake.Accepted, any WebSocketHandler)?>(nil)
   /// Whether the connection waiting for it went away, and who wants to know.
   private let abandonment = Mutex<(abandoned: Bool, callbacks: [@Sendable () -> Void])>((false, []))
 
@@ -31,6 +34,23 @@ public final class PendingResponse: Sendable {
       }
     }
     callback?(response)
+  }
+
+  /// Finishes the response as a WebSocket upgrade (an upgrade request answered off the event
+  /// loop): the connection sends the handshake's 101, then hands itself to `handler`.
+  public func succeed(
+    upgradingTo accepted: WebSocketHandshake.Accepted, _ handler: any WebSocketHandler
+  ) {
+    upgrade.withLock { $0 = (accepted, handler) }
+    succeed(accepted.response)
+  }
+
+  /// The upgrade `succeed(upgradingTo:_:)` gave, taken once.
+  func takeUpgrade() -> (WebSocketHandshake.Accepted, any WebSocketHandler)? {
+    upgrade.withLock { taken in
+      defer { taken = nil }
+      return taken
+    }
   }
 
   /// Calls `callback` once with the response, at once if it is already done.

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Keeps this process's session leases alive: it records the leases the app takes, renews them
@@ -5,10 +6,16 @@ import Foundation
 /// found lost (another process adopted them after they ran out, e.g. while this one was paused
 /// or cut off from the database), so the app stops stepping them.
 ///
-/// While the database is unreachable, renewals fail and are retried at the next period; the
-/// sessions go on in memory. A lease that ran out meanwhile but that no one took is renewed
-/// when the database is back; one that another process took is reported lost, and its writes
-/// are refused by the store (`WriteResult.lostSessions`) anyway.
+/// While the database is unreachable, renewals fail and are retried every half second; the
+/// sessions go on in memory (`mayStep`: while every renewal since the last success failed only
+/// because the store could not be reached, no other process can take a lease either). A lease
+/// that ran out meanwhile but that no one took is renewed when the database is back; one that
+/// another process took is reported lost, and its writes are refused by the store
+/// (`WriteResult.lostSessions`) anyway.
+///
+/// A gap in this process's own steady clock longer than `pauseGap` (it was paused: SIGSTOP,
+/// SIGCONT) ends that allowance until a renewal answers: the store may have come back during
+/// the pause and another process adopted the sessions.
 public final class LeaseKeeper: @unchecked Sendable {
   // NB: @unchecked because every `var` below is guarded by `condition`, which is the lock.
   /// The owner name of every lease this keeper takes (one per process life).
@@ -16,35 +23,60 @@ public final class LeaseKeeper: @unchecked Sendable {
   /// Seconds a lease lasts unless renewed.
   public let duration: Double
   private let store: any SessionStore
+  /// The longest gap in the steady clock between two beats that is not taken for a pause.
+  public let pauseGap: Double
   private let wallClock: @Sendable () -> Double
+  private let steadyClock: @Sendable () -> Double
   private let lost: @Sendable ([String]) -> Void
+  private let answered: @Sendable () -> Void
   private let condition = NSCondition()
   private var held: [String: Lease] = [:]
   private var failures = 0
   private var lastError: String?
+  /// Whether every renewal failed since the last success failed because the store could not be
+  /// reached (a connection refused or lost), not because of what it answered.
+  private var unreachableOnly = true
+  /// The steady time of the last beat (`beat()`), nil before the first.
+  private var lastBeat: Double?
+  /// Set by a pause (a gap between beats past `pauseGap`); cleared by a renewal that answers,
+  /// begun after the pause was seen (at `pauseSeenAt`, steady time).
+  private var pausedSinceAnswer = false
+  private var pauseSeenAt = -Double.infinity
   private var stopping = false
   private var finished = false
 
-  /// Starts the renewing thread (unless `renewing` is false: then call `renew()` yourself).
-  /// `wallClock` gives unix seconds; `lost` is called on the keeper's thread with sessions
-  /// found lost.
+  /// Starts the renewing thread and the beating one (unless `renewing` is false: then call
+  /// `renew()` and `beat()` yourself). `wallClock` gives unix seconds, `steadyClock` seconds
+  /// that run on while the process is stopped; `lost` is called on the keeper's thread with
+  /// sessions found lost, `answered` when a renewal succeeds after failures (the store is back).
   public init(
-    store: any SessionStore, owner: String, duration: Double = 10,
+    store: any SessionStore, owner: String, duration: Double = 10, pauseGap: Double = 1,
     wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-    renewing: Bool = true, lost: @escaping @Sendable ([String]) -> Void = { _ in }
+    steadyClock: @escaping @Sendable () -> Double = {
+      Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    },
+    renewing: Bool = true, lost: @escaping @Sendable ([String]) -> Void = { _ in },
+    answered: @escaping @Sendable () -> Void = {}
   ) {
     self.store = store
     self.owner = owner
     self.duration = duration
+    self.pauseGap = pauseGap
     self.wallClock = wallClock
+    self.steadyClock = steadyClock
     self.lost = lost
+    self.answered = answered
     guard renewing else {
       finished = true
       return
     }
+    beat()
     let thread = Thread { [self] in run() }
     thread.name = "playfield.lease-keeper"
     thread.start()
+    let beating = Thread { [self] in beatUntilStopped() }
+    beating.name = "playfield.lease-clock"
+    beating.start()
   }
 
   /// The terms of a lease taken now.
@@ -82,23 +114,57 @@ public final class LeaseKeeper: @unchecked Sendable {
     return held[sessionID]
   }
 
-  /// Whether this process may still step a session: its lease is kept and has more than
-  /// `margin` seconds left on the wall clock now. Past that point another process may adopt the
-  /// session as soon as the lease runs out, so this one applies nothing more to it (the fence
-  /// before apply; the store refusing stale writes is the fence after). The margin covers the
-  /// time between this check and the step, and clocks a little apart.
+  /// Whether this process may still step a session: its lease is kept, and either has more
+  /// than `margin` seconds left on the wall clock now, or every renewal since the last success
+  /// failed only because the store could not be reached (and none was made since a pause).
+  ///
+  /// Past the margin another process may adopt the session as soon as the lease runs out, so
+  /// this one applies nothing more to it (the fence before apply; the store refusing stale
+  /// writes is the fence after). The margin covers the time between this check and the step,
+  /// and clocks a little apart. While the store is unreachable no process can adopt anything
+  /// (adopting is a write to the store), so the sessions go on in memory; when it is back, the
+  /// first renewal finds out which leases are still ours (docs/deployment.md, "What survives
+  /// which failure").
   public func mayStep(sessionID: String, margin: Double) -> Bool {
     let now = wallClock()
+    let steady = steadyClock()
     condition.lock()
     defer { condition.unlock() }
     guard let lease = held[sessionID] else { return false }
-    return now < lease.expiresAt - margin
+    if now < lease.expiresAt - margin { return true }
+    // NB: a beat missed is seen here too, before the beating thread runs again after SIGCONT.
+    notePause(at: steady)
+    return isCutOff && !pausedSinceAnswer
+  }
+
+  /// Sets `pausedSinceAnswer` when the last beat is more than `pauseGap` before `steady`.
+  private func notePause(at steady: Double) {
+    guard let lastBeat, steady - lastBeat > pauseGap else { return }
+    pausedSinceAnswer = true
+    pauseSeenAt = steady
+  }
+
+  /// Whether renewals fail, each only because the store could not be reached.
+  private var isCutOff: Bool {
+    failures > 0 && unreachableOnly
+  }
+
+  /// Notes that the process runs now (the beating thread calls it ten times a second): a gap
+  /// since the last beat longer than `pauseGap` means the process was stopped, and ends
+  /// stepping on a lease that ran out until a renewal answers.
+  public func beat() {
+    let steady = steadyClock()
+    condition.lock()
+    defer { condition.unlock() }
+    notePause(at: steady)
+    lastBeat = steady
   }
 
   /// Renews every lease of `owner` now and returns the sessions found lost (no longer kept,
   /// and reported to `lost`); throws what the store threw, keeping every lease.
   @discardableResult
   public func renew() throws -> [String] {
+    let startedAt = steadyClock()
     condition.lock()
     let before = held
     condition.unlock()
@@ -109,13 +175,18 @@ public final class LeaseKeeper: @unchecked Sendable {
       condition.lock()
       failures += 1
       lastError = String(describing: error)
+      if (error as? PostgresError)?.kind != .connection { unreachableOnly = false }
       condition.unlock()
       throw error
     }
     let still = Dictionary(uniqueKeysWithValues: renewed.map { ($0.sessionID, $0) })
     condition.lock()
+    let wasFailing = failures > 0
     failures = 0
     lastError = nil
+    unreachableOnly = true
+    // NB: an answer to a renewal sent before a pause says nothing of what happened during it.
+    if startedAt >= pauseSeenAt { pausedSinceAnswer = false }
     var gone: [String] = []
     for (id, lease) in before {
       // NB: a lease forgotten or taken anew during the renewal is not this renewal's to judge.
@@ -130,14 +201,17 @@ public final class LeaseKeeper: @unchecked Sendable {
     condition.unlock()
     gone.sort()
     if !gone.isEmpty { lost(gone) }
+    if wasFailing { answered() }
     return gone
   }
 
   /// Renewals failed in a row, and why the last one did; `nil` reason while they succeed.
-  public var health: (failures: Int, lastError: String?) {
+  /// `cutOff`: every one of them failed because the store could not be reached, and the
+  /// process was not paused since, so sessions go on past their leases.
+  public var health: (failures: Int, lastError: String?, cutOff: Bool) {
     condition.lock()
     defer { condition.unlock() }
-    return (failures, lastError)
+    return (failures, lastError, isCutOff && !pausedSinceAnswer)
   }
 
   /// Stops renewing (the leases then run out unless given up: see `releaseAll`).
@@ -168,11 +242,30 @@ public final class LeaseKeeper: @unchecked Sendable {
       condition.unlock()
     }
     while !stopping {
-      _ = condition.wait(until: Date(timeIntervalSinceNow: duration / 3))
+      // NB: while renewals fail, sooner, so that the store's return is noticed at once.
+      let period = failures > 0 ? min(duration / 3, Self.retryPeriod) : duration / 3
+      _ = condition.wait(until: Date(timeIntervalSinceNow: period))
       guard !stopping else { return }
       condition.unlock()
       _ = try? renew()
       condition.lock()
     }
+  }
+
+  /// Seconds between renewals while they fail.
+  static let retryPeriod = 0.5
+
+  /// Seconds between beats.
+  static let beatPeriod = 0.1
+
+  private func beatUntilStopped() {
+    condition.lock()
+    while !stopping {
+      condition.unlock()
+      beat()
+      condition.lock()
+      _ = condition.wait(until: Date(timeIntervalSinceNow: Self.beatPeriod))
+    }
+    condition.unlock()
   }
 }

@@ -2,7 +2,9 @@ import Dispatch
 
 /// A PostgreSQL connection that comes back after a break: each use finds the connection broken
 /// (libpq's `PQstatus`) connects again, at most as often as its backoff allows (0.25 s after the
-/// first failure, doubling to 5 s), and meanwhile fails at once with the last reason.
+/// first failure, doubling to 1 s: a server back is found within a second, which bounds how long
+/// sessions run on leases the store has not yet confirmed), and meanwhile fails at once with the
+/// last reason.
 ///
 /// Not thread-safe: the store keeps each link in a `Mutex`.
 final class PostgresLink: @unchecked Sendable {
@@ -15,7 +17,7 @@ final class PostgresLink: @unchecked Sendable {
   private var failures = 0
   private var nextAttempt = -Double.infinity
   private var lastError: PostgresError?
-  private static let backoff = Backoff(base: 0.125, maximum: 5)
+  private static let backoff = Backoff(base: 0.125, maximum: 1)
 
   /// Connects to `url` now; throws when that fails, as a store must not open on a bad URL.
   init(url: String, connectTimeoutSeconds: Int, now: @escaping @Sendable () -> Double)

@@ -70,13 +70,17 @@ public final class SessionWriter: @unchecked Sendable {
   /// Queues a tick's inputs, all or none; false when they were refused (they would overflow
   /// the backlog, or the writer is closed). Call it before applying them: an input refused
   /// here must not take effect, or the log would not replay to what clients saw.
+  ///
+  /// `admitted`: the inputs were taken from their clients while `admitsInput()` said yes, and
+  /// acknowledged; they are queued whatever the backlog now, so nothing acknowledged is lost
+  /// (the backlog may pass its bound by what was admitted but not yet applied when it filled).
   @discardableResult
-  public func append(contentsOf inputs: [LoggedInput]) -> Bool {
+  public func append(contentsOf inputs: [LoggedInput], admitted: Bool = false) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     guard !stopping else { return false }
     let waiting = pending.inputs.count + inFlight.inputs.count
-    guard waiting + inputs.count <= configuration.maxPendingInputs else {
+    guard admitted || waiting + inputs.count <= configuration.maxPendingInputs else {
       rejectedInputs += inputs.count
       return false
     }
@@ -84,6 +88,19 @@ public final class SessionWriter: @unchecked Sendable {
     enqueued += UInt64(inputs.count)
     // NB: bounded while the store is away; the inputs queued then go unmeasured.
     if queuedAt.count < CommitLatency.capacity { queuedAt.append((enqueued, now())) }
+    return true
+  }
+
+  /// Whether a client's input may be taken now: fewer than `maxPendingInputs` inputs wait to
+  /// be written. A refusal is counted in `status.rejectedInputs`.
+  public func admitsInput() -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !stopping else { return false }
+    guard pending.inputs.count + inFlight.inputs.count < configuration.maxPendingInputs else {
+      rejectedInputs += 1
+      return false
+    }
     return true
   }
 
@@ -157,6 +174,9 @@ public final class SessionWriter: @unchecked Sendable {
     }
     return pending.isEmpty
   }
+
+  /// Inputs held while the database cannot be written before new ones are refused.
+  public var maxPendingInputs: Int { configuration.maxPendingInputs }
 
   /// How long the inputs of the latest ticks waited from being queued to being committed.
   public var commitLatency: CommitLatency {

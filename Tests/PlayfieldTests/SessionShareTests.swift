@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Storage
+import Synchronization
 import Testing
 
 @testable import Playfield
@@ -103,6 +104,21 @@ struct InputLogBytesTests {
     #expect(cap.message(.bytes).contains("1000 bytes"))
     cap.forget("s")
     #expect(cap.admit("s", bytes: 1000) == nil)
+  }
+
+  @Test("while the writes waiting for the database are at their bound, inputs are refused")
+  func storageBacklog() {
+    let full = Mutex(false)
+    let cap = InputLogCap(maxInputs: 2, storage: { !full.withLock { $0 } })
+    #expect(cap.admit("s") == nil)
+    full.withLock { $0 = true }
+    #expect(cap.admit("s") == .storageBacklog)
+    #expect(InputLogCap.Bound.storageBacklog.code == "storage-backlog")
+    #expect(InputLogCap.Bound.count.code == "log-full")
+    #expect(cap.message(.storageBacklog).contains("--pending-inputs"))
+    full.withLock { $0 = false }
+    #expect(cap.admit("s") == nil, "the refused input was not counted")
+    #expect(cap.admit("s") == .count)
   }
 
   @Test("the count cap still holds")

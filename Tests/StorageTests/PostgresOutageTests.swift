@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Storage
@@ -54,6 +55,110 @@ import Testing
     #expect(try store.lease(sessionID: "s")?.expiresAt == 111)
     #expect(keeper.health.failures == 0)
     #expect(store.connectionProblem == nil)
+  }
+
+  @Test func sessionsGoOnPastTheirLeasesWhileTheStoreCannotBeReachedButNotAfterAPause() throws {
+    let server = try PostgresServer()
+    defer { server.destroy() }
+    let name = try server.makeDatabase()
+    let store = try PostgresSessionStore(url: server.tcpURL(name))
+    let other = try PostgresSessionStore(url: server.tcpURL(name))
+    for id in ["s", "t"] { try store.createSession(StoreFixture.session(id)) }
+    let wall = LeaseKeeperTests.ManualClock()
+    let steady = LeaseKeeperTests.ManualClock()
+    let lost = Mutex<[String]>([])
+    let answers = Mutex(0)
+    let keeper = LeaseKeeper(
+      store: store, owner: "a", duration: 10, pauseGap: 1, wallClock: { wall.now },
+      steadyClock: { steady.now }, renewing: false, lost: { ids in lost.withLock { $0 += ids } },
+      answered: { answers.withLock { $0 += 1 } })
+    for id in ["s", "t"] { #expect(try keeper.acquire(sessionID: id).lease?.expiresAt == 110) }
+    /// The process runs for `seconds`: both clocks move, and the keeper beats every 0.1 s.
+    func run(_ seconds: Double) {
+      for _ in 0..<Int((seconds * 10).rounded()) {
+        wall.advance(0.1)
+        steady.advance(0.1)
+        keeper.beat()
+      }
+    }
+    func mayStep(_ id: String) -> Bool { keeper.mayStep(sessionID: id, margin: 1) }
+    run(0.5)
+
+    try server.stop()
+    run(9)  // wall 109.5: within the margin of the leases, and no renewal has failed yet
+    #expect(!mayStep("s"), "a lease near its end, the store not yet found away: fenced")
+    let refused = try #require(throws: PostgresError.self) { try keeper.renew() }
+    #expect(refused.kind == .connection)
+    #expect(keeper.health.cutOff && keeper.health.failures == 1)
+    #expect(mayStep("s") && mayStep("t"), "cut off from the store: nobody can adopt, go on")
+    run(20)
+    #expect(throws: PostgresError.self) { try keeper.renew() }
+    #expect(mayStep("s"), "20 s past the lease, still cut off: go on")
+
+    // Paused (SIGSTOP, SIGCONT): the steady clock moved on without a beat.
+    wall.advance(3)
+    steady.advance(3)
+    #expect(!mayStep("s"), "the first check after a pause sees it, before any beat")
+    #expect(!keeper.health.cutOff)
+    run(1)
+    #expect(throws: PostgresError.self) { try keeper.renew() }
+    #expect(!mayStep("s"), "after a pause, fenced until a renewal answers, not one that fails")
+
+    // The store is back, and another process adopted "t" before this one's renewal.
+    try server.start()
+    let adopted = try eventually {
+      try other.acquireLease(sessionID: "t", LeaseTerms(owner: "b", now: wall.now, duration: 10))
+    }
+    #expect(adopted.lease?.epoch == 2)
+    #expect(try eventually { try keeper.renew() } == ["t"])
+    #expect(lost.withLock { $0 } == ["t"] && answers.withLock { $0 } == 1)
+    #expect(mayStep("s") && !mayStep("t"), "s renewed and stepped again; t is b's")
+    #expect(!keeper.health.cutOff && keeper.health.failures == 0)
+  }
+
+  @Test func pastItsBoundTheQueueRefusesNewInputsButKeepsEveryOneAdmitted() throws {
+    let server = try PostgresServer()
+    defer { server.destroy() }
+    let name = try server.makeDatabase()
+    let store = try PostgresSessionStore(url: server.tcpURL(name))
+    try store.createSession(StoreFixture.session("s"))
+    var configuration = WriterConfiguration()
+    configuration.flushInterval = 0.02
+    configuration.maxBackoff = 0.2
+    configuration.maxPendingInputs = 3
+    let writer = SessionWriter(store: store, configuration: configuration)
+    defer { writer.close(timeout: 1) }
+    try server.stop()
+    let inputs = StoreFixture.inputs("s", from: 1, count: 5)
+    for input in inputs.prefix(3) {
+      #expect(writer.admitsInput())
+      #expect(writer.append(contentsOf: [input], admitted: true))
+    }
+    #expect(!writer.admitsInput(), "3 inputs wait: the bound")
+    #expect(!writer.append(inputs[3]), "nor may an input not admitted pass it")
+    // Two admitted (and acknowledged) before the queue filled, applied after: kept.
+    #expect(writer.append(contentsOf: Array(inputs.suffix(2)), admitted: true))
+    let full = writer.status
+    #expect(full.isBacklogFull && full.pendingInputs == 5 && full.rejectedInputs == 2)
+    #expect(full.summary.contains("backlog full: new inputs are refused"))
+
+    try server.start()
+    #expect(writer.flush(timeout: 60))
+    #expect(try store.inputs(sessionID: "s").map(\.tick) == Array(1...5))
+    #expect(writer.admitsInput())
+  }
+
+  /// `body`'s result once it stops throwing (a connection is made again after a restart).
+  private func eventually<T>(_ body: () throws -> T) throws -> T {
+    let deadline = Date(timeIntervalSinceNow: 30)
+    while true {
+      do {
+        return try body()
+      } catch {
+        guard Date() < deadline else { throw error }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+    }
   }
 
   @Test func aStoreOnAWrongURLFailsToOpenWithOneLine() throws {

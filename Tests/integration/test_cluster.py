@@ -17,7 +17,7 @@ import time
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from deadline import Deadline, receive_until_async, wait_until
 from helpers import create_session, request
@@ -216,13 +216,26 @@ def postgres_processes(cluster):
     return found
 
 
+async def upgrade_status(url, seconds):
+    """What a WebSocket upgrade to `url` comes to within `seconds`: 101, or the HTTP status
+    it was refused with."""
+    try:
+        async with connect(url, open_timeout=seconds):
+            return 101
+    except InvalidStatus as error:
+        return error.response.status_code
+
+
 def test_a_stalled_database_holds_up_no_event_loop(cluster):
-    """PostgreSQL frozen (SIGSTOP: connections open, no answers): listings of the shared store
-    wait on a store worker, not on an event loop, so the same process still serves a static
-    file and a live session's socket meanwhile; the listings are answered once it is back."""
+    """PostgreSQL frozen (SIGSTOP: connections open, no answers): listings of the shared store,
+    and WebSocket upgrades for a session not live on the process (which may adopt it), wait on a
+    store worker, not on an event loop, so the same process still serves a static file and a
+    live session's socket meanwhile; they are answered once it is back."""
     session = create_session(cluster, "bouncing-balls")
     process = cluster.process(shard(session))
     direct = f"http://{process.address}"
+    elsewhere = next(s for s in (create_session(cluster, "bouncing-balls") for _ in range(6))
+                     if shard(s) != shard(session))
     frozen = postgres_processes(cluster)
 
     async def run():
@@ -235,19 +248,29 @@ def test_a_stalled_database_holds_up_no_event_loop(cluster):
                 # would hold up every one of them.
                 listings = [asyncio.create_task(asyncio.to_thread(request, direct + "/api/sessions", timeout=60))
                             for _ in range(4)]
-                await asyncio.sleep(0.5)
+                # Upgrades for a session another process holds: this one asks the store for it.
+                upgrades = [asyncio.create_task(upgrade_status(f"ws://{process.address}/ws/sessions/{elsewhere['id']}",
+                                                               60))
+                            for _ in range(4)]
+                # NB: within seconds of the freeze, before the live session's lease nears its end.
+                frames = await frame_ticks(ws, 0.5)
+                assert len(frames) >= 2 and frames == sorted(frames), "the live session's frames go on"
                 status, _, _ = await asyncio.to_thread(request, direct + "/css/playfield.css", timeout=10)
-                assert status == 200, "a static file while the listings wait"
+                assert status == 200, "a static file while the listings and upgrades wait"
                 await ws.send(json.dumps({"type": "ping", "id": "p"}))
                 await receive_until_async(ws, lambda m: m["type"] == "pong", 10, "the session socket's pong")
                 assert not any(listing.done() for listing in listings), "the listings wait for the database"
+                assert not any(upgrade.done() for upgrade in upgrades), "the upgrades wait for the database"
             finally:
                 for pid in frozen:
                     os.kill(pid, signal.SIGCONT)
-            return [status for status, _, _ in await asyncio.gather(*listings)]
+            return ([status for status, _, _ in await asyncio.gather(*listings)],
+                    await asyncio.gather(*upgrades))
 
-    statuses = asyncio.run(run())
+    statuses, upgraded = asyncio.run(run())
     assert statuses == [200] * 4, statuses
+    # NB: the session is its own process's, which renews its lease: here it is held elsewhere.
+    assert upgraded == [503] * 4, upgraded
     for each in cluster.processes:
         wait_until(lambda: request(f"http://{each.address}/healthz")[2]["status"] == "ok", 60,
                    f"process {each.shard} healthy again")
@@ -281,3 +304,145 @@ def test_postgresql_restarted_under_load(cluster):
         assert len(logged_inputs(cluster, session)) == sent[session["id"]], "every acknowledged input kept"
         ticks = asyncio.run(watch_ticks(cluster, session))
         assert ticks[-1] > ticks[0]
+
+
+def test_postgresql_away_longer_than_a_lease(cluster):
+    """PostgreSQL stopped for longer than a lease, under load: the sessions go on stepping in
+    memory (nobody can adopt them while it is away), frames keep flowing to a spectator, every
+    process's /healthz says degraded with the queue of writes waiting, and every input
+    acknowledged meanwhile is in the log once PostgreSQL is back, each tick written once."""
+    sessions = [create_session(cluster, "bouncing-balls") for _ in range(4)]
+    wait_until(lambda: all(request(f"{cluster.url}/api/sessions/{s['id']}")[0] == 200 for s in sessions),
+               30, "every session reachable through nginx")
+    away = clusters.LEASE_SECONDS + 3
+
+    async def run():
+        acked = {s["id"]: [] for s in sessions}
+        errors = []
+        frames = []
+
+        async def read(ws, session, spectator=False):
+            async for raw in ws:
+                message = json.loads(raw)
+                if message["type"] == "ack":
+                    acked[session["id"]].append(message["id"])
+                elif message["type"] == "error":
+                    errors.append((session["id"], message))
+                elif spectator and message["type"] == "frame":
+                    frames.append((time.monotonic(), message["tick"]))
+
+        controllers = [await connect(f"{cluster.ws_url}/ws/sessions/{s['id']}?token={s['token']}", max_queue=None)
+                       for s in sessions]
+        spectator = await connect(f"{cluster.ws_url}/ws/sessions/{sessions[0]['id']}", max_queue=None)
+        readers = [asyncio.create_task(read(ws, s)) for ws, s in zip(controllers, sessions)]
+        readers.append(asyncio.create_task(read(spectator, sessions[0], spectator=True)))
+        sent = {s["id"]: 0 for s in sessions}
+
+        async def send_for(seconds):
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                for ws, session in zip(controllers, sessions):
+                    n = sent[session["id"]]
+                    await ws.send(json.dumps({"type": "add-ball", "x": 50 + n / 4, "y": 40, "vx": 1, "vy": 1,
+                                              "id": n}))
+                    sent[session["id"]] = n + 1
+                await asyncio.sleep(0.2)
+
+        try:
+            await send_for(1.5)
+            await asyncio.to_thread(cluster.postgres.stop)
+            stopped = time.monotonic()
+            await send_for(clusters.LEASE_SECONDS + 1.5)
+            healths = [request(f"http://{p.address}/healthz")[2] for p in cluster.processes]
+            during = {s["id"]: sent[s["id"]] for s in sessions}
+            await send_for(away - (time.monotonic() - stopped))
+            await asyncio.to_thread(cluster.postgres.start)
+            await send_for(1.5)
+            deadline = Deadline(30, "the acks of every input sent")
+            while sum(map(len, acked.values())) < sum(sent.values()) and not errors:
+                await asyncio.sleep(min(0.05, deadline.left()))
+        finally:
+            for ws in controllers + [spectator]:
+                await ws.close()
+            for reader in readers:
+                reader.cancel()
+        return stopped, acked, sent, during, errors, frames, healths
+
+    stopped, acked, sent, during, errors, frames, healths = asyncio.run(run())
+    assert not errors, errors
+    for session in sessions:
+        assert acked[session["id"]] == list(range(sent[session["id"]])), "every input acknowledged, in order"
+        assert during[session["id"]] > 20, "inputs were sent while PostgreSQL was away"
+    # Past the lease (and its margin) with PostgreSQL still away, the spectator's session steps on.
+    late = [tick for at, tick in frames if stopped + clusters.LEASE_SECONDS + 1 <= at <= stopped + away - 0.5]
+    assert len(late) >= 10, f"frames past the lease while PostgreSQL was away: {late}"
+    assert late == sorted(late) and late[-1] > late[0], late
+    for health in healths:
+        assert health["status"] == "degraded", health
+        assert "sessions go on" in health["leases"], health["leases"]
+    assert sum(h["pendingWrites"]["inputs"] for h in healths) > 0, "the writes wait in the queue"
+
+    for process in cluster.processes:
+        wait_until(lambda: request(f"http://{process.address}/healthz")[2]["status"] == "ok", 60,
+                   f"process {process.shard} healthy again")
+    for session in sessions:
+        logged = wait_until(lambda: len(entries := logged_inputs(cluster, session)) >= sent[session["id"]]
+                            and entries, 20, "every acknowledged input in the log")
+        assert [i["input"]["x"] for i in logged] == [50 + n / 4 for n in range(sent[session["id"]])], \
+            "every acknowledged input is in the log, in order"
+        # NB: exactly the inputs acknowledged, once each, in tick order: no second holder wrote.
+        ticks = [i["tick"] for i in logged]
+        assert ticks == sorted(ticks), "the log is in tick order"
+    # The sessions were never handed over: still live, still stepping.
+    for session in sessions:
+        ticks = asyncio.run(watch_ticks(cluster, session))
+        assert ticks[-1] > ticks[0]
+
+
+def test_past_the_bound_of_waiting_writes_new_inputs_are_refused(cluster):
+    """PostgreSQL away and the queue of writes at its bound (`--pending-inputs 20`, one process
+    of its own): every input acknowledged is queued and reaches the log when PostgreSQL is
+    back; the inputs after the bound is reached get `storage-backlog`, naming the option, and
+    /healthz says degraded with the queue's depth. (`cluster`: skipped, saying why, without PostgreSQL or nginx.)"""
+    small = clusters.Cluster(1, extra=["--pending-inputs", "20"])
+    small.ws_url = "ws://" + small.url[len("http://"):]
+    try:
+        session = create_session(small, "bouncing-balls")
+
+        async def run():
+            acked, refused = [], []
+            async with connect(f"{small.ws_url}/ws/sessions/{session['id']}?token={session['token']}",
+                               max_queue=None) as ws:
+                await asyncio.to_thread(small.postgres.stop)
+                for n in range(40):
+                    await ws.send(json.dumps({"type": "add-ball", "x": 50 + n, "y": 40, "vx": 1, "vy": 1,
+                                              "id": n}))
+                    await asyncio.sleep(0.05)
+                deadline = Deadline(20, "an answer to every input")
+                while len(acked) + len(refused) < 40:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), deadline.left()))
+                    if message["type"] == "ack":
+                        acked.append(message["id"])
+                    elif message["type"] == "error":
+                        refused.append(message)
+                health = request(f"http://{small.processes[0].address}/healthz")[2]
+                await asyncio.to_thread(small.postgres.start)
+            return acked, refused, health
+
+        acked, refused, health = asyncio.run(run())
+        # NB: an input is counted once applied, so a slow tick may let a few more in; never fewer.
+        assert len(acked) >= 20 and acked == list(range(len(acked))), acked
+        assert [m["id"] for m in refused] == list(range(len(acked), 40))
+        assert {m["error"] for m in refused} == {"storage-backlog"}
+        assert "--pending-inputs" in refused[0]["message"], refused[0]
+        assert health["status"] == "degraded", health
+        assert health["pendingWrites"]["inputs"] == len(acked), health["pendingWrites"]
+        assert health["pendingWrites"]["inputBound"] == 20
+        assert health["pendingWrites"]["refusedInputs"] == len(refused)
+        wait_until(lambda: request(f"http://{small.processes[0].address}/healthz")[2]["status"] == "ok", 60,
+                   "the process healthy again")
+        logged = wait_until(lambda: len(entries := logged_inputs(small, session)) >= len(acked) and entries, 20,
+                            "the acknowledged inputs in the log")
+        assert [i["input"]["x"] for i in logged] == [50 + n for n in acked], "every acknowledged input, once"
+    finally:
+        small.stop()

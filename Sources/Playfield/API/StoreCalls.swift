@@ -4,7 +4,7 @@ import Server
 import Synchronization
 
 /// Where requests that may wait on a shared database run, off the event loops: adopting a
-/// session and listing every process's sessions. While PostgreSQL reconnects or stalls such a
+/// session (over HTTP or a WebSocket upgrade) and listing every process's sessions. While PostgreSQL reconnects or stalls such a
 /// call waits seconds; on an event loop it would hold up every connection of that loop (static
 /// files, the frames of live sessions). `workers` calls run at once; at most `capacity`
 /// (`--store-call-queue`) wait or run, and a request past that gets 503 with `Retry-After: 1`
@@ -69,11 +69,10 @@ final class StoreCalls: Sendable {
         pending.succeed(response)
         return response
       }
-    case .webSocket:
-      // NB: never: only an upgrade request gets one, and those are not answered here.
-      pending.succeed(
-        APIError(.internalServerError, "a WebSocket cannot be answered off the event loop")
-          .response)
+    case .webSocket(let accepted, let handler):
+      // An upgrade request for a session adopted here: the event loop sends the 101 and
+      // switches the connection.
+      pending.succeed(upgradingTo: accepted, handler)
     }
   }
 }

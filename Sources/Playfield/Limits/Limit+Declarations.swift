@@ -110,6 +110,10 @@ extension Limit where Value == Int {
   public static let batchSessionsPerMessage = Limit(
     "batch-sessions-per-message", 256, from: 1, to: 100_000,
     help: "Sessions one batch step message may step; a larger batch is refused whole.")
+  public static let pendingInputs = Limit(
+    "pending-inputs", 100_000, from: 1, to: 100_000_000,
+    help: "Inputs held in memory while the database cannot be written; past it, new inputs get "
+      + "storage-backlog until they are written (those already acknowledged are kept).")
 }
 
 extension Limit where Value == Double {

@@ -25,6 +25,14 @@ final class InputLogCap: Sendable {
     case bytes
     /// The owner's sessions together.
     case clientBytes
+    /// Not a log but the queue of writes waiting for the database (it is away): the input
+    /// could not be stored, so it is not taken (`SessionWriter.admitsInput`).
+    case storageBacklog
+
+    /// The error code its refusal carries.
+    var code: String {
+      self == .storageBacklog ? "storage-backlog" : "log-full"
+    }
   }
 
   /// What one session has logged, and who pays for it.
@@ -55,22 +63,27 @@ final class InputLogCap: Sendable {
   let snapshotsKept: Int
   /// Who made a session, if known.
   private let owner: @Sendable (String) -> ClientKey?
+  /// Whether the writes waiting for the database leave room for one more input.
+  private let storage: @Sendable () -> Bool
   private let logged = Mutex<(sessions: [String: Logged], clients: [ClientKey: Int])>(([:], [:]))
 
   init(
     maxInputs: Int, maxBytes: Int = .max, maxBytesPerClient: Int = .max, snapshotsKept: Int = 3,
-    owner: @escaping @Sendable (String) -> ClientKey? = { _ in nil }
+    owner: @escaping @Sendable (String) -> ClientKey? = { _ in nil },
+    storage: @escaping @Sendable () -> Bool = { true }
   ) {
     self.maxInputs = maxInputs
     self.snapshotsKept = max(1, snapshotsKept)
     self.maxBytes = maxBytes
     self.maxBytesPerClient = maxBytesPerClient
     self.owner = owner
+    self.storage = storage
   }
 
   /// Counts one input of `bytes` for `sessionID` (and its owner); the bound it would pass (and
   /// nothing counted) when a log is full.
   func admit(_ sessionID: String, bytes: Int = 0) -> Bound? {
+    guard storage() else { return .storageBacklog }
     let known = logged.withLock { $0.sessions[sessionID] != nil }
     let owner = known ? nil : owner(sessionID)
     return logged.withLock { logged in
@@ -104,6 +117,10 @@ final class InputLogCap: Sendable {
       "the sessions this session's owner made have logged nearly \(maxBytesPerClient) bytes "
         + "of input together, the most one client's may (--input-log-bytes-per-client); they "
         + "take no more input until one of them is deleted or expires"
+    case .storageBacklog:
+      "the database cannot be written now and the writes waiting for it have reached their "
+        + "bound (--pending-inputs); the session takes no input until they are written: "
+        + "try again later"
     }
   }
 

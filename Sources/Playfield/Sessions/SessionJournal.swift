@@ -23,6 +23,9 @@ protocol SessionJournal: Sendable {
   /// Whether the session may be stepped now (checked before each step applies anything): false
   /// once this process can no longer be sure it alone holds the session.
   func mayApply(sessionID: String) -> Bool
+  /// Whether a client's input may be taken now (false while the writes waiting for the
+  /// database are at their bound): an input taken is acknowledged, and must reach the log.
+  func admitsInput() -> Bool
 }
 
 extension SessionJournal {
@@ -30,4 +33,6 @@ extension SessionJournal {
   func renewSeatLinks(sessionID: String) throws -> Int64? { nil }
   /// Always: the journal's store is this process's alone.
   func mayApply(sessionID: String) -> Bool { true }
+  /// Always: the journal keeps what it is given.
+  func admitsInput() -> Bool { true }
 }

@@ -56,10 +56,16 @@ extension SessionRegistry {
     do {
       // The session's last progress and inputs may still be queued.
       if wasParked { journal.writer.flush(timeout: 2) }
-      heldElsewhere.withLock { $0[id] = nil }
-      switch try journal.adopt(sessionID: id) {
-      case nil, .acquired: break
-      case .missing: return nil
+      // NB: the holder seen last stays known until the store answers, so that a request
+      // asking meanwhile (on another store worker) still hears "held elsewhere", not 404.
+      let adopted = try journal.adopt(sessionID: id)
+      unreachable.withLock { _ = $0.remove(id) }
+      switch adopted {
+      case nil, .acquired:
+        heldElsewhere.withLock { $0[id] = nil }
+      case .missing:
+        heldElsewhere.withLock { $0[id] = nil }
+        return nil
       case .held(let lease):
         heldElsewhere.withLock { $0[id] = lease.owner }
         return nil
@@ -76,6 +82,10 @@ extension SessionRegistry {
       return session
     } catch {
       journal.release(sessionID: id)
+      unreachable.withLock {
+        if $0.count >= Self.maxUnreachable { $0.removeAll() }
+        $0.insert(id)
+      }
       logger.error("cannot bring back session \(id): \(error)")
       return nil
     }

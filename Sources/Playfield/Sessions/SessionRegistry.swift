@@ -16,6 +16,10 @@ final class SessionRegistry: Sendable {
   let adopting = Mutex(())
   /// Sessions last found held by another process (shared store), with that holder's name.
   let heldElsewhere = Mutex<[String: String]>([:])
+  /// Sessions the store could not be asked for when last wanted (shared store); at most
+  /// `maxUnreachable` (ids asked for during an outage may be anything).
+  let unreachable = Mutex<Set<String>>([])
+  static let maxUnreachable = 1024
   private let showcases = Mutex<[String: LiveSession]>([:])
   let journal: SessionJournal?
   let limits: SessionLimits
@@ -69,7 +73,8 @@ final class SessionRegistry: Sendable {
       scheduler: scheduler, wallClock: wallClock, owner: { quota.owner(of: $0) })
     self.inputLog = InputLogCap(
       maxInputs: limits.maxInputs, maxBytes: limits.maxInputBytes,
-      maxBytesPerClient: limits.maxInputBytesPerClient, owner: { quota.owner(of: $0) })
+      maxBytesPerClient: limits.maxInputBytesPerClient, owner: { quota.owner(of: $0) },
+      storage: { journal?.admitsInput() ?? true })
     self.journal = journal
     self.limits = limits
     self.random = random

@@ -24,13 +24,26 @@ final class StorageJournal: SessionJournal {
   let lostSessions: LostSessions
 
   /// A journal on `store`; `owner` names this process's leases when the store is shared.
-  init(store: any SessionStore, owner: String? = nil, logger: Logger) {
+  init(
+    store: any SessionStore, owner: String? = nil,
+    configuration: WriterConfiguration = WriterConfiguration(), logger: Logger
+  ) {
     let lost = LostSessions()
     self.lostSessions = lost
     self.store = store
-    self.writer = SessionWriter(store: store, leaseLost: { lost.report($0) })
+    let writer = SessionWriter(
+      store: store, configuration: configuration, leaseLost: { lost.report($0) })
+    self.writer = writer
     self.leases = owner.map {
-      LeaseKeeper(store: store, owner: $0, duration: Self.leaseSeconds, lost: { lost.report($0) })
+      LeaseKeeper(
+        store: store, owner: $0, duration: Self.leaseSeconds, pauseGap: Self.leaseMargin,
+        lost: { ids in
+          // NB: their queued rows would be refused anyway; they go now, never to the log.
+          for id in ids { writer.forget(sessionID: id) }
+          lost.report(ids)
+        },
+        // The store is back: write what waited at once, not after the writer's backoff.
+        answered: { writer.flush(timeout: 0) })
     }
     self.logger = logger
   }
@@ -44,9 +57,10 @@ final class StorageJournal: SessionJournal {
   static let leaseMargin = 1.0
 
   /// On a shared store, only while this process's lease on the session has more than
-  /// `leaseMargin` seconds left on its clock: a process paused or cut off from the database
-  /// past that applies nothing (its sessions hold still) until the lease is renewed, or is
-  /// found taken and the session dropped.
+  /// `leaseMargin` seconds left on its clock, or while the database cannot be reached at all
+  /// (then no process can adopt the session: `LeaseKeeper.mayStep`). A process paused past
+  /// that applies nothing (its sessions hold still) until the lease is renewed, or is found
+  /// taken and the session dropped.
   func mayApply(sessionID: String) -> Bool {
     leases?.mayStep(sessionID: sessionID, margin: Self.leaseMargin) ?? true
   }
@@ -92,15 +106,20 @@ final class StorageJournal: SessionJournal {
     writer.hold(lease)
   }
 
+  func admitsInput() -> Bool {
+    writer.admitsInput()
+  }
+
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
+    // NB: every input applied was admitted (`admitsInput`) and acknowledged: it is queued.
     let accepted = writer.append(
       contentsOf: inputs.enumerated().map { seq, input in
         LoggedInput(
           sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.loggedText)
-      })
+      }, admitted: true)
     if !accepted {
       logger.error(
-        "storage backlog is full; \(inputs.count) inputs of session \(sessionID) were not stored")
+        "storage is closed; \(inputs.count) inputs of session \(sessionID) were not stored")
     }
   }
 

@@ -155,7 +155,7 @@ enum BatchRequest {
         let bytes = input.loggedSize
         if let bound = log.admit(entry.session.id, bytes: bytes) {
           for (id, bytes) in taken { log.refund(id, bytes: bytes) }
-          return ClientError("log-full", "session \(entry.session.id): \(log.message(bound))")
+          return ClientError(bound.code, "session \(entry.session.id): \(log.message(bound))")
         }
         taken.append((entry.session.id, bytes))
       }

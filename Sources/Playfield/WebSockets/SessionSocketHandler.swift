@@ -210,7 +210,7 @@ struct SessionSocketHandler: WebSocketHandler {
     if case .input(let input, _) = command,
       let bound = inputLog.admit(session.id, bytes: input.loggedSize)
     {
-      return .failure(ClientError("log-full", inputLog.message(bound)))
+      return .failure(ClientError(bound.code, inputLog.message(bound)))
     }
     guard session.send(command) else {
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))
