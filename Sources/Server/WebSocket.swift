@@ -42,6 +42,17 @@ public final class WebSocket: @unchecked Sendable {
     onLoop { $0.send(message) }
   }
 
+  /// Sends one message, then runs `after` on the connection's event loop with the message
+  /// queued (or the connection gone): anything `after` allows next, such as the answer to the
+  /// client's next request sent from the loop itself, goes out behind it.
+  public func send(_ message: WebSocketMessage, then after: @escaping @Sendable () -> Void) {
+    let body: @Sendable () -> Void = { [self] in
+      channel?.send(message)
+      after()
+    }
+    if loop.inLoop { body() } else { loop.execute(body) }
+  }
+
   /// Sends a message encoded once for many connections.
   public func send(_ encoded: EncodedMessage, latestOnly: Bool = false) {
     onLoop { $0.send(encoded, latestOnly: latestOnly) }

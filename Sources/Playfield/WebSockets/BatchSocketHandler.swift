@@ -249,16 +249,17 @@ final class BatchSocketHandler: WebSocketHandler {
         charging: client, label: "batch",
         work: { _, slice in work.run(&slice) },
         completion: { [self] outcome in
-          // NB: the answer is queued before the connection may start its next step, so a
-          // client that sends ahead still gets its replies in order.
-          defer { self.state.withLock { $0.job = nil } }
+          // NB: the connection may start its next step only once this answer is queued on its
+          // event loop, where a next step's answer may be sent at once: replies stay in the
+          // order of their steps for a client that sends ahead.
+          let done: @Sendable () -> Void = { self.state.withLock { $0.job = nil } }
           switch outcome {
-          case .finished: socket.send(.binary(work.reply.bytes))
-          case .cancelled: break
+          case .finished: socket.send(.binary(work.reply.bytes), then: done)
+          case .cancelled: done()
           case .refused(let why):
             var error = ClientError("too-many", why)
             if let id { error.id = id }
-            socket.send(.error(error))
+            socket.send(.error(error), then: done)
           }
         })
       state.job = job
