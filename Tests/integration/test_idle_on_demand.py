@@ -39,6 +39,14 @@ def one_parked_for_a_third(server, first, second):
     assert len({first["id"], second["id"]} - listed) == 1, "one of the two was parked"
 
 
+def attach(ws, *sessions):
+    """Attaches `sessions` to a /ws/batch connection, in order (slots 0, 1, ...)."""
+    for number, session in enumerate(sessions):
+        ws.send(json.dumps({"type": "attach", "id": number, "session": session["id"],
+                            "token": session["token"]}))
+        assert json.loads(ws.recv(timeout=20))["type"] == "attached"
+
+
 def batch_step(ws, step_id, count):
     """One batch step of every attached session; the ticks and statuses of its reply."""
     ws.send(json.dumps({"type": "step", "id": step_id, "count": count}))
@@ -71,10 +79,7 @@ def test_sessions_a_batch_connection_drives_are_not_parked_under_it(start_playfi
     server = start_playfield(*LIMIT)
     first, second = make(server, "holes", "on-demand"), make(server, "holes", "on-demand")
     with connect(server.ws_url + "/ws/batch", max_size=None) as ws:
-        for number, session in enumerate((first, second)):
-            ws.send(json.dumps({"type": "attach", "id": number, "session": session["id"],
-                                "token": session["token"]}))
-            assert json.loads(ws.recv(timeout=20))["type"] == "attached"
+        attach(ws, first, second)
         assert batch_step(ws, 1, 5) == ([5, 5], [0, 0])
         # Both are in use: the owner gets 429 rather than one parked under the connection.
         status, _, body = create_on_demand(server)
@@ -94,10 +99,7 @@ def test_a_session_parked_right_after_its_last_steps_comes_back_with_them(start_
     for attempt in range(5):
         first, second = make(server, "holes", "on-demand"), make(server, "holes", "on-demand")
         with connect(server.ws_url + "/ws/batch", max_size=None) as ws:
-            for number, session in enumerate((first, second)):
-                ws.send(json.dumps({"type": "attach", "id": number, "session": session["id"],
-                                    "token": session["token"]}))
-                assert json.loads(ws.recv(timeout=20))["type"] == "attached"
+            attach(ws, first, second)
             assert batch_step(ws, 1, 50) == ([50, 50], [0, 0])
         # At once: until the steps are shown, neither may be parked (429 meanwhile).
         third = wait_until(lambda: (made := create_on_demand(server))[0] == 201 and made[2], 10,
