@@ -46,6 +46,13 @@ class Chromium:
         return self._driver
 
     def browser(self):
+        if self._browser is not None and not self._browser.is_connected():
+            # NB: a test interrupted mid-call (its timeout) can leave the driver or Chromium
+            # gone; start afresh rather than fail every browser test after it.
+            try:
+                self.stop()
+            except Exception:
+                self._browser = self._driver = self._manager = None
         if self._browser is None:
             self._browser = self.launch()
         return self._browser
@@ -113,6 +120,7 @@ class WatchedPage:
     def __init__(self, page):
         self.page = page
         self.problems = []
+        self.closed = False
         page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
         # NB: net::ERR_ABORTED is a request the page itself gave up (it navigated away while the
@@ -120,6 +128,13 @@ class WatchedPage:
         page.on("requestfailed", lambda r: "ERR_ABORTED" not in (r.failure or "")
                 and self.problems.append(f"failed: {r.url} {r.failure}"))
         page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+
+    def close(self):
+        """Closes the page's browser context now, not at the test's end (a test that opens many
+        live pages in turn keeps only the ones it still looks at); its problems still count."""
+        if not self.closed:
+            self.closed = True
+            self.page.context.close()
 
     def screenshot(self, name):
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -172,6 +187,7 @@ def watched(browser):
 
     yield open_page
     problems = [p for _, page in pages for p in page.problems]
-    for context, _ in pages:
-        context.close()
+    for context, page in pages:
+        if not page.closed:
+            context.close()
     assert not problems, "problems in the browser:\n" + "\n".join(problems)
