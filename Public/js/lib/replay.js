@@ -1,5 +1,6 @@
-// Replays: a stored session played again from its first tick over /ws/replays/ID, exactly as
-// it ran, with play/pause, 0.25x to 8x and a seek bar. The server sends `hello` (with `end`,
+// Replays: a stored session played again from the start of its log (its first tick, or an
+// on-demand session's oldest kept snapshot) over /ws/replays/ID, exactly as it ran, with
+// play/pause, 0.25x to 8x and a seek bar. The server sends `hello` (with `end`,
 // the last tick there is), `frame`s and `event`s as the live channel does, and `status`
 // {tick, end, playing, speed, seeking}; the viewer sends `play`, `pause`, `speed {value}` and
 // `seek {tick}`. After a seek the server sends a fresh `hello` with the whole state.
