@@ -3,18 +3,18 @@
 # in .build-fuzz/, and runs each target on its checked-in corpus in Tests/fuzz/corpus/TARGET:
 #   FUZZ_SECONDS=N  explore for N seconds (default 60), keeping what it finds in .build-fuzz/corpus;
 #   FUZZ_SECONDS=0  replay the corpus once, exploring nothing;
-#   FUZZ_RUNS=N     explore for exactly N executions (soccer: N/4) from random seed FUZZ_SEED
+#   FUZZ_RUNS=N     explore for exactly N executions (a dearer target fewer: `PlayfieldFuzz
+#                   list` gives each target's cost factor) from random seed FUZZ_SEED
 #                   (default 1), starting from the checked-in corpus alone, so a run repeats
 #                   exactly (CI).
-# Usage: Tests/fuzz/fuzz.sh [TARGET ...] (default: all). A crash stops the run, leaves the input
-# in .build-fuzz/artifacts/ and exits non-zero.
+# Usage: Tests/fuzz/fuzz.sh [TARGET ...] (default: every target `PlayfieldFuzz list` names).
+# A crash stops the run, leaves the input in .build-fuzz/artifacts/ and exits non-zero.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 seconds="${FUZZ_SECONDS:-60}"
 scratch="$root/.build-fuzz"
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(http json websocket tile config input snapshot soccer); fi
 
 # NB: -sanitize=fuzzer would link libFuzzer's own main, which clashes with the one SwiftPM
 # gives every executable; so instrument with -sanitize-coverage and link the no-main runtime.
@@ -31,6 +31,10 @@ swift build --scratch-path "$scratch" -c debug --product PlayfieldFuzz \
   -Xlinker --undefined=LLVMFuzzerRunDriver -Xlinker "$fuzzer" -Xlinker -lstdc++ 2>&1 |
   grep -v "Cannot export local symbol"
 binary="$scratch/debug/PlayfieldFuzz"
+# Every target and its cost factor come from the binary itself (`FuzzTarget`), the one list.
+declare -A cost
+while read -r name factor; do cost[$name]=$factor; done < <("$binary" list)
+if [ ${#targets[@]} -eq 0 ]; then mapfile -t targets < <("$binary" list | cut -d' ' -f1); fi
 
 mkdir -p "$scratch/artifacts"
 for target in "${targets[@]}"; do
@@ -38,9 +42,8 @@ for target in "${targets[@]}"; do
     # A fresh copy of the checked-in corpus, so that the same seed explores the same way.
     work="$scratch/repeatable-corpus/$target"
     rm -rf "$work"
-    runs="$FUZZ_RUNS"
-    # NB: a soccer run plays up to 24 steps of a session: a quarter as many runs.
-    if [ "$target" = soccer ]; then runs=$((FUZZ_RUNS / 4)); fi
+    # NB: a dearer target (a soccer input plays up to 24 steps) runs fewer inputs.
+    runs=$((FUZZ_RUNS / ${cost[$target]:-1}))
     limit=(-runs="$runs" -seed="${FUZZ_SEED:-1}")
     echo "== $target: $runs runs from seed ${FUZZ_SEED:-1}"
   elif [ "$seconds" = 0 ]; then

@@ -17,6 +17,15 @@ enum FuzzTarget: String, CaseIterable {
   /// Street soccer sessions fed sequences of turns, dice, kits, rematches and plans.
   case soccer
 
+  /// How many times dearer one input is than a parser's: a run of `FUZZ_RUNS` executes
+  /// `FUZZ_RUNS / costFactor` inputs of this target (a soccer input plays up to 24 steps).
+  var costFactor: Int {
+    switch self {
+    case .soccer: 4
+    default: 1
+    }
+  }
+
   /// The target this process runs (set once, before libFuzzer starts).
   nonisolated(unsafe) static var selected = FuzzTarget.json
 

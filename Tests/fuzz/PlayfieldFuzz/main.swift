@@ -1,5 +1,5 @@
 // `PlayfieldFuzz TARGET [libFuzzer options] [corpus folders]`: runs one libFuzzer target over
-// a pure parser. Built instrumented by `make fuzz` (see Tests/fuzz/README.md).
+// a pure parser; `PlayfieldFuzz list` names every target. Built instrumented by `make fuzz` (see Tests/fuzz/README.md).
 import FuzzShim
 import Simulation
 
@@ -24,6 +24,11 @@ if arguments.count == 3, arguments[1] == "write-snapshots" {
     _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
     fclose(file)
   }
+  exit(0)
+}
+if arguments.count == 2, arguments[1] == "list" {
+  // Every target and its cost factor, one a line: what `fuzz.sh` runs when named none.
+  for target in FuzzTarget.allCases { print(target.rawValue, target.costFactor) }
   exit(0)
 }
 guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else {
