@@ -15,10 +15,12 @@ FUZZ_RUNS ?= 100000
 BINARY := .build/release/playfield
 SOURCES := Package.swift $(shell find Sources -type f)
 PYTEST := .venv/bin/python -m pytest -q
+# JUnit reports of the last `make test`, from which it prints the slowest tests.
+REPORTS := .build/test-reports
 # A bound on the whole Swift test run (the Python tests bound each test: pytest.ini).
 SWIFT_TEST_LIMIT ?= 30m
 
-.PHONY: run cluster build release test test-swift test-python test-fuzz fuzz deps test-deps format lint clean
+.PHONY: run cluster build release check test test-swift test-python test-fuzz fuzz deps test-deps format lint clean
 
 run: deps $(BINARY)
 	$(BINARY) serve --host $(HOST) --port $(PORT) --database $(DATABASE)
@@ -44,27 +46,40 @@ $(BINARY): $(SOURCES)
 	$(SWIFT) build -c release --product playfield
 	@touch $@
 
-# Every part runs, whatever an earlier one did; the run fails if any part failed.
+# The quick tier, for every change: the Swift unit tests, then the Python tests not marked
+# `slow` (no browser) against the debug build, at most 5 minutes once the build is warm.
+check: test-deps
+	$(SWIFT) build --build-tests
+	timeout --kill-after=30s $(SWIFT_TEST_LIMIT) $(SWIFT) test --skip-build --parallel
+	PLAYFIELD_BIN=.build/debug/playfield $(PYTEST) -m "not slow" \
+	  Tests/integration Tests/http clients/python/tests
+
+# Every part runs, whatever an earlier one did; the run fails if any part failed. Last it
+# prints the 25 slowest tests of every part.
 test: test-deps
-	@failed=""; \
+	@rm -rf $(REPORTS); mkdir -p $(REPORTS); failed=""; \
 	for part in test-swift test-python test-fuzz; do \
 	  $(MAKE) --no-print-directory $$part || failed="$$failed $$part"; \
 	done; \
+	.venv/bin/python scripts/slowest-tests.py 25 $(REPORTS)/*.xml; \
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed" >&2; exit 1; fi; \
 	echo "make test: every part passed"
 
 # The Swift unit tests.
 test-swift:
 	$(SWIFT) build --build-tests
-	timeout --kill-after=30s $(SWIFT_TEST_LIMIT) $(SWIFT) test --skip-build --parallel
+	@mkdir -p $(REPORTS)
+	timeout --kill-after=30s $(SWIFT_TEST_LIMIT) $(SWIFT) test --skip-build --parallel \
+	  --xunit-output $(REPORTS)/swift.xml
 
 # The socket, HTTP, conformance, browser and client tests, against the release server. Each
 # suite runs, whatever an earlier one did.
 test-python: test-deps $(BINARY)
 	@status=0; \
-	$(PYTEST) Tests/integration Tests/http || status=1; \
-	$(PYTEST) Tests/browser || status=1; \
-	$(PYTEST) clients/python/tests || status=1; \
+	mkdir -p $(REPORTS); \
+	$(PYTEST) --junitxml=$(REPORTS)/integration.xml Tests/integration Tests/http || status=1; \
+	$(PYTEST) --junitxml=$(REPORTS)/browser.xml Tests/browser || status=1; \
+	$(PYTEST) --junitxml=$(REPORTS)/client.xml clients/python/tests || status=1; \
 	exit $$status
 
 # Every parser under libFuzzer for FUZZ_SECONDS each (see Tests/fuzz/README.md).

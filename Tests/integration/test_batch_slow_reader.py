@@ -13,6 +13,7 @@ import struct
 import threading
 import time
 
+import pytest
 from websockets.sync.client import connect
 
 from deadline import Deadline, wait_until
@@ -185,6 +186,7 @@ def _chain(*iterables):
         yield from iterable
 
 
+@pytest.mark.slow
 def test_silent_connections_of_one_address_share_one_bound(start_playfield):
     """Each connection's own bound, times the connections an address may hold, is no bound
     for the address: past `--queued-bytes-per-address` its connections with a backlog are no

@@ -26,7 +26,7 @@ from test_durability import drive, exact_state, session_kinds
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 import cluster as clusters  # noqa: E402  (scripts/cluster.py, which `make cluster` runs)
 
-pytestmark = pytest.mark.timeout(400)
+pytestmark = [pytest.mark.timeout(400), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ import signal
 import sqlite3
 import time
 
+import pytest
 from websockets.asyncio.client import connect
 
 from deadline import receive_one, wait_until
@@ -70,6 +71,7 @@ async def exact_state(server, session):
     return live["tick"], live["stateHash"], replayed["stateHash"]
 
 
+@pytest.mark.slow
 def test_fifty_sessions_survive_kill_9(start_playfield):
     rng = random.Random(5)
     server = start_playfield()
@@ -108,6 +110,7 @@ def test_sigterm_flushes_everything(start_playfield):
         assert len(logged) == sent[session["id"]]
 
 
+@pytest.mark.slow
 def test_replay_is_bit_exact_while_live(playfield):
     rng = random.Random(3)
     for kind in session_kinds(playfield):
@@ -213,6 +216,7 @@ def degraded(server):
     return health if health["status"] == "degraded" and "cannot write" in health["storage"] else None
 
 
+@pytest.mark.slow
 def test_a_locked_database_is_retried(start_playfield, tmp_path):
     server = start_playfield()
     session = create_session(server, "tag-cloud")

@@ -4,6 +4,7 @@ import json
 import socket
 import time
 
+import pytest
 from websockets.sync.client import connect
 
 from deadline import Deadline
@@ -47,6 +48,7 @@ def stepped_session(server, ticks, config):
     return session
 
 
+@pytest.mark.slow
 def test_a_replay_state_stops_when_its_asker_leaves(start_playfield):
     server = start_playfield()
     session = stepped_session(server, 1200, balls(5000))
@@ -95,6 +97,7 @@ def test_a_clients_sessions_share_one_input_log_byte_total(start_playfield):
     assert acked == list(range(10)) and not full
 
 
+@pytest.mark.slow
 def test_a_restored_session_greets_its_joiner_once_it_is_where_it_was(start_playfield):
     import signal
     first = start_playfield()

@@ -6,6 +6,7 @@ while the same broadcast goes at once to everyone already greeted."""
 import asyncio
 import json
 
+import pytest
 from websockets.asyncio.client import connect
 
 from deadline import Deadline, receive_one
@@ -28,6 +29,7 @@ async def frames_after_hello(url, deadline):
         return first, ticks, types
 
 
+@pytest.mark.slow
 def test_joiners_get_hello_first_then_frames_in_order_beside_watchers(playfield):
     # 600 balls: a hello of tens of KB, so hellos are being encoded while ticks go out.
     session = create_session(playfield, "bouncing-balls", {"balls": 600, "width": 1200, "height": 1200})

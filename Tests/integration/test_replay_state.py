@@ -3,11 +3,13 @@ with a replay from tick 0, and asking again is answered from what was kept."""
 import asyncio
 import json
 
+import pytest
 from websockets.asyncio.client import connect
 
 from helpers import create_session, request
 
 
+@pytest.mark.slow
 def test_replay_state_starts_from_a_snapshot(start_playfield):
     server = start_playfield()
     session = create_session(server, "bouncing-balls", {"balls": 100})

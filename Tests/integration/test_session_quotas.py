@@ -5,6 +5,7 @@ import http.client
 import json
 import time
 
+import pytest
 from websockets.asyncio.client import connect
 
 from helpers import request
@@ -52,6 +53,7 @@ def test_a_flood_of_creates_parks_the_flooders_own_idle_sessions(start_playfield
     assert create(server, "127.0.0.1")[0] == 201
 
 
+@pytest.mark.slow
 def test_a_client_whose_sessions_are_all_in_use_gets_429(start_playfield):
     server = start_playfield("--sessions-per-client", "2")
     made = [create(server, "127.0.0.2")[2] for _ in range(2)]
@@ -64,6 +66,7 @@ def test_a_client_whose_sessions_are_all_in_use_gets_429(start_playfield):
     assert create(server, "127.0.0.2")[0] == 201
 
 
+@pytest.mark.slow
 def test_only_a_truly_full_server_answers_503_with_retry_after(start_playfield):
     server = start_playfield("--max-sessions", "3", "--sessions-per-client", "2")
     made = [create(server, "127.0.0.2")[2], create(server, "127.0.0.2")[2], create(server, "127.0.0.3")[2]]
@@ -75,6 +78,7 @@ def test_only_a_truly_full_server_answers_503_with_retry_after(start_playfield):
     assert create(server, "127.0.0.4")[0] == 201
 
 
+@pytest.mark.slow
 def test_a_session_input_log_is_bounded(start_playfield):
     server = start_playfield("--inputs-per-session", "50")
     status, _, session = create(server, "127.0.0.1")

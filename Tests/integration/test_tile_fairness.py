@@ -7,6 +7,8 @@ import struct
 import threading
 import time
 
+import pytest
+
 from deadline import Deadline
 
 
@@ -66,6 +68,7 @@ def deep_tile(address, n):
     return f"/tiles/mandelbrot/{level}/{x}/{y}.png?iter=100000"
 
 
+@pytest.mark.slow
 def test_a_cheap_fresh_tile_never_waits_behind_others_deep_renders(start_playfield):
     """Issue 22, finding 5 (abuse attack 5): while four addresses keep asking for deep tiles (two
     at a time each, a new one as soon as one is answered), so that both render slots hold deep

@@ -8,6 +8,7 @@ import pytest
 SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "conformance" / "ws_conformance.py"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(660)
 def test_echo_passes_every_conformance_case(playfield):
     # 10 messages per deflate case instead of 100: the script is CPU-bound in Python there.
