@@ -7,7 +7,7 @@ server's RSS before, after 20 s of flooding, and after they close (docs/reliabil
 Uses 127.0.0.20 and up as the addresses, and the release binary (or PLAYFIELD_BIN)."""
 import base64, json, os, socket, struct, sys, time, urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests"))
-from conftest import Playfield  # noqa: E402
+from launcher import Playfield  # noqa: E402
 
 ADDRESSES = int(sys.argv[1]); PER = int(sys.argv[2])
 

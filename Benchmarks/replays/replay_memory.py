@@ -23,15 +23,14 @@ import urllib.request
 
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests"))
+from launcher import Playfield  # noqa: E402
+
 
 def start(binary, database):
-    process = subprocess.Popen([binary, "serve", "--port", "0", "--database", database],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    line = process.stdout.readline().decode().strip()
-    if not line.startswith("Playfield listening on "):
-        process.kill()
-        sys.exit(f"unexpected first line {line!r}")
-    return process, line.split(" on ", 1)[1]
+    """The server on `database` (Tests/launcher.py), as (process, url)."""
+    server = Playfield(database=database, binary=binary)
+    return server.process, server.url
 
 
 def rss(pid):

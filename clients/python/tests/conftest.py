@@ -1,54 +1,24 @@
 """The client's tests run against the real server: `.build/release/playfield` of this checkout
 (or `PLAYFIELD_BIN`), started on a free port with a fresh database."""
-import os
 import pathlib
-import subprocess
 import sys
-import tempfile
 
 import pytest
 
 from playfield_client import Client
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
-# The repository's test helpers (Tests/deadline.py: bounds on whole waits).
+# The repository's test helpers (Tests/launcher.py starts the server; Tests/deadline.py: bounds
+# on whole waits).
 sys.path.insert(0, str(ROOT / "Tests"))
-from deadline import read_line  # noqa: E402
-BINARY = pathlib.Path(os.environ.get("PLAYFIELD_BIN", ROOT / ".build" / "release" / "playfield"))
+from launcher import Playfield  # noqa: E402
 
 
-class Server:
+class Server(Playfield):
     """`playfield serve` on `port` (0: any free one) with the database `database`."""
 
     def __init__(self, port=0, database=None, args=()):
-        if not BINARY.exists():
-            raise RuntimeError(f"{BINARY} is missing: run `swift build -c release` first")
-        self.directory = tempfile.mkdtemp(prefix="playfield-client-")
-        self.database = database or os.path.join(self.directory, "playfield.db")
-        self.log = open(os.path.join(self.directory, "server.log"), "wb")
-        self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", str(port), "--database", self.database, *args],
-            stdout=subprocess.PIPE, stderr=self.log)
-        try:
-            line = read_line(self.process.stdout, 60, "the server's listening line").decode().strip()
-        except TimeoutError:
-            line = ""
-        if not line.startswith("Playfield listening on http://"):
-            self.process.kill()
-            self.process.wait()
-            raise RuntimeError(f"the server did not start: {line!r}")
-        self.url = line.split(" on ", 1)[1]
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
+        super().__init__(*args, port=port, database=database)
 
 
 @pytest.fixture(scope="session")
