@@ -11,6 +11,14 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   public var pingInterval: Duration = .seconds(20)
   /// Time a ping may stay unanswered before the peer counts as dead (fails with 1011).
   public var pongTimeout: Duration = .seconds(20)
+  /// A frame or fragmented message being received must be complete this long after its first
+  /// byte, plus the time its declared payload takes at `minimumReceiveRate`; past that the
+  /// connection fails with 1008, so a peer trickling a byte now and then cannot hold it for
+  /// ever (the counterpart of HTTP's header and body timeouts).
+  public var receiveGrace: Duration = .seconds(10)
+  /// The slowest transfer allowed for a frame's payload, in bytes per second (see
+  /// `receiveGrace`): a 1 MiB message may take 10 s plus 128 s.
+  public var minimumReceiveRate = 8_192
   /// Time to wait for the peer's close frame after sending ours, before closing TCP anyway.
   public var closeTimeout: Duration = .seconds(5)
   /// After the server has closed its side of TCP, how long to drain what the peer still sends
@@ -32,7 +40,8 @@ public struct WebSocketConfiguration: Sendable, Equatable {
   public init(
     maxMessageSize: Int = 1 << 20, maxFrameSize: Int? = nil,
     pingInterval: Duration = .seconds(20), pongTimeout: Duration = .seconds(20),
-    closeTimeout: Duration = .seconds(5), compressionThreshold: Int = 0,
+    closeTimeout: Duration = .seconds(5), receiveGrace: Duration = .seconds(10),
+    minimumReceiveRate: Int = 8_192, compressionThreshold: Int = 0,
     compressionLevel: Int = 6, compressionMemoryLevel: Int = 5
   ) {
     self.maxMessageSize = maxMessageSize
@@ -40,6 +49,8 @@ public struct WebSocketConfiguration: Sendable, Equatable {
     self.pingInterval = pingInterval
     self.pongTimeout = pongTimeout
     self.closeTimeout = closeTimeout
+    self.receiveGrace = receiveGrace
+    self.minimumReceiveRate = max(1, minimumReceiveRate)
     self.compressionThreshold = compressionThreshold
     self.compressionLevel = compressionLevel
     self.compressionMemoryLevel = compressionMemoryLevel

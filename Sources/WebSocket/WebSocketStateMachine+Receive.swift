@@ -13,6 +13,8 @@ extension WebSocketStateMachine {
     var offset = 0
     do {
       while offset < bytes.count, phase != .closed {
+        // Each frame or fragmented message has its own deadline, from its first byte.
+        if !isReceiving { receiveDeadline = now + configuration.receiveGrace }
         if let header = frame {
           let available = UInt64(bytes.count - offset)
           let count = Int(min(available, header.payloadLength - frameReceived))
@@ -22,8 +24,10 @@ extension WebSocketStateMachine {
           if frameReceived == header.payloadLength { try endFrame(header, &actions) }
         } else if let header = try readHeader(bytes, &offset) {
           try startFrame(header)
+          allowTime(forPayload: header.payloadLength)
           if header.payloadLength == 0 { try endFrame(header, &actions) }
         }
+        if !isReceiving { receiveDeadline = nil }
       }
     } catch let failure as Failure {
       fail(failure, &actions)
@@ -31,6 +35,17 @@ extension WebSocketStateMachine {
       fail(Failure(code: .internalError, reason: "unexpected error"), &actions)
     }
     return actions
+  }
+
+  /// Whether a frame (its header or payload) or a fragmented message is partly received.
+  var isReceiving: Bool { frame != nil || !headerBytes.isEmpty || messageOpcode != nil }
+
+  /// Moves the receive deadline by the time a payload of `length` bytes takes at the
+  /// minimum rate (its length is already checked against the frame size limit).
+  private func allowTime(forPayload length: UInt64) {
+    guard let deadline = receiveDeadline, length > 0 else { return }
+    let rate = UInt64(configuration.minimumReceiveRate)
+    receiveDeadline = deadline.adding(nanoseconds: length * (1_000_000_000 / rate))
   }
 
   /// Feeds bytes read from the socket (see the raw-buffer variant).

@@ -48,6 +48,9 @@ public final class WebSocketStateMachine {
   var frameReceived: UInt64 = 0
   /// The payload of the control frame being read (at most 125 bytes).
   var control: [UInt8] = []
+  /// When the frame or fragmented message being received must be complete (see
+  /// `WebSocketConfiguration.receiveGrace`); nil between messages.
+  var receiveDeadline: MonotonicTime?
 
   // Reading messages.
   /// The opcode of the data message in progress, nil between messages.
@@ -96,8 +99,10 @@ public final class WebSocketStateMachine {
     if let lingerDeadline { return lingerDeadline }
     switch phase {
     case .open:
-      if let ping = pendingPing { return ping.sentAt + configuration.pongTimeout }
-      return lastReceived + configuration.pingInterval
+      let keepalive =
+        pendingPing.map { $0.sentAt + configuration.pongTimeout }
+        ?? lastReceived + configuration.pingInterval
+      return receiveDeadline.map { min($0, keepalive) } ?? keepalive
     case .closeSent(let deadline): return deadline
     case .closed: return nil
     }
@@ -141,7 +146,8 @@ public final class WebSocketStateMachine {
     return [.write(WebSocketFrame.encode(.close, payload: payload))]
   }
 
-  /// Runs the timers: a ping after `pingInterval` of silence, failure with 1011 when it
+  /// Runs the timers: failure with 1008 when a frame or message in progress is past its
+  /// `receiveDeadline`, a ping after `pingInterval` of silence, failure with 1011 when it
   /// goes unanswered for `pongTimeout`, and the TCP close when the close handshake has not
   /// finished within `closeTimeout`.
   public func tick(now: MonotonicTime) -> [WebSocketAction] {
@@ -156,6 +162,11 @@ public final class WebSocketStateMachine {
       phase = .closed
       return [.closeConnection]
     case .open:
+      if let receiveDeadline, now >= receiveDeadline {
+        var actions: [WebSocketAction] = []
+        fail(Failure(code: .policyViolation, reason: "message too slow"), &actions)
+        return actions
+      }
       if let ping = pendingPing {
         guard now >= ping.sentAt + configuration.pongTimeout else { return [] }
         var actions: [WebSocketAction] = []

@@ -334,6 +334,58 @@ import Testing
     #expect(ws.isOpen)
   }
 
+  // MARK: Slow senders
+
+  /// A frame trickled a byte at a time fails with 1008 once its grace has passed, however
+  /// often a byte comes (each byte used to count as traffic and keep it open for ever).
+  @Test func aTrickledFrameFailsAtItsDeadline() {
+    let config = WebSocketConfiguration(pingInterval: .seconds(60), receiveGrace: .seconds(10))
+    let ws = machine(configuration: config)
+    let frame = clientFrame(.text, "hello")
+    for (index, byte) in frame.prefix(3).enumerated() {
+      let now = t0 + .seconds(2 * index)
+      #expect(ws.receive([byte], now: now).isEmpty)
+      #expect(ws.tick(now: now).isEmpty)
+    }
+    #expect(ws.nextDeadline == t0 + .seconds(10))
+    #expect(ws.tick(now: t0 + .milliseconds(9_999)).isEmpty)
+    #expect(failureCode(ws.tick(now: t0 + .seconds(10))) == 1008)
+    #expect(ws.closeReason == "message too slow")
+  }
+
+  /// A message sent as many tiny fragments, each whole, is one message with one deadline.
+  @Test func aMessageTrickledAsTinyFragmentsFails() {
+    let config = WebSocketConfiguration(pingInterval: .seconds(60), receiveGrace: .seconds(10))
+    let ws = machine(configuration: config)
+    _ = ws.receive(clientFrame(.text, "a", fin: false), now: t0)
+    for second in stride(from: 2, through: 8, by: 2) {
+      _ = ws.receive(clientFrame(.continuation, "b", fin: false), now: t0 + .seconds(second))
+    }
+    #expect(ws.isOpen)
+    #expect(failureCode(ws.tick(now: t0 + .seconds(11))) == 1008)
+  }
+
+  /// Whole messages, however far apart, and a big payload at the minimum rate are fine: the
+  /// deadline grows by the declared payload's time and is gone between messages.
+  @Test func timelyMessagesKeepTheConnection() {
+    let config = WebSocketConfiguration(
+      pingInterval: .seconds(600), receiveGrace: .seconds(10), minimumReceiveRate: 1_000)
+    let ws = machine(configuration: config)
+    for second in stride(from: 0, through: 60, by: 15) {
+      let message = steps(ws.receive(clientFrame(.text, "tick"), now: t0 + .seconds(second)))
+      #expect(message == [.message(.text("tick"))])
+      #expect(ws.nextDeadline == t0 + .seconds(second + 600))
+    }
+    let big = clientFrame(0x2, [UInt8](repeating: 1, count: 20_000))
+    let start = t0 + .seconds(100)
+    _ = ws.receive(big.prefix(10_000), now: start)
+    #expect(ws.nextDeadline == start + .seconds(30))  // 10 s grace + 20,000 bytes at 1,000/s
+    #expect(ws.tick(now: start + .seconds(29)).isEmpty)
+    let rest = steps(ws.receive(big.dropFirst(10_000), now: start + .seconds(29)))
+    #expect(rest == [.message(.binary([UInt8](repeating: 1, count: 20_000)))])
+    #expect(ws.tick(now: start + .seconds(31)).isEmpty && ws.isOpen)
+  }
+
   // MARK: Sending
 
   @Test func sendWritesUnmaskedFrames() {
