@@ -109,9 +109,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's own name for it)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.match.to_move
         self._new_turn()
+        self.infos = {agent: self._info(agent) for agent in self.agents}
 
     def step(self, action):
         agent = self.agent_selection
@@ -140,7 +140,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's own name for it)
         else:
             self._moves.append(self.decode(action))
             self._plan = self.match.plan(agent, self._moves)
-        self.infos[agent] = {"die": self.match.die, "planned": len(self._moves)}
+        self.infos = {agent: self._info(agent) for agent in self.agents}
         self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
@@ -188,6 +188,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's own name for it)
     def _new_turn(self):
         self._moves = []
         self._plan = None if self.match.over else self.match.plan(self.match.to_move)
+
+    def _info(self, agent):
+        """The same keys, each always of one type (a replay buffer such as Tianshou's stacks
+        them): the die of the turn being played (0 when none is, e.g. after full time) and the
+        moves `agent` has planned in it so far."""
+        die = self.match.die
+        planned = len(self._moves) if agent == self.agent_selection else 0
+        return {"die": int(die) if die is not None else 0, "planned": planned}
 
     def _mask(self, agent):
         mask = np.zeros(self.confirm + 1, dtype=np.int8)
