@@ -207,6 +207,37 @@ def test_an_unconfirmed_error_is_raised_by_iteration(maze):
     assert refused.value.field == "x"
 
 
+def test_a_confirmed_command_waits_for_its_own_ack_and_leaves_other_errors(maze):
+    """A confirmed command carries a request id and waits for that id's `ack` (no `ping`):
+    the refusal of an input sent before it unconfirmed is not taken for its own (issue 36,
+    item 12; the old client confirmed with a ping and raised the earlier input's error here)."""
+    sent = []
+    inner = maze._inner
+    original = inner._send_text
+
+    async def spy(socket, text):
+        sent.append(json.loads(text))
+        await original(socket, text)
+
+    inner._send_text = spy
+    maze.tilt(9, 9, confirm=False)       # refused by the server, no id
+    maze.tilt(0.5, 0)                    # accepted: returns once its ack is in
+    assert [m["type"] for m in sent] == ["tilt", "tilt"]
+    assert "id" not in sent[0] and isinstance(sent[1]["id"], str)
+    with pytest.raises(ServerError) as own:
+        maze.tilt(0, 5)
+    assert own.value.field == "y" and own.value.id == sent[2]["id"]
+    # The first tilt's refusal waits for the reader; no ack is left for it.
+    later = []
+    with pytest.raises(ServerError) as earlier:
+        deadline = Deadline(10, "the earlier refusal")
+        while True:
+            later.append(maze.receive(timeout=deadline.left()))
+    assert earlier.value.field == "x" and earlier.value.id is None
+    assert not [m for m in later if isinstance(m, dict) and m.get("type") == "ack"]
+    assert maze.step().tilt == (0.5, 0)
+
+
 def test_a_spectator_is_refused_control(client):
     info = client.create_session("maze")
     with client.connect(info.id) as spectator:

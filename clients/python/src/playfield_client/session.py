@@ -5,10 +5,11 @@ object (`messages.py`), keeps the session's tick and running state, hands messag
 waits for them (a confirmation, a stepped frame, a status) and buffers the rest for iteration.
 `Session` is the same API for blocking code: it runs each call on one background event loop.
 
-Commands are *confirmed* by default: after the message the client sends a `ping` and waits for
-its `pong`. The server checks each message as it arrives and answers in order, so an `error`
-that comes before the `pong` is this command's, and is raised as `ServerError` (with the
-server's text) from the call that caused it.
+Commands are *confirmed* by default: the message carries a request `id` and the client waits
+for the server's answer with that id (docs/protocol.md, `ack`): an `ack` once the server has
+checked and queued it, or an `error`, raised as `ServerError` (with the server's text) from the
+call that caused it. Errors of other messages (sent with `confirm=False`) are never taken for
+this command's: they stay for `receive`.
 """
 import asyncio
 import collections
@@ -78,6 +79,8 @@ class _StepWaiter(_Waiter):
         if isinstance(message, ServerError):
             if message.id == self.key:
                 self.future.set_exception(message)
+            elif message.id is not None:
+                return False  # another command's (a confirmed one waits for it)
             elif self.error is not None:
                 return False  # raised later by `receive`
             else:
@@ -93,11 +96,38 @@ class _StepWaiter(_Waiter):
         return not isinstance(message, Frame)
 
 
+class _ReplyWaiter(_Waiter):
+    """Waits for the answer to the command sent with id `key`: its `ack`, or its `error`
+    (which fails the wait). Both are consumed; nothing else is."""
+
+    def __init__(self, key):
+        super().__init__(lambda m: _acks(m, key), errors=True)
+        self.key = key
+
+    def offer(self, message):
+        if self.future.done():
+            return False
+        if isinstance(message, ServerError):
+            if message.id != self.key:
+                return False
+            self.future.set_exception(message)
+            return True
+        if self.match(message):
+            self.future.set_result(message)
+            return True
+        return False
+
+
+def _acks(message, key):
+    """Whether `message` is the `ack` of the command with id `key`."""
+    return isinstance(message, dict) and message.get("type") == "ack" and message.get("id") == key
+
+
 def _answers(message, key):
     """Whether `message` answers the request with id `key`: its `ack`, or a frame carrying it."""
     if isinstance(message, Frame):
         return message.data.get("id") == key
-    return isinstance(message, dict) and message.get("type") == "ack" and message.get("id") == key
+    return _acks(message, key)
 
 
 class AsyncSession:
@@ -355,26 +385,28 @@ class AsyncSession:
     # Sending
 
     async def send(self, message, confirm=True):
-        """Sends one client message (a dict with `type`); with `confirm`, waits until the server
-        has checked it and raises its `error`, if any, as `ServerError`."""
+        """Sends one client message (a dict with `type`); with `confirm`, it carries a request
+        `id` (its own, when it has one) and this waits for the server's `ack` of that id, or
+        raises its `error` as `ServerError`. A `ping` is never confirmed (it has no `ack`)."""
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise TypeError(f"a message is a dict with a string 'type', not {message!r}")
-        text = json.dumps(message, allow_nan=False)
         socket = await self._ready()
-        if not confirm:
-            await self._send_text(socket, text)
+        if not confirm or message["type"] == "ping":
+            await self._send_text(socket, json.dumps(message, allow_nan=False))
             return
-        async with self._confirm_lock:
+        key = message.get("id")
+        if key is None:
             key = f"pfc-{next(self._pings)}"
-            waiter = _Waiter(lambda m: isinstance(m, Pong) and m.id == key, errors=True)
-            self._waiters.append(waiter)
-            try:
-                await self._send_text(socket, text)
-                await self._send_text(socket, json.dumps({"type": "ping", "id": key}))
-            except BaseException:
-                self._waiters.remove(waiter)
-                raise
-            await self._await(waiter)
+            message = {**message, "id": key}
+        text = json.dumps(message, allow_nan=False)
+        waiter = _ReplyWaiter(key)
+        self._waiters.append(waiter)
+        try:
+            await self._send_text(socket, text)
+        except BaseException:
+            self._waiters.remove(waiter)
+            raise
+        await self._await(waiter)
 
     async def _send_text(self, socket, text):
         try:
