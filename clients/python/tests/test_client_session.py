@@ -373,3 +373,20 @@ def test_messages_keep_the_whole_json(maze):
     frame = maze.step()
     assert frame.data["type"] == "frame" and frame.data["tick"] == frame.tick
     assert json.loads(json.dumps(frame.data))["ball"] == list(frame.ball)
+
+
+def test_session_and_async_session_are_one_api():
+    """`Session`'s methods are written out (typed, no `setattr`); each has its `AsyncSession`
+    twin's parameters, and neither class has a public method the other lacks."""
+    import inspect
+
+    def public(cls):
+        return {name: member for name, member in vars(cls).items()
+                if not name.startswith("_") and callable(member)}
+
+    blocking, asynchronous = public(Session), public(AsyncSession)
+    assert set(blocking) == set(asynchronous)
+    for name, method in blocking.items():
+        if name == "connect":
+            continue
+        assert inspect.signature(method) == inspect.signature(asynchronous[name]), name
