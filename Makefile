@@ -18,7 +18,7 @@ PYTEST := .venv/bin/python -m pytest -q
 # A bound on the whole Swift test run (the Python tests bound each test: pytest.ini).
 SWIFT_TEST_LIMIT ?= 30m
 
-.PHONY: run cluster build release test test-swift test-python test-fuzz fuzz deps test-deps format lint clean
+.PHONY: run cluster build release test test-swift test-python test-fuzz fuzz deps test-deps format lint clean typecheck
 
 run: deps $(BINARY)
 	$(BINARY) serve --host $(HOST) --port $(PORT) --database $(DATABASE)
@@ -66,6 +66,10 @@ test-python: test-deps $(BINARY)
 	$(PYTEST) Tests/browser || status=1; \
 	$(PYTEST) clients/python/tests || status=1; \
 	exit $$status
+
+# The Python client stays typed: mypy --strict reports nothing (test_client_types.py runs the same).
+typecheck: test-deps
+	.venv/bin/python -m mypy --strict clients/python/src
 
 # Every parser under libFuzzer for FUZZ_SECONDS each (see Tests/fuzz/README.md).
 fuzz:

@@ -66,6 +66,25 @@ def test_vector_infos_keep_their_types(server, env_id):
         envs.close()
 
 
+def test_street_soccer_parallel_infos_keep_their_types_to_full_time(server):
+    env = street_soccer_v0.parallel_env(base_url=server.url, turns_per_side=2)
+    kinds = Kinds()
+    rng = np.random.default_rng(7)
+    try:
+        _, infos = env.reset(seed=7)
+        cycles = 0
+        while env.agents:
+            for agent, info in infos.items():
+                kinds.check(info, f"cycle {cycles}, {agent}")
+            actions = {agent: int(rng.choice(np.flatnonzero(infos[agent]["action_mask"])))
+                       for agent in env.agents}
+            _, _, _, _, infos = env.step(actions)
+            cycles += 1
+        assert env.game.match.over and cycles > 10
+    finally:
+        env.close()
+
+
 def test_street_soccer_infos_keep_their_types_to_full_time(server):
     """A whole match, every agent's info after every step (the old environment gave `{}` at
     reset and `die: None` at full time)."""
@@ -82,11 +101,11 @@ def test_street_soccer_infos_keep_their_types_to_full_time(server):
             kinds.check(info, f"step {steps}, {agent}")
             for other, other_info in env.infos.items():
                 kinds.check(other_info, f"step {steps}, {other}")
-            mask = observation["action_mask"]
+            mask = info["action_mask"]
             action = None if termination or truncation else int(rng.choice(np.flatnonzero(mask)))
             env.step(action)
             steps += 1
-        assert env.unwrapped.match.over and steps > 10
+        assert env.unwrapped.game.match.over and steps > 10
         assert set(kinds.first) >= {"die"}
     finally:
         env.close()
