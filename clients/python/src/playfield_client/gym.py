@@ -427,8 +427,12 @@ class PlayfieldVectorEnv(VectorEnv[Floats, Floats, NDArray[Any]]):
     sends every session's action in one message and reads every session's numbers from one
     binary reply, so the server steps them side by side as one job. Observations, rewards and
     terminations are those of the single environment, bit for bit, for the same seeds and
-    actions. Gymnasium 1.x's next-step autoreset: the step after an episode ends resets that
-    environment (reward 0, not terminated, not truncated). Episodes are truncated after
+    actions. Gymnasium 1.x's next-step autoreset by default: the step after an episode ends
+    resets that environment (reward 0, not terminated, not truncated). With
+    `autoreset_mode=AutoresetMode.SAME_STEP` the step that ends an episode resets it at once
+    and returns the new episode's first observation, the last one in `infos["final_obs"]` and
+    its info in `infos["final_info"]`, as `SyncVectorEnv` in that mode (and as
+    Stable-Baselines3 expects, see `sb3.py`). Episodes are truncated after
     `max_episode_steps` steps. Seeds as `SyncVectorEnv`: an int S seeds environment i with
     S + i (a new session with that seed, as the single environment's `reset(seed=...)`).
     Options are those of the single environment (`config`, `frame_skip`, `max_tilt`...); the
@@ -440,9 +444,16 @@ class PlayfieldVectorEnv(VectorEnv[Floats, Floats, NDArray[Any]]):
 
     def __init__(self, num_envs: int = 1, base_url: str | None = None,
                  max_episode_steps: int | None = None, keep_session: bool = False,
-                 timeout: float = 10.0, **options: Any) -> None:
+                 timeout: float = 10.0,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 **options: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        mode = AutoresetMode(autoreset_mode)
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode must be next-step or same-step, not {mode.value}")
+        self.autoreset_mode = mode
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
         if options.pop("realtime", False):
             raise ValueError("the vector environment steps on demand; realtime=True is for "
                              "gymnasium.make (one environment)")
@@ -591,7 +602,37 @@ class PlayfieldVectorEnv(VectorEnv[Floats, Floats, NDArray[Any]]):
         if self.max_episode_steps is not None:
             truncations = ~ended & (self._steps >= self.max_episode_steps)
         self._ended = terminations | truncations
-        return self._observations(), rewards, terminations, truncations, self._infos()
+        observations, infos = self._observations(), self._infos()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and self._ended.any():
+            observations, infos = self._restart_ended(observations, infos)
+        return observations, rewards, terminations, truncations, infos
+
+    def _restart_ended(self, observations: Floats, infos: dict[str, Any]
+                       ) -> tuple[Floats, dict[str, Any]]:
+        """Same-step autoreset: restarts the environments whose episode just ended (one batch
+        step of those sessions alone) and returns the observations and infos with their new
+        episodes' first ones, the last ones in `final_obs` and `final_info`."""
+        ended = self._ended.copy()
+        slots = [int(i) for i in np.flatnonzero(ended)]
+        inputs = [(i, message) for i in slots for message in self._restart_inputs(i)]
+        reply = self._checked(self._batch.step(slots=slots, count=1, inputs=inputs))
+        self._values[slots] = reply.values
+        self._ticks[slots] = reply.ticks
+        self._velocity[slots] = 0
+        self._steps[slots] = 0
+        self._ended[:] = False
+        for i in slots:
+            self._started(i)
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for i in slots:
+            final_obs[i] = observations[i]
+        final_info = {key: (ended.copy() if key.startswith("_") else value)
+                      for key, value in infos.items()}
+        fresh = self._observations()
+        restarted = self._infos()
+        restarted.update({"final_obs": final_obs, "_final_obs": ended,
+                          "final_info": final_info, "_final_info": ended.copy()})
+        return fresh, restarted
 
     # What each kind adds
 
