@@ -253,12 +253,15 @@ def _spaces(game: Game, mask_in_observation: bool) -> tuple[spaces.Space[Any], s
     return observation, spaces.Discrete(game.end + 1)
 
 
-class _Options:
-    """What both environments take."""
+class _TwoAgents:
+    """What both environments share: the game, the options and the spaces."""
 
-    def __init__(self, base_url: str | None = None, turns_per_side: int = 15, columns: int = 11,
-                 rows: int = 7, max_cycles: int = MAX_CYCLES, mask_in_observation: bool = False,
-                 render_mode: str | None = None, timeout: float = 10.0) -> None:
+    metadata = {"name": "street_soccer_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+
+    def _take_options(self, base_url: str | None = None, turns_per_side: int = 15,
+                      columns: int = 11, rows: int = 7, max_cycles: int = MAX_CYCLES,
+                      mask_in_observation: bool = False, render_mode: str | None = None,
+                      timeout: float = 10.0) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
@@ -267,32 +270,41 @@ class _Options:
         self.max_cycles = max_cycles
         self.mask_in_observation = mask_in_observation
         self.render_mode = render_mode
-
-
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's own name for it)
-    """The AEC environment (see the module's documentation)."""
-
-    metadata = {"name": "street_soccer_v0", "render_modes": ["ansi"], "is_parallelizable": True}
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__()
-        settings = _Options(**options)
-        self.game = settings.game
-        self.max_cycles = settings.max_cycles
-        self.mask_in_observation = settings.mask_in_observation
-        self.render_mode = settings.render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        observation, action = _spaces(self.game, self.mask_in_observation)
+        observation, action = _spaces(self.game, mask_in_observation)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
-        self._acted = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
+
+    def _observation(self, agent: str) -> Any:
+        observation = self.game.observe(agent)
+        if self.mask_in_observation:
+            return {"observation": observation, "action_mask": self.game.mask(agent)}
+        return observation
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        return {agent: self.game.info(agent) for agent in self.agents}
+
+    def render(self) -> str | None:
+        return None if self.render_mode is None else self.game.render()
+
+    def close(self) -> None:
+        self.game.close()
+
+
+class raw_env(_TwoAgents, AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's own name)
+    """The AEC environment (see the module's documentation)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__()
+        self._take_options(**options)
+        self._acted = 0
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game.start(seed)
@@ -301,7 +313,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's own nam
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: self.game.info(agent) for agent in self.agents}
+        self.infos = self._infos()
         self.agent_selection = self.agents[0]
         self._acted = 0
 
@@ -317,25 +329,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's own nam
             self.terminations = dict.fromkeys(self.agents, True)
         elif self._acted >= len(AGENTS) * self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
-        self.infos = {agent: self.game.info(agent) for agent in self.agents}
+        self.infos = self._infos()
         self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
         self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 
     def observe(self, agent: str) -> Any:
-        observation = self.game.observe(agent)
-        if self.mask_in_observation:
-            return {"observation": observation, "action_mask": self.game.mask(agent)}
-        return observation
-
-    def render(self) -> str | None:
-        return None if self.render_mode is None else self.game.render()
-
-    def close(self) -> None:
-        self.game.close()
-
-    # The AEC environment's own readings, for agents that look deeper (examples, tests)
+        return self._observation(agent)
 
     @property
     def end(self) -> int:
@@ -343,29 +344,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's own nam
         return self.game.end
 
 
-class raw_parallel_env(ParallelEnv):  # type: ignore[misc]  # noqa: N801
+class raw_parallel_env(_TwoAgents, ParallelEnv):  # type: ignore[misc]  # noqa: N801
     """The parallel environment (see the module's documentation)."""
 
-    metadata = {"name": "street_soccer_v0", "render_modes": ["ansi"], "is_parallelizable": True}
-
     def __init__(self, **options: Any) -> None:
-        settings = _Options(**options)
-        self.game = settings.game
-        self.max_cycles = settings.max_cycles
-        self.mask_in_observation = settings.mask_in_observation
-        self.render_mode = settings.render_mode
-        self.possible_agents = list(AGENTS)
-        self.agents: list[str] = []
-        observation, action = _spaces(self.game, self.mask_in_observation)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
-        self.action_spaces = dict.fromkeys(self.possible_agents, action)
+        self._take_options(**options)
         self.cycles = 0
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -400,16 +384,5 @@ class raw_parallel_env(ParallelEnv):  # type: ignore[misc]  # noqa: N801
         return observations, rewards, terminations, truncations, infos
 
     def _observations(self) -> dict[str, Any]:
-        if self.mask_in_observation:
-            return {agent: {"observation": self.game.observe(agent),
-                            "action_mask": self.game.mask(agent)} for agent in self.agents}
-        return {agent: self.game.observe(agent) for agent in self.agents}
+        return {agent: self._observation(agent) for agent in self.agents}
 
-    def _infos(self) -> dict[str, dict[str, Any]]:
-        return {agent: self.game.info(agent) for agent in self.agents}
-
-    def render(self) -> str | None:
-        return None if self.render_mode is None else self.game.render()
-
-    def close(self) -> None:
-        self.game.close()
