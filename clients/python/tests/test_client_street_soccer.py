@@ -185,6 +185,41 @@ def test_the_mask_is_the_servers_legal_moves_and_a_seed_repeats_the_match(server
     assert play(5) == first
 
 
+def test_a_dead_end_turn_starts_over_and_no_mask_is_ever_empty(server):
+    """A turn whose points are spent before the goalkeeper (who held the ball when it began)
+    cleared it cannot be confirmed and has no move left: END takes its moves back. Masked
+    random play of seeded matches meets one in the tenth match (found by this very loop; the
+    mask was empty there before, and sampling from it raised)."""
+    env = street_soccer_v0.env(base_url=server.url, turns_per_side=5)
+    game = env.unwrapped.game
+    rng = np.random.default_rng(1)
+    dead_ends = 0
+    try:
+        for match in range(10):
+            env.reset(seed=1 + match)
+            for agent in env.agent_iter():
+                _, _, termination, truncation, info = env.last()
+                if termination or truncation:
+                    env.step(None)
+                    continue
+                mask = info["action_mask"]
+                assert mask.any(), f"{agent} has no action in match {match + 1}"
+                stuck = agent == game.mover() and not game.plan["canConfirm"] and not game.plan["legal"]
+                if stuck:
+                    dead_ends += 1
+                    assert list(np.flatnonzero(mask)) == [game.end] and game.moves
+                    die, turns = game.match.die, game.match.frame["turnsPlayed"]
+                    env.step(game.end)
+                    assert game.moves == [] and game.mover() == agent
+                    assert game.match.die == die and game.match.frame["turnsPlayed"] == turns
+                    assert game.plan["legal"]
+                    continue
+                env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert dead_ends >= 1
+    finally:
+        env.close()
+
+
 def test_each_agent_sees_the_pitch_from_its_own_end(server):
     """Both attack to the right: each one's goalkeeper stands by the left-hand goal line and
     the other's by the right-hand one, in match 1 (home attacks right) as in match 2 (after

@@ -25,7 +25,10 @@ play makes one move of its turn or ENDs it (the last action, which confirms the 
 planned); the other side can only pass (END is its one legal action). The AEC environment
 applies each action at once, so after `player_0` ENDs its turn, `player_1` moves in the same
 cycle; the parallel environment applies the action of the side to play when the step began.
-An action outside the mask changes nothing (`info["illegal"]` is then True): sampling without
+A turn can run into a dead end (its points spent before the goalkeeper, who held the ball when
+it began, cleared it out of his area): END then takes the planned moves back, and the turn
+starts over with the same die. An action outside the mask changes nothing
+(`info["illegal"]` is then True): sampling without
 the mask, as PettingZoo's `max_cycles_test` and `parallel_api_test` do, is allowed.
 `max_cycles` (default 500) truncates both agents after that many cycles; a match of
 `turns_per_side` turns each takes at most `2 * turns_per_side * 7` cycles when played by the mask.
@@ -167,6 +170,13 @@ class Game:
         if not allowed or agent != self.mover():
             return rewards
         side = SIDES[AGENTS.index(agent)]
+        plan = self.plan
+        assert plan is not None  # the side to play has its turn's plan
+        if number == self.end and not plan["canConfirm"]:
+            # A dead end (see `mask`): the turn starts over, with the same die.
+            self.moves = []
+            self.plan = self.match.plan(side)
+            return rewards
         if number != self.end:
             self.moves.append(self.decode(agent, number))
             self.plan = self.match.plan(side, self.moves)
@@ -197,7 +207,10 @@ class Game:
         assert self.plan is not None  # every turn's plan is asked when it begins
         for move in self.plan["legal"]:
             mask[self.encode(agent, move)] = 1
-        if self.plan["canConfirm"]:
+        # NB: a turn may end in a dead end: its points spent before the goalkeeper, who held
+        # the ball when it began, got it out of his area (the turn cannot be confirmed, and no
+        # move is left). END then takes the planned moves back.
+        if self.plan["canConfirm"] or not self.plan["legal"]:
             mask[self.end] = 1
         return mask
 
