@@ -238,6 +238,31 @@ def test_a_confirmed_command_waits_for_its_own_ack_and_leaves_other_errors(maze)
     assert maze.step().tilt == (0.5, 0)
 
 
+def test_a_confirmed_step_or_query_is_confirmed_by_its_own_answer(client):
+    """Commands with no `ack`: an on-demand `step` is answered by its frame (which carries the
+    id, and stays for iteration), a query by its `answer`."""
+    info = client.create_session("maze", seed=2, clock="on-demand")
+    try:
+        with client.connect(info, timeout=5) as session:
+            session.send({"type": "step", "count": 2})
+            assert session.tick == 2
+            frames = []
+            while session.pending():
+                message = session.receive(timeout=1)
+                if isinstance(message, MazeFrame):
+                    frames.append(message.tick)
+            assert frames[-1] == 2
+    finally:
+        client.delete_session(info)
+    info = client.create_session("street-soccer", {"away": "human"}, seed=2, clock="on-demand")
+    try:
+        with client.connect(info, timeout=5) as session:
+            session.send({"type": "plan", "side": "home", "moves": []})
+            assert session.ask({"type": "plan", "side": "home", "moves": []})["legal"]
+    finally:
+        client.delete_session(info)
+
+
 def test_a_spectator_is_refused_control(client):
     info = client.create_session("maze")
     with client.connect(info.id) as spectator:

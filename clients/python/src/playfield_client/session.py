@@ -100,11 +100,12 @@ class _StepWaiter(_Waiter):
 
 
 class _ReplyWaiter(_Waiter):
-    """Waits for the answer to the command sent with id `key`: its `ack`, or its `error`
-    (which fails the wait). Both are consumed; nothing else is."""
+    """Waits for the answer to the command sent with id `key` (see `_answers`), or its
+    `error` (which fails the wait). Both are consumed, but a frame stays for iteration, as
+    every frame does."""
 
     def __init__(self, key: str | int) -> None:
-        super().__init__(lambda m: _acks(m, key), errors=True)
+        super().__init__(lambda m: _answers(m, key), errors=True)
         self.key = key
 
     def offer(self, message: Message) -> bool:
@@ -117,20 +118,17 @@ class _ReplyWaiter(_Waiter):
             return True
         if self.match(message):
             self.future.set_result(message)
-            return True
+            return not isinstance(message, Frame)
         return False
 
 
-def _acks(message: Message, key: str | int) -> bool:
-    """Whether `message` is the `ack` of the command with id `key`."""
-    return isinstance(message, dict) and message.get("type") == "ack" and message.get("id") == key
-
-
-def _answers(message: Message, key: str) -> bool:
-    """Whether `message` answers the request with id `key`: its `ack`, or a frame carrying it."""
+def _answers(message: Message, key: str | int) -> bool:
+    """Whether `message` answers the request with id `key` (docs/protocol.md, `ack`): its
+    `ack`; a query's `answer`; an on-demand step's frame, which carries the id."""
     if isinstance(message, Frame):
-        return message.data.get("id") == key
-    return _acks(message, key)
+        return bool(message.data.get("id") == key)
+    return (isinstance(message, dict) and message.get("type") in ("ack", "answer")
+            and message.get("id") == key)
 
 
 class AsyncSession:
