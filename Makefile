@@ -20,7 +20,7 @@ REPORTS := .build/test-reports
 # A bound on the whole Swift test run (the Python tests bound each test: pytest.ini).
 SWIFT_TEST_LIMIT ?= 30m
 
-.PHONY: run cluster build release check test test-swift test-python test-fuzz fuzz deps test-deps format lint clean
+.PHONY: run cluster build release check test test-swift test-python test-fuzz fuzz deps test-deps format lint clean typecheck
 
 run: deps $(BINARY)
 	$(BINARY) serve --host $(HOST) --port $(PORT) --database $(DATABASE)
@@ -81,6 +81,10 @@ test-python: test-deps $(BINARY)
 	$(PYTEST) --junitxml=$(REPORTS)/browser.xml Tests/browser || status=1; \
 	$(PYTEST) --junitxml=$(REPORTS)/client.xml clients/python/tests || status=1; \
 	exit $$status
+
+# The Python client stays typed: mypy --strict reports nothing (test_client_types.py runs the same).
+typecheck: test-deps
+	.venv/bin/python -m mypy --strict clients/python/src
 
 # Every parser under libFuzzer for FUZZ_SECONDS each (see Tests/fuzz/README.md).
 fuzz:

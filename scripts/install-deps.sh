@@ -51,4 +51,8 @@ if [ "$want_test" = 1 ]; then
     fi
   fi
   .venv/bin/pip install -q --disable-pip-version-check -r Tests/requirements.txt
+  # NB: without its dependencies: SB3 needs PyTorch (over 500 MB, its CUDA libraries several
+  # GB), which the tests do without; clients/python/tests/test_client_sb3.py loads SB3's
+  # torch-free VecEnv module alone.
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps stable-baselines3==2.9.2
 fi

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from deadline import Deadline
 from gymnasium.utils.env_checker import check_env
+from gymnasium.vector import AutoresetMode
 
 import playfield_client
 import playfield_client.gym  # noqa: F401  (registers the ids)
@@ -310,23 +311,36 @@ def test_a_forked_child_refuses_the_parents_session_and_opens_its_own(server):
     assert worker.exitcode == 0
 
 
-@pytest.mark.parametrize("env_id", IDS)
-def test_the_native_vector_env_equals_sync_vector_env_with_autoreset(server, env_id):
-    # Short episodes (truncated after 12 steps) so that both autoreset within 30 steps; the
-    # native vector env steps its sessions together, SyncVectorEnv one after another.
-    actions = np.random.default_rng(4).uniform(-1, 1, (30, 3, 2)).astype(np.float32)
+def _native_equals_sync(server, env_id, options, autoreset_mode, seeds, actions):
+    """Runs the native vector env and `SyncVectorEnv` over the same ids (episodes truncated
+    after 12 steps), asserts that every observation, reward, termination, truncation and (same
+    step) final observation is equal, and returns the native run's record."""
     runs = {}
     for mode in ("vector_entry_point", "sync"):
-        envs = gymnasium.make_vec(env_id, num_envs=3, vectorization_mode=mode,
-                                  base_url=server.url, max_episode_steps=12)
+        extra = {}
+        if autoreset_mode is not None:
+            extra = ({"autoreset_mode": autoreset_mode} if mode == "vector_entry_point"
+                     else {"vector_kwargs": {"autoreset_mode": autoreset_mode}})
+        envs = gymnasium.make_vec(env_id, num_envs=len(seeds), vectorization_mode=mode,
+                                  base_url=server.url, max_episode_steps=12, **options, **extra)
         try:
             if mode == "vector_entry_point":
                 assert isinstance(envs.unwrapped, playfield_client.gym.PlayfieldVectorEnv)
-            observation, _ = envs.reset(seed=[11, 12, 13])
+            same_step = envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+            assert same_step == (autoreset_mode == AutoresetMode.SAME_STEP)
+            observation, _ = envs.reset(seed=seeds)
             record = [observation]
             for action in actions:
-                observation, reward, terminated, truncated, _ = envs.step(action)
-                record += [observation, reward, terminated, truncated]
+                observation, reward, terminated, truncated, infos = envs.step(action)
+                ended = terminated | truncated
+                finals = []
+                if same_step:
+                    assert ended.any() == ("final_obs" in infos)
+                    finals = [infos["final_obs"][i] for i in np.flatnonzero(ended)]
+                    if ended.any():
+                        assert list(infos["_final_obs"]) == list(ended)
+                        assert list(infos["final_info"]["_steps"]) == list(ended)
+                record += [observation, reward, terminated, truncated, *finals]
             runs[mode] = record
         finally:
             envs.close()
@@ -334,8 +348,33 @@ def test_the_native_vector_env_equals_sync_vector_env_with_autoreset(server, env
     assert len(native) == len(sync)
     for a, b in zip(native, sync):
         assert np.array_equal(a, b)
+    return native
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_native_vector_env_equals_sync_vector_env_with_autoreset(server, env_id):
+    # Short episodes (truncated after 12 steps) so that both autoreset within 30 steps; the
+    # native vector env steps its sessions together, SyncVectorEnv one after another.
+    actions = np.random.default_rng(4).uniform(-1, 1, (30, 3, 2)).astype(np.float32)
+    native = _native_equals_sync(server, env_id, {}, None, [11, 12, 13], actions)
     truncations = np.array(native[4::4])
     assert truncations[11].all() and not truncations[12].any(), "episodes end at step 12"
+
+
+@pytest.mark.parametrize("env_id, options", [
+    ("PlayfieldMaze-v0", {"goal": (5, 6)}),     # next to the start: some episodes end early
+    ("PlayfieldHoles-v0", {}),
+])
+def test_same_step_autoreset_equals_sync_vector_env(server, env_id, options):
+    """`autoreset_mode=SAME_STEP` (what Stable-Baselines3 expects): the step that ends an
+    episode returns the next episode's first observation and the last one in `final_obs`, as
+    `SyncVectorEnv` in that mode, bit for bit, when some environments end and others go on."""
+    actions = np.random.default_rng(5).uniform(-1, 1, (40, 3, 2)).astype(np.float32)
+    native = _native_equals_sync(server, env_id, options, AutoresetMode.SAME_STEP, [21, 22, 23],
+                                 actions)
+    if env_id == "PlayfieldMaze-v0":
+        ends = [r for r in native[1:] if r.dtype == np.bool_ and r.shape == (3,)]
+        assert any(0 < e.sum() < 3 for e in ends), "some episodes ended while others went on"
 
 
 def test_the_vector_env_refuses_bad_actions_and_sizes(server):

@@ -238,3 +238,24 @@ def test_bad_addresses_are_refused_clearly():
     with pytest.raises(PlayfieldError) as down:
         Client("http://127.0.0.1:9", timeout=2).sessions()
     assert "cannot reach http://127.0.0.1:9" in str(down.value)
+
+
+def test_client_and_async_client_are_one_api():
+    """`AsyncClient`'s coroutines are written out (typed, no `setattr`); each has its `Client`
+    twin's parameters, and neither has a public method the other lacks (but `street_soccer`,
+    a blocking match)."""
+    import inspect
+
+    from playfield_client import AsyncClient
+
+    def public(cls):
+        return {name: member for name, member in vars(cls).items()
+                if not name.startswith("_") and callable(member)}
+
+    blocking, asynchronous = public(Client), public(AsyncClient)
+    assert set(blocking) - set(asynchronous) == {"street_soccer"}
+    assert set(asynchronous) <= set(blocking)
+    for name, method in asynchronous.items():
+        if name == "connect":
+            continue
+        assert inspect.signature(method) == inspect.signature(blocking[name]), name

@@ -207,6 +207,62 @@ def test_an_unconfirmed_error_is_raised_by_iteration(maze):
     assert refused.value.field == "x"
 
 
+def test_a_confirmed_command_waits_for_its_own_ack_and_leaves_other_errors(maze):
+    """A confirmed command carries a request id and waits for that id's `ack` (no `ping`):
+    the refusal of an input sent before it unconfirmed is not taken for its own (issue 36,
+    item 12; the old client confirmed with a ping and raised the earlier input's error here)."""
+    sent = []
+    inner = maze._inner
+    original = inner._send_text
+
+    async def spy(socket, text):
+        sent.append(json.loads(text))
+        await original(socket, text)
+
+    inner._send_text = spy
+    maze.tilt(9, 9, confirm=False)       # refused by the server, no id
+    maze.tilt(0.5, 0)                    # accepted: returns once its ack is in
+    assert [m["type"] for m in sent] == ["tilt", "tilt"]
+    assert "id" not in sent[0] and isinstance(sent[1]["id"], str)
+    with pytest.raises(ServerError) as own:
+        maze.tilt(0, 5)
+    assert own.value.field == "y" and own.value.id == sent[2]["id"]
+    # The first tilt's refusal waits for the reader; no ack is left for it.
+    later = []
+    with pytest.raises(ServerError) as earlier:
+        deadline = Deadline(10, "the earlier refusal")
+        while True:
+            later.append(maze.receive(timeout=deadline.left()))
+    assert earlier.value.field == "x" and earlier.value.id is None
+    assert not [m for m in later if isinstance(m, dict) and m.get("type") == "ack"]
+    assert maze.step().tilt == (0.5, 0)
+
+
+def test_a_confirmed_step_or_query_is_confirmed_by_its_own_answer(client):
+    """Commands with no `ack`: an on-demand `step` is answered by its frame (which carries the
+    id, and stays for iteration), a query by its `answer`."""
+    info = client.create_session("maze", seed=2, clock="on-demand")
+    try:
+        with client.connect(info, timeout=5) as session:
+            session.send({"type": "step", "count": 2})
+            assert session.tick == 2
+            frames = []
+            while session.pending():
+                message = session.receive(timeout=1)
+                if isinstance(message, MazeFrame):
+                    frames.append(message.tick)
+            assert frames[-1] == 2
+    finally:
+        client.delete_session(info)
+    info = client.create_session("street-soccer", {"away": "human"}, seed=2, clock="on-demand")
+    try:
+        with client.connect(info, timeout=5) as session:
+            session.send({"type": "plan", "side": "home", "moves": []})
+            assert session.ask({"type": "plan", "side": "home", "moves": []})["legal"]
+    finally:
+        client.delete_session(info)
+
+
 def test_a_spectator_is_refused_control(client):
     info = client.create_session("maze")
     with client.connect(info.id) as spectator:
@@ -342,3 +398,20 @@ def test_messages_keep_the_whole_json(maze):
     frame = maze.step()
     assert frame.data["type"] == "frame" and frame.data["tick"] == frame.tick
     assert json.loads(json.dumps(frame.data))["ball"] == list(frame.ball)
+
+
+def test_session_and_async_session_are_one_api():
+    """`Session`'s methods are written out (typed, no `setattr`); each has its `AsyncSession`
+    twin's parameters, and neither class has a public method the other lacks."""
+    import inspect
+
+    def public(cls):
+        return {name: member for name, member in vars(cls).items()
+                if not name.startswith("_") and callable(member)}
+
+    blocking, asynchronous = public(Session), public(AsyncSession)
+    assert set(blocking) == set(asynchronous)
+    for name, method in blocking.items():
+        if name == "connect":
+            continue
+        assert inspect.signature(method) == inspect.signature(asynchronous[name]), name

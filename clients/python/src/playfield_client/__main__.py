@@ -14,14 +14,16 @@ import json
 import sys
 import time
 import urllib.parse
+from collections.abc import Iterator
+from typing import IO
 
 from .errors import PlayfieldError
-from .messages import (BallsFrame, Event, Frame, Hello, HolesFrame, MazeFrame, PaintbrushFrame, Status,
-                       TagCloudFrame)
+from .messages import (BallsFrame, Event, Frame, Hello, HolesFrame, MazeFrame, Message,
+                       PaintbrushFrame, Status, TagCloudFrame)
 from .session import Session
 
 
-def socket_url(url, token=None):
+def socket_url(url: str, token: str | None = None) -> str:
     """The channel URL for any session address; raises ValueError naming what is missing."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https", "ws", "wss") or not parts.netloc:
@@ -41,7 +43,7 @@ def socket_url(url, token=None):
     return address + (f"?token={urllib.parse.quote(token, safe='')}" if token else "")
 
 
-def describe(frame):
+def describe(frame: Frame) -> str:
     """A frame in one short line, by its kind's type (field names alone are ambiguous: a
     paintbrush frame's `points` is a count, a tag cloud's a list); a kind this client does not
     know shows its fields as they came."""
@@ -61,7 +63,8 @@ def describe(frame):
     return json.dumps(fields, separators=(",", ":"))[:200]
 
 
-def messages(session, frames, seconds):
+def messages(session: Session, frames: int | None, seconds: float | None
+             ) -> Iterator[Message]:
     """The session's messages until `frames` frames or `seconds` have passed (None: forever)."""
     end = None if seconds is None else time.monotonic() + seconds
     count = 0
@@ -78,9 +81,10 @@ def messages(session, frames, seconds):
         yield message
 
 
-def watch(args, out):
+def watch(args: argparse.Namespace, out: IO[str]) -> None:
     with Session.connect(socket_url(args.url, args.token)) as session:
         hello = session.hello
+        assert hello is not None  # a connected session has had its hello
         print(f"session {hello.session} ({hello.kind}) as {hello.role}, tick {hello.tick},"
               f" {'running' if hello.running else 'stopped'}", file=out, flush=True)
         shown = 0
@@ -100,7 +104,7 @@ def watch(args, out):
                 print(f"reconnected at tick {message.tick}", file=out, flush=True)
 
 
-def record(args, out):
+def record(args: argparse.Namespace, out: IO[str]) -> None:
     target = open(args.out, "w") if args.out != "-" else out
     written = 0
     try:
@@ -118,9 +122,9 @@ def record(args, out):
     print(f"recorded {written} messages", file=sys.stderr)
 
 
-def main(argv=None, out=None):
+def main(argv: list[str] | None = None, out: IO[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m playfield_client",
-                                     description=__doc__.splitlines()[0])
+                                     description=(__doc__ or "").splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     for name, summary in (("watch", "print ticks and events"),
                           ("record", "write frames as JSON lines")):

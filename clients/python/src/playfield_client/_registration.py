@@ -9,7 +9,7 @@ IDS = {
 }
 
 
-def register():
+def register() -> None:
     """Registers each id once; does nothing without Gymnasium."""
     if importlib.util.find_spec("gymnasium") is None:
         return

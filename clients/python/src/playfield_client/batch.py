@@ -21,11 +21,20 @@ import ssl
 import struct
 import time
 import urllib.parse
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .errors import Disconnected, PlayfieldError
-from .messages import error_from_json
+from .messages import JSONObject, SessionInfo, error_from_json
+
+if TYPE_CHECKING:
+    from .client import Client
+
+# One session's action: a row of numbers, or None for none.
+Action = Sequence[float] | NDArray[np.float64] | NDArray[np.float32] | None
 
 MAGIC = b"PFB1"
 HEADER = struct.Struct("<4sIII")
@@ -44,17 +53,18 @@ class BatchReply:
 
     __slots__ = ("request", "ticks", "values", "status")
 
-    def __init__(self, data):
+    def __init__(self, data: bytes) -> None:
         magic, self.request, n, width = HEADER.unpack_from(data)
         if magic != MAGIC:
             raise PlayfieldError(f"not a batch reply: it starts {magic!r}")
         offset = HEADER.size
-        self.ticks = np.frombuffer(data, dtype="<u8", count=n, offset=offset)
+        self.ticks: NDArray[np.uint64] = np.frombuffer(data, dtype="<u8", count=n, offset=offset)
         offset += 8 * n
-        self.values = np.frombuffer(data, dtype="<f8", count=n * width, offset=offset).reshape(
-            n, width)
+        self.values: NDArray[np.float64] = np.frombuffer(
+            data, dtype="<f8", count=n * width, offset=offset).reshape(n, width)
         offset += 8 * n * width
-        self.status = np.frombuffer(data, dtype=np.uint8, count=n, offset=offset)
+        self.status: NDArray[np.uint8] = np.frombuffer(data, dtype=np.uint8, count=n,
+                                                       offset=offset)
 
 
 class _BlockingSocket:
@@ -65,10 +75,10 @@ class _BlockingSocket:
 
     GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
-    def __init__(self, url, timeout):
+    def __init__(self, url: str, timeout: float) -> None:
         parsed = urllib.parse.urlsplit(url)
         secure = parsed.scheme == "wss"
-        host, port = parsed.hostname, parsed.port or (443 if secure else 80)
+        host, port = parsed.hostname or "", parsed.port or (443 if secure else 80)
         self.sock = socket.create_connection((host, port), timeout=timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if secure:
@@ -92,7 +102,7 @@ class _BlockingSocket:
             self.sock.close()
             raise Disconnected(f"{url} refused the WebSocket: {lines[0]}")
 
-    def _fill(self, deadline):
+    def _fill(self, deadline: float) -> None:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError
@@ -102,7 +112,7 @@ class _BlockingSocket:
             raise Disconnected("the server closed the connection")
         self.buffer += data
 
-    def _frame(self, opcode, payload):
+    def _frame(self, opcode: int, payload: bytes) -> None:
         mask = os.urandom(4)
         n = len(payload)
         if n < 126:
@@ -116,16 +126,17 @@ class _BlockingSocket:
             n, "little")
         self.sock.sendall(header + mask + masked)
 
-    def send(self, text):
+    def send(self, text: str) -> None:
         self._frame(0x1, text.encode())
 
-    def send_binary(self, payload):
+    def send_binary(self, payload: bytes) -> None:
         self._frame(0x2, payload)
 
-    def recv(self, timeout):
+    def recv(self, timeout: float) -> str | bytes:
         """The next whole message: str (text) or bytes (binary)."""
         deadline = time.monotonic() + timeout
-        parts, kind = [], None
+        parts: list[bytes] = []
+        kind = None
         while True:
             while len(self.buffer) < 2:
                 self._fill(deadline)
@@ -160,7 +171,7 @@ class _BlockingSocket:
                 data = b"".join(parts)
                 return data.decode() if kind == 0x1 else data
 
-    def close(self):
+    def close(self) -> None:
         try:
             self._frame(0x8, struct.pack("!H", 1000))
         except OSError:
@@ -171,14 +182,14 @@ class _BlockingSocket:
 class Batch:
     """One `/ws/batch` connection to the server of `client`."""
 
-    def __init__(self, client, timeout=10.0):
+    def __init__(self, client: "Client", timeout: float = 10.0) -> None:
         parsed = urllib.parse.urlsplit(client.base_url)
         scheme = "wss" if parsed.scheme == "https" else "ws"
         self.url = f"{scheme}://{parsed.netloc}/ws/batch"
         self.timeout = timeout
-        self.fields = None
-        self.action = None
-        self.sessions = []
+        self.fields: list[str] | None = None
+        self.action: JSONObject | None = None
+        self.sessions: list[str] = []
         # False: every step as a JSON text message (to compare; the answers are the same).
         self.binary_steps = True
         self._ids = itertools.count(1)
@@ -187,22 +198,22 @@ class Batch:
         except (OSError, TimeoutError) as error:
             raise Disconnected(f"cannot open {self.url}: {error}") from None
 
-    def __enter__(self):
+    def __enter__(self) -> "Batch":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         self._socket.close()
 
-    def _send(self, message):
+    def _send(self, message: JSONObject) -> None:
         try:
             self._socket.send(json.dumps(message, separators=(",", ":"), allow_nan=False))
         except OSError as error:
             raise Disconnected(f"{self.url} closed: {error}") from None
 
-    def _receive(self):
+    def _receive(self) -> str | bytes:
         try:
             return self._socket.recv(self.timeout)
         except TimeoutError:
@@ -210,7 +221,7 @@ class Batch:
         except OSError as error:
             raise Disconnected(f"{self.url} closed: {error}") from None
 
-    def _answer(self, request):
+    def _answer(self, request: int) -> Any:
         """The answer to request `request`: its binary reply or JSON message; an `error` is
         raised as `ServerError`."""
         while True:
@@ -227,20 +238,25 @@ class Batch:
                 raise error_from_json(message)
             return message
 
-    def attach(self, info, token=None):
+    def attach(self, info: SessionInfo | str, token: str | None = None) -> int:
         """Adds the on-demand session `info` (a `SessionInfo`, or an id with `token`); returns
         its slot (its row in every reply)."""
-        session_id = getattr(info, "id", info)
-        token = token or info.token
+        if isinstance(info, SessionInfo):
+            session_id, token = info.id, token or info.token
+        else:
+            session_id = info
         request = next(self._ids)
         self._send({"type": "attach", "id": request, "session": session_id, "token": token})
         answer = self._answer(request)
         self.fields = answer["fields"]
         self.action = answer["action"]
         self.sessions.append(session_id)
-        return answer["slot"]
+        slot: int = answer["slot"]
+        return slot
 
-    def step(self, actions=None, count=1, slots=None, inputs=None):
+    def step(self, actions: Sequence[Action] | NDArray[np.floating[Any]] | None = None,
+             count: int | Sequence[int] = 1, slots: Iterable[int] | None = None,
+             inputs: Iterable[tuple[int, JSONObject]] | None = None) -> BatchReply:
         """Steps the sessions in `slots` (default: every one attached, in order): each gets
         its `inputs` (pairs of slot and input message), then its action (a row of `actions`,
         or None for none) and `count` ticks (one number, or one per slot). Returns the
@@ -262,8 +278,9 @@ class Batch:
                     self._socket.send_binary(header + rows.tobytes())
                 except OSError as error:
                     raise Disconnected(f"{self.url} closed: {error}") from None
-                return self._answer(request)
-        message = {"type": "step", "id": request}
+                reply: BatchReply = self._answer(request)
+                return reply
+        message: JSONObject = {"type": "step", "id": request}
         if slots is not None:
             message["slots"] = [int(s) for s in slots]
         if isinstance(actions, np.ndarray):
@@ -278,4 +295,5 @@ class Batch:
         if inputs:
             message["inputs"] = [[int(slot), input] for slot, input in inputs]
         self._send(message)
-        return self._answer(request)
+        answer: BatchReply = self._answer(request)
+        return answer

@@ -4,38 +4,44 @@
 in a worker thread, so both have one implementation.
 """
 import asyncio
-import functools
-import inspect
 import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from typing import TYPE_CHECKING, Any
 
 from .errors import HTTPError, PlayfieldError
-from .messages import HighScore, SavedMaze, SessionInfo
+from .messages import HighScore, JSONObject, SavedMaze, SessionInfo
 from .session import AsyncSession, Session
 from . import tiles
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from .street_soccer import StreetSoccerMatch
 
 
 class Client:
     """A Playfield server at `base_url` (e.g. `http://127.0.0.1:8080`)."""
 
-    def __init__(self, base_url, timeout=10.0):
+    def __init__(self, base_url: str, timeout: float = 10.0) -> None:
         parsed = urllib.parse.urlsplit(base_url)
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise ValueError(f"base_url must be http://HOST[:PORT] or https://..., not {base_url!r}")
         self.base_url = f"{parsed.scheme}://{parsed.netloc}"
         self.timeout = timeout
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Client({self.base_url!r})"
 
     # Requests
 
-    def _request(self, method, path, body=None, token=None, raw=False):
+    def _request(self, method: str, path: str, body: Any = None, token: str | None = None,
+                 raw: bool = False) -> Any:
         """Sends one request; returns the parsed JSON (or bytes when `raw`), raising
         `HTTPError` with the server's message for any status of 400 or more."""
-        headers = {"Accept": "application/json"}
+        headers: dict[str, str] = {"Accept": "application/json"}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -63,120 +69,130 @@ class Client:
         return json.loads(payload) if payload else None
 
     @staticmethod
-    def _quote(segment):
+    def _quote(segment: str) -> str:
         if not isinstance(segment, str) or not segment:
             raise ValueError(f"expected a non-empty string, not {segment!r}")
         return urllib.parse.quote(segment, safe="")
 
     # Demos
 
-    def demos(self):
+    def demos(self) -> list[JSONObject]:
         """Every demo the server serves, in gallery order (`GET /api/demos`): dicts with `name`,
         `title`, `summary`, `seed`, `group`, `session` (a live simulation, or a page), `page`
         and `embed`."""
-        return self._request("GET", "/api/demos")["demos"]
+        demos: list[JSONObject] = self._request("GET", "/api/demos")["demos"]
+        return demos
 
-    def kinds(self):
+    def kinds(self) -> list[str]:
         """The kinds `create_session` takes: the names of the server's session demos."""
         return [demo["name"] for demo in self.demos() if demo["session"]]
 
     # Sessions
 
-    def sessions(self):
+    def sessions(self) -> list[SessionInfo]:
         """Every live session (`GET /api/sessions`)."""
         body = self._request("GET", "/api/sessions")
         return [SessionInfo.from_json(item) for item in body["sessions"]]
 
-    def create_session(self, kind, config=None, seed=None, clock=None):
+    def create_session(self, kind: str, config: JSONObject | None = None, seed: int | None = None,
+                       clock: str | None = None) -> SessionInfo:
         """A new session of `kind` with `config` (missing fields take their defaults) and an
         optional `seed` (an integer from 0 to 2**53 - 1); the result carries the control
         `token`, which cannot be shown again. `clock="on-demand"` makes a session that the
         game loop never steps: each `step` runs as soon as it arrives (default "realtime")."""
-        body = {"kind": kind, "config": config or {}}
+        body: JSONObject = {"kind": kind, "config": config or {}}
         if seed is not None:
             body["seed"] = seed
         if clock is not None:
             body["clock"] = clock
         return SessionInfo.from_json(self._request("POST", "/api/sessions", body))
 
-    def session(self, session_id):
+    def session(self, session_id: str) -> SessionInfo:
         """One session (`GET /api/sessions/ID`)."""
         return SessionInfo.from_json(
             self._request("GET", "/api/sessions/" + self._quote(session_id)))
 
-    def delete_session(self, session_id, token=None):
+    def delete_session(self, session_id: str | SessionInfo, token: str | None = None) -> None:
         """Ends a session for good; its clients are closed with 1001."""
         if isinstance(session_id, SessionInfo):
-            session_id, token = session_id.id, token or session_id.token
+            token = token or session_id.token
+            session_id = session_id.id
         self._request("DELETE", "/api/sessions/" + self._quote(session_id), token=token)
 
-    def state(self, session_id):
+    def state(self, session_id: str) -> JSONObject:
         """`{"tick", "stateHash", "running"}`: the exact state, read on the game loop."""
-        return self._request("GET", f"/api/sessions/{self._quote(session_id)}/state")
+        state: JSONObject = self._request("GET", f"/api/sessions/{self._quote(session_id)}/state")
+        return state
 
-    def replay_state(self, session_id, tick):
+    def replay_state(self, session_id: str, tick: int) -> JSONObject:
         """The state hash at `tick` of the session replayed from its first tick."""
-        return self._request(
+        state: JSONObject = self._request(
             "GET", f"/api/sessions/{self._quote(session_id)}/replay?tick={int(tick)}")
+        return state
 
-    def inputs(self, session_id, after=0, token=None):
+    def inputs(self, session_id: str | SessionInfo, after: int = 0,
+               token: str | None = None) -> JSONObject:
         """The logged inputs after tick `after`: `{"inputs": [{"tick", "input"}], "more"}`.
         The log names who sent what, so it needs the control token (given, or the one a
         `SessionInfo` carries)."""
         if isinstance(session_id, SessionInfo):
-            session_id, token = session_id.id, token or session_id.token
-        return self._request(
+            token = token or session_id.token
+            session_id = session_id.id
+        page: JSONObject = self._request(
             "GET", f"/api/sessions/{self._quote(session_id)}/inputs?after={int(after)}",
             token=token)
+        return page
 
     # High scores and mazes
 
-    def high_scores(self):
+    def high_scores(self) -> list[HighScore]:
         """The Holes table, best first."""
         body = self._request("GET", "/api/highscores")
         return [HighScore(rank=row["rank"], name=row["name"], score=row["score"],
                           level=row["level"], date=row["date"]) for row in body["scores"]]
 
-    def enter_high_score(self, session_id, token, name):
+    def enter_high_score(self, session_id: str, token: str, name: str) -> int | None:
         """Enters a finished Holes game of the session you control; returns the rank (None
         when it did not make the table)."""
         body = self._request(
             "POST", "/api/highscores", {"session": session_id, "token": token, "name": name})
-        return body.get("rank")
+        rank: int | None = body.get("rank")
+        return rank
 
-    def mazes(self):
+    def mazes(self) -> list[SavedMaze]:
         """The saved mazes' names and times (cells not included)."""
         body = self._request("GET", "/api/mazes")
         return [SavedMaze(name=m["name"], updated_at=m["updatedAt"]) for m in body["mazes"]]
 
-    def maze(self, name):
+    def maze(self, name: str) -> SavedMaze:
         """A saved maze, with its cells."""
         return self._saved(self._request("GET", "/api/mazes/" + self._quote(name)))
 
-    def save_maze(self, name, cells, token=None):
+    def save_maze(self, name: str, cells: list[str], token: str | None = None) -> SavedMaze:
         """Saves a maze: row strings of `#` and `.`. A new name answers with the owner `token`
         (in the returned `SavedMaze`); replacing a maze needs that token."""
         return self._saved(self._request(
             "PUT", "/api/mazes/" + self._quote(name), {"cells": cells}, token=token))
 
-    def delete_maze(self, name, token):
+    def delete_maze(self, name: str, token: "str | SavedMaze | None") -> None:
         """Deletes a maze; `token` is the one its first save returned (or that `SavedMaze`)."""
         if isinstance(token, SavedMaze):
             token = token.token
         self._request("DELETE", "/api/mazes/" + self._quote(name), token=token)
 
     @staticmethod
-    def _saved(body):
+    def _saved(body: JSONObject) -> SavedMaze:
         return SavedMaze(name=body["name"], updated_at=body["updatedAt"], cells=body["cells"],
                          created_at=body.get("createdAt"), token=body.get("token"))
 
     # Tiles
 
-    def tile(self, zoom, x, y, iterations=None, palette=None, array=None):
+    def tile(self, zoom: int, x: int, y: int, iterations: int | None = None,
+             palette: str | None = None, array: bool | None = None) -> "bytes | NDArray[np.uint8]":
         """The Mandelbrot tile `zoom/x/y` as PNG bytes, or as a NumPy array of shape
         (height, width, 3) of uint8 RGB when `array` is true (default: when NumPy is
         installed)."""
-        query = {}
+        query: dict[str, str | int] = {}
         if iterations is not None:
             query["iter"] = iterations
         if palette is not None:
@@ -184,68 +200,114 @@ class Client:
         path = f"/tiles/mandelbrot/{int(zoom)}/{int(x)}/{int(y)}.png"
         if query:
             path += "?" + urllib.parse.urlencode(query)
-        png = self._request("GET", path, raw=True)
+        png: bytes = self._request("GET", path, raw=True)
         if array is None:
             array = tiles.numpy_available()
         return tiles.decode_png(png) if array else png
 
     # WebSockets
 
-    def street_soccer(self, home="human", away="novice", turns_per_side=15, seed=None, **config):
+    def street_soccer(self, home: str = "human", away: str = "novice", turns_per_side: int = 15,
+                      seed: int | None = None, clock: str | None = None,
+                      **config: Any) -> "StreetSoccerMatch":
         """A new street soccer match, stopped and controlled (see `street_soccer.py`): who plays
         each side (`"human"`, `"novice"`, `"defensive"`, `"strong"`), its length and seed, and
-        other config fields (`columns`, `rows`, `dice`, `homeKit`, `awayKit`)."""
+        other config fields (`columns`, `rows`, `dice`, `homeKit`, `awayKit`). `clock="on-demand"`
+        steps the match as soon as asked, off the 60 Hz tick (docs/protocol.md)."""
         from .street_soccer import StreetSoccerMatch
 
         return StreetSoccerMatch.create(self, home=home, away=away, turns_per_side=turns_per_side,
-                                        seed=seed, **config)
+                                        seed=seed, clock=clock, **config)
 
-    def socket_url(self, session_id, token=None):
+    def socket_url(self, session_id: str, token: str | None = None) -> str:
         """`ws://HOST/ws/sessions/ID[?token=T]`."""
         scheme = "wss" if self.base_url.startswith("https") else "ws"
         url = f"{scheme}://{self.base_url.split('://', 1)[1]}/ws/sessions/{self._quote(session_id)}"
         return url + ("?token=" + urllib.parse.quote(token, safe="") if token else "")
 
-    def connect(self, session, token=None, **options):
+    def connect(self, session: str | SessionInfo, token: str | None = None,
+                **options: Any) -> Session:
         """Joins a session (a `SessionInfo` or an id) as controller when a token is given (or
         the `SessionInfo` carries one), else as spectator; returns a connected `Session`."""
         if isinstance(session, SessionInfo):
-            session, token = session.id, token or session.token
+            token = token or session.token
+            session = session.id
         return Session.connect(self.socket_url(session, token), **options)
 
 
 class AsyncClient:
-    """The `Client` API for asyncio: every method is a coroutine; `connect` gives an
-    `AsyncSession`."""
+    """The `Client` API for asyncio: every method is a coroutine, run in a worker thread;
+    `connect` gives an `AsyncSession`. Each method is `Client`'s of the same name (see there)."""
 
-    def __init__(self, base_url, timeout=10.0):
+    def __init__(self, base_url: str, timeout: float = 10.0) -> None:
         self._client = Client(base_url, timeout)
         self.base_url = self._client.base_url
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"AsyncClient({self.base_url!r})"
 
-    def socket_url(self, session_id, token=None):
+    def socket_url(self, session_id: str, token: str | None = None) -> str:
         """`ws://HOST/ws/sessions/ID[?token=T]`."""
         return self._client.socket_url(session_id, token)
 
-    async def connect(self, session, token=None, **options):
+    async def connect(self, session: str | SessionInfo, token: str | None = None,
+                      **options: Any) -> AsyncSession:
         """Joins a session; returns a connected `AsyncSession`."""
         if isinstance(session, SessionInfo):
-            session, token = session.id, token or session.token
+            token = token or session.token
+            session = session.id
         return await AsyncSession.connect(self._client.socket_url(session, token), **options)
 
+    async def demos(self) -> list[JSONObject]:
+        return await asyncio.to_thread(self._client.demos)
 
-def _in_thread(method):
-    """`method` of `Client` as a coroutine of `AsyncClient`, run in a worker thread."""
+    async def kinds(self) -> list[str]:
+        return await asyncio.to_thread(self._client.kinds)
 
-    @functools.wraps(method)
-    async def call(self, *args, **kwargs):
-        return await asyncio.to_thread(method, self._client, *args, **kwargs)
+    async def sessions(self) -> list[SessionInfo]:
+        return await asyncio.to_thread(self._client.sessions)
 
-    return call
+    async def create_session(self, kind: str, config: JSONObject | None = None,
+                             seed: int | None = None, clock: str | None = None) -> SessionInfo:
+        return await asyncio.to_thread(self._client.create_session, kind, config, seed, clock)
 
+    async def session(self, session_id: str) -> SessionInfo:
+        return await asyncio.to_thread(self._client.session, session_id)
 
-for _name, _method in inspect.getmembers(Client, inspect.isfunction):
-    if not _name.startswith("_") and _name not in ("connect", "socket_url", "street_soccer"):
-        setattr(AsyncClient, _name, _in_thread(_method))
+    async def delete_session(self, session_id: str | SessionInfo,
+                             token: str | None = None) -> None:
+        await asyncio.to_thread(self._client.delete_session, session_id, token)
+
+    async def state(self, session_id: str) -> JSONObject:
+        return await asyncio.to_thread(self._client.state, session_id)
+
+    async def replay_state(self, session_id: str, tick: int) -> JSONObject:
+        return await asyncio.to_thread(self._client.replay_state, session_id, tick)
+
+    async def inputs(self, session_id: str | SessionInfo, after: int = 0,
+                     token: str | None = None) -> JSONObject:
+        return await asyncio.to_thread(self._client.inputs, session_id, after, token)
+
+    async def high_scores(self) -> list[HighScore]:
+        return await asyncio.to_thread(self._client.high_scores)
+
+    async def enter_high_score(self, session_id: str, token: str, name: str) -> int | None:
+        return await asyncio.to_thread(self._client.enter_high_score, session_id, token, name)
+
+    async def mazes(self) -> list[SavedMaze]:
+        return await asyncio.to_thread(self._client.mazes)
+
+    async def maze(self, name: str) -> SavedMaze:
+        return await asyncio.to_thread(self._client.maze, name)
+
+    async def save_maze(self, name: str, cells: list[str],
+                        token: str | None = None) -> SavedMaze:
+        return await asyncio.to_thread(self._client.save_maze, name, cells, token)
+
+    async def delete_maze(self, name: str, token: "str | SavedMaze | None") -> None:
+        await asyncio.to_thread(self._client.delete_maze, name, token)
+
+    async def tile(self, zoom: int, x: int, y: int, iterations: int | None = None,
+                   palette: str | None = None,
+                   array: bool | None = None) -> "bytes | NDArray[np.uint8]":
+        return await asyncio.to_thread(self._client.tile, zoom, x, y, iterations, palette, array)

@@ -9,7 +9,8 @@ class HTTPError(PlayfieldError):
     """The HTTP API refused a request: `status`, the server's `message`, and the `field` to
     blame when it named one (e.g. `config.balls`)."""
 
-    def __init__(self, status, message, field=None, method="GET", path=""):
+    def __init__(self, status: int, message: str, field: str | None = None, method: str = "GET",
+                 path: str = "") -> None:
         self.status = status
         self.message = message
         self.field = field
@@ -23,7 +24,8 @@ class ServerError(PlayfieldError):
     """The server answered a WebSocket message with `error`: `code` (such as `bad-field` or
     `not-controller`), the server's `message`, and the `field` it named, if any."""
 
-    def __init__(self, code, message, field=None, id=None):
+    def __init__(self, code: str, message: str, field: str | None = None,
+                 id: str | int | None = None) -> None:
         self.code = code
         self.message = message
         self.field = field

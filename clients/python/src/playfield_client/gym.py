@@ -25,6 +25,8 @@ bounded by the table's size times 60).
 """
 import collections
 import os
+from collections.abc import Sequence
+from typing import Any, ClassVar, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -32,48 +34,72 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.utils import seeding
 from gymnasium.vector.utils import batch_space
+from numpy.typing import ArrayLike, NDArray
 
 from . import _registration
+from .batch import Batch, BatchReply
 from .client import Client
 from .errors import PlayfieldError
-from .messages import HolesFrame, MazeFrame
+from .messages import Hello, HolesFrame, JSONObject, MazeFrame, SessionInfo
+from .session import Session
 
 RATE = 60
+# An observation or action: float32 numbers.
+Floats = NDArray[np.float32]
+Cell = tuple[int, int]
 
 
-class PlayfieldEnv(gymnasium.Env):
+class PlayfieldEnv(gymnasium.Env[Floats, Floats]):
     """One Playfield session behind the Gymnasium interface; subclasses give the kind, the
-    spaces, the observation and the reward."""
+    spaces, the observation and the reward.
+
+    NB: frames are typed `Any` here: a subclass's are its kind's (`MazeFrame`, `HolesFrame`),
+    each with a `ball`."""
 
     metadata = {"render_modes": []}
-    kind = None
+    kind: ClassVar[str] = ""
 
-    def __init__(self, base_url=None, config=None, max_tilt=1.0, frame_skip=1, keep_session=False,
-                 timeout=10.0, realtime=False):
+    def __init__(self, base_url: str | None = None, config: JSONObject | None = None,
+                 max_tilt: float = 1.0, frame_skip: int = 1, keep_session: bool = False,
+                 timeout: float = 10.0, realtime: bool = False) -> None:
         if not 0 < max_tilt <= 2:
             raise ValueError(f"max_tilt must be a number in (0, 2] g, not {max_tilt!r}")
         if (isinstance(frame_skip, bool) or not isinstance(frame_skip, int)
                 or not 1 <= frame_skip <= 600):
             raise ValueError(f"frame_skip must be an int from 1 to 600 ticks, not {frame_skip!r}")
         self.frame_skip = frame_skip
+        self.max_tilt = float(max_tilt)
         self.realtime = bool(realtime)
         self.client = Client(base_url or os.environ.get("PLAYFIELD_URL", "http://127.0.0.1:8080"),
                              timeout=timeout)
         self.user_config = dict(config or {})
         self.keep_session = keep_session
         self.timeout = timeout
-        self.info = None
-        self.session = None
-        self.batch = None
-        self.hello = None
-        self.frame = None
+        self.info: SessionInfo | None = None
+        self.session: Session | None = None
+        self.batch: Batch | None = None
+        self.hello: Hello | None = None
+        self.frame: Any = None
+        self.steps = 0
+        self._velocity = (0.0, 0.0)
         self._open(seed=None)
-        self.config = self.hello.config
+        self.config = self._hello.config
         self.action_space = spaces.Box(-max_tilt, max_tilt, shape=(2,), dtype=np.float32)
 
     # Sessions
 
-    def _open(self, seed):
+    @property
+    def _hello(self) -> Hello:
+        assert self.hello is not None  # read when the first session opened
+        return self.hello
+
+    @property
+    def _info_now(self) -> SessionInfo:
+        if self.info is None:
+            raise PlayfieldError("the environment is closed")
+        return self.info
+
+    def _open(self, seed: int | None) -> None:
         """A new session with `seed` (the server's choice when None), stopped. A realtime one is
         connected on its own channel; an on-demand one is stepped over a batch connection
         (`/ws/batch`, one message and one binary reply a step), its channel opened only once
@@ -87,17 +113,16 @@ class PlayfieldEnv(gymnasium.Env):
                                                buffer=64)
             self.hello = self.session.hello
         if self.realtime:
+            assert self.session is not None  # connected just above
             self.session.stop()
             return
         if self.session is not None:
             self.session.close()
             self.session = None
-        from .batch import Batch
-
         self.batch = Batch(self.client, timeout=self.timeout)
         self.batch.attach(self.info)
 
-    def _discard(self):
+    def _discard(self) -> None:
         if self.session is not None:
             self.session.close()
             self.session = None
@@ -108,34 +133,53 @@ class PlayfieldEnv(gymnasium.Env):
             self.client.delete_session(self.info)
         self.info = None
 
-    def _restart(self, before=()):
+    def _restart(self, before: Sequence[JSONObject] = ()) -> Any:
         """Sends `before` inputs and `reset`, then one step; returns that step's frame."""
         inputs = (*before, {"type": "reset"})
         if self.batch is not None:
             return self._batch_frame(self.batch.step(count=1, inputs=[(0, m) for m in inputs]))
-        self.session.clear()
-        return self.session.step(1, inputs=inputs)
+        session = self._session
+        session.clear()
+        return session.step(1, inputs=inputs)
 
-    def _batch_frame(self, reply):
+    @property
+    def _session(self) -> Session:
+        if self.session is None:
+            raise PlayfieldError("the environment is closed")
+        return self.session
+
+    def _batch_frame(self, reply: BatchReply) -> Any:
         """The frame a batch reply's one row stands for (the same numbers as the frame's)."""
         if reply.status[0]:
-            raise PlayfieldError(f"session {self.info.id} was not stepped: deleted, or this "
+            raise PlayfieldError(f"session {self._info_now.id} was not stepped: deleted, or this "
                                  f"server process may no longer step it (status {reply.status[0]})")
         tick = int(reply.ticks[0])
         return self._frame_of(tick, reply.values[0].tolist())
 
-    def close(self):
+    def _frame_of(self, tick: int, row: list[float]) -> Any:
+        """The frame a batch reply's row stands for."""
+        raise NotImplementedError
+
+    def _observation(self, frame: Any) -> Floats:
+        raise NotImplementedError
+
+    def _reward(self, previous: Any, frame: Any) -> tuple[float, bool]:
+        """The step's reward, and whether the episode is over."""
+        raise NotImplementedError
+
+    def close(self) -> None:
         """Closes the connection and deletes the session (unless `keep_session`)."""
         self._discard()
 
     @property
-    def watch_url(self):
+    def watch_url(self) -> str:
         """Where a browser watches the current episode live."""
-        return self.client.base_url + self.info.urls["watch"]
+        return self.client.base_url + self._info_now.urls["watch"]
 
     # Gymnasium
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Floats, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None or self.info is None:
             self._open(seed)
@@ -146,25 +190,24 @@ class PlayfieldEnv(gymnasium.Env):
         self._started(frame)
         return self._observation(frame), self._info(frame)
 
-    def step(self, action):
+    def step(self, action: ArrayLike) -> tuple[Floats, SupportsFloat, bool, bool, dict[str, Any]]:
         tilt = self._tilt(action)
         if self.batch is not None:
             reply = self.batch.step(actions=[(tilt["x"], tilt["y"])], count=self.frame_skip)
             return self._stepped(self._batch_frame(reply))
-        return self._stepped(self.session.step(self.frame_skip, inputs=(tilt,)))
+        return self._stepped(self._session.step(self.frame_skip, inputs=(tilt,)))
 
-    def _tilt(self, action):
+    def _tilt(self, action: ArrayLike) -> JSONObject:
         """The `tilt` input of an action, checked."""
-        action = np.asarray(action, dtype=np.float32).reshape(2)
-        x, y = action.tolist()
+        x, y = np.asarray(action, dtype=np.float32).reshape(2).tolist()
         # NB: `action_space.contains`, without its cost: float32 values within the float32
         # bounds (NaN is not).
-        limit = float(self.action_space.high[0])
+        limit = self.max_tilt
         if not (-limit <= x <= limit and -limit <= y <= limit):
             raise ValueError(f"action {[x, y]} is outside {self.action_space}")
         return {"type": "tilt", "x": x, "y": y}
 
-    def _stepped(self, frame):
+    def _stepped(self, frame: Any) -> tuple[Floats, SupportsFloat, bool, bool, dict[str, Any]]:
         """`step`'s result from the frame after the step."""
         previous, self.frame = self.frame, frame
         self.steps += 1
@@ -172,20 +215,21 @@ class PlayfieldEnv(gymnasium.Env):
         reward, terminated = self._reward(previous, frame)
         return self._observation(frame), reward, terminated, False, self._info(frame)
 
-    def _setup(self):
+    def _setup(self) -> Sequence[JSONObject]:
         """Inputs to send before each episode's `reset`."""
         return ()
 
-    def _started(self, frame):
+    def _started(self, frame: Any) -> None:
         """Called with each episode's first frame."""
 
-    def _info(self, frame):
+    def _info(self, frame: Any) -> dict[str, Any]:
         """What the step did besides the observation; the same for the same seed and actions
         (the session's id and tick are in `self.info` and `self.frame`)."""
         return {"steps": self.steps}
 
 
-def _velocity(before, after, ticks):
+def _velocity(before: tuple[float, float] | None, after: tuple[float, float] | None,
+              ticks: int) -> tuple[float, float]:
     """The mean velocity over `ticks` in px/s; 0 when the ball was not on the table."""
     if before is None or after is None or ticks <= 0:
         return (0.0, 0.0)
@@ -209,8 +253,9 @@ class PlayfieldMazeEnv(PlayfieldEnv):
 
     kind = "maze"
 
-    def __init__(self, base_url=None, config=None, layout="random", density=0.3, goal=(0, 0),
-                 **options):
+    def __init__(self, base_url: str | None = None, config: JSONObject | None = None,
+                 layout: str = "random", density: float = 0.3, goal: Cell = (0, 0),
+                 **options: Any) -> None:
         if layout not in ("random", "config"):
             raise ValueError(f"layout must be 'random' or 'config', not {layout!r}")
         if not 0 <= density < 1:
@@ -218,13 +263,14 @@ class PlayfieldMazeEnv(PlayfieldEnv):
         self.layout = layout
         self.density = density
         super().__init__(base_url, config, **options)
-        hello = self.hello.data
-        self.rows, self.columns = hello["rows"], hello["columns"]
+        hello = self._hello.data
+        self.rows: int = hello["rows"]
+        self.columns: int = hello["columns"]
         self.cell = (hello["cellWidth"], hello["cellHeight"])
         self.goal = (int(goal[0]), int(goal[1]))
         if not (0 <= self.goal[0] < self.rows and 0 <= self.goal[1] < self.columns):
             raise ValueError(f"goal {goal} is outside the {self.rows} x {self.columns} grid")
-        self.cells = list(hello["cells"])
+        self.cells: list[str] = list(hello["cells"])
         width, height = hello["world"]["width"], hello["world"]["height"]
         # A change of position within the box in one tick, times 60.
         speed = max(width, height) * RATE
@@ -232,64 +278,70 @@ class PlayfieldMazeEnv(PlayfieldEnv):
         high = [width, height, speed, speed, width, height] + [1] * (self.rows * self.columns)
         self.observation_space = spaces.Box(np.array(low, dtype=np.float32),
                                             np.array(high, dtype=np.float32), dtype=np.float32)
-        self._distances = {}
+        self._distances: dict[Cell, int] = {}
 
-    def _frame_of(self, tick, row):
+    def _frame_of(self, tick: int, row: list[float]) -> MazeFrame:
         return MazeFrame(tick=tick, t=tick / RATE, data={}, ball=(row[0], row[1]),
                          tilt=(row[2], row[3]), revision=int(row[4]))
 
-    def _start_cells(self):
-        """The cells around the box's centre, where the ball starts."""
-        middle = (self.rows // 2, self.columns // 2)
-        rows = {middle[0], middle[0] - 1} if self.rows % 2 == 0 else {middle[0]}
-        columns = {middle[1], middle[1] - 1} if self.columns % 2 == 0 else {middle[1]}
-        return {(r, c) for r in rows for c in columns}
-
-    def _setup(self):
+    def _setup(self) -> Sequence[JSONObject]:
         if self.layout == "config":
             return ()
-        self.cells = self._random_cells()
+        self.cells = _random_cells(self.np_random, self.rows, self.columns, self.density,
+                                   self.goal)
         return ({"type": "load", "cells": self.cells},)
 
-    def _random_cells(self):
-        start = self._start_cells()
-        for _ in range(1000):
-            solid = self.np_random.random((self.rows, self.columns)) < self.density
-            for r, c in start | {self.goal}:
-                solid[r, c] = False
-            cells = ["".join("#" if s else "." for s in row) for row in solid]
-            distances = _distances(cells, self.goal)
-            if all(cell in distances for cell in start):
-                return cells
-        return ["." * self.columns] * self.rows
-
-    def _started(self, frame):
+    def _started(self, frame: Any) -> None:
         self._distances = _distances(self.cells, self.goal)
 
-    def _ball_cell(self, ball):
+    def _ball_cell(self, ball: tuple[float, float]) -> Cell:
         column = min(self.columns - 1, max(0, int(ball[0] // self.cell[0])))
         row = min(self.rows - 1, max(0, int(ball[1] // self.cell[1])))
         return row, column
 
-    def _distance(self, ball):
+    def _distance(self, ball: tuple[float, float]) -> int:
         return self._distances.get(self._ball_cell(ball), self.rows * self.columns)
 
-    def _reward(self, previous, frame):
+    def _reward(self, previous: Any, frame: Any) -> tuple[float, bool]:
         progress = self._distance(previous.ball) - self._distance(frame.ball)
         return float(progress), self._ball_cell(frame.ball) == self.goal
 
-    def _observation(self, frame):
+    def _observation(self, frame: Any) -> Floats:
         goal = ((self.goal[1] + 0.5) * self.cell[0], (self.goal[0] + 0.5) * self.cell[1])
         walls = [1.0 if ch == "#" else 0.0 for row in self.cells for ch in row]
         values = [*frame.ball, *self._velocity, *goal, *walls]
         return np.array(values, dtype=np.float32)
 
-    def _info(self, frame):
+    def _info(self, frame: Any) -> dict[str, Any]:
         return {**super()._info(frame), "distance": self._distance(frame.ball),
                 "cells": list(self.cells)}
 
 
-def _distances(cells, goal):
+def _start_cells(rows: int, columns: int) -> set[Cell]:
+    """The cells around the box's centre, where the ball starts."""
+    middle = (rows // 2, columns // 2)
+    middle_rows = {middle[0], middle[0] - 1} if rows % 2 == 0 else {middle[0]}
+    middle_columns = {middle[1], middle[1] - 1} if columns % 2 == 0 else {middle[1]}
+    return {(r, c) for r in middle_rows for c in middle_columns}
+
+
+def _random_cells(generator: np.random.Generator, rows: int, columns: int, density: float,
+                  goal: Cell) -> list[str]:
+    """A random maze from `generator`, `density` of it solid, with a path from the start to
+    `goal` (an empty maze after 1000 tries without one)."""
+    start = _start_cells(rows, columns)
+    for _ in range(1000):
+        solid = generator.random((rows, columns)) < density
+        for r, c in start | {goal}:
+            solid[r, c] = False
+        cells = ["".join("#" if s else "." for s in row) for row in solid]
+        distances = _distances(cells, goal)
+        if all(cell in distances for cell in start):
+            return cells
+    return ["." * columns] * rows
+
+
+def _distances(cells: list[str], goal: Cell) -> dict[Cell, int]:
     """Path lengths in cells from every reachable empty cell to `goal` (4-connected)."""
     if cells[goal[0]][goal[1]] == "#":
         return {}
@@ -318,20 +370,21 @@ class PlayfieldHolesEnv(PlayfieldEnv):
 
     kind = "holes"
 
-    def __init__(self, base_url=None, config=None, lost_penalty=1.0, **options):
+    def __init__(self, base_url: str | None = None, config: JSONObject | None = None,
+                 lost_penalty: float = 1.0, **options: Any) -> None:
         self.lost_penalty = float(lost_penalty)
         super().__init__(base_url, config, **options)
-        hello = self.hello.data
+        hello = self._hello.data
         width, height = hello["world"]["width"], hello["world"]["height"]
         self.flag = (hello["flag"]["x"], hello["flag"]["y"])
-        count = hello["holeCount"]
+        count: int = hello["holeCount"]
         # Holes turn about the table's centre: bound them by their farthest reach, plus rounding.
         reach = max(np.hypot(fx * width - width / 2, fy * height - height / 2)
                     for fx, fy in self.config["holes"]) + 1
         centre = (width / 2, height / 2)
         speed = max(width, height) * RATE
-        low = [0, 0, -speed, -speed, 0, 0, 0, 0]
-        high = [width, height, speed, speed, 1, width, height, self.config["maxHoleRadius"]]
+        low: list[float] = [0, 0, -speed, -speed, 0, 0, 0, 0]
+        high: list[float] = [width, height, speed, speed, 1, width, height, self.config["maxHoleRadius"]]
         for _ in range(count):
             low += [centre[0] - reach, centre[1] - reach]
             high += [centre[0] + reach, centre[1] + reach]
@@ -340,7 +393,7 @@ class PlayfieldHolesEnv(PlayfieldEnv):
 
     PHASES = ("playing", "lost", "scored", "over")
 
-    def _frame_of(self, tick, row):
+    def _frame_of(self, tick: int, row: list[float]) -> HolesFrame:
         present = row[2] > 0
         return HolesFrame(
             tick=tick, t=tick / RATE, data={}, ball=(row[0], row[1]) if present else None,
@@ -348,12 +401,12 @@ class PlayfieldHolesEnv(PlayfieldEnv):
             hole_radius=row[3], score=int(row[4]), balls_left=int(row[5]), level=int(row[6]),
             phase=self.PHASES[int(row[8])], game_over=row[7] > 0)
 
-    def _reward(self, previous, frame):
+    def _reward(self, previous: Any, frame: Any) -> tuple[float, bool]:
         scored = frame.score - previous.score
         lost = max(0, previous.balls_left - frame.balls_left)
         return float(scored - self.lost_penalty * lost), frame.game_over
 
-    def _observation(self, frame):
+    def _observation(self, frame: Any) -> Floats:
         present = frame.ball is not None
         ball = frame.ball if present else (0.0, 0.0)
         velocity = self._velocity if present else (0.0, 0.0)
@@ -361,12 +414,12 @@ class PlayfieldHolesEnv(PlayfieldEnv):
         values = [*ball, *velocity, float(present), *self.flag, frame.hole_radius, *holes]
         return np.array(values, dtype=np.float32)
 
-    def _info(self, frame):
+    def _info(self, frame: Any) -> dict[str, Any]:
         return {**super()._info(frame), "score": frame.score, "ballsLeft": frame.balls_left,
                 "level": frame.level, "phase": frame.phase}
 
 
-class PlayfieldVectorEnv(VectorEnv):
+class PlayfieldVectorEnv(VectorEnv[Floats, Floats, NDArray[Any]]):
     """`num_envs` on-demand sessions of one kind as one Gymnasium vector environment
     (`gymnasium.make_vec(ID, num_envs=N, vectorization_mode="vector_entry_point", ...)`).
 
@@ -374,21 +427,33 @@ class PlayfieldVectorEnv(VectorEnv):
     sends every session's action in one message and reads every session's numbers from one
     binary reply, so the server steps them side by side as one job. Observations, rewards and
     terminations are those of the single environment, bit for bit, for the same seeds and
-    actions. Gymnasium 1.x's next-step autoreset: the step after an episode ends resets that
-    environment (reward 0, not terminated, not truncated). Episodes are truncated after
+    actions. Gymnasium 1.x's next-step autoreset by default: the step after an episode ends
+    resets that environment (reward 0, not terminated, not truncated). With
+    `autoreset_mode=AutoresetMode.SAME_STEP` the step that ends an episode resets it at once
+    and returns the new episode's first observation, the last one in `infos["final_obs"]` and
+    its info in `infos["final_info"]`, as `SyncVectorEnv` in that mode (and as
+    Stable-Baselines3 expects, see `sb3.py`). Episodes are truncated after
     `max_episode_steps` steps. Seeds as `SyncVectorEnv`: an int S seeds environment i with
     S + i (a new session with that seed, as the single environment's `reset(seed=...)`).
     Options are those of the single environment (`config`, `frame_skip`, `max_tilt`...); the
     sessions always step on demand.
     """
 
-    env_class = None
+    env_class: ClassVar[type[PlayfieldEnv]] = PlayfieldEnv
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs=1, base_url=None, max_episode_steps=None, keep_session=False,
-                 timeout=10.0, **options):
+    def __init__(self, num_envs: int = 1, base_url: str | None = None,
+                 max_episode_steps: int | None = None, keep_session: bool = False,
+                 timeout: float = 10.0,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 **options: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        mode = AutoresetMode(autoreset_mode)
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode must be next-step or same-step, not {mode.value}")
+        self.autoreset_mode = mode
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
         if options.pop("realtime", False):
             raise ValueError("the vector environment steps on demand; realtime=True is for "
                              "gymnasium.make (one environment)")
@@ -396,8 +461,8 @@ class PlayfieldVectorEnv(VectorEnv):
         self.max_episode_steps = max_episode_steps
         self.keep_session = keep_session
         self.timeout = timeout
-        self.batch = None
-        self.infos = []
+        self.batch: Batch | None = None
+        self.infos: list[SessionInfo] = []
         # A single environment for the spaces and the table's constants; its session goes.
         template = self.env_class(base_url, timeout=timeout, **options)
         try:
@@ -407,7 +472,7 @@ class PlayfieldVectorEnv(VectorEnv):
         self.client = template.client
         self.user_config = template.user_config
         self.frame_skip = template.frame_skip
-        self.max_tilt = float(template.action_space.high[0])
+        self.max_tilt = template.max_tilt
         self.single_observation_space = template.observation_space
         self.single_action_space = template.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -415,17 +480,15 @@ class PlayfieldVectorEnv(VectorEnv):
         self.generators = [seeding.np_random(None)[0] for _ in range(num_envs)]
         self._ended = np.zeros(num_envs, dtype=np.bool_)
         self._steps = np.zeros(num_envs, dtype=np.int64)
-        self._values = None
-        self._ticks = None
-        self._velocity = np.zeros((num_envs, 2))
+        self._values: NDArray[np.float64] = np.zeros((num_envs, 0))
+        self._ticks: NDArray[np.uint64] = np.zeros(num_envs, dtype=np.uint64)
+        self._velocity: NDArray[np.float64] = np.zeros((num_envs, 2))
         self._open([None] * num_envs)
 
     # Sessions
 
-    def _open(self, seeds):
+    def _open(self, seeds: Sequence[int | None]) -> None:
         """New sessions with `seeds`, attached to a new batch connection."""
-        from .batch import Batch
-
         self._discard()
         try:
             self.infos = [self.client.create_session(self.env_class.kind, self.user_config,
@@ -438,7 +501,7 @@ class PlayfieldVectorEnv(VectorEnv):
             self._discard()
             raise
 
-    def _discard(self):
+    def _discard(self) -> None:
         if self.batch is not None:
             self.batch.close()
             self.batch = None
@@ -450,14 +513,20 @@ class PlayfieldVectorEnv(VectorEnv):
                     pass
         self.infos = []
 
-    def close_extras(self, **kwargs):
+    def close_extras(self, **kwargs: Any) -> None:
         self._discard()
 
     @property
-    def session_ids(self):
+    def session_ids(self) -> list[str]:
         return [info.id for info in self.infos]
 
-    def _checked(self, reply):
+    @property
+    def _batch(self) -> Batch:
+        if self.batch is None:
+            raise PlayfieldError("the environment is closed")
+        return self.batch
+
+    def _checked(self, reply: BatchReply) -> BatchReply:
         if reply.status.any():
             gone = [self.infos[i].id for i in np.flatnonzero(reply.status)]
             raise PlayfieldError(f"sessions {gone} were not stepped: deleted, or this server "
@@ -467,7 +536,8 @@ class PlayfieldVectorEnv(VectorEnv):
 
     # Gymnasium
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Floats, dict[str, Any]]:
         # NB: the vector's own generator takes an int only; each environment gets its own seed.
         super().reset(seed=seed if isinstance(seed, int) else None)
         if seed is not None:
@@ -480,21 +550,22 @@ class PlayfieldVectorEnv(VectorEnv):
             self.generators = [seeding.np_random(one)[0] for one in seeds]
             self._open(seeds)
         everyone = np.arange(self.num_envs)
-        inputs = [(i, message) for i in everyone for message in self._restart_inputs(i)]
-        reply = self._checked(self.batch.step(count=1, inputs=inputs))
+        inputs = [(int(i), message) for i in everyone for message in self._restart_inputs(int(i))]
+        reply = self._checked(self._batch.step(count=1, inputs=inputs))
         self._values = reply.values.copy()
         self._ticks = reply.ticks.copy()
         self._velocity[:] = 0
         self._steps[:] = 0
         self._ended[:] = False
         for i in everyone:
-            self._started(i)
+            self._started(int(i))
         return self._observations(), self._infos()
 
-    def _restart_inputs(self, i):
+    def _restart_inputs(self, i: int) -> tuple[JSONObject, ...]:
         return (*self._setup(i), {"type": "reset"})
 
-    def step(self, actions):
+    def step(self, actions: ArrayLike) -> tuple[Floats, NDArray[Any], NDArray[Any], NDArray[Any],
+                                                 dict[str, Any]]:
         actions = np.asarray(actions, dtype=np.float32)
         if actions.shape != (self.num_envs, 2):
             raise ValueError(f"actions must have shape ({self.num_envs}, 2), not {actions.shape}")
@@ -505,15 +576,15 @@ class PlayfieldVectorEnv(VectorEnv):
                              f"{self.single_action_space}")
         ended = self._ended
         if ended.any():
-            rows = actions.astype(np.float64).tolist()
-            restarting = np.flatnonzero(ended)
+            rows: list[list[float] | None] = list(actions.astype(np.float64).tolist())
+            restarting = [int(i) for i in np.flatnonzero(ended)]
             for i in restarting:
                 rows[i] = None
-            counts = np.where(ended, 1, self.frame_skip).tolist()
-            inputs = [(int(i), message) for i in restarting for message in self._restart_inputs(i)]
-            reply = self._checked(self.batch.step(actions=rows, count=counts, inputs=inputs))
+            counts = [int(c) for c in np.where(ended, 1, self.frame_skip)]
+            inputs = [(i, message) for i in restarting for message in self._restart_inputs(i)]
+            reply = self._checked(self._batch.step(actions=rows, count=counts, inputs=inputs))
         else:
-            reply = self._checked(self.batch.step(actions=actions, count=self.frame_skip))
+            reply = self._checked(self._batch.step(actions=actions, count=self.frame_skip))
         previous, values = self._values, reply.values
         ticks = (reply.ticks - self._ticks).astype(np.float64)
         self._velocity = self._velocities(previous, values, np.maximum(ticks, 1)[:, None])
@@ -524,32 +595,72 @@ class PlayfieldVectorEnv(VectorEnv):
         self._values = values.copy()
         self._ticks = reply.ticks.copy()
         self._steps = np.where(ended, 0, self._steps + 1)
-        for i in np.flatnonzero(ended):
-            self._started(i)
+        for index in np.flatnonzero(ended):
+            self._started(int(index))
         # NB: as Gymnasium's TimeLimit: truncated at the limit even when terminated.
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
         if self.max_episode_steps is not None:
             truncations = ~ended & (self._steps >= self.max_episode_steps)
         self._ended = terminations | truncations
-        return self._observations(), rewards, terminations, truncations, self._infos()
+        observations, infos = self._observations(), self._infos()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and self._ended.any():
+            observations, infos = self._restart_ended(observations, infos)
+        return observations, rewards, terminations, truncations, infos
+
+    def _restart_ended(self, observations: Floats, infos: dict[str, Any]
+                       ) -> tuple[Floats, dict[str, Any]]:
+        """Same-step autoreset: restarts the environments whose episode just ended (one batch
+        step of those sessions alone) and returns the observations and infos with their new
+        episodes' first ones, the last ones in `final_obs` and `final_info`."""
+        ended = self._ended.copy()
+        slots = [int(i) for i in np.flatnonzero(ended)]
+        inputs = [(i, message) for i in slots for message in self._restart_inputs(i)]
+        reply = self._checked(self._batch.step(slots=slots, count=1, inputs=inputs))
+        self._values[slots] = reply.values
+        self._ticks[slots] = reply.ticks
+        self._velocity[slots] = 0
+        self._steps[slots] = 0
+        self._ended[:] = False
+        for i in slots:
+            self._started(i)
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for i in slots:
+            final_obs[i] = observations[i]
+        final_info = {key: (ended.copy() if key.startswith("_") else value)
+                      for key, value in infos.items()}
+        fresh = self._observations()
+        restarted = self._infos()
+        restarted.update({"final_obs": final_obs, "_final_obs": ended,
+                          "final_info": final_info, "_final_info": ended.copy()})
+        return fresh, restarted
 
     # What each kind adds
 
-    def _take_constants(self, template):
+    def _take_constants(self, template: Any) -> None:
         """Reads what a kind needs from a single environment (spaces come on their own)."""
 
-    def _setup(self, i):
+    def _setup(self, i: int) -> tuple[JSONObject, ...]:
         """Inputs before environment i's `reset`."""
         return ()
 
-    def _started(self, i):
+    def _started(self, i: int) -> None:
         """Called when environment i starts an episode."""
 
-    def _velocities(self, previous, values, ticks):
+    def _velocities(self, previous: NDArray[np.float64], values: NDArray[np.float64],
+                    ticks: NDArray[np.float64]) -> NDArray[np.float64]:
         """Each ball's mean velocity over the step in px/s, as the single environment's."""
-        return (values[:, 0:2] - previous[:, 0:2]) * RATE / ticks
+        velocities: NDArray[np.float64] = (values[:, 0:2] - previous[:, 0:2]) * RATE / ticks
+        return velocities
 
-    def _infos(self):
+    def _rewards(self, previous: NDArray[np.float64], values: NDArray[np.float64]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+        """Each environment's reward, and whether its episode is over."""
+        raise NotImplementedError
+
+    def _observations(self) -> Floats:
+        raise NotImplementedError
+
+    def _infos(self) -> dict[str, Any]:
         everyone = np.ones(self.num_envs, dtype=np.bool_)
         return {"steps": self._steps.copy(), "_steps": everyone}
 
@@ -559,32 +670,34 @@ class PlayfieldMazeVectorEnv(PlayfieldVectorEnv):
 
     env_class = PlayfieldMazeEnv
 
-    def _take_constants(self, template):
+    def _take_constants(self, template: PlayfieldMazeEnv) -> None:
         self.rows, self.columns, self.cell = template.rows, template.columns, template.cell
         self.goal, self.layout, self.density = template.goal, template.layout, template.density
         self.config_cells = list(template.cells)
         self.cells = [list(template.cells) for _ in range(self.num_envs)]
-        self.distances = [{} for _ in range(self.num_envs)]
+        self.distances: list[dict[Cell, int]] = [{} for _ in range(self.num_envs)]
 
-    def _setup(self, i):
+    def _setup(self, i: int) -> tuple[JSONObject, ...]:
         if self.layout == "config":
             return ()
         # NB: the single environment's own code, with environment i's generator.
-        self.cells[i] = PlayfieldMazeEnv._random_cells(_MazeView(self, i))
+        self.cells[i] = _random_cells(self.generators[i], self.rows, self.columns, self.density,
+                                      self.goal)
         return ({"type": "load", "cells": self.cells[i]},)
 
-    def _started(self, i):
+    def _started(self, i: int) -> None:
         self.distances[i] = _distances(self.cells[i], self.goal)
 
-    def _cell_of(self, x, y):
+    def _cell_of(self, x: float, y: float) -> Cell:
         column = min(self.columns - 1, max(0, int(x // self.cell[0])))
         row = min(self.rows - 1, max(0, int(y // self.cell[1])))
         return row, column
 
-    def _distance(self, i, x, y):
+    def _distance(self, i: int, x: float, y: float) -> int:
         return self.distances[i].get(self._cell_of(x, y), self.rows * self.columns)
 
-    def _rewards(self, previous, values):
+    def _rewards(self, previous: NDArray[np.float64], values: NDArray[np.float64]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=np.bool_)
         for i in range(self.num_envs):
@@ -593,7 +706,7 @@ class PlayfieldMazeVectorEnv(PlayfieldVectorEnv):
             terminations[i] = self._cell_of(values[i, 0], values[i, 1]) == self.goal
         return rewards, terminations
 
-    def _observations(self):
+    def _observations(self) -> Floats:
         goal = ((self.goal[1] + 0.5) * self.cell[0], (self.goal[0] + 0.5) * self.cell[1])
         walls = np.array([[1.0 if ch == "#" else 0.0 for row in cells for ch in row]
                           for cells in self.cells])
@@ -602,25 +715,13 @@ class PlayfieldMazeVectorEnv(PlayfieldVectorEnv):
         return np.concatenate([values[:, 0:2], self._velocity, goals, walls],
                               axis=1).astype(np.float32)
 
-    def _infos(self):
+    def _infos(self) -> dict[str, Any]:
         infos = super()._infos()
         everyone = infos["_steps"]
         infos["distance"] = np.array([self._distance(i, *self._values[i, 0:2])
                                       for i in range(self.num_envs)])
         infos["_distance"] = everyone
         return infos
-
-
-class _MazeView:
-    """What `PlayfieldMazeEnv._random_cells` reads, for environment i of a vector."""
-
-    def __init__(self, vector, i):
-        self.rows, self.columns, self.goal = vector.rows, vector.columns, vector.goal
-        self.density = vector.density
-        self.np_random = vector.generators[i]
-
-    def _start_cells(self):
-        return PlayfieldMazeEnv._start_cells(self)
 
 
 class PlayfieldHolesVectorEnv(PlayfieldVectorEnv):
@@ -631,20 +732,22 @@ class PlayfieldHolesVectorEnv(PlayfieldVectorEnv):
     # score, balls left, level, game over, phase, then each hole's x, y.
     BALL, PRESENT, RADIUS, SCORE, BALLS, LEVEL, OVER, PHASE, HOLES = 0, 2, 3, 4, 5, 6, 7, 8, 9
 
-    def _take_constants(self, template):
+    def _take_constants(self, template: PlayfieldHolesEnv) -> None:
         self.flag = template.flag
         self.lost_penalty = template.lost_penalty
 
-    def _velocities(self, previous, values, ticks):
+    def _velocities(self, previous: NDArray[np.float64], values: NDArray[np.float64],
+                    ticks: NDArray[np.float64]) -> NDArray[np.float64]:
         both = (previous[:, self.PRESENT] > 0) & (values[:, self.PRESENT] > 0)
         return np.where(both[:, None], super()._velocities(previous, values, ticks), 0.0)
 
-    def _rewards(self, previous, values):
+    def _rewards(self, previous: NDArray[np.float64], values: NDArray[np.float64]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         scored = values[:, self.SCORE] - previous[:, self.SCORE]
         lost = np.maximum(0, previous[:, self.BALLS] - values[:, self.BALLS])
         return scored - self.lost_penalty * lost, values[:, self.OVER] > 0
 
-    def _observations(self):
+    def _observations(self) -> Floats:
         values = self._values
         flags = np.broadcast_to(np.array(self.flag, dtype=np.float64), (self.num_envs, 2))
         return np.concatenate([
@@ -652,7 +755,7 @@ class PlayfieldHolesVectorEnv(PlayfieldVectorEnv):
             values[:, self.RADIUS:self.RADIUS + 1], values[:, self.HOLES:]],
             axis=1).astype(np.float32)
 
-    def _infos(self):
+    def _infos(self) -> dict[str, Any]:
         infos = super()._infos()
         everyone = infos["_steps"]
         for name, column in (("score", self.SCORE), ("ballsLeft", self.BALLS),

@@ -8,16 +8,26 @@ typed object keeps the whole message in `data`, so fields added by newer servers
 Units as in the protocol: px (y down), px/s, g, ticks of 1/60 s.
 """
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
+
 
 from .errors import NotController, ServerError
 
+# A decoded JSON object, as the server sends it.
+JSONObject: TypeAlias = dict[str, Any]
+# A point or vector: x, y.
+Point: TypeAlias = tuple[float, float]
 
-def _point(value):
+
+def _point(value: list[float] | None) -> Point | None:
     return None if value is None else (value[0], value[1])
 
 
-def _pairs(flat):
+def _vector(value: list[float]) -> Point:
+    return (value[0], value[1])
+
+
+def _pairs(flat: list[float]) -> list[Point]:
     return [(flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2)]
 
 
@@ -27,15 +37,15 @@ class Frame:
 
     tick: int
     t: float
-    data: dict = field(repr=False, compare=False)
+    data: JSONObject = field(repr=False, compare=False)
 
     @classmethod
-    def from_json(cls, message):
+    def from_json(cls, message: JSONObject) -> "Frame":
         return cls(tick=message["tick"], t=message.get("t", message["tick"] / 60), data=message,
                    **cls.model_fields(message))
 
     @staticmethod
-    def model_fields(message):
+    def model_fields(message: JSONObject) -> dict[str, Any]:
         """The typed fields of this kind's frames, read from the message."""
         return {}
 
@@ -44,14 +54,14 @@ class Frame:
 class MazeFrame(Frame):
     """Maze: the ball's centre (px), the tilt (g), and the maze revision."""
 
-    ball: tuple = (0.0, 0.0)
-    tilt: tuple = (0.0, 0.0)
+    ball: Point = (0.0, 0.0)
+    tilt: Point = (0.0, 0.0)
     revision: int = 0
 
     @staticmethod
-    def model_fields(message):
+    def model_fields(message: JSONObject) -> dict[str, Any]:
         return dict(
-            ball=_point(message["ball"]), tilt=_point(message["tilt"]),
+            ball=_vector(message["ball"]), tilt=_vector(message["tilt"]),
             revision=message["revision"])
 
 
@@ -60,8 +70,8 @@ class HolesFrame(Frame):
     """Holes: the ball (px, None while a lost ball is gone), hole centres (px), the hole radius
     (px), and the game's readouts."""
 
-    ball: tuple | None = None
-    holes: list = field(default_factory=list)
+    ball: Point | None = None
+    holes: list[Point] = field(default_factory=list)
     hole_radius: float = 0.0
     score: int = 0
     balls_left: int = 0
@@ -71,7 +81,7 @@ class HolesFrame(Frame):
     pause: int = 0
 
     @staticmethod
-    def model_fields(message):
+    def model_fields(message: JSONObject) -> dict[str, Any]:
         return dict(
             ball=_point(message["ball"]), holes=_pairs(message["holes"]),
             hole_radius=message["holeRadius"], score=message["score"],
@@ -83,21 +93,21 @@ class HolesFrame(Frame):
 class BallsFrame(Frame):
     """Bouncing balls: centres (px) in ball order, kinetic energy, momentum, impacts this tick."""
 
-    positions: list = field(default_factory=list)
+    positions: list[Point] = field(default_factory=list)
     energy: float = 0.0
-    momentum: tuple = (0.0, 0.0)
+    momentum: Point = (0.0, 0.0)
     collisions: int = 0
 
     @property
-    def count(self):
+    def count(self) -> int:
         """How many balls."""
         return len(self.positions)
 
     @staticmethod
-    def model_fields(message):
+    def model_fields(message: JSONObject) -> dict[str, Any]:
         return dict(
             positions=_pairs(message["positions"]), energy=message["energy"],
-            momentum=_point(message["momentum"]), collisions=message["collisions"])
+            momentum=_vector(message["momentum"]), collisions=message["collisions"])
 
 
 @dataclass(frozen=True)
@@ -105,15 +115,15 @@ class TagCloudFrame(Frame):
     """Tag cloud: label centres (view px), depth scale and opacity per tag, the drawing order,
     the rotation matrix (row-major), and whether a pointer holds the cloud."""
 
-    points: list = field(default_factory=list)
-    scale: list = field(default_factory=list)
-    opacity: list = field(default_factory=list)
-    order: list = field(default_factory=list)
-    rotation: list = field(default_factory=list)
+    points: list[Point] = field(default_factory=list)
+    scale: list[float] = field(default_factory=list)
+    opacity: list[float] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    rotation: list[float] = field(default_factory=list)
     dragging: bool = False
 
     @staticmethod
-    def model_fields(message):
+    def model_fields(message: JSONObject) -> dict[str, Any]:
         return dict(
             points=_pairs(message["points"]), scale=message["scale"],
             opacity=message["opacity"], order=message["order"], rotation=message["rotation"],
@@ -130,12 +140,12 @@ class PaintbrushFrame(Frame):
     points: int = 0
 
     @staticmethod
-    def model_fields(message):
+    def model_fields(message: JSONObject) -> dict[str, Any]:
         return dict(version=message["version"], strokes=message["strokes"],
                     points=message["points"])
 
 
-FRAMES = {"maze": MazeFrame, "holes": HolesFrame, "bouncing-balls": BallsFrame,
+FRAMES: dict[str, type[Frame]] = {"maze": MazeFrame, "holes": HolesFrame, "bouncing-balls": BallsFrame,
           "tag-cloud": TagCloudFrame, "paintbrush": PaintbrushFrame}
 
 
@@ -150,12 +160,12 @@ class Hello:
     rate: int
     tick: int
     running: bool
-    config: dict
+    config: JSONObject
     frame: Frame
-    data: dict = field(repr=False, compare=False)
+    data: JSONObject = field(repr=False, compare=False)
 
     @property
-    def is_controller(self):
+    def is_controller(self) -> bool:
         return self.role == "controller"
 
 
@@ -165,12 +175,12 @@ class Event:
 
     tick: int
     name: str
-    fields: dict
+    fields: JSONObject
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> Any:
         return self.fields[key]
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)
 
 
@@ -185,7 +195,7 @@ class Budget:
     share_ms: float
 
     @classmethod
-    def from_json(cls, body):
+    def from_json(cls, body: JSONObject) -> "Budget":
         return cls(throttled=body["throttled"], every=body["every"], cost_ms=body["costMs"],
                    share_ms=body["shareMs"])
 
@@ -211,19 +221,24 @@ class Pong:
     t: Any = None
 
 
-def frame_from_json(message, kind):
+def frame_from_json(message: JSONObject, kind: str | None) -> Frame:
     """A frame message as the typed frame of `kind` (a plain `Frame` for unknown kinds)."""
-    return FRAMES.get(kind, Frame).from_json(message)
+    return FRAMES.get(kind or "", Frame).from_json(message)
 
 
-def error_from_json(message):
+def error_from_json(message: JSONObject) -> ServerError:
     """The exception for an `error` message."""
     code = message.get("error", "error")
     kind = NotController if code == "not-controller" else ServerError
     return kind(code, message.get("message", ""), message.get("field"), message.get("id"))
 
 
-def parse(message, kind):
+# What `parse` gives: a typed message, an error (returned, not raised), or an unknown type's
+# message itself (an `ack`, an `answer`).
+Message: TypeAlias = "Frame | Event | Status | Hello | Pong | ServerError | JSONObject"
+
+
+def parse(message: JSONObject, kind: str | None) -> Message:
     """One decoded server message as a typed object; `error` gives a `ServerError` (returned,
     not raised). Unknown types come back as the dict itself."""
     match message.get("type"):
@@ -263,13 +278,13 @@ class SessionInfo:
     tick: int
     spectators: int
     controllers: int
-    config: dict
-    urls: dict
-    data: dict = field(repr=False, compare=False)
+    config: JSONObject
+    urls: dict[str, str]
+    data: JSONObject = field(repr=False, compare=False)
     token: str | None = field(default=None, repr=False)
 
     @classmethod
-    def from_json(cls, body):
+    def from_json(cls, body: JSONObject) -> "SessionInfo":
         return cls(
             id=body["id"], kind=body["kind"], running=body["running"], tick=body["tick"],
             spectators=body.get("spectators", 0), controllers=body.get("controllers", 0),
@@ -294,6 +309,6 @@ class SavedMaze:
 
     name: str
     updated_at: float
-    cells: list | None = None
+    cells: list[str] | None = None
     created_at: float | None = None
     token: str | None = None  # the owner token, given once when a new name is saved

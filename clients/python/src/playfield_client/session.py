@@ -5,15 +5,14 @@ object (`messages.py`), keeps the session's tick and running state, hands messag
 waits for them (a confirmation, a stepped frame, a status) and buffers the rest for iteration.
 `Session` is the same API for blocking code: it runs each call on one background event loop.
 
-Commands are *confirmed* by default: after the message the client sends a `ping` and waits for
-its `pong`. The server checks each message as it arrives and answers in order, so an `error`
-that comes before the `pong` is this command's, and is raised as `ServerError` (with the
-server's text) from the call that caused it.
+Commands are *confirmed* by default: the message carries a request `id` and the client waits
+for the server's answer with that id (docs/protocol.md, `ack`): an `ack` once the server has
+checked and queued it, or an `error`, raised as `ServerError` (with the server's text) from the
+call that caused it. Errors of other messages (sent with `confirm=False`) are never taken for
+this command's: they stay for `receive`.
 """
 import asyncio
 import collections
-import functools
-import inspect
 import itertools
 import json
 import os
@@ -21,12 +20,17 @@ import random
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any, ClassVar, TypeVar
 
+from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, InvalidHandshake
 
 from .errors import Disconnected, PlayfieldError, ServerError, SessionEnded
-from .messages import Frame, Hello, Pong, Status, parse
+from .messages import Frame, Hello, JSONObject, Message, Pong, Status, parse
+
+T = TypeVar("T")
 
 # Reconnect backoff as the pages do it (docs/protocol.md section 9): 250 ms doubling to 8 s,
 # each wait scaled by a random factor from 0.5 to 1.5.
@@ -40,12 +44,12 @@ class _Waiter:
     """A future resolved by the first message `match` accepts; with `errors`, an `error`
     message fails it instead (and is consumed)."""
 
-    def __init__(self, match, errors):
+    def __init__(self, match: Callable[[Message], bool], errors: bool) -> None:
         self.match = match
         self.errors = errors
-        self.future = asyncio.get_running_loop().create_future()
+        self.future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
 
-    def offer(self, message):
+    def offer(self, message: Message) -> bool:
         """Returns True when the message was consumed (an error taken by this waiter)."""
         if self.future.done():
             return False
@@ -67,17 +71,19 @@ class _StepWaiter(_Waiter):
     fails the wait at once. Another error is an input's, sent just before: kept and raised once
     the answer has come (further ones stay for `receive`)."""
 
-    def __init__(self, key):
+    def __init__(self, key: str) -> None:
         super().__init__(lambda m: _answers(m, key), errors=True)
         self.key = key
-        self.error = None
+        self.error: ServerError | None = None
 
-    def offer(self, message):
+    def offer(self, message: Message) -> bool:
         if self.future.done():
             return False
         if isinstance(message, ServerError):
             if message.id == self.key:
                 self.future.set_exception(message)
+            elif message.id is not None:
+                return False  # another command's (a confirmed one waits for it)
             elif self.error is not None:
                 return False  # raised later by `receive`
             else:
@@ -93,11 +99,36 @@ class _StepWaiter(_Waiter):
         return not isinstance(message, Frame)
 
 
-def _answers(message, key):
-    """Whether `message` answers the request with id `key`: its `ack`, or a frame carrying it."""
+class _ReplyWaiter(_Waiter):
+    """Waits for the answer to the command sent with id `key` (see `_answers`), or its
+    `error` (which fails the wait). Both are consumed, but a frame stays for iteration, as
+    every frame does."""
+
+    def __init__(self, key: str | int) -> None:
+        super().__init__(lambda m: _answers(m, key), errors=True)
+        self.key = key
+
+    def offer(self, message: Message) -> bool:
+        if self.future.done():
+            return False
+        if isinstance(message, ServerError):
+            if message.id != self.key:
+                return False
+            self.future.set_exception(message)
+            return True
+        if self.match(message):
+            self.future.set_result(message)
+            return not isinstance(message, Frame)
+        return False
+
+
+def _answers(message: Message, key: str | int) -> bool:
+    """Whether `message` answers the request with id `key` (docs/protocol.md, `ack`): its
+    `ack`; a query's `answer`; an on-demand step's frame, which carries the id."""
     if isinstance(message, Frame):
-        return message.data.get("id") == key
-    return isinstance(message, dict) and message.get("type") == "ack" and message.get("id") == key
+        return bool(message.data.get("id") == key)
+    return (isinstance(message, dict) and message.get("type") in ("ack", "answer")
+            and message.get("id") == key)
 
 
 class AsyncSession:
@@ -108,7 +139,8 @@ class AsyncSession:
     frames, events, statuses and, after a reconnect, the new `Hello`.
     """
 
-    def __init__(self, url, *, reconnect=True, retry_for=30.0, timeout=10.0, buffer=1000):
+    def __init__(self, url: str, *, reconnect: bool = True, retry_for: float = 30.0,
+                 timeout: float = 10.0, buffer: int = 1000) -> None:
         parsed = urllib.parse.urlsplit(url)
         if parsed.scheme not in ("ws", "wss") or "/ws/sessions/" not in parsed.path:
             raise ValueError(f"a session URL is ws://HOST/ws/sessions/ID[?token=T], not {url!r}")
@@ -116,51 +148,51 @@ class AsyncSession:
         self.auto_reconnect = reconnect
         self.retry_for = retry_for
         self.timeout = timeout
-        self.hello = None
-        self.frame = None
-        self.status = None
+        self.hello: Hello | None = None
+        self.frame: Frame | None = None
+        self.status: Status | None = None
         self.tick = 0
         self.running = False
-        self._socket = None
-        self._reader = None
-        self._buffer = collections.deque(maxlen=buffer)
+        self._socket: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._buffer: collections.deque[Message] = collections.deque(maxlen=buffer)
         self._arrived = asyncio.Event()
-        self._waiters = []
-        self._failure = None
+        self._waiters: list[_Waiter] = []
+        self._failure: PlayfieldError | None = None
         self._closing = False
         self._pings = itertools.count(1)
         self._confirm_lock = asyncio.Lock()
 
     @classmethod
-    async def connect(cls, url, **options):
+    async def connect(cls, url: str, **options: Any) -> "AsyncSession":
         """Opens the channel and reads `hello`; raises `SessionEnded` for an unknown session,
         `PlayfieldError` for a refused token, `Disconnected` when the server cannot be reached."""
         session = cls(url, **options)
         await session._open()
         return session
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<AsyncSession {self.id} {self.kind} as {self.role}, tick {self.tick}>"
 
     @property
-    def id(self):
+    def id(self) -> str | None:
         return self.hello.session if self.hello else None
 
     @property
-    def kind(self):
+    def kind(self) -> str | None:
         return self.hello.kind if self.hello else None
 
     @property
-    def role(self):
+    def role(self) -> str | None:
         return self.hello.role if self.hello else None
 
     @property
-    def connected(self):
+    def connected(self) -> bool:
         return self._socket is not None and self._failure is None
 
     # Connection
 
-    async def _open(self):
+    async def _open(self) -> None:
         try:
             socket = await asyncio.wait_for(
                 ws_connect(self.url, open_timeout=self.timeout, max_size=2**24), self.timeout)
@@ -168,8 +200,8 @@ class AsyncSession:
             status = error.response.status_code
             detail = error.response.body.decode(errors="replace") if error.response.body else ""
             try:
-                detail = json.loads(detail).get("error", detail)
-            except ValueError:
+                detail = str(json.loads(detail).get("error", detail))
+            except (ValueError, AttributeError):
                 pass
             if status == 404:
                 raise SessionEnded(f"no such session: {detail}") from None
@@ -190,16 +222,16 @@ class AsyncSession:
         self._take_hello(hello)
         self._reader = asyncio.get_running_loop().create_task(self._read(socket))
 
-    def _safe_url(self):
+    def _safe_url(self) -> str:
         return self.url.split("?", 1)[0]
 
-    def _take_hello(self, hello):
+    def _take_hello(self, hello: Hello) -> None:
         self.hello = hello
         self.frame = hello.frame
         self.tick = hello.tick
         self.running = hello.running
 
-    async def _read(self, socket):
+    async def _read(self, socket: ClientConnection) -> None:
         try:
             async for raw in socket:
                 self._deliver(parse(json.loads(raw), self.kind))
@@ -210,13 +242,13 @@ class AsyncSession:
             self._fail(Disconnected(f"cannot read the stream: {error!r}"))
             await socket.close()
 
-    def _closed_error(self, socket):
+    def _closed_error(self, socket: ClientConnection) -> PlayfieldError:
         code, reason = socket.close_code, socket.close_reason or ""
         if code == 1001 and ("deleted" in reason or "expired" in reason):
             return SessionEnded(f"the session ended: {reason}")
         return Disconnected(f"the connection closed ({code} {reason})".strip())
 
-    def _deliver(self, message):
+    def _deliver(self, message: Message) -> None:
         if isinstance(message, Frame):
             self.frame = message
             self.tick = message.tick
@@ -234,7 +266,7 @@ class AsyncSession:
             self._buffer.append(message)
             self._arrived.set()
 
-    def _fail(self, error):
+    def _fail(self, error: PlayfieldError) -> None:
         if self._failure is None:
             self._failure = error
         for waiter in self._waiters:
@@ -242,7 +274,7 @@ class AsyncSession:
                 waiter.future.set_exception(self._failure)
         self._arrived.set()
 
-    async def reconnect(self, retry_for=None):
+    async def reconnect(self, retry_for: float | None = None) -> Hello:
         """Opens the channel again, retrying with backoff for up to `retry_for` seconds (default
         the session's `retry_for`); the new `Hello` is also delivered to iteration. Raises
         `SessionEnded` when the session is gone."""
@@ -254,9 +286,11 @@ class AsyncSession:
         while True:
             try:
                 await self._open()
-                self._buffer.append(self.hello)
+                hello = self.hello
+                assert hello is not None  # set by `_open`
+                self._buffer.append(hello)
                 self._arrived.set()
-                return self.hello
+                return hello
             except SessionEnded as error:
                 self._failure = error
                 raise
@@ -268,7 +302,7 @@ class AsyncSession:
                 await asyncio.sleep(wait)
                 delay = min(delay * 2, LAST_DELAY)
 
-    async def _drop_socket(self):
+    async def _drop_socket(self) -> None:
         socket, reader = self._socket, self._reader
         self._socket = self._reader = None
         if reader is not None and reader is not asyncio.current_task():
@@ -276,7 +310,7 @@ class AsyncSession:
         if socket is not None:
             await socket.close()
 
-    async def _ready(self):
+    async def _ready(self) -> ClientConnection:
         """The open socket, reconnecting first if it dropped and reconnecting is on."""
         if self._closing:
             raise PlayfieldError("the session was closed")
@@ -284,26 +318,28 @@ class AsyncSession:
             if not self.auto_reconnect or isinstance(self._failure, SessionEnded):
                 raise self._failure
             await self.reconnect()
+        if self._socket is None:
+            raise PlayfieldError("the session is not connected")
         return self._socket
 
-    async def close(self):
+    async def close(self) -> None:
         """Closes the channel (the session goes on without this client)."""
         self._closing = True
         await self._drop_socket()
         self._arrived.set()
 
-    async def __aenter__(self):
+    async def __aenter__(self) -> "AsyncSession":
         return self
 
-    async def __aexit__(self, *exc):
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     # Receiving
 
-    def __aiter__(self):
+    def __aiter__(self) -> "AsyncSession":
         return self
 
-    async def __anext__(self):
+    async def __anext__(self) -> Message:
         try:
             return await self.receive()
         except PlayfieldError:
@@ -311,7 +347,7 @@ class AsyncSession:
                 raise StopAsyncIteration from None
             raise
 
-    async def receive(self, timeout=None):
+    async def receive(self, timeout: float | None = None) -> Message:
         """The next message (a frame, `Event`, `Status`, or a `Hello` after a reconnect); an
         unclaimed server `error` is raised here as `ServerError`. Raises `TimeoutError` after
         `timeout` seconds, and reconnects on a dropped connection when reconnecting is on."""
@@ -336,15 +372,15 @@ class AsyncSession:
             except TimeoutError:
                 raise TimeoutError("no message arrived in time") from None
 
-    def pending(self):
+    def pending(self) -> int:
         """How many received messages wait to be read."""
         return len(self._buffer)
 
-    def clear(self):
+    def clear(self) -> None:
         """Forgets the received messages not yet read."""
         self._buffer.clear()
 
-    async def _await(self, waiter, timeout=None):
+    async def _await(self, waiter: _Waiter, timeout: float | None = None) -> Message:
         try:
             return await asyncio.wait_for(asyncio.shield(waiter.future), timeout or self.timeout)
         except TimeoutError:
@@ -354,36 +390,39 @@ class AsyncSession:
 
     # Sending
 
-    async def send(self, message, confirm=True):
-        """Sends one client message (a dict with `type`); with `confirm`, waits until the server
-        has checked it and raises its `error`, if any, as `ServerError`."""
+    async def send(self, message: JSONObject, confirm: bool = True) -> None:
+        """Sends one client message (a dict with `type`); with `confirm`, it carries a request
+        `id` (its own, when it has one) and this waits for the server's `ack` of that id, or
+        raises its `error` as `ServerError`. A `ping` is never confirmed (it has no `ack`)."""
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise TypeError(f"a message is a dict with a string 'type', not {message!r}")
-        text = json.dumps(message, allow_nan=False)
         socket = await self._ready()
-        if not confirm:
-            await self._send_text(socket, text)
+        if not confirm or message["type"] == "ping":
+            await self._send_text(socket, json.dumps(message, allow_nan=False))
             return
-        async with self._confirm_lock:
+        key = message.get("id")
+        if key is None:
             key = f"pfc-{next(self._pings)}"
-            waiter = _Waiter(lambda m: isinstance(m, Pong) and m.id == key, errors=True)
-            self._waiters.append(waiter)
-            try:
-                await self._send_text(socket, text)
-                await self._send_text(socket, json.dumps({"type": "ping", "id": key}))
-            except BaseException:
-                self._waiters.remove(waiter)
-                raise
-            await self._await(waiter)
+            message = {**message, "id": key}
+        text = json.dumps(message, allow_nan=False)
+        waiter = _ReplyWaiter(key)
+        self._waiters.append(waiter)
+        try:
+            await self._send_text(socket, text)
+        except BaseException:
+            self._waiters.remove(waiter)
+            raise
+        await self._await(waiter)
 
-    async def _send_text(self, socket, text):
+    async def _send_text(self, socket: ClientConnection, text: str) -> None:
         try:
             await socket.send(text)
         except ConnectionClosed:
-            self._fail(self._closed_error(socket))
-            raise self._failure from None
+            error = self._closed_error(socket)
+            self._fail(error)
+            raise self._failure or error from None
 
-    async def ping(self):
+    async def ping(self) -> float:
         """Round-trip time in seconds."""
         socket = await self._ready()
         key = f"pfc-{next(self._pings)}"
@@ -394,7 +433,7 @@ class AsyncSession:
         await self._await(waiter)
         return time.perf_counter() - started
 
-    async def ask(self, query):
+    async def ask(self, query: JSONObject) -> Any:
         """Sends a query (a dict with `type`, such as street soccer's `{"type": "plan", ...}`)
         and returns its answer's value (the answer's field named after the query); a query the
         state refuses raises `ServerError` with the rule as its message."""
@@ -413,20 +452,21 @@ class AsyncSession:
                 self._waiters.remove(waiter)
                 raise
             answer = await self._await(waiter)
+        assert isinstance(answer, dict)  # what the waiter matches
         return answer[answer["query"]]
 
     # Session commands
 
-    async def start(self):
+    async def start(self) -> None:
         """The session runs at 60 ticks a second; returns once the server says so."""
         await self._switch("start", True)
 
-    async def stop(self):
+    async def stop(self) -> None:
         """The session stops; returns once the server says so (frames then come only from
         `step`)."""
         await self._switch("stop", False)
 
-    async def _switch(self, command, running):
+    async def _switch(self, command: str, running: bool) -> None:
         if self.running == running:
             await self.send({"type": command})
             return
@@ -439,7 +479,7 @@ class AsyncSession:
             raise
         await self._await(waiter)
 
-    async def step(self, count=1, inputs=()):
+    async def step(self, count: int = 1, inputs: Iterable[JSONObject] = ()) -> Frame | None:
         """Advances a stopped (or on-demand) session `count` ticks (1 to 600) and returns the
         last one's frame, once the events of those ticks have come too (iterate or `receive`
         them: they are buffered before this returns). `inputs` (message dicts, such as
@@ -472,33 +512,35 @@ class AsyncSession:
     # Model inputs (docs/protocol.md section 5); each raises `ServerError` with the server's
     # text when the server refuses it, e.g. a tilt out of range or an input of another kind.
 
-    async def reset(self, confirm=True):
+    async def reset(self, confirm: bool = True) -> None:
         """Every model: back to its start (holes: a new game; maze: the ball only)."""
         await self.send({"type": "reset"}, confirm)
 
-    async def tilt(self, x, y, confirm=True):
+    async def tilt(self, x: float, y: float, confirm: bool = True) -> None:
         """Maze and holes: tilt in g, -2 to 2; x > 0 rolls right, y > 0 rolls up."""
         await self.send({"type": "tilt", "x": float(x), "y": float(y)}, confirm)
 
-    async def toggle(self, row, col, confirm=True):
+    async def toggle(self, row: int, col: int, confirm: bool = True) -> None:
         """Maze: flips one cell between empty and solid."""
         await self.send({"type": "toggle", "row": int(row), "col": int(col)}, confirm)
 
-    async def clear_maze(self, confirm=True):
+    async def clear_maze(self, confirm: bool = True) -> None:
         """Maze: empties every cell."""
         await self.send({"type": "clear"}, confirm)
 
-    async def load(self, cells, confirm=True):
+    async def load(self, cells: Iterable[str], confirm: bool = True) -> None:
         """Maze: replaces the maze; `cells` are row strings of `#` (solid) and `.`."""
         await self.send({"type": "load", "cells": list(cells)}, confirm)
 
-    async def restart(self, confirm=True):
+    async def restart(self, confirm: bool = True) -> None:
         """Holes: a new game."""
         await self.send({"type": "restart"}, confirm)
 
-    async def add_ball(self, x, y, vx=0.0, vy=0.0, radius=None, mass=None, confirm=True):
+    async def add_ball(self, x: float, y: float, vx: float = 0.0, vy: float = 0.0,
+                       radius: float | None = None, mass: float | None = None,
+                       confirm: bool = True) -> None:
         """Bouncing balls: a new ball at (x, y) px with velocity (vx, vy) px/s."""
-        message = {"type": "add-ball", "x": float(x), "y": float(y), "vx": float(vx),
+        message: JSONObject = {"type": "add-ball", "x": float(x), "y": float(y), "vx": float(vx),
                    "vy": float(vy)}
         if radius is not None:
             message["radius"] = float(radius)
@@ -506,20 +548,20 @@ class AsyncSession:
             message["mass"] = float(mass)
         await self.send(message, confirm)
 
-    async def throw(self, index, vx, vy, confirm=True):
+    async def throw(self, index: int, vx: float, vy: float, confirm: bool = True) -> None:
         """Bouncing balls: sets ball `index`'s velocity in px/s."""
         await self.send({"type": "throw", "index": int(index), "vx": float(vx), "vy": float(vy)},
                         confirm)
 
-    async def drag(self, dx, dy, confirm=True):
+    async def drag(self, dx: float, dy: float, confirm: bool = True) -> None:
         """Tag cloud: turns the sphere by a pointer motion of (dx, dy) px."""
         await self.send({"type": "drag", "dx": float(dx), "dy": float(dy)}, confirm)
 
-    async def release(self, confirm=True):
+    async def release(self, confirm: bool = True) -> None:
         """Tag cloud: lets go; the spin decays to the idle spin."""
         await self.send({"type": "release"}, confirm)
 
-    async def set_tags(self, tags, confirm=True):
+    async def set_tags(self, tags: Iterable[str | JSONObject], confirm: bool = True) -> None:
         """Tag cloud: replaces the labels (strings or `{text, weight, url}` dicts)."""
         await self.send({"type": "tags", "tags": list(tags)}, confirm)
 
@@ -532,13 +574,13 @@ class _Loop:
     there would wait for ever: the child forgets both (`os.register_at_fork`) and starts its
     own on first use."""
 
-    _lock = threading.Lock()
-    _loop = None
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+    _loop: ClassVar[asyncio.AbstractEventLoop | None] = None
     # Loops a fork left behind: kept, never closed, since their files are the parent's too.
-    _inherited = []
+    _inherited: ClassVar[list[asyncio.AbstractEventLoop]] = []
 
     @classmethod
-    def run(cls, coroutine):
+    def run(cls, coroutine: Coroutine[Any, Any, T]) -> T:
         with cls._lock:
             if cls._loop is None:
                 cls._loop = asyncio.new_event_loop()
@@ -548,7 +590,7 @@ class _Loop:
         return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
 
     @classmethod
-    def forget_after_fork(cls):
+    def forget_after_fork(cls) -> None:
         if cls._loop is not None:
             cls._inherited.append(cls._loop)
         cls._loop = None
@@ -560,13 +602,14 @@ os.register_at_fork(after_in_child=_Loop.forget_after_fork)
 
 class Session:
     """The `AsyncSession` API for blocking code: the same methods and attributes, each call run
-    to completion on a background event loop; iterate with `for message in session`."""
+    to completion on a background event loop; iterate with `for message in session`. Each
+    method is `AsyncSession`'s of the same name (see there)."""
 
-    def __init__(self, inner):
+    def __init__(self, inner: AsyncSession) -> None:
         self._inner = inner
         self._pid = os.getpid()
 
-    def _run(self, coroutine):
+    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """Runs `coroutine` on this process's loop; refused in a forked child, whose copy of
         the connection belongs to the parent."""
         if self._pid != os.getpid():
@@ -576,58 +619,141 @@ class Session:
         return _Loop.run(coroutine)
 
     @classmethod
-    def connect(cls, url, **options):
+    def connect(cls, url: str, **options: Any) -> "Session":
         """Opens the channel (see `AsyncSession.connect`)."""
+        return cls(_Loop.run(AsyncSession.connect(url, **options)))
 
-        async def opened():
-            return await AsyncSession.connect(url, **options)
-
-        return cls(_Loop.run(opened()))
-
-    def __repr__(self):
+    def __repr__(self) -> str:
         return repr(self._inner).replace("AsyncSession", "Session")
 
-    def __getattr__(self, name):
-        """The session's state (`hello`, `tick`, `frame`...), read from the asyncio side."""
-        return getattr(self._inner, name)
+    # The session's state, read from the asyncio side.
 
-    def __iter__(self):
+    @property
+    def url(self) -> str:
+        return self._inner.url
+
+    @property
+    def hello(self) -> Hello | None:
+        return self._inner.hello
+
+    @property
+    def frame(self) -> Frame | None:
+        return self._inner.frame
+
+    @property
+    def status(self) -> Status | None:
+        return self._inner.status
+
+    @property
+    def tick(self) -> int:
+        return self._inner.tick
+
+    @property
+    def running(self) -> bool:
+        return self._inner.running
+
+    @property
+    def id(self) -> str | None:
+        return self._inner.id
+
+    @property
+    def kind(self) -> str | None:
+        return self._inner.kind
+
+    @property
+    def role(self) -> str | None:
+        return self._inner.role
+
+    @property
+    def connected(self) -> bool:
+        return self._inner.connected
+
+    def pending(self) -> int:
+        return self._inner.pending()
+
+    def clear(self) -> None:
+        self._inner.clear()
+
+    # Iteration and the connection
+
+    def __iter__(self) -> "Session":
         return self
 
-    def __next__(self):
+    def __next__(self) -> Message:
         try:
             return self._run(self._inner.__anext__())
         except StopAsyncIteration:
             raise StopIteration from None
 
-    def __enter__(self):
+    def __enter__(self) -> "Session":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def close(self) -> None:
+        # In a forked child the connection is the parent's: there is nothing of ours to close.
+        if self._pid == os.getpid():
+            self._run(self._inner.close())
 
-def _blocking(method):
-    """`method` of `AsyncSession` as a blocking method of `Session`, with its signature and
-    documentation."""
+    def reconnect(self, retry_for: float | None = None) -> Hello:
+        return self._run(self._inner.reconnect(retry_for))
 
-    @functools.wraps(method)
-    def call(self, *args, **kwargs):
-        return self._run(method(self._inner, *args, **kwargs))
+    def receive(self, timeout: float | None = None) -> Message:
+        return self._run(self._inner.receive(timeout))
 
-    return call
+    # Commands
 
+    def send(self, message: JSONObject, confirm: bool = True) -> None:
+        self._run(self._inner.send(message, confirm))
 
-for _name, _method in inspect.getmembers(AsyncSession, inspect.iscoroutinefunction):
-    if not _name.startswith("_") and _name != "connect":
-        setattr(Session, _name, _blocking(_method))
+    def ping(self) -> float:
+        return self._run(self._inner.ping())
 
+    def ask(self, query: JSONObject) -> Any:
+        return self._run(self._inner.ask(query))
 
-@functools.wraps(AsyncSession.close)
-def _close(self):
-    # In a forked child the connection is the parent's: there is nothing of ours to close.
-    if self._pid == os.getpid():
-        self._run(self._inner.close())
+    def start(self) -> None:
+        self._run(self._inner.start())
 
+    def stop(self) -> None:
+        self._run(self._inner.stop())
 
-Session.close = _close
+    def step(self, count: int = 1, inputs: Iterable[JSONObject] = ()) -> Frame | None:
+        return self._run(self._inner.step(count, inputs))
+
+    def reset(self, confirm: bool = True) -> None:
+        self._run(self._inner.reset(confirm))
+
+    def tilt(self, x: float, y: float, confirm: bool = True) -> None:
+        self._run(self._inner.tilt(x, y, confirm))
+
+    def toggle(self, row: int, col: int, confirm: bool = True) -> None:
+        self._run(self._inner.toggle(row, col, confirm))
+
+    def clear_maze(self, confirm: bool = True) -> None:
+        self._run(self._inner.clear_maze(confirm))
+
+    def load(self, cells: Iterable[str], confirm: bool = True) -> None:
+        self._run(self._inner.load(cells, confirm))
+
+    def restart(self, confirm: bool = True) -> None:
+        self._run(self._inner.restart(confirm))
+
+    def add_ball(self, x: float, y: float, vx: float = 0.0, vy: float = 0.0,
+                 radius: float | None = None, mass: float | None = None,
+                 confirm: bool = True) -> None:
+        self._run(self._inner.add_ball(x, y, vx, vy, radius, mass, confirm))
+
+    def throw(self, index: int, vx: float, vy: float, confirm: bool = True) -> None:
+        self._run(self._inner.throw(index, vx, vy, confirm))
+
+    def drag(self, dx: float, dy: float, confirm: bool = True) -> None:
+        self._run(self._inner.drag(dx, dy, confirm))
+
+    def release(self, confirm: bool = True) -> None:
+        self._run(self._inner.release(confirm))
+
+    def set_tags(self, tags: Iterable[str | JSONObject], confirm: bool = True) -> None:
+        self._run(self._inner.set_tags(tags, confirm))
+

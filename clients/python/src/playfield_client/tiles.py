@@ -2,6 +2,12 @@
 not interlaced (what the server writes), every row filter (PNG spec section 9)."""
 import struct
 import zlib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 from .errors import PlayfieldError
 
@@ -9,7 +15,7 @@ SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 
 
-def numpy_available():
+def numpy_available() -> bool:
     try:
         import numpy  # noqa: F401
     except ImportError:
@@ -17,7 +23,7 @@ def numpy_available():
     return True
 
 
-def _chunks(png):
+def _chunks(png: bytes) -> Iterator[tuple[bytes, bytes]]:
     if not png.startswith(SIGNATURE):
         raise PlayfieldError("not a PNG: the signature is missing")
     offset = len(SIGNATURE)
@@ -27,12 +33,14 @@ def _chunks(png):
         offset += 12 + length
 
 
-def decode_png(png):
+def decode_png(png: bytes) -> "NDArray[np.uint8]":
     """The image as a uint8 array: (height, width, 3) for RGB and palette images, (height,
     width, 4) with alpha, (height, width) for grey."""
     import numpy as np
 
-    header, palette, data = None, None, []
+    header: tuple[int, ...] | None = None
+    palette: NDArray[np.uint8] | None = None
+    data: list[bytes] = []
     for kind, body in _chunks(png):
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
@@ -58,7 +66,8 @@ def decode_png(png):
     return image[:, :, 0] if channels == 1 else image
 
 
-def _unfilter(rows, filters, bpp):
+def _unfilter(rows: "NDArray[np.int32]", filters: "NDArray[np.uint8]", bpp: int
+              ) -> "NDArray[np.int32]":
     """Undoes the per-row filters; `rows` is int32 (height, stride)."""
     import numpy as np
 
@@ -89,7 +98,7 @@ def _unfilter(rows, filters, bpp):
     return out
 
 
-def _paeth(a, b, c):
+def _paeth(a: Any, b: Any, c: Any) -> Any:
     p = a + b - c
     pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
     if pa <= pb and pa <= pc:
