@@ -20,8 +20,9 @@ measures:
 Then the attack starts from other addresses (127.0.0.2 and up; attack 10 from many addresses),
 in processes of its own so that the measuring client is not starved by the attack's Python,
 and the same client is measured again. Each "during" row is checked against the issue's bar:
-at least 58 ticks/s, cached tiles under 50 ms (median, none failing), creates under 200 ms (all
-201). The exit status is 0 whatever the rows say: this reports, it does not gate.
+at least 58 ticks/s and 57 frames/s (95 % of 60) as the client receives them (the game loop
+may keep its ticks while the client's frames are dropped on a busy event loop: issue 35 item
+8), cached tiles under 50 ms (median, none failing), creates under 200 ms (all 201). The exit status is 0 whatever the rows say: this reports, it does not gate.
 
 Attacks 7, 10 and 11 are mostly about integrity; for them the harness also records what it saw
 (e.g. whether a guest could undo the owner's stroke) as "outcomes". Every attack has a total
@@ -57,7 +58,7 @@ from common import BareWebSocket, Server, call, candidates, create, delete, spli
 
 BYSTANDER = "127.0.0.1"
 TILE = "/tiles/mandelbrot/3/0/2.png"
-BAR_TICKS, BAR_TILE_MS, BAR_CREATE_MS = 58, 50, 200
+BAR_TICKS, BAR_FRAMES, BAR_TILE_MS, BAR_CREATE_MS = 58, 57, 50, 200
 TILES_PER_WINDOW, CREATES_PER_WINDOW = 20, 3
 REQUEST_TIMEOUT = 20
 IPV6_PREFIX = "fd00:ab::"
@@ -762,6 +763,8 @@ def verdict(row):
     failed = []
     if row["ticksPerSecond"] < BAR_TICKS:
         failed.append("ticks")
+    if row["framesPerSecond"] < BAR_FRAMES:
+        failed.append("frames")
     if row["tileMedianMs"] is None or row["tileMedianMs"] >= BAR_TILE_MS or set(row["tileStatuses"]) != {"200"}:
         failed.append("tile")
     if row["createMaxMs"] is None or row["createMaxMs"] >= BAR_CREATE_MS or set(row["createStatuses"]) != {"201"}:
