@@ -502,7 +502,8 @@ def test_oembed_frame_follows_the_size_rules(playfield):
     with urllib.request.urlopen(f"{playfield.url}/oembed?url={page}&maxwidth=400&maxheight=300") as answer:
         body = json.load(answer)
     assert (body["width"], body["height"]) == (186, 300)
-    assert "allowfullscreen" in body["html"] and f"{playfield.url}/embed/bouncing-balls" in body["html"]
+    assert 'allow="fullscreen; accelerometer; gyroscope"' in body["html"]
+    assert "allowfullscreen" not in body["html"] and f"{playfield.url}/embed/bouncing-balls" in body["html"]
 
 
 def test_embedding_demo(playfield, watched):
