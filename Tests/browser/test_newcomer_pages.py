@@ -1,0 +1,67 @@
+"""Issue 36 in headless Chromium: what a new user sees first (the bouncing balls page after its
+gallery card, the recommended iframe snippet on a host page)."""
+import json
+import re
+import urllib.request
+
+from axe import assert_accessible
+from demo_pages import host_site, wait_for_drawing
+
+
+def session_config(server, session_id):
+    with urllib.request.urlopen(f"{server.url}/api/sessions/{session_id}", timeout=10) as response:
+        return json.load(response)["config"]
+
+
+def test_bouncing_balls_opens_as_its_gallery_card_looked(playfield, watched):
+    html = urllib.request.urlopen(playfield.url + "/", timeout=10).read().decode()
+    preview = re.search(r"/embed/bouncing-balls\?session=([A-Za-z0-9_-]+)", html).group(1)
+    page = watched(viewport=(1280, 800))
+    page.page.goto(playfield.url + "/demos/bouncing-balls?new")
+    wait_for_drawing(page)
+    mine = page.page.evaluate("() => window.playfield.session.id")
+    assert mine != preview
+    shown, asked = session_config(playfield, mine), session_config(playfield, preview)
+    assert shown == asked and shown["balls"] == 24, (shown, asked)
+    assert page.page.locator(".balls-form input[name=balls]").input_value() == "24"
+    # `?balls=N` still sets the count, with the card's sizes and speeds.
+    page.page.goto(playfield.url + "/demos/bouncing-balls?balls=100")
+    wait_for_drawing(page)
+    config = session_config(playfield, page.page.evaluate("() => window.playfield.session.id"))
+    assert config["balls"] == 100 and config["radiusMax"] == 16
+    page.screenshot("bouncing-balls-default")
+
+
+def test_the_recommended_iframe_snippet_logs_nothing(playfield, browser):
+    """The builder's snippet, as a person pastes it on a page of his own: no console message.
+    (With `allowfullscreen` beside `allow="fullscreen"` Chromium warned that `allow` takes
+    precedence.)"""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        builder = context.new_page()
+        builder.goto(playfield.url + "/demos/embedding")
+        snippet = builder.locator("[data-snippet=iframe]")
+        builder.wait_for_function(
+            "() => document.querySelector('[data-snippet=iframe]').textContent.includes('<iframe')")
+        iframe = snippet.inner_text()
+        builder.close()
+        with urllib.request.urlopen(
+                f"{playfield.url}/oembed?url={urllib.request.quote(playfield.url + '/demos/maze', safe='')}",
+                timeout=10) as response:
+            oembed = json.load(response)["html"]
+        for code in [iframe, oembed]:
+            page = context.new_page()
+            messages = []
+            page.on("console", lambda m: m.type in ("warning", "error")
+                    and messages.append(f"{m.type}: {m.text}"))
+            html = f'<!doctype html><html lang="en"><title>My page</title><main>{code}</main></html>'
+            with host_site(html) as url:
+                page.goto(url)
+                frame = page.locator("iframe").element_handle().content_frame()
+                frame.wait_for_function("() => window.playfield?.hello", timeout=15_000)
+                assert not messages, (code, messages)
+                # NB: after the check: axe-core's own messages to a cross-origin frame warn.
+                assert_accessible(page)
+            page.close()
+    finally:
+        context.close()
