@@ -1,11 +1,14 @@
 """Issue 36 in headless Chromium: what a new user sees first (the bouncing balls page after its
 gallery card, the recommended iframe snippet on a host page)."""
 import json
+import pathlib
 import re
 import urllib.request
 
 from axe import assert_accessible
 from demo_pages import host_site, wait_for_drawing
+
+SHOTS = pathlib.Path(__file__).resolve().parent.parent.parent / "out" / "screenshots"
 
 
 def session_config(server, session_id):
@@ -65,3 +68,42 @@ def test_the_recommended_iframe_snippet_logs_nothing(playfield, browser):
             page.close()
     finally:
         context.close()
+
+
+def test_a_240_by_180_frame_keeps_its_picture_and_scoreboard_whole(playfield, watched):
+    """The builder's smallest frame: the toolbar stays off the picture until the frame is
+    hovered, focused or tapped, and Street Soccer's scoreboard fits above its pitch."""
+    page = watched(viewport=(700, 500))
+    p = page.page
+    names = ["street-soccer", "bouncing-balls", "mandelbrot"]
+    frames = "".join(f'<iframe id="{name}" src="{playfield.url}/embed/{name}" width="240" height="180" '
+                     f'title="{name}" style="border:0;display:block;margin:8px"></iframe>' for name in names)
+    with host_site(f"<!doctype html><html lang='en'><title>Host</title><body style='margin:0'>{frames}</body></html>") as url:
+        p.goto(url)
+        p.mouse.move(690, 490)  # nowhere near the frames
+        for name in names:
+            frame = p.locator(f"#{name}").element_handle().content_frame()
+            if name == "mandelbrot":
+                frame.wait_for_selector(".explorer[data-ready=true]", timeout=15_000)
+            else:
+                frame.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 3")
+            bar = frame.locator(".embed-bar")
+            bar.evaluate("e => Promise.all(e.getAnimations().map(a => a.finished))")
+            assert bar.evaluate("e => [getComputedStyle(e).opacity, getComputedStyle(e).pointerEvents]") == [
+                "0", "none"], name
+            # Only the menu button: play and reset are in the demo's own controls.
+            visible = [b for b in frame.locator(".embed-bar button").all() if b.is_visible()]
+            assert len(visible) == 1 and "embed-menu-button" in visible[0].get_attribute("class"), name
+            p.locator(f"#{name}").screenshot(path=f"{SHOTS}/embed-240x180-{name}.png")
+            p.locator(f"#{name}").hover()
+            frame.wait_for_function("() => getComputedStyle(document.querySelector('.embed-bar')).opacity === '1'")
+            p.mouse.move(690, 490)
+        soccer = p.locator("#street-soccer").element_handle().content_frame()
+        board = soccer.locator(".scoreboard").bounding_box()
+        pitch = soccer.locator(".pitch").bounding_box()
+        outer = p.locator("#street-soccer").bounding_box()
+        assert outer["x"] <= board["x"] and board["x"] + board["width"] <= outer["x"] + 240, board
+        assert board["y"] >= outer["y"] and board["y"] + board["height"] <= pitch["y"] + 1, (board, pitch)
+        assert pitch["y"] + pitch["height"] <= outer["y"] + 180 + 0.5
+        for part in soccer.locator(".scoreboard > *").all():
+            assert part.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), part.inner_text()
