@@ -5,10 +5,13 @@ import pathlib
 import re
 import urllib.request
 
+import pytest
+
 from axe import assert_accessible
 from demo_pages import host_site, wait_for_drawing
 
-SHOTS = pathlib.Path(__file__).resolve().parent.parent.parent / "out" / "screenshots"
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+SHOTS = ROOT / "out" / "screenshots"
 
 
 def session_config(server, session_id):
@@ -107,3 +110,64 @@ def test_a_240_by_180_frame_keeps_its_picture_and_scoreboard_whole(playfield, wa
         assert pitch["y"] + pitch["height"] <= outer["y"] + 180 + 0.5
         for part in soccer.locator(".scoreboard > *").all():
             assert part.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), part.inner_text()
+
+
+LEAFLET = pathlib.Path("/usr/share/javascript/leaflet")  # Debian's libjs-leaflet (make test-deps)
+
+
+def leaflet_page(playfield):
+    """docs/tiles.md's Leaflet recipe, as a page of another site."""
+    text = (ROOT / "docs" / "tiles.md").read_text()
+    recipe = re.search(r"<!-- leaflet -->\n```html\n(.*?)```", text, re.S).group(1)
+    return recipe.replace("http://127.0.0.1:8080", playfield.url).replace(
+        "https://unpkg.com/leaflet@1.9.4/dist/", "/leaflet/")
+
+
+def test_the_leaflet_recipe_asks_for_tiles_that_exist(playfield, watched):
+    """Leaflet (Debian's, no network) with the recipe of docs/tiles.md: every tile it asks for
+    is one of ours (0 <= X, Y < 2^Z) and arrives; without `bounds` it asked for negative rows."""
+    import http.server
+    import threading
+    if not (LEAFLET / "leaflet.js").exists():
+        pytest.fail("Debian's libjs-leaflet is missing: run make test-deps")
+    page_body = leaflet_page(playfield).encode()
+
+    class Host(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path.startswith("/leaflet/"):
+                file = LEAFLET / self.path[len("/leaflet/"):].split("?")[0]
+                body, kind = file.read_bytes(), "text/css" if file.suffix == ".css" else "text/javascript"
+            else:
+                body, kind = page_body, "text/html; charset=utf-8"
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Host)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = watched(viewport=(800, 600))
+        p = page.page
+        tiles = []
+        p.on("response", lambda r: "/tiles/" in r.url and tiles.append((r.url, r.status)))
+        p.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        p.wait_for_function("() => document.querySelectorAll('.leaflet-tile-loaded').length >= 4", timeout=20_000)
+        # Deeper, off the centre: Seahorse valley.
+        p.evaluate("() => { const map = window.map; map.setView([(0.1318 - 1.5) * 256 / 3, (-0.7436 + 2) * 256 / 3], 9, {animate: false}); }")
+        p.wait_for_function("""() => [...document.querySelectorAll('.leaflet-tile')].length > 0
+          && [...document.querySelectorAll('.leaflet-tile')].every(t => t.classList.contains('leaflet-tile-loaded'))""",
+                            timeout=30_000)
+        page.screenshot("leaflet-recipe")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(tiles) >= 8
+    for url, status in tiles:
+        z, x, y = map(int, re.search(r"/tiles/mandelbrot/(\d+)/(\d+)/(\d+)\.png", url).groups())
+        assert status == 200 and 0 <= x < 2 ** z and 0 <= y < 2 ** z, url
+    assert any(re.search(r"/tiles/mandelbrot/9/", url) for url, _ in tiles)
