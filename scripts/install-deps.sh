@@ -2,8 +2,7 @@
 # Installs what Playfield needs and is missing: system libraries to build and run (libpq is
 # linked even when only SQLite is used), and with --test also Chromium, nginx, wrk, Leaflet (the
 # tile recipe's browser test), the PostgreSQL server the storage tests start, and the Python
-# test tools. Installs through apt
-# when run as root; otherwise says what to install.
+# test tools. Installs through apt when run as root; otherwise says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
