@@ -5,7 +5,8 @@ extension Demo {
   /// model's defaults (the seed's two), and so has a new session from the page.
   static let bouncingBalls = Demo(
     session: BouncingBalls.self, seed: "SpaceBalls", group: .simulations, frame: Frame(360, 580),
-    showcase: Showcase(config: [
-      "balls": 24, "radiusMin": 6, "radiusMax": 16, "speedMin": 60, "speedMax": 220,
-    ], pageStartsAlike: true))
+    showcase: Showcase(
+      config: [
+        "balls": 24, "radiusMin": 6, "radiusMax": 16, "speedMin": 60, "speedMax": 220,
+      ], pageStartsAlike: true))
 }
