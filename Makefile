@@ -2,6 +2,11 @@
 SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
+# More names the server may be opened by for sessions, e.g. ALLOW_HOST="playfield.lan box.example"
+# (each becomes --allow-host NAME). Without them it answers localhost, IP addresses and, with
+# HOST=0.0.0.0 or ::, this machine's own names; any other name gets 421, a guard against DNS
+# rebinding (docs/reliability.md).
+ALLOW_HOST ?=
 # The SQLite file of sessions, saved mazes and high scores (delete it, with its -wal and -shm
 # files, to start afresh).
 DATABASE ?= playfield.db
@@ -23,7 +28,8 @@ SWIFT_TEST_LIMIT ?= 30m
 .PHONY: run cluster build release check test test-swift test-python test-fuzz fuzz deps test-deps format lint clean typecheck
 
 run: deps $(BINARY)
-	$(BINARY) serve --host $(HOST) --port $(PORT) --database $(DATABASE)
+	$(BINARY) serve --host $(HOST) --port $(PORT) --database $(DATABASE) \
+	  $(foreach name,$(ALLOW_HOST),--allow-host $(name))
 
 # PostgreSQL (in a temporary folder), three Playfield processes and nginx on PORT, until
 # Ctrl-C (docs/deployment.md). Needs `make test-deps` (postgresql, nginx).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Playfield needs and is missing: system libraries to build and run (libpq is
-# linked even when only SQLite is used), and with --test also Chromium, nginx, wrk, the
-# PostgreSQL server the storage tests start, and the Python test tools. Installs through apt
-# when run as root; otherwise says what to install.
+# linked even when only SQLite is used), and with --test also Chromium, nginx, wrk, Leaflet (the
+# tile recipe's browser test), the PostgreSQL server the storage tests start, and the Python
+# test tools. Installs through apt when run as root; otherwise says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +11,7 @@ want_test=0
 
 packages=(pkg-config libsqlite3-dev libpq-dev libpng-dev zlib1g-dev)
 if [ "$want_test" = 1 ]; then
-  packages+=(chromium nginx wrk postgresql)
+  packages+=(chromium nginx wrk postgresql libjs-leaflet)
 fi
 
 missing=()

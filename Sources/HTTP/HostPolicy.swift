@@ -2,10 +2,12 @@
 /// `http://rebind.example:PORT` whose name now points at 127.0.0.1 would otherwise talk to us
 /// as its own origin.
 ///
-/// Allowed: IP literals (rebinding needs a DNS name the attacker controls), `localhost`, the
-/// name the server was bound to and the extra names given (`--allow-host`). Names are compared
-/// without case, port or a trailing dot. A request without Host (HTTP/1.0) passes; the parser
-/// already refuses a missing or repeated Host in HTTP/1.1 (RFC 9112 §3.2).
+/// Allowed: IP literals (rebinding needs a DNS name the attacker controls), `localhost` and
+/// the names under it (RFC 6761 §6.3: they never leave the machine), the name the server was
+/// bound to, the machine's own names when it listens on every address (`Service`), and the
+/// extra names given (`--allow-host`). Names are compared without case, port or a trailing
+/// dot. A request without Host (HTTP/1.0) passes; the parser already refuses a missing or
+/// repeated Host in HTTP/1.1 (RFC 9112 §3.2).
 public struct HostPolicy: Sendable, Equatable {
   /// Lowercased names without port, e.g. `localhost`, `playfield.example`.
   public private(set) var names: Set<String>
@@ -24,18 +26,35 @@ public struct HostPolicy: Sendable, Equatable {
   /// Whether a `Host` field value (`name[:port]` or `[v6]:port`) is allowed.
   public func allows(host: String) -> Bool {
     if host.hasPrefix("[") { return host.contains("]") }
-    let name = Self.normalize(
-      String(host.split(separator: ":", omittingEmptySubsequences: false)[0]))
-    return Self.isIPv4(name) || names.contains(name)
+    let name = Self.name(ofHost: host)
+    return Self.isIPv4(name) || names.contains(name) || name.hasSuffix(".localhost")
   }
 
-  /// nil when `request` may be routed, else the 421 to send (RFC 9110 §15.5.20).
+  /// nil when `request` may be routed, else why not: a sentence that names the host asked for
+  /// and how to answer it (`--allow-host`), sent with 421 (RFC 9110 §15.5.20).
+  public func refusal(_ request: Request) -> String? {
+    guard !allows(request), let host = request.headers["Host"] else { return nil }
+    let name = Self.name(ofHost: host)
+    return
+      "this server does not answer to the name \(name) for sessions, a guard against DNS rebinding; "
+      + "restart it with --allow-host \(name) (make run ALLOW_HOST=\(name)), or open it as "
+      + "localhost or by its IP address"
+  }
+
+  /// nil when `request` may be routed, else the plain-text 421 to send.
   public func check(_ request: Request) -> Response? {
-    guard !allows(request) else { return nil }
-    return HTTPError(
-      .misdirectedRequest,
-      "this server does not answer to that Host; start it with --allow-host NAME to add a name"
-    ).response
+    refusal(request).map { HTTPError(.misdirectedRequest, $0).response }
+  }
+
+  /// Whether `address`, as given to `--host`, listens on every address of the machine
+  /// (`0.0.0.0`, `::`), so that its own names reach it.
+  public static func isWildcard(_ address: String) -> Bool {
+    ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0"].contains(address)
+  }
+
+  /// The name part of a `Host` value, normalized: `Example.COM.:8080` -> `example.com`.
+  static func name(ofHost host: String) -> String {
+    normalize(String(host.split(separator: ":", omittingEmptySubsequences: false)[0]))
   }
 
   /// `Example.COM.` -> `example.com`; a bracketed IPv6 literal stays as it is.

@@ -44,6 +44,7 @@ extension Application {
       "oembed": "/oembed?url=" + Self.percentEncode(pageURL),
       "title": demo.title, "name": demo.name, "summary": demo.summary, "embedded": embedded,
       "simulation": demo.isSession,
+      "startConfig": demo.showcase.pageStartsAlike ? demo.showcase.config.jsonString : "",
       "frameWidth": demo.frame.width, "frameHeight": demo.frame.height,
       "otherDemos": demos.filter { $0.name != demo.name }.map {
         ["name": $0.name, "title": $0.title]

@@ -140,8 +140,9 @@ public final class Application: HTTPHandler {
     case .options(let allow, let crossOrigin):
       return .response(Self.options(request, allow: allow, crossOrigin: crossOrigin))
     case .handle(let route, let handler):
-      if route.traits.contains(.guardsState), let refusal = hosts.check(request) {
-        return .response(refusal)
+      if route.traits.contains(.guardsState), let refusal = hosts.refusal(request) {
+        // NB: in the route's style, so that a page's `fetch` reads the reason and shows it.
+        return .response(route.traits.errorStyle.response(.misdirectedRequest, refusal))
       }
       var call = RouteCall(request: request, context: context, app: self)
       if request.method == .head {

@@ -36,7 +36,12 @@ public enum Service {
   public static func run(environment: Environment, options: Options) throws {
     let logger = environment.logger
     var environment = environment
-    environment.allowedHosts.append(options.host)
+    if !Options.isAddress(options.host) { environment.allowedHosts.append(options.host) }
+    if HostPolicy.isWildcard(options.host) {
+      // NB: on every address, the machine's own names are how the others on the network reach
+      // it (`make run HOST=0.0.0.0`, then http://NAME:8080): they must work.
+      environment.allowedHosts += MachineNames.current()
+    }
     let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
     environment.serving = "http://\(shownHost):\(options.port)"
     let application = try Application(environment: environment)
@@ -72,6 +77,9 @@ public enum Service {
     print("Playfield listening on http://\(shownHost):\(server.port)")
     fflush(nil)
     logger.info("serving \(environment.publicDirectory) and \(environment.templatesDirectory)")
+    logger.info(
+      "sessions answer the Host names \(application.hosts.names.sorted().joined(separator: ", ")) and IP addresses; add others with --allow-host NAME"
+    )
 
     stop.wait()
     logger.info("shutting down")

@@ -14,17 +14,39 @@ struct PlayfieldCommand: ParsableCommand {
 
 struct Serve: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Serve Playfield over HTTP until interrupted.", discussion: Limits.helpText)
+    abstract: "Serve Playfield over HTTP until interrupted.")
+
+  /// What `serve --help` prints below the options (main.swift): the exit codes, then every
+  /// limit. NB: not the `discussion`, which ArgumentParser prints above the usage and options,
+  /// where 137 lines of limits buried `--host` and `--port`.
+  static var helpEpilogue: String {
+    """
+    EXIT CODES:
+      0   stopped by SIGINT or SIGTERM, after closing its WebSockets and writing the database
+      1   cannot start: the address is in use, or the database cannot be opened (another
+          server holds the file: the message names it)
+      64  a bad option or value (EX_USAGE): one line on standard error names it
+
+
+    """ + Limits.helpText
+  }
 
   /// The package's own folder, where `Public/` and `Templates/` live by default.
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-  @Option(help: "Address to listen on.")
+  @Option(help: "Address to listen on; 0.0.0.0 or :: for every address.")
   var host = "127.0.0.1"
 
   @Option(help: "Port to listen on; 0 picks a free port.")
   var port = 8080
+
+  @Option(
+    name: .customLong("allow-host"),
+    help:
+      "Another Host name that may open sessions (repeatable), e.g. playfield.example. Answered without it: localhost, IP addresses, --host, and with --host 0.0.0.0 or :: the machine's own names; others get 421 (DNS rebinding)."
+  )
+  var allowedHosts: [String] = []
 
   @Option(
     help:
@@ -52,13 +74,6 @@ struct Serve: ParsableCommand {
     help:
       "Another origin allowed to open session WebSockets (repeatable), e.g. https://example.com.")
   var allowedOrigins: [String] = []
-
-  @Option(
-    name: .customLong("allow-host"),
-    help:
-      "Another Host name to answer (repeatable), e.g. playfield.example; besides localhost, IP literals and --host, others get 421 on the routes that hold state."
-  )
-  var allowedHosts: [String] = []
 
   @Option(
     name: .customLong("trusted-proxy"),

@@ -10,6 +10,7 @@ struct HostPolicyTests {
     arguments: [
       "localhost", "localhost:8080", "LOCALHOST:1", "localhost.", "127.0.0.1", "127.0.0.1:8080",
       "10.1.2.3:80", "[::1]:8080", "[::1]", "playfield.example", "Playfield.Example:443",
+      "app.localhost:8080", "a.b.localhost",
     ])
   func allowed(host: String) {
     #expect(policy.allows(host: host))
@@ -28,6 +29,29 @@ struct HostPolicyTests {
       policy.check(Request(method: .get, target: "/", headers: ["Host": host])))
     #expect(response.status == .misdirectedRequest)
     #expect(response.status.code == 421)
+  }
+
+  @Test("the refusal names the host asked for and the option that answers it")
+  func refusalSaysWhatToDo() throws {
+    let request = Request(method: .get, target: "/", headers: ["Host": "Box.Example.:8080"])
+    let reason = try #require(policy.refusal(request))
+    #expect(reason.contains("--allow-host box.example"))
+    #expect(reason.contains("ALLOW_HOST=box.example"))
+    #expect(reason.contains("DNS rebinding"))
+    let response = try #require(policy.check(request))
+    #expect(String(decoding: response.body, as: UTF8.self).contains("--allow-host box.example"))
+    let local = Request(method: .get, target: "/", headers: ["Host": "localhost"])
+    #expect(policy.refusal(local) == nil)
+  }
+
+  @Test(
+    "every address, and only that, is a wildcard",
+    arguments: [
+      ("0.0.0.0", true), ("::", true), ("[::]", true), ("127.0.0.1", false), ("::1", false),
+      ("192.168.1.2", false), ("box.example", false),
+    ])
+  func wildcard(address: String, expected: Bool) {
+    #expect(HostPolicy.isWildcard(address) == expected)
   }
 
   @Test("an HTTP/1.0 request without Host passes; the parser guards HTTP/1.1")

@@ -37,7 +37,18 @@ private let maze = "url=http%3A%2F%2Fh%3A8080%2Fdemos%2Fmaze%3Fsession%3Dabc"
     }
     #expect(html.contains("src=\"http://h:8080/embed/maze?session=abc\""))
     #expect(html.contains("width=\"480\" height=\"540\""))
-    #expect(html.contains("allowfullscreen"))
+    #expect(html.contains("allow=\"fullscreen; accelerometer; gyroscope\""))
+    // Chromium warns when both are given; `allow` already grants fullscreen.
+    #expect(!html.contains("allowfullscreen"))
+  }
+
+  @Test func answersMayBeKeptForADay() throws {
+    for query in [maze, maze + "&format=xml"] {
+      let response = answer(query)
+      #expect(response.headers["Cache-Control"] == "public, max-age=86400", "\(query)")
+    }
+    #expect(try json(answer(maze))["cache_age"] == .number(86400))
+    #expect(answer("url=http%3A%2F%2Fevil.example%2Fdemos%2Fmaze").headers["Cache-Control"] == nil)
   }
 
   @Test func maxSizesScaleTheFrameDownKeepingItsShape() throws {

@@ -1,11 +1,15 @@
 """Issue 17, findings 8 and 10 in headless Chromium: a page on another site cannot create
 sessions with a no-cors POST, and a rebound DNS name gets 421, not our pages or sockets."""
 import json
+import pathlib
 import urllib.request
 
 import pytest
 
+from axe import assert_accessible
+
 REBIND = "rebind.example"
+SHOTS = pathlib.Path(__file__).resolve().parent.parent.parent / "out" / "screenshots"
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +32,21 @@ def test_a_rebound_name_gets_421(playfield, rebinding_browser):
     assert "allow-host" in page.content()
     response = page.goto(f"http://localhost:{playfield.port}/healthz")
     assert response.status == 200
+    page.close()
+
+
+def test_a_page_opened_by_a_refused_name_says_how_to_allow_it(playfield, rebinding_browser):
+    # Issue 36: "Cannot start a session: the server answered 421" and nothing more.
+    page = rebinding_browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"http://{REBIND}:{playfield.port}/demos/maze?new")
+    notice = page.locator(".demo-notice")
+    notice.wait_for(state="visible", timeout=10_000)
+    text = notice.inner_text()
+    assert text.startswith("Cannot start a session: this server does not answer to the name rebind.example")
+    assert "--allow-host rebind.example" in text and "ALLOW_HOST=rebind.example" in text
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "refused-host-phone.png"))
+    assert_accessible(page)
     page.close()
 
 

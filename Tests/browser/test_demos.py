@@ -119,7 +119,8 @@ def test_the_address_can_configure_a_new_session(playfield, watched):
 
 
 def test_bouncing_balls_stop_step_start_and_add(playfield, watched):
-    page = open_demo(watched, playfield.url + "/demos/bouncing-balls")
+    # Two balls, as the seed began (the page's own start is the gallery card's 24).
+    page = open_demo(watched, playfield.url + "/demos/bouncing-balls?new&balls=2")
     p = page.page
     run = p.locator('[data-action="run"]')
     assert run.inner_text() == "STOP"
@@ -536,11 +537,11 @@ def test_any_ball_count_up_to_ten_thousand_starts_from_the_address(playfield, wa
 def test_the_new_form_starts_a_session_with_that_many_balls(playfield, watched):
     page = open_demo(watched, f"{playfield.url}/demos/bouncing-balls?new")
     p = page.page
-    assert p.locator(".balls-form input").input_value() == "2"
+    assert p.locator(".balls-form input").input_value() == "24"  # the gallery card's start
     p.locator(".balls-form input").fill("40")
     p.locator(".balls-form button").click()
     p.wait_for_function("() => window.playfield?.hello?.radii.length === 40", timeout=15_000)
-    assert p.evaluate("() => window.playfield.hello.config.radiusMax") == 15, "40 fit the default box"
+    assert p.evaluate("() => window.playfield.hello.config.radiusMax") == 16, "40 fit the page's box"
     assert "balls" not in p.evaluate("() => location.search")
     delete_session(playfield, page)
 

@@ -190,6 +190,8 @@ def test_page_demo_frames_fit(playfield, watched, size):
             assert scroll[2] <= scroll[4] and scroll[3] <= scroll[5], (name, scroll)
             for button in handle.locator(".embed-bar button").all():
                 b = button.bounding_box()
+                if b is None:
+                    continue  # not shown at this size (a small frame keeps the menu button alone)
                 assert b["x"] >= frame_box["x"] and b["x"] + b["width"] <= frame_box["x"] + width
             p.locator(f"#{name}").screenshot(path=f"{SHOTS}/embed-{name}-{width}x{height}.png")
         # Loading the frames took no focus from the host page.

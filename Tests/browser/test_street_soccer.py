@@ -148,6 +148,8 @@ def test_the_kit_designer_dresses_the_side_and_the_clash_rule_holds(playfield, w
     for q in (p, guest.page):
         q.wait_for_function("() => window.playfield.soccer.frame.kits.clash === true", timeout=30_000)
         assert q.locator(".kit-clash").is_visible()
+        assert "look too alike" in q.locator(".kit-clash").inner_text()
+        assert "away wears its change kit" in q.locator(".kit-clash").inner_text()
     same = "() => JSON.stringify(window.playfield.soccer.frame.kits)"
     assert p.evaluate(same) == guest.page.evaluate(same)
     assert p.evaluate("() => window.playfield.soccer.frame.kits.away.shirt") != "#ffdc00"
@@ -273,3 +275,108 @@ def test_rewatch_replays_the_match_with_animated_turns_and_ends_where_it_ended(p
         f"() => window.playfield.frames.newest?.tick === {end} && !window.playfield.replay.state.seeking", timeout=30_000)
     q.wait_for_function(f"() => ({final})() === {live!r}", timeout=30_000)
     assert_accessible(q)
+
+
+def test_the_page_says_which_goal_you_attack_and_the_ends_change_at_a_rematch(playfield, watched):
+    # Issue 36, item 2: the ends, the rules, CONFIRM's reason, the after-match buttons.
+    page = open_soccer(watched, playfield.url + "/demos/street-soccer?new&away=novice&turnsPerSide=1&computerDelay=0")
+    p = page.page
+    p.wait_for_function(PLANNING, timeout=30_000)
+    assert p.locator(".soccer-ends").inner_text() == "You play home and attack the right-hand goal →."
+    home, away = p.locator(".team-home").bounding_box(), p.locator(".team-away").bounding_box()
+    assert home["x"] < away["x"]  # home defends the left-hand goal
+    # The rules are on the page, with the numbers the server plays by.
+    rules = p.evaluate("() => window.playfield.soccer.hello.rules")
+    p.click(".soccer-rules summary")
+    text = p.locator(".soccer-rules").inner_text()
+    assert f"up to {rules['passRange']} squares" in text and "goalkeeper" in text and "kick-off" in text
+    assert f"Each side plays {rules['turnsPerSide']} turns" in text and rules["turnsPerSide"] == 1
+    page.screenshot("street-soccer-rules")
+    assert_accessible(p)
+    play_turn(page)
+    p.wait_for_function(OVER, timeout=30_000)
+    # REMATCH looks like the page's other buttons (CONFIRM), WEAR THIS KIT like UNDO.
+    look = "e => { const s = getComputedStyle(e); return [s.backgroundColor, s.minHeight, s.borderRadius, s.fontWeight]; }"
+    assert p.locator('[data-action="rematch"]').evaluate(look) == p.locator('[data-action="confirm"]').evaluate(look)
+    p.click(".kit-designer summary")
+    assert p.locator('[data-action="kit"]').evaluate(look) == p.locator('[data-action="undo"]').evaluate(look)
+    page.screenshot("street-soccer-full-time")
+    p.click('[data-action="rematch"]')
+    p.wait_for_function("() => window.playfield.soccer.frame.match === 2", timeout=30_000)
+    assert p.evaluate("() => window.playfield.soccer.frame.homeAttacks") == "left"
+    p.wait_for_function("() => document.querySelector('.soccer-ends').textContent.includes('left-hand goal ←')")
+    home, away = p.locator(".team-home").bounding_box(), p.locator(".team-away").bounding_box()
+    assert away["x"] < home["x"]  # now away defends the left-hand goal, and the scoreboard says so
+    assert "changed ends" in p.locator(".soccer-announce").inner_text()
+    page.screenshot("street-soccer-rematch")
+
+
+def test_confirms_refusal_is_text_and_focus_returns_to_the_square_after_which_move(playfield, watched):
+    page = open_soccer(watched, playfield.url + "/demos/street-soccer?new&away=novice&turnsPerSide=1&computerDelay=0",
+                       viewport=(390, 844), is_mobile=True, has_touch=True)
+    p = page.page
+    p.wait_for_function(PLANNING, timeout=30_000)
+    # The server's plans, made to offer two moves to one square and to refuse confirmation (a
+    # goalkeeper's clearance is hard to set up on a fresh pitch; the page is what is tested).
+    piece, square = p.evaluate("""() => {
+      const g = window.playfield.soccer;
+      const move = g.plan.legal[0];
+      const real = window.playfield.client.request.bind(window.playfield.client);
+      window.playfield.client.request = async (message, ms) => {
+        const answer = await real(message, ms);
+        answer.plan.canConfirm = false;
+        answer.plan.problem = 'turn: the goalkeeper held the ball when the turn began: it must leave the goal area';
+        return answer;
+      };
+      g.plan = {...g.plan, legal: [move, {...move, move: 'kick'}], canConfirm: true};
+      return [move.piece, move.to];
+    }""")
+    cell = f'.pitch .square[data-x="{square[0]}"][data-y="{square[1]}"]'
+    p.locator(".pitch .square.movable").first.wait_for()
+    p.evaluate(f"() => window.playfield.soccer.selected = {piece}")
+    p.evaluate("() => window.playfield.redraw()")
+    p.wait_for_function(f"() => document.querySelector('{cell}').classList.contains('target')")
+    p.locator(cell).click()
+    choice = p.locator(".move-choice")
+    assert choice.is_visible() and choice.inner_text().startswith("Which move?")
+    p.keyboard.press("Enter")
+    # The keyboard is back on the pitch, on the square the move went to, not on the body.
+    assert p.evaluate("() => [document.activeElement.dataset.x, document.activeElement.dataset.y]") == [
+        str(square[0]), str(square[1])]
+    problem = p.locator(".confirm-problem")
+    problem.wait_for(state="visible", timeout=30_000)
+    assert problem.inner_text() == ("Cannot confirm yet: the goalkeeper held the ball when the turn began: "
+                                    "it must leave the goal area.")
+    assert p.locator('[data-action="confirm"]').is_disabled()
+    page.screenshot("street-soccer-cannot-confirm-phone")
+    assert_accessible(p)
+
+
+def test_a_lost_connection_says_so(server_module, watched):
+    server = server_module.Playfield()
+    try:
+        page = open_soccer(watched, server.url + "/demos/street-soccer?new&away=novice&turnsPerSide=2")
+        p = page.page
+        p.wait_for_function(PLANNING, timeout=30_000)
+        server.stop()
+        p.wait_for_function("() => document.querySelector('.soccer-state').textContent.startsWith('Connection lost')",
+                            timeout=15_000)
+        assert p.locator('[data-action="confirm"]').is_disabled()
+        assert p.locator(".pitch .square.movable").count() == 0
+        page.screenshot("street-soccer-connection-lost")
+        page.allow(lambda problem: True)  # the refused reconnects
+        page.close()
+    finally:
+        server.stop()
+
+
+def test_a_dead_link_says_so(playfield, watched):
+    # A link to a session that does not exist (deleted, or mistyped): not "Waiting..." forever.
+    page = watched(viewport=(390, 844))
+    page.page.goto(f"{playfield.url}/demos/street-soccer?session=nosuchsession0000000000")
+    page.page.wait_for_function(
+        "() => document.querySelector('.soccer-state').textContent.startsWith('This match cannot be played')",
+        timeout=15_000)
+    assert "no longer exists" in page.page.locator(".soccer-state").inner_text()
+    page.allow(lambda problem: "404" in problem)
+    page.screenshot("street-soccer-dead-link-phone")

@@ -8,7 +8,9 @@ import { RollingPlot } from "../lib/plot.js";
 
 /** Options of this page. */
 const options = {
-  config: {}, // a new session's config: the server's defaults (the seed's two balls)
+  // A new session's config: the gallery preview's, which the server renders as `data-config`
+  // (the model's own defaults are the seed's two balls).
+  config: JSON.parse(document.querySelector(".demo")?.dataset.config || "{}"),
   box: { width: 320, height: 480, radius: 15 }, // the server's default box and ball radius, px
   manyBallsRadius: 5, // px: the radius when `?balls=N` is more than the default box holds
   grabSlop: 6, // px of world around a ball that still grabs it
@@ -204,7 +206,8 @@ function capacity(width, height, radius) {
  */
 function configFor(query) {
   const balls = Number(query.get("balls"));
-  const { width, height, radius } = options.box;
+  const { width, height } = options.box;
+  const radius = options.config.radiusMax ?? options.box.radius;
   if (!Number.isInteger(balls) || balls <= capacity(width, height, radius)) return options.config;
   const own = ["radiusMin", "radiusMax", "width", "height", "config"];
   if (own.some((name) => query.has(name))) return options.config;
@@ -232,8 +235,8 @@ newForm?.addEventListener("submit", (event) => {
   const count = encodeURIComponent(newForm.elements.balls.value);
   location.assign(`${location.pathname}?new&balls=${count}`);
 });
-const askedBalls = new URLSearchParams(location.search).get("balls");
-if (newForm && askedBalls !== null) newForm.elements.balls.value = askedBalls;
+const askedBalls = new URLSearchParams(location.search).get("balls") ?? options.config.balls;
+if (newForm && askedBalls != null) newForm.elements.balls.value = askedBalls;
 
 /** Shows the session's ball count in the NEW form, unless someone is typing there. */
 function showCount(count) {

@@ -25,8 +25,7 @@ function frame(src, title, size) {
     title,
     width: size.width,
     height: size.height,
-    allow: "fullscreen; accelerometer; gyroscope",
-    allowfullscreen: true,
+    allow: "fullscreen; accelerometer; gyroscope", // NB: no `allowfullscreen` beside it (warns)
   });
 }
 
@@ -91,8 +90,7 @@ function snippets(choice) {
   const title = $(`option[value="${choice.demo}"]`, root).textContent;
   const iframe =
     `<iframe src="${src}" width="${choice.width}" height="${choice.height}" title="${title}"\n` +
-    `  style="border:0;max-width:100%" allow="fullscreen; accelerometer; gyroscope"` +
-    ` allowfullscreen></iframe>`;
+    `  style="border:0;max-width:100%" allow="fullscreen; accelerometer; gyroscope"></iframe>`;
   const library =
     `<div id="playfield"></div>\n<script type="module">\n` +
     `  import { PlayfieldEmbed } from "${location.origin}/js/playfield-embed.js";\n` +

@@ -42,6 +42,9 @@ const game = {
   animatedKey: "",
   cells: new Map(),
   kitSent: false,
+  live: false, // a live page (not the replay)
+  connection: "connecting", // the channel's state (session.js `State`), and why it ended
+  connectionDetail: "",
 };
 
 const key = (x, y) => `${x},${y}`;
@@ -131,7 +134,14 @@ function moveFocus(cell, square) {
 /** Whether this page makes the turn now. */
 function planning() {
   const frame = game.frame;
-  return Boolean(frame && game.side && frame.phase === "turn" && frame.toMove === game.side);
+  return Boolean(
+    frame && game.side && frame.phase === "turn" && frame.toMove === game.side && connected(),
+  );
+}
+
+/** Whether the session channel is open: without it nothing can be planned or sent. */
+function connected() {
+  return game.connection === "connected";
 }
 
 /** The board to show: the planned one, the animated one, or the frame's. */
@@ -217,12 +227,25 @@ function pick(x, y, demo) {
 /** Several moves to one square (a step or a pass): the player chooses. */
 function offerChoice(moves, demo) {
   const box = $(".move-choice", demo.root);
+  const square = moves[0].to;
+  // Chosen or dismissed, the keyboard goes back to the square the move was for (not the body).
+  const close = () => {
+    box.hidden = true;
+    box.replaceChildren();
+    const cell = game.cells.get(key(...square));
+    if (cell) moveFocus(cell, square);
+  };
   box.replaceChildren(
     el("span", {}, "Which move?"),
     ...moves.map((move) =>
-      el("button", { type: "button", onclick: () => { box.hidden = true; addMove(move, demo); } }, move.move),
+      el("button", { type: "button", onclick: () => { close(); addMove(move, demo); } }, move.move),
     ),
   );
+  box.onkeydown = (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    close();
+  };
   box.hidden = false;
   box.querySelector("button").focus();
 }
@@ -289,6 +312,8 @@ function refresh(demo) {
   setText(demo.readout("home-score"), frame.score[0]);
   setText(demo.readout("away-score"), frame.score[1]);
   setText(demo.readout("turn"), `turn ${Math.min(frame.turnsPlayed + 1, frame.turns)} of ${frame.turns}`);
+  root.querySelector(".scoreboard").classList.toggle("swapped", frame.homeAttacks === "left");
+  setText(demo.readout("ends"), endsText(frame));
   for (const side of ["home", "away"]) {
     const team = root.querySelector(`.team-${side}`);
     const kit = frame.kits[side];
@@ -299,10 +324,12 @@ function refresh(demo) {
   setText(demo.readout("die"), frame.die ?? "–");
   const points = planning() && game.plan ? `${game.plan.pointsLeft} points left` : "";
   if (demo.mode === "live") setText(demo.readout("points"), points);
-  setText(demo.readout("state"), stateText(frame));
+  const state = demo.readout("state");
+  setText(state, stateText(frame));
+  state.dataset.connection = connected() || demo.mode !== "live" ? "" : "lost";
   const clash = root.querySelector(".kit-clash");
   clash.hidden = !frame.kits.clash;
-  setText(clash, frame.kits.clash ? "The two kits look too alike: away wears its change kit." : "");
+  setText(clash, frame.kits.clash ? clashText() : "");
   demo.redraw();
   if (demo.mode !== "live") return; // the replay has no buttons
   const mine = planning() && Boolean(game.plan);
@@ -310,7 +337,11 @@ function refresh(demo) {
   root.querySelector('[data-action="undo-all"]').disabled = !mine || !game.moves.length;
   const confirm = root.querySelector('[data-action="confirm"]');
   confirm.disabled = !mine || !game.plan.canConfirm;
-  confirm.title = mine && !game.plan.canConfirm ? game.plan.problem : "";
+  // NB: as text beside the button, not a tooltip: touch screens never show a title.
+  const problem = root.querySelector(".confirm-problem");
+  const why = mine && !game.plan.canConfirm && game.plan.problem ? game.plan.problem : "";
+  problem.hidden = !why;
+  setText(problem, why ? `Cannot confirm yet: ${why.replace(/^turn: /, "")}.` : "");
   const roll = root.querySelector(".die-entry");
   const roller = frame.toMove === game.side || (game.hello.players[frame.toMove] !== "human" && game.side);
   roll.hidden = !(frame.phase === "roll" && game.hello.dice === "external" && roller);
@@ -318,7 +349,45 @@ function refresh(demo) {
   if (frame.phase === "over") showStatistics(demo);
 }
 
+/** Which goal each side attacks now (home attacks the right-hand one in match 1). */
+function endsText(frame) {
+  const home = frame.homeAttacks === "left" ? "left" : "right";
+  const away = home === "left" ? "right" : "left";
+  const arrow = (end) => (end === "left" ? "←" : "→");
+  const mine = game.side && game.live;
+  if (mine) {
+    const end = game.side === "home" ? home : away;
+    return `You play ${game.side} and attack the ${end}-hand goal ${arrow(end)}.`;
+  }
+  return `Home attacks the ${home}-hand goal ${arrow(home)}, away the ${away}-hand goal ${arrow(away)}.`;
+}
+
+/** Why away wears its change kit: the clash rule in a sentence. */
+function clashText() {
+  const own = game.side === "away" ? " To wear yours, pick a shirt further from home's in colour or lightness." : "";
+  return (
+    "Kit clash: seen from a distance the two shirts look too alike (a striped, hooped, halved or " +
+    "sashed shirt reads as its colours mixed, so red-and-white and blue-and-white stripes both " +
+    `read pale), so away wears its change kit.${own}`
+  );
+}
+
+/** What the page says instead of the match while the channel is not open, or null. */
+function connectionText() {
+  if (connected() || !game.live) return null;
+  if (game.connection === "ended") {
+    const why = game.connectionDetail || "the session ended";
+    return `This match cannot be played: ${why}. Start a new match with the links above.`;
+  }
+  if (game.connection === "reconnecting") {
+    return "Connection lost: reconnecting… Nothing can be played until it is back.";
+  }
+  return game.frame ? "Connecting…" : "Connecting to the match…";
+}
+
 function stateText(frame) {
+  const lost = connectionText();
+  if (lost) return lost;
   const who = (side) => (side === game.side ? "Your" : `${side[0].toUpperCase()}${side.slice(1)}'s`);
   switch (frame.phase) {
     case "over": {
@@ -368,6 +437,7 @@ function adoptFrame(frame, demo) {
   } else if (!before) {
     game.animatedKey = lastKey;
   }
+  if (before && before.match !== frame.match) announce(`Match ${frame.match}: the teams changed ends. ${endsText(frame)}`);
   const turnKey = `${frame.match}:${frame.turnsPlayed}:${frame.die}:${frame.phase}`;
   if (turnKey !== game.turnKey) {
     game.turnKey = turnKey;
@@ -469,6 +539,7 @@ function ensureReplayParts(demo) {
     el("div", { class: "scoreboard", "aria-label": "score" },
       team("home", "Home"), el("span", { class: "scoreboard-clock", dataset: { readout: "turn" } }, "turn –"),
       team("away", "Away")),
+    el("p", { class: "soccer-ends", dataset: { readout: "ends" } }),
     el("p", { class: "kit-clash", role: "status", hidden: true }),
   );
   $(".stage", root).after(
@@ -488,6 +559,22 @@ runDemo({
   setup(demo) {
     ensureReplayParts(demo);
     demo.soccer = game; // for the browser tests
+    game.live = demo.mode === "live";
+  },
+  connection(state, detail, demo) {
+    game.connection = state;
+    game.connectionDetail = detail;
+    if (game.frame) {
+      refresh(demo);
+      return;
+    }
+    // NB: no match yet (a dead link): the state line says why instead of waiting forever.
+    const line = demo.root.querySelector('[data-readout="state"]');
+    const text = connectionText();
+    if (line && text) {
+      setText(line, text);
+      line.dataset.connection = state === "ended" ? "lost" : "";
+    }
   },
   controls(demo) {
     const root = demo.root;
@@ -506,6 +593,11 @@ runDemo({
   },
   hello(message, demo) {
     game.hello = message;
+    // The rules panel's numbers are the ones this session plays by.
+    for (const span of demo.root.querySelectorAll("[data-rule]")) {
+      const value = message.rules?.[span.dataset.rule];
+      if (value !== undefined) setText(span, value);
+    }
     game.side = demo.mode === "live" ? sideFor(message) : null;
     game.frame = null;
     game.turnKey = "";

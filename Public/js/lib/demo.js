@@ -27,6 +27,7 @@ const noticeMs = 4000;
  * - `draw(sample, demo, now)`: draw `sample = {a, b, alpha}` from the frame buffer;
  * - `frame(message, demo)`: extra work per frame received, optional;
  * - `urlConfig`: config fields a page address may set (`/embed/maze?rows=8`), optional;
+ * - `connection(state, detail, demo)`: the channel's state changed (session.js `State`), optional;
  * - `inputs`, `events`: the model's input types and event names, for the embed protocol.
  * The source is the page's: a replay when its `.demo` has `data-replay="ID"` (the replay
  * page), else a live session (see join.js). Returns the demo context: `{client, frames,
@@ -143,6 +144,7 @@ function viewHandlers(demo, page) {
     state(state, detail) {
       demo.status.update({ state: detail && state === "ended" ? `ended: ${detail}` : state });
       root.dataset.connection = state;
+      page.connection?.(state, detail, demo);
       demo.embed?.event("connection", { state, detail });
     },
   };

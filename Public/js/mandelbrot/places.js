@@ -21,15 +21,19 @@ export const places = [
     y: "0.1383438194098955771982824957159986432903",
     zoom: 101,
   },
-  // NB: escape counts here span only a few around 270 (or 800), which the classic colours,
-  // linear in count / cap, barely tell apart; the smooth gradient does.
+  // NB: escape counts here span only 267 to 299 (799 to 835 at 1e-300), which the classic
+  // colours, linear in count / cap, barely tell apart. The smooth gradients place them a tenth
+  // of a cycle apart, which for `ultra` is its black stop: the views were 99.9 % black (and
+  // `auto` is classic at these caps, one flat orange). `fire` puts them on its red-to-orange
+  // stretch, where the dendrite shows dark against a bright field
+  // (Tests/integration/test_bookmark_tiles.py).
   {
     label: "The dendrite at c = i (1e-100)",
     x: "0",
     y: "1",
     zoom: 333,
     iterations: 400,
-    palette: "ultra",
+    palette: "fire",
   },
   {
     label: "The dendrite at c = i (1e-300)",
@@ -37,6 +41,6 @@ export const places = [
     y: "1",
     zoom: 997,
     iterations: 1000,
-    palette: "ultra",
+    palette: "fire",
   },
 ];

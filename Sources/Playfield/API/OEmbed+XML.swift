@@ -18,7 +18,7 @@ extension OEmbed {
     return Response(
       status: .ok,
       headers: [
-        "Content-Type": "text/xml; charset=utf-8", "Cache-Control": "no-store",
+        "Content-Type": "text/xml; charset=utf-8",
         "X-Content-Type-Options": "nosniff",
       ],
       body: Array(text.utf8))

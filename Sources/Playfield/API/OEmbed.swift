@@ -44,19 +44,29 @@ struct OEmbed: Sendable {
     }
     let size = demo.frame.fitted(within: Demo.Frame(bounds.width, bounds.height))
     let source = "\(origin)/embed/\(demo.name)\(search)"
+    // NB: `allow="fullscreen"` alone: with `allowfullscreen` beside it Chromium warns on the
+    // console ("Allow attribute will take precedence over 'allowfullscreen'").
     let html =
       "<iframe src=\"\(Self.escape(source))\" width=\"\(size.width)\" height=\"\(size.height)\" "
       + "title=\"\(Self.escape(demo.title))\" style=\"border:0;max-width:100%\" "
-      + "allow=\"fullscreen; accelerometer; gyroscope\" allowfullscreen loading=\"lazy\"></iframe>"
+      + "allow=\"fullscreen; accelerometer; gyroscope\" loading=\"lazy\"></iframe>"
     let fields: [(String, JSONValue)] = [
       ("version", "1.0"), ("type", "rich"), ("provider_name", "Playfield"),
       ("provider_url", .string(origin + "/")), ("title", .string(demo.title)),
       ("html", .string(html)), ("width", .number(Double(size.width))),
-      ("height", .number(Double(size.height))),
+      ("height", .number(Double(size.height))), ("cache_age", .number(Double(Self.cacheAge))),
     ]
-    return format == "xml"
+    var response =
+      format == "xml"
       ? Self.xml(fields) : .json(.object(Dictionary(uniqueKeysWithValues: fields)))
+    // NB: the answer depends on nothing but its URL (the host included) and this server's
+    // demos, so consumers and proxies may keep it; `cache_age` says the same in oEmbed's terms.
+    response.headers.set("Cache-Control", "public, max-age=\(Self.cacheAge)")
+    return response
   }
+
+  /// Seconds a consumer may keep an answer (`cache_age`, `Cache-Control`): a day.
+  static let cacheAge = 86_400
 
   /// The origin, demo and query of a demo page URL (`http://host:port/demos/NAME?...`).
   func parse(_ url: String) -> (origin: String, demo: Demo, search: String)? {

@@ -8,5 +8,8 @@ extension Demo {
     var config: JSONValue = .object([:])
     /// Inputs stepped once before the preview is shown, as the model's messages.
     var inputs: [JSONValue] = []
+    /// Whether a new session made by the demo's page starts with `config` too (the page gets
+    /// it as `data-config`), so that the page opens as the card the visitor clicked looked.
+    var pageStartsAlike = false
   }
 }

@@ -1,4 +1,5 @@
 import CPosix
+import Deflate
 import Dispatch
 import Foundation
 import HTTP
@@ -6,9 +7,18 @@ import Synchronization
 import Tiles
 
 /// `/tiles/mandelbrot/Z/X/Y.png` (and `Z/X/Y.counts`, the raw escape counts): tiles of the
-/// Mandelbrot explorer, drawn off the event loop by `ColdResourceService`. `iter` is snapped to `IterationSteps`, so nearby requests share a
-/// cached tile; a tile never changes for its URL, so it is cached for a year.
+/// Mandelbrot explorer, drawn off the event loop by `ColdResourceService`. `iter` is snapped to
+/// `IterationSteps`, so nearby requests share a cached tile; a tile never changes for its URL,
+/// so it is cached for a year. Counts are gzipped for a client that takes gzip (a PNG already
+/// is deflated).
 struct TileResource: ColdResource {
+  /// One body: a tile in one content coding.
+  struct Key: Hashable, Sendable {
+    var tile: TileRequest
+    /// Gzipped (`.counts` only, for a client whose `Accept-Encoding` takes it).
+    var gzip = false
+  }
+
   let renderer: TileRenderer
   /// Draws the tiles the queue admitted as cheap, on `cheapPool`, so that they never wait for
   /// the threads deep renders hold.
@@ -26,7 +36,7 @@ struct TileResource: ColdResource {
       tooCostly: "this tile is too costly to draw; ask for fewer iterations (iter)")
   }
 
-  func key(path: ArraySlice<String>, request: Request) throws(ColdResourceError) -> TileRequest {
+  func key(path: ArraySlice<String>, request: Request) throws(ColdResourceError) -> Key {
     var tile: TileRequest
     do {
       if path.count == 3, let file = path.last {
@@ -44,17 +54,28 @@ struct TileResource: ColdResource {
       throw ColdResourceError(HTTPStatus(error.status), error.message)
     }
     tile.iterations = IterationSteps.snap(tile.iterations)
-    return tile
+    // NB: counts shrink to about a tenth (runs of equal counts); a PNG is deflated already.
+    let gzip =
+      tile.format == .counts && StaticFiles.acceptsGzip(request.headers["Accept-Encoding"])
+    return Key(tile: tile, gzip: gzip)
   }
 
-  func headers(for tile: TileRequest) -> HTTPHeaders {
+  func headers(for key: Key) -> HTTPHeaders {
     var headers = Self.headers
-    headers.set("Content-Type", tile.format.mediaType)
-    headers.add("ETag", tile.etag)
+    headers.set("Content-Type", key.tile.format.mediaType)
+    guard key.tile.format == .counts else {
+      headers.add("ETag", key.tile.etag)
+      return headers
+    }
+    // RFC 9110 §8.8.3: each content coding is its own representation, with its own validator.
+    headers.add("ETag", key.gzip ? String(key.tile.etag.dropLast()) + "-gz\"" : key.tile.etag)
+    headers.add("Vary", "Accept-Encoding")
+    if key.gzip { headers.add("Content-Encoding", "gzip") }
     return headers
   }
 
-  func compute(_ tile: TileRequest, work: inout ColdWork) throws -> [UInt8] {
+  func compute(_ key: Key, work: inout ColdWork) throws -> [UInt8] {
+    let tile = key.tile
     let cancellation = work.cancellation
     let (renderer, pool) = work.cheap ? (cheapRenderer, Self.cheapPool) : (renderer, Self.pool)
     let rendered = try Self.on(pool) {
@@ -63,13 +84,17 @@ struct TileResource: ColdResource {
     if let reference = rendered.timings.reference { work.record("reference", seconds: reference) }
     work.record("pixels", seconds: rendered.timings.pixels)
     work.record("encoding", seconds: rendered.timings.encoding)
-    return rendered.body
+    guard key.gzip else { return rendered.body }
+    return try work.measure("gzip") { try Gzip.compress(rendered.body, level: Self.gzipLevel) }
   }
 
   /// The render's upper bound (every pixel to the iteration cap), on this renderer's threads.
-  func estimatedSeconds(_ tile: TileRequest) -> Double? {
-    renderer.estimate(for: tile).seconds / Double(renderer.threads)
+  func estimatedSeconds(_ key: Key) -> Double? {
+    renderer.estimate(for: key.tile).seconds / Double(renderer.threads)
   }
+
+  /// zlib's level for counts: fast, and within a few per cent of the best on their runs.
+  static let gzipLevel = 4
 
   /// The render threads, niced below the game loop and the event loops (as the off-tick steps
   /// are), one per core, shared by every app in the process: a render runs on one and borrows
