@@ -57,6 +57,10 @@ def nginx_config(shards, port, directory, listen="127.0.0.1"):
             f"  upstream playfield_shard_{name} {{\n    zone playfield_shard_{name} 64k;\n"
             f"    server {address} max_fails=1 fail_timeout=5s;\n{backups}\n    keepalive 16;\n  }}")
     shard_upstreams = "\n".join(per_shard)
+    # Each process's /metrics at /metrics/NAME, to that process only (a scraper asks each).
+    metrics = "\n".join(
+        f"    location = /metrics/{name} {{\n      proxy_pass http://{address}/metrics;\n"
+        f"      proxy_next_upstream off;\n    }}" for name, address in shards.items())
     routes = "\n".join(f'    "~{SESSION_PATHS}{name}\\." playfield_shard_{name};' for name in shards)
     return f"""# Playfield behind nginx: written by scripts/cluster.py for {len(shards)} processes
 # ({", ".join(f"{n}={a}" for n, a in shards.items())}). See docs/deployment.md.
@@ -125,6 +129,11 @@ http {{
       proxy_read_timeout 30s;
       add_header X-Cache-Status $upstream_cache_status always;
     }}
+    # /metrics: any one process's (Prometheus' text format); /metrics/NAME: process NAME's.
+    location = /metrics {{
+      proxy_pass http://playfield_all;
+    }}
+{metrics}
     location /ws/ {{
       proxy_pass http://$playfield_upstream;
       proxy_read_timeout 1h;

@@ -44,6 +44,8 @@ public final class LeaseKeeper: @unchecked Sendable {
   private var pauseSeenAt = -Double.infinity
   private var stopping = false
   private var finished = false
+  /// Since start: renewals that answered, renewals that failed, leases found lost.
+  private var counts = (renewed: UInt64(0), failed: UInt64(0), lost: UInt64(0))
 
   /// Starts the renewing thread and the beating one (unless `renewing` is false: then call
   /// `renew()` and `beat()` yourself). `wallClock` gives unix seconds, `steadyClock` seconds
@@ -174,6 +176,7 @@ public final class LeaseKeeper: @unchecked Sendable {
     } catch {
       condition.lock()
       failures += 1
+      counts.failed += 1
       lastError = String(describing: error)
       if (error as? PostgresError)?.kind != .connection { unreachableOnly = false }
       condition.unlock()
@@ -182,6 +185,7 @@ public final class LeaseKeeper: @unchecked Sendable {
     let still = Dictionary(uniqueKeysWithValues: renewed.map { ($0.sessionID, $0) })
     condition.lock()
     let wasFailing = failures > 0
+    counts.renewed += 1
     failures = 0
     lastError = nil
     unreachableOnly = true
@@ -198,6 +202,7 @@ public final class LeaseKeeper: @unchecked Sendable {
         gone.append(id)
       }
     }
+    counts.lost += UInt64(gone.count)
     condition.unlock()
     gone.sort()
     if !gone.isEmpty { lost(gone) }
@@ -212,6 +217,14 @@ public final class LeaseKeeper: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return (failures, lastError, isCutOff && !pausedSinceAnswer)
+  }
+
+  /// Since start: renewals that answered, renewals that failed, and leases found lost; with the
+  /// leases held now (for `/metrics`).
+  public var totals: (renewed: UInt64, failed: UInt64, lost: UInt64, held: Int) {
+    condition.lock()
+    defer { condition.unlock() }
+    return (counts.renewed, counts.failed, counts.lost, held.count)
   }
 
   /// Stops renewing (the leases then run out unless given up: see `releaseAll`).
