@@ -216,7 +216,13 @@ def test_a_paused_process_is_fenced_off(cluster):
 
     close_code, last_tick, after = asyncio.run(run())
     assert close_code == 1013, "the paused process dropped the session and told its clients"
-    assert all(tick <= last_tick for tick in after), \
+    # NB: a tick stepped just before SIGSTOP may have its frame still waiting on the event loop
+    # (running frames are latest-only: at most one per socket), or half written: it arrives
+    # after SIGCONT, newer than any read during the pause. Under load that is common, and was
+    # this test's flake. A stale copy stepped after SIGCONT would send a frame every tick
+    # until its renewal found the lease taken (dozens).
+    newer = [tick for tick in after if tick > last_tick]
+    assert len(newer) <= 2, \
         f"the paused process stepped its stale copy past tick {last_tick} after SIGCONT: {after}"
 
     def xs():
