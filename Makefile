@@ -25,19 +25,23 @@ REPORTS := .build/test-reports
 # A bound on the whole Swift test run (the Python tests bound each test: pytest.ini).
 SWIFT_TEST_LIMIT ?= 30m
 
-.PHONY: run cluster build release check test test-swift test-python test-fuzz fuzz deps test-deps format lint clean typecheck
+.PHONY: run cluster cluster-deps build release check test test-swift test-python test-fuzz fuzz deps test-deps format lint clean typecheck
 
 run: deps $(BINARY)
 	$(BINARY) serve --host $(HOST) --port $(PORT) --database $(DATABASE) \
 	  $(foreach name,$(ALLOW_HOST),--allow-host $(name))
 
-# PostgreSQL (in a temporary folder), three Playfield processes and nginx on PORT, until
-# Ctrl-C (docs/deployment.md). Needs `make test-deps` (postgresql, nginx).
-cluster: deps $(BINARY)
+# PostgreSQL (in a temporary folder), three Playfield processes and nginx on PORT, each
+# started again when it dies, until Ctrl-C (docs/deployment.md). Installs postgresql and
+# nginx when missing (as root; otherwise it says what to install).
+cluster: cluster-deps $(BINARY)
 	@python3 scripts/cluster.py run --port $(PORT) --processes 3
 
 deps:
 	@scripts/install-deps.sh
+
+cluster-deps:
+	@scripts/install-deps.sh --cluster
 
 test-deps:
 	@scripts/install-deps.sh --test

@@ -8,8 +8,11 @@ nginx in front (docs/deployment.md says why it is built this way).
 
 `run` makes a temporary folder, starts PostgreSQL there (initdb, a free port), the processes on
 free ports and nginx on `--port`, prints `Playfield cluster listening on http://127.0.0.1:PORT`
-once all answer, and stops them all on Ctrl-C (SIGINT) or SIGTERM. The cluster test
-(Tests/cluster/) starts its clusters with the same `Cluster` class.
+once all answer, and then supervises them: a Playfield process, nginx or PostgreSQL that exits
+is started again (on the same port, after a back-off that doubles while it keeps dying young),
+with a line on standard output saying so. Only Ctrl-C (SIGINT) or SIGTERM stops the cluster: the
+processes, nginx and PostgreSQL, then the folder. The cluster tests
+(Tests/integration/test_cluster*.py) start their clusters with the same classes.
 """
 import argparse
 import glob
@@ -54,6 +57,10 @@ def nginx_config(shards, port, directory, listen="127.0.0.1"):
             f"  upstream playfield_shard_{name} {{\n    zone playfield_shard_{name} 64k;\n"
             f"    server {address} max_fails=1 fail_timeout=5s;\n{backups}\n    keepalive 16;\n  }}")
     shard_upstreams = "\n".join(per_shard)
+    # Each process's /metrics at /metrics/NAME, to that process only (a scraper asks each).
+    metrics = "\n".join(
+        f"    location = /metrics/{name} {{\n      proxy_pass http://{address}/metrics;\n"
+        f"      proxy_next_upstream off;\n    }}" for name, address in shards.items())
     routes = "\n".join(f'    "~{SESSION_PATHS}{name}\\." playfield_shard_{name};' for name in shards)
     return f"""# Playfield behind nginx: written by scripts/cluster.py for {len(shards)} processes
 # ({", ".join(f"{n}={a}" for n, a in shards.items())}). See docs/deployment.md.
@@ -122,6 +129,11 @@ http {{
       proxy_read_timeout 30s;
       add_header X-Cache-Status $upstream_cache_status always;
     }}
+    # /metrics: any one process's (Prometheus' text format); /metrics/NAME: process NAME's.
+    location = /metrics {{
+      proxy_pass http://playfield_all;
+    }}
+{metrics}
     location /ws/ {{
       proxy_pass http://$playfield_upstream;
       proxy_read_timeout 1h;
@@ -207,7 +219,9 @@ class Postgres:
         command = [f"{self.bin}/{tool}", *map(str, arguments)]
         if self.user:
             command = ["/usr/sbin/runuser", "-u", self.user, "--", *command]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd="/")
+        # NB: a process group of its own, so that Ctrl-C reaches the supervisor only.
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd="/",
+                                process_group=0)
         if result.returncode != 0:
             raise RuntimeError(f"{tool} failed: {result.stdout}{result.stderr}")
         return result
@@ -216,8 +230,25 @@ class Postgres:
         self.run("pg_ctl", "start", "-w", "-t", "120", "-D", self.data, "-l",
                  self.directory / "server.log", "-o", f"-p {self.port}")
 
+    def restart(self):
+        """Starts the server again after it exited (a crash leaves its pid file: pg_ctl knows)."""
+        self.start()
+
     def stop(self, mode="fast"):
         self.run("pg_ctl", "stop", "-w", "-t", "60", "-m", mode, "-D", self.data, timeout=90)
+
+    @property
+    def pid(self):
+        """The postmaster's process id, or None when it is not running."""
+        try:
+            pid = int((self.data / "postmaster.pid").read_text().split()[0])
+            os.kill(pid, 0)
+            return pid
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def running(self):
+        return self.pid is not None
 
 
 class Process:
@@ -233,18 +264,31 @@ class Process:
     def start(self, port=None):
         self.port = port or free_port()
         self.log = open(self.directory / f"playfield-{self.shard}.log", "ab")
+        # NB: a process group of its own, so that Ctrl-C reaches the supervisor only.
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--port", str(self.port), "--database", self.database,
              "--shard", self.shard, "--event-loops", "2", "--trusted-proxy", "127.0.0.1",
              *self.extra],
-            stdout=subprocess.PIPE, stderr=self.log)
+            stdout=subprocess.PIPE, stderr=self.log, process_group=0)
         import selectors
         with selectors.DefaultSelector() as selector:
             selector.register(self.process.stdout, selectors.EVENT_READ)
             line = self.process.stdout.readline().decode() if selector.select(60) else ""
         if not line.startswith("Playfield listening on "):
             self.process.kill()
+            self.process.wait()
+            self.process.stdout.close()
+            self.log.close()
             raise RuntimeError(f"process {self.shard} did not start: {line!r}; see {self.log.name}")
+
+    def running(self):
+        return self.process.poll() is None
+
+    def restart(self):
+        """Starts the process again on its port (nginx names it by its address), after it exited."""
+        self.process.stdout.close()
+        self.log.close()
+        self.start(self.port)
 
     @property
     def address(self):
@@ -258,6 +302,7 @@ class Process:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.process.stdout.close()
         self.log.close()
 
 
@@ -265,13 +310,26 @@ class Nginx:
     def __init__(self, shards, port, directory):
         self.directory = pathlib.Path(directory)
         self.port = port
-        binary = shutil.which("nginx") or "/usr/sbin/nginx"
-        if not os.access(binary, os.X_OK):
-            raise FileNotFoundError("nginx is missing: run `make test-deps`, which installs it")
+        self.binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.access(self.binary, os.X_OK):
+            raise FileNotFoundError("nginx is missing: run `make cluster` as root, or `make test-deps`, "
+                                    "which install it")
         (self.directory / "nginx.conf").write_text(nginx_config(shards, port, self.directory))
+        self.start()
+
+    def start(self):
         self.log = open(self.directory / "nginx.out", "ab")
-        self.process = subprocess.Popen([binary, "-c", str(self.directory / "nginx.conf"),
-                                         "-p", str(self.directory)], stdout=self.log, stderr=self.log)
+        # NB: a process group of its own, so that Ctrl-C reaches the supervisor only.
+        self.process = subprocess.Popen([self.binary, "-c", str(self.directory / "nginx.conf"),
+                                         "-p", str(self.directory)], stdout=self.log, stderr=self.log,
+                                        process_group=0)
+
+    def running(self):
+        return self.process.poll() is None
+
+    def restart(self):
+        self.log.close()
+        self.start()
 
     def stop(self):
         if self.process.poll() is None:
@@ -319,6 +377,10 @@ class Cluster:
     def stop(self):
         if self.nginx:
             self.nginx.stop()
+        # NB: every process is told at once, then waited for: a Ctrl-C takes seconds, not 3 × that.
+        for process in self.processes:
+            if process.process.poll() is None:
+                process.process.send_signal(signal.SIGTERM)
         for process in self.processes:
             process.stop()
         if self.postgres:
@@ -328,6 +390,81 @@ class Cluster:
                 pass
         if not os.environ.get("PLAYFIELD_KEEP_CLUSTER"):  # NB: set it to read the logs after
             shutil.rmtree(self.directory, ignore_errors=True)
+
+
+class Supervisor:
+    """Starts again whatever of a cluster exits (a Playfield process, nginx, PostgreSQL), until
+    told to stop. The first restart of a part that ran `STEADY` seconds or more comes after
+    `FIRST_DELAY`; each time it dies younger, the delay doubles, up to `MAX_DELAY`. Each death
+    and each restart is a line on `out`."""
+
+    FIRST_DELAY = 0.5
+    MAX_DELAY = 30.0
+    STEADY = 60.0
+
+    def __init__(self, cluster, out=sys.stdout, clock=time.monotonic):
+        self.cluster = cluster
+        self.out = out
+        self.clock = clock
+        parts = [(f"process {p.shard}", p) for p in cluster.processes]
+        parts += [("nginx", cluster.nginx), ("PostgreSQL", cluster.postgres)]
+        now = clock()
+        # name: [part, started at, delay of the next restart, when it is due (None: running)]
+        self.parts = {name: [part, now, 0.0, None] for name, part in parts}
+
+    def say(self, line):
+        print(f"cluster: {line}", file=self.out, flush=True)
+
+    def check(self):
+        """Notes the parts that exited since, and starts again those whose back-off is over."""
+        now = self.clock()
+        for name, state in self.parts.items():
+            part, started, delay, due = state
+            if due is None:
+                if part.running():
+                    continue
+                young = now - started < self.STEADY
+                delay = min(max(delay * 2, self.FIRST_DELAY), self.MAX_DELAY) if young else self.FIRST_DELAY
+                state[2], state[3] = delay, now + delay
+                self.say(f"{name} exited{self.how(part)}; starting it again in {delay:g} s")
+            elif now >= due:
+                try:
+                    part.restart()
+                except (OSError, RuntimeError, subprocess.SubprocessError) as error:
+                    delay = min(max(delay * 2, self.FIRST_DELAY), self.MAX_DELAY)
+                    state[2], state[3] = delay, self.clock() + delay
+                    self.say(f"{name} did not start ({error}); trying again in {delay:g} s")
+                    continue
+                state[1], state[3] = self.clock(), None
+                self.say(f"{name} running again{self.where(part)}")
+
+    @staticmethod
+    def how(part):
+        process = getattr(part, "process", None)
+        if process is None or process.returncode is None:
+            return ""
+        code = process.returncode
+        if code < 0:
+            try:
+                return f" (killed by {signal.Signals(-code).name})"
+            except ValueError:
+                return f" (killed by signal {-code})"
+        return f" (status {code})"
+
+    @staticmethod
+    def where(part):
+        if isinstance(part, Postgres):
+            return f" (pid {part.pid}, port {part.port})"
+        address = f", {part.address}" if isinstance(part, Process) else ""
+        return f" (pid {part.process.pid}{address})"
+
+    def run(self, stopping, period=0.2):
+        """Checks every `period` seconds until `stopping()` says so."""
+        for name, (part, *_) in self.parts.items():
+            self.say(f"{name} started{self.where(part)}")
+        while not stopping():
+            self.check()
+            time.sleep(period)
 
 
 def main():
@@ -365,11 +502,12 @@ def main():
         print(f"cluster: cannot start: {error}", file=sys.stderr)
         return 1
     try:
-        print(f"Playfield cluster listening on {cluster.url}", flush=True)
-        while not stop and all(p.process.poll() is None for p in cluster.processes):
-            time.sleep(0.2)
+        print(f"Playfield cluster listening on {cluster.url} (folder {cluster.directory})", flush=True)
+        Supervisor(cluster).run(lambda: bool(stop))
+        print("cluster: stopping", flush=True)
     finally:
         cluster.stop()
+    print("cluster: stopped", flush=True)
     return 0
 
 

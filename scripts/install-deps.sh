@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Installs what Playfield needs and is missing: system libraries to build and run (libpq is
-# linked even when only SQLite is used), and with --test also Chromium, nginx, wrk, Leaflet (the
-# tile recipe's browser test), the PostgreSQL server the storage tests start, and the Python
-# test tools. Installs through apt when run as root; otherwise says what to install.
+# linked even when only SQLite is used); with --cluster also nginx and the PostgreSQL server
+# (what `make cluster` starts); with --test those and Chromium, wrk, Leaflet (the tile recipe's
+# browser test) and the Python test tools. Installs through apt when run as root; otherwise
+# says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_test=0
-[ "${1:-}" = "--test" ] && want_test=1
+want_cluster=0
+[ "${1:-}" = "--test" ] && want_test=1 && want_cluster=1
+[ "${1:-}" = "--cluster" ] && want_cluster=1
 
 packages=(pkg-config libsqlite3-dev libpq-dev libpng-dev zlib1g-dev)
+if [ "$want_cluster" = 1 ]; then
+  packages+=(nginx postgresql)
+fi
 if [ "$want_test" = 1 ]; then
-  packages+=(chromium nginx wrk postgresql libjs-leaflet)
+  packages+=(chromium wrk libjs-leaflet)
 fi
 
 missing=()

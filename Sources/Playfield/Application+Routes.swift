@@ -7,6 +7,7 @@ extension Application {
   static let appRoutes: [Route] = [
     Route([.get], "/", [.page]) { call in .response(call.app.gallery()) },
     Route([.get], "/healthz") { call in .response(call.app.health()) },
+    Route([.get], "/metrics") { call in .response(call.app.metrics()) },
     Route([.get], "/oembed", [.crossOrigin]) { call in
       .response(OEmbed(demos: call.app.demos).handle(call.request))
     },

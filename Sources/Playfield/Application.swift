@@ -32,6 +32,8 @@ public final class Application: HTTPHandler {
   /// Input-log pages being read, a few at a time, each charged to its reader (nil without a
   /// database).
   let inputPages: ColdResourceService<InputPageResource>?
+  /// What `/metrics` reads beyond the app's own parts.
+  let meters: Meters
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -88,7 +90,15 @@ public final class Application: HTTPHandler {
     self.registry = registry
     journal?.lostSessions.onLost { registry.dropLost($0) }
     self.sessionAPI = SessionAPI(registry: registry, scheduler: scheduler)
-    let context = DemoContext(environment: environment, registry: registry, store: journal?.store)
+    let meters = Meters(refusals: registry.refusals)
+    self.meters = meters
+    if let inputPages {
+      meters.add(
+        inputPages, name: "input-pages", perClient: Limit.inputPagesPerClient.name,
+        queue: Limit.inputPageQueue.name, wait: Limit.inputPageWait.name)
+    }
+    let context = DemoContext(
+      environment: environment, registry: registry, store: journal?.store, meters: meters)
     self.routes = RouteTable(
       Self.appRoutes + demos.flatMap { $0.routes(context) } + Self.fileRoutes(files))
     if let journal, journal.leases != nil {

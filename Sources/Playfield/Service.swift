@@ -60,6 +60,7 @@ public enum Service {
     configuration.http.bodyTimeout = .seconds(limits[.bodyTimeout])
     configuration.http.idleTimeout = .seconds(limits[.idleTimeout])
     let server = try HTTPServer(configuration: configuration, handler: application, logger: logger)
+    application.meters.countConnections { server.connectionCount }
 
     let stop = DispatchSemaphore(value: 0)
     var sources: [DispatchSourceSignal] = []

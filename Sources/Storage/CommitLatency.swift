@@ -9,6 +9,8 @@ public struct CommitLatency: Sendable, Equatable {
   private var next = 0
   /// Samples recorded since start (more than are kept, after `capacity`).
   public private(set) var count = 0
+  /// Seconds of every sample recorded since start (for a Prometheus summary's `_sum`).
+  public private(set) var sum = 0.0
 
   /// No samples yet.
   public init() {}
@@ -16,6 +18,7 @@ public struct CommitLatency: Sendable, Equatable {
   /// Records one tick's inputs committed `seconds` after they were queued.
   mutating func record(_ seconds: Double) {
     count += 1
+    sum += seconds
     guard samples.count == Self.capacity else {
       samples.append(seconds)
       return

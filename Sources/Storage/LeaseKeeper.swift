@@ -25,12 +25,21 @@ public final class LeaseKeeper: @unchecked Sendable {
   private let store: any SessionStore
   /// The longest gap in the steady clock between two beats that is not taken for a pause.
   public let pauseGap: Double
-  private let wallClock: @Sendable () -> Double
+  /// The clock lease terms are judged by; nil: the database's own (`LeaseTerms.now`).
+  private let wallClock: (@Sendable () -> Double)?
   private let steadyClock: @Sendable () -> Double
   private let lost: @Sendable ([String]) -> Void
   private let answered: @Sendable () -> Void
+  /// Where the renewing thread says that renewals fail, and that they succeed again.
+  private let log: @Sendable (String) -> Void
   private let condition = NSCondition()
   private var held: [String: Lease] = [:]
+  /// Until when (steady time) each kept lease may be stepped on: the moment its last
+  /// successful request (acquire, create or renewal) was SENT, plus `duration`. The database
+  /// judges expiry by its own clock from when it received that request, which is later: so
+  /// this process stops stepping no later than another may adopt, however far apart the two
+  /// machines' wall clocks are and however long the answer took to come back.
+  private var steadyUntil: [String: Double] = [:]
   private var failures = 0
   private var lastError: String?
   /// Whether every renewal failed since the last success failed because the store could not be
@@ -44,19 +53,25 @@ public final class LeaseKeeper: @unchecked Sendable {
   private var pauseSeenAt = -Double.infinity
   private var stopping = false
   private var finished = false
+  /// Since start: renewals that answered, renewals that failed, leases found lost.
+  private var counts = (renewed: UInt64(0), failed: UInt64(0), lost: UInt64(0))
 
   /// Starts the renewing thread and the beating one (unless `renewing` is false: then call
-  /// `renew()` and `beat()` yourself). `wallClock` gives unix seconds, `steadyClock` seconds
-  /// that run on while the process is stopped; `lost` is called on the keeper's thread with
-  /// sessions found lost, `answered` when a renewal succeeds after failures (the store is back).
+  /// `renew()` and `beat()` yourself). `wallClock`, when given, is the time in unix seconds the
+  /// store judges leases by (tests); nil, the database's own clock does (`now()` on PostgreSQL,
+  /// SQLite's clock). `steadyClock` gives seconds that run on while the process is stopped; `lost` is called on the keeper's thread with
+  /// sessions found lost, `answered` when a renewal succeeds after failures (the store is back);
+  /// `log` gets a line when renewals start failing (and every `logEvery`th failure in a row
+  /// after), and one when they succeed again.
   public init(
     store: any SessionStore, owner: String, duration: Double = 10, pauseGap: Double = 1,
-    wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+    wallClock: (@Sendable () -> Double)? = nil,
     steadyClock: @escaping @Sendable () -> Double = {
       Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     },
     renewing: Bool = true, lost: @escaping @Sendable ([String]) -> Void = { _ in },
-    answered: @escaping @Sendable () -> Void = {}
+    answered: @escaping @Sendable () -> Void = {},
+    log: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.store = store
     self.owner = owner
@@ -66,6 +81,7 @@ public final class LeaseKeeper: @unchecked Sendable {
     self.steadyClock = steadyClock
     self.lost = lost
     self.answered = answered
+    self.log = log
     guard renewing else {
       finished = true
       return
@@ -81,21 +97,29 @@ public final class LeaseKeeper: @unchecked Sendable {
 
   /// The terms of a lease taken now.
   public var terms: LeaseTerms {
-    LeaseTerms(owner: owner, now: wallClock(), duration: duration)
+    LeaseTerms(owner: owner, now: wallClock?(), duration: duration)
   }
+
+  /// The steady clock now: read it just before sending a request that takes a lease, and hand
+  /// it to `keep(_:sentAt:)`.
+  public var steadyNow: Double { steadyClock() }
 
   /// Asks the store for a session's lease and, when acquired, keeps it.
   public func acquire(sessionID: String) throws -> LeaseAcquisition {
+    let sentAt = steadyClock()
     let acquisition = try store.acquireLease(sessionID: sessionID, terms)
-    if let lease = acquisition.lease { keep(lease) }
+    if let lease = acquisition.lease { keep(lease, sentAt: sentAt) }
     return acquisition
   }
 
-  /// Keeps a lease taken elsewhere (from `createSession(_:lease:)` with `terms`).
-  public func keep(_ lease: Lease) {
+  /// Keeps a lease taken elsewhere (from `createSession(_:lease:)` with `terms`), asked for at
+  /// `sentAt` (steady time; now when not given).
+  public func keep(_ lease: Lease, sentAt: Double? = nil) {
+    let sentAt = sentAt ?? steadyClock()
     condition.lock()
     defer { condition.unlock() }
     held[lease.sessionID] = lease
+    steadyUntil[lease.sessionID] = sentAt + duration
   }
 
   /// Stops keeping a session's lease and returns it, for `SessionWriter.release` (which gives
@@ -104,6 +128,7 @@ public final class LeaseKeeper: @unchecked Sendable {
   public func forget(sessionID: String) -> Lease? {
     condition.lock()
     defer { condition.unlock() }
+    steadyUntil[sessionID] = nil
     return held.removeValue(forKey: sessionID)
   }
 
@@ -115,8 +140,10 @@ public final class LeaseKeeper: @unchecked Sendable {
   }
 
   /// Whether this process may still step a session: its lease is kept, and either has more
-  /// than `margin` seconds left on the wall clock now, or every renewal since the last success
-  /// failed only because the store could not be reached (and none was made since a pause).
+  /// than `margin` seconds left on this process's steady clock (`steadyUntil`: counted from
+  /// when the request that took or renewed it was sent), or every renewal since the last
+  /// success failed only because the store could not be reached (and none was made since a
+  /// pause).
   ///
   /// Past the margin another process may adopt the session as soon as the lease runs out, so
   /// this one applies nothing more to it (the fence before apply; the store refusing stale
@@ -126,12 +153,11 @@ public final class LeaseKeeper: @unchecked Sendable {
   /// first renewal finds out which leases are still ours (docs/deployment.md, "What survives
   /// which failure").
   public func mayStep(sessionID: String, margin: Double) -> Bool {
-    let now = wallClock()
     let steady = steadyClock()
     condition.lock()
     defer { condition.unlock() }
-    guard let lease = held[sessionID] else { return false }
-    if now < lease.expiresAt - margin { return true }
+    guard held[sessionID] != nil, let until = steadyUntil[sessionID] else { return false }
+    if steady < until - margin { return true }
     // NB: a beat missed is seen here too, before the beating thread runs again after SIGCONT.
     notePause(at: steady)
     return isCutOff && !pausedSinceAnswer
@@ -174,14 +200,23 @@ public final class LeaseKeeper: @unchecked Sendable {
     } catch {
       condition.lock()
       failures += 1
+      counts.failed += 1
       lastError = String(describing: error)
       if (error as? PostgresError)?.kind != .connection { unreachableOnly = false }
       condition.unlock()
       throw error
     }
+    return settle(renewed, before: before, sentAt: startedAt)
+  }
+
+  /// Takes in what a renewal sent at `sentAt` (steady time) found, `renewed`, for the leases
+  /// kept when it was sent (`before`): each renewed one may be stepped until `sentAt` plus
+  /// `duration`; the others are reported lost. Returns the lost ones.
+  func settle(_ renewed: [Lease], before: [String: Lease], sentAt startedAt: Double) -> [String] {
     let still = Dictionary(uniqueKeysWithValues: renewed.map { ($0.sessionID, $0) })
     condition.lock()
     let wasFailing = failures > 0
+    counts.renewed += 1
     failures = 0
     lastError = nil
     unreachableOnly = true
@@ -193,11 +228,14 @@ public final class LeaseKeeper: @unchecked Sendable {
       guard let current = held[id], current.isSameHold(as: lease) else { continue }
       if let renewedLease = still[id], renewedLease.isSameHold(as: lease) {
         held[id] = renewedLease
+        steadyUntil[id] = max(steadyUntil[id] ?? -.infinity, startedAt + duration)
       } else {
         held[id] = nil
+        steadyUntil[id] = nil
         gone.append(id)
       }
     }
+    counts.lost += UInt64(gone.count)
     condition.unlock()
     gone.sort()
     if !gone.isEmpty { lost(gone) }
@@ -212,6 +250,14 @@ public final class LeaseKeeper: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return (failures, lastError, isCutOff && !pausedSinceAnswer)
+  }
+
+  /// Since start: renewals that answered, renewals that failed, and leases found lost; with the
+  /// leases held now (for `/metrics`).
+  public var totals: (renewed: UInt64, failed: UInt64, lost: UInt64, held: Int) {
+    condition.lock()
+    defer { condition.unlock() }
+    return (counts.renewed, counts.failed, counts.lost, held.count)
   }
 
   /// Stops renewing (the leases then run out unless given up: see `releaseAll`).
@@ -230,6 +276,7 @@ public final class LeaseKeeper: @unchecked Sendable {
     stop()
     condition.lock()
     held = [:]
+    steadyUntil = [:]
     condition.unlock()
     return try store.releaseLeases(owner: owner)
   }
@@ -247,10 +294,32 @@ public final class LeaseKeeper: @unchecked Sendable {
       _ = condition.wait(until: Date(timeIntervalSinceNow: period))
       guard !stopping else { return }
       condition.unlock()
-      _ = try? renew()
+      renewAndSay()
       condition.lock()
     }
   }
+
+  /// Renews, and logs a failure that starts a run of them (and every `logEvery`th after), and
+  /// the success that ends one.
+  func renewAndSay() {
+    let before = health.failures
+    do {
+      try renew()
+      if before > 0 {
+        log("lease renewals succeed again, after \(before) failed in a row")
+      }
+    } catch {
+      let failures = health.failures
+      if failures == 1 || failures % Self.logEvery == 0 {
+        log(
+          "cannot renew this process's \(totals.held) session leases (\(failures) failed in a row, "
+            + "retrying every \(Self.retryPeriod) s): \(error)")
+      }
+    }
+  }
+
+  /// Failures in a row between two log lines about them (10 s at the retry period).
+  static let logEvery = 20
 
   /// Seconds between renewals while they fail.
   static let retryPeriod = 0.5

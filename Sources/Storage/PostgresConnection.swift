@@ -31,13 +31,21 @@ public final class PostgresConnection {
   /// transaction left idle for 2 seconds ended by the server: a process paused (SIGSTOP) or
   /// stuck in the middle of a write would otherwise keep its row locks, and every other
   /// process's adoption of its sessions would wait on them for as long as it stays paused.
-  public init(url: String, connectTimeoutSeconds: Int = 5) throws(PostgresError) {
+  /// `statementTimeoutMs`, when given, is a deadline on every statement and on every wait for a
+  /// lock (the server cancels past it: SQLSTATE 57014 or 55P03).
+  public init(url: String, connectTimeoutSeconds: Int = 5, statementTimeoutMs: Int? = nil)
+    throws(PostgresError)
+  {
+    var options = "-c idle_in_transaction_session_timeout=2000"
+    if let statementTimeoutMs {
+      options += " -c statement_timeout=\(statementTimeoutMs) -c lock_timeout=\(statementTimeoutMs)"
+    }
     // NB: with expand_dbname, the URL in `dbname` overrides the keywords before it.
     let settings = [
       ("connect_timeout", String(connectTimeoutSeconds)), ("keepalives_idle", "10"),
       ("keepalives_interval", "5"), ("keepalives_count", "3"), ("tcp_user_timeout", "15000"),
       ("application_name", "playfield"), ("client_encoding", "UTF8"),
-      ("options", "-c idle_in_transaction_session_timeout=2000"), ("dbname", url),
+      ("options", options), ("dbname", url),
     ]
     let handle = withCStrings(settings.map(\.0)) { keywords in
       withCStrings(settings.map(\.1)) { values in PQconnectdbParams(keywords, values, 1) }

@@ -20,14 +20,17 @@ final class PostgresLink: @unchecked Sendable {
   private static let backoff = Backoff(base: 0.125, maximum: 1)
 
   /// Connects to `url` now; throws when that fails, as a store must not open on a bad URL.
-  init(url: String, connectTimeoutSeconds: Int, now: @escaping @Sendable () -> Double)
-    throws(PostgresError)
-  {
+  /// `statementTimeoutMs`: a deadline on each statement (`PostgresConnection.init`).
+  init(
+    url: String, connectTimeoutSeconds: Int, statementTimeoutMs: Int? = nil,
+    now: @escaping @Sendable () -> Double
+  ) throws(PostgresError) {
     self.url = url
     self.connectTimeoutSeconds = connectTimeoutSeconds
     self.now = now
     self.connection = try PostgresConnection(
-      url: url, connectTimeoutSeconds: connectTimeoutSeconds)
+      url: url, connectTimeoutSeconds: connectTimeoutSeconds,
+      statementTimeoutMs: statementTimeoutMs)
   }
 
   /// The last connection failure, while the link is down; nil while it works.

@@ -2,8 +2,10 @@ import Dispatch
 import Synchronization
 
 /// The `SessionStore` on PostgreSQL, shared by any number of Playfield processes: one writing
-/// and one reading connection, each coming back by itself after the server or the network
-/// goes away (`PostgresLink`).
+/// and one reading connection, and one for lease renewals alone (with a deadline,
+/// `leaseStatementTimeoutMs`, so that neither a flush on the writing connection nor a slow
+/// statement holds a renewal up past it), each coming back by itself after the server or the
+/// network goes away (`PostgresLink`).
 ///
 /// What one process may write of a session is decided by the session's lease (see
 /// `acquireLease`), checked in the same transaction as the write, so two processes never both
@@ -15,6 +17,13 @@ public final class PostgresSessionStore: SQLSessionStore {
   public let location: String
   private let writer: Mutex<PostgresLink>
   private let reader: Mutex<PostgresLink>
+  private let leaseLink: Mutex<PostgresLink>
+
+  /// Milliseconds a renewal may take, waiting for row locks included (a flush holds its
+  /// sessions' rows until it commits), before the server cancels it and it counts as failed:
+  /// well within the renewal period (`LeaseKeeper`: a third of a 6-second lease), so a renewal
+  /// that fails is retried (every 0.5 s) before the lease's margin.
+  public static let leaseStatementTimeoutMs = 1500
 
   /// Connects to `url` (`postgresql://USER@HOST/DB`) and applies `Schema.migrations`, which
   /// one process at a time does (an advisory lock). A wrong or unreachable URL throws a
@@ -29,10 +38,14 @@ public final class PostgresSessionStore: SQLSessionStore {
     let writer = try PostgresLink(url: url, connectTimeoutSeconds: connectTimeoutSeconds, now: now)
     _ = try writer.use { try $0.migrate(Schema.migrations) }
     let reader = try PostgresLink(url: url, connectTimeoutSeconds: connectTimeoutSeconds, now: now)
+    let leaseLink = try PostgresLink(
+      url: url, connectTimeoutSeconds: connectTimeoutSeconds,
+      statementTimeoutMs: Self.leaseStatementTimeoutMs, now: now)
     self.limits = limits
     self.location = PostgresURL.redacted(url)
     self.writer = Mutex(writer)
     self.reader = Mutex(reader)
+    self.leaseLink = Mutex(leaseLink)
   }
 
   /// Why the store cannot reach the server now, or nil while it can (as far as it knows: a
@@ -49,6 +62,10 @@ public final class PostgresSessionStore: SQLSessionStore {
 
   func withWriter<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
     try writer.withLock { link in try link.use(body) }
+  }
+
+  func withLeaseConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    try leaseLink.withLock { link in try link.use(body) }
   }
 
   func withReader<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {

@@ -45,3 +45,13 @@ extension SQLConnection {
     Int(try query(sql, values) { $0.int64(0) }.first ?? 0)
   }
 }
+
+extension SQLConnection {
+  /// The database's clock now, in unix seconds (`SQLDialect.clockNow`).
+  func clockNow() throws -> Double {
+    guard let now = try query(dialect.clockNow, [], row: { $0.double(0) }).first else {
+      throw StoreError.invalidValue(field: "now", reason: "the database did not say its time")
+    }
+    return now
+  }
+}

@@ -23,6 +23,15 @@ public enum SQLDialect: String, Sendable {
     }
   }
 
+  /// The database's clock now, in unix seconds (the time of the statement, not of its
+  /// transaction's start): what every process's leases are judged by.
+  var clockNow: String {
+    switch self {
+    case .sqlite: "SELECT (julianday('now') - 2440587.5) * 86400.0"
+    case .postgresql: "SELECT EXTRACT(EPOCH FROM clock_timestamp())::double precision"
+    }
+  }
+
   /// The bytes the database takes on disk.
   var sizeQuery: String {
     switch self {

@@ -3,6 +3,7 @@ extension SQLSessionStore {
     let terms = try terms.validated()
     return try withWriter { database in
       try database.transaction {
+        let (now, expiresAt) = try terms.resolved(on: database)
         // NB: in one UPDATE, so of two processes asking at once exactly one wins (PostgreSQL
         // re-checks the WHERE on the row the other committed); the epoch rises unless the
         // lease was already the asker's.
@@ -13,12 +14,12 @@ extension SQLSessionStore {
           WHERE id = ?1 AND (lease_owner IS NULL OR lease_owner = ?2 OR lease_expires_at <= ?4)
           RETURNING lease_epoch
           """,
-          [.text(sessionID), .text(terms.owner), .real(terms.expiresAt), .real(terms.now)]
+          [.text(sessionID), .text(terms.owner), .real(expiresAt), .real(now)]
         ) { $0.int64(0) }
         if let epoch = won.first {
           return .acquired(
             Lease(
-              sessionID: sessionID, owner: terms.owner, epoch: epoch, expiresAt: terms.expiresAt))
+              sessionID: sessionID, owner: terms.owner, epoch: epoch, expiresAt: expiresAt))
         }
         let holder = try database.query(
           "SELECT lease_owner, lease_epoch, lease_expires_at FROM sessions WHERE id = ?",
@@ -35,16 +36,18 @@ extension SQLSessionStore {
 
   public func renewLeases(_ terms: LeaseTerms) throws -> [Lease] {
     let terms = try terms.validated()
-    return try withWriter { database in
+    // NB: on a connection of its own where the store has one, so no flush delays it.
+    return try withLeaseConnection { database in
+      let expiresAt = try terms.resolved(on: database).expiresAt
       // NB: a lease that ran out but that no one took is renewed too: its epoch is unchanged,
       // so no other process has written the session since.
-      try database.query(
+      return try database.query(
         "UPDATE sessions SET lease_expires_at = ?2 WHERE lease_owner = ?1 RETURNING id, lease_epoch",
-        [.text(terms.owner), .real(terms.expiresAt)]
+        [.text(terms.owner), .real(expiresAt)]
       ) {
         Lease(
           sessionID: $0.string(0), owner: terms.owner, epoch: $0.int64(1),
-          expiresAt: terms.expiresAt)
+          expiresAt: expiresAt)
       }.sorted { $0.sessionID < $1.sessionID }
     }
   }

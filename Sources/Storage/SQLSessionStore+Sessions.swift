@@ -11,10 +11,11 @@ extension SQLSessionStore {
         field: "config", reason: "is larger than \(limits.maxConfigBytes) bytes")
     }
     let terms = try terms?.validated()
-    let now = terms?.now ?? session.createdAt
     let limit = limits.maxSessions
     return try withWriter { database in
       try database.transaction {
+        let resolved = try terms?.resolved(on: database)
+        let now = resolved?.now ?? session.createdAt
         try database.serialize(.sessions)
         let found = try database.count(
           "SELECT COUNT(*) FROM sessions WHERE id = ?", [.text(session.id)])
@@ -38,7 +39,9 @@ extension SQLSessionStore {
             })
         }
         let lease = terms.map {
-          Lease(sessionID: session.id, owner: $0.owner, epoch: 1, expiresAt: $0.expiresAt)
+          Lease(
+            sessionID: session.id, owner: $0.owner, epoch: 1,
+            expiresAt: resolved?.expiresAt ?? session.createdAt)
         }
         try database.execute(
           """

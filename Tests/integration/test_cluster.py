@@ -98,6 +98,30 @@ def test_sessions_of_every_kind_spread_over_the_processes(cluster):
     assert second[1]["X-Cache-Status"] == "HIT"
 
 
+def test_metrics_of_every_process_through_nginx(cluster):
+    """/metrics/NAME through nginx is process NAME's /metrics (Prometheus' text format, read by
+    the Python client's parser), with the lease families of the shared store; /metrics is any
+    one process's."""
+    from test_metrics import FAMILIES, LEASE_FAMILIES, scrape, value
+    made = [create_session(cluster, "bouncing-balls") for _ in range(6)]
+    for process in cluster.processes:
+        def renewed():
+            families = scrape(f"{cluster.url}/metrics/{process.shard}")[0]
+            return value(families, "playfield_lease_renewals", "playfield_lease_renewals_total",
+                         outcome="renewed") >= 1 and families
+        # NB: leases are renewed every 2 s.
+        families = wait_until(renewed, 20, f"a lease renewal counted by process {process.shard}")
+        assert {name: kind for name, (kind, _) in families.items()} == {**FAMILIES, **LEASE_FAMILIES}
+        assert value(families, "playfield_info", shard=process.shard) == 1, "the process named"
+        direct = scrape(f"http://{process.address}/metrics")[0]
+        assert value(direct, "playfield_info", shard=process.shard) == 1
+        mine = [s for s in made if shard(s) == process.shard]
+        assert value(families, "playfield_leases_held") >= len(mine) > 0
+        assert value(families, "playfield_leases_lost", "playfield_leases_lost_total") == 0
+    families, _ = scrape(cluster.url + "/metrics")
+    assert [shard for (_, labels) in families["playfield_info"][1] for _, shard in labels][0] in {"a", "b", "c"}
+
+
 def test_kill_9_a_process_and_its_sessions_are_adopted(cluster):
     kinds = session_kinds(cluster)
     sessions = [create_session(cluster, kinds[i % len(kinds)]) for i in range(12)]
@@ -192,7 +216,13 @@ def test_a_paused_process_is_fenced_off(cluster):
 
     close_code, last_tick, after = asyncio.run(run())
     assert close_code == 1013, "the paused process dropped the session and told its clients"
-    assert all(tick <= last_tick for tick in after), \
+    # NB: a tick stepped just before SIGSTOP may have its frame still waiting on the event loop
+    # (running frames are latest-only: at most one per socket), or half written: it arrives
+    # after SIGCONT, newer than any read during the pause. Under load that is common, and was
+    # this test's flake. A stale copy stepped after SIGCONT would send a frame every tick
+    # until its renewal found the lease taken (dozens).
+    newer = [tick for tick in after if tick > last_tick]
+    assert len(newer) <= 2, \
         f"the paused process stepped its stale copy past tick {last_tick} after SIGCONT: {after}"
 
     def xs():

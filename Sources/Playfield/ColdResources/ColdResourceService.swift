@@ -43,6 +43,9 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
     [:])
   /// Whether a cost is cheap for the queue.
   private let limits: Limits
+  /// Requests refused since start, by why: `client` (over its share, 429), `busy` (the queue
+  /// full or the wait past the deadline, 503), `costly` (more work than the deadline allows).
+  let refusals = RefusalCounts()
 
   /// - Parameters:
   ///   - name: names the worker threads, `playfield.NAME`.
@@ -69,6 +72,15 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
     queue.withLock { ($0.runningCount, $0.waitingCount) }
   }
 
+  /// The cache's and the queue's figures now, for `/metrics`.
+  var figures: Meters.ColdFigures {
+    let cached = cache.statistics
+    let (running, waiting) = counts
+    return Meters.ColdFigures(
+      entries: cached.entries, bytes: cached.bytes, hits: cached.hits, computed: cached.misses,
+      running: running, waiting: waiting)
+  }
+
   /// Answers a GET (or HEAD) of the body named by `path` and `request`, for `client`.
   func respond(to request: Request, path: ArraySlice<String>, client: ClientKey) -> Reply {
     let key: Resource.Key
@@ -89,6 +101,7 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
     // NB: what would certainly pass the deadline is refused before it takes anyone's turn.
     let cost = resource.estimatedSeconds(key)
     if let seconds = cost, seconds > deadline {
+      refusals.note("costly")
       return .response(
         resource.errorStyle.response(
           .serviceUnavailable,
@@ -193,7 +206,8 @@ final class ColdResourceService<Resource: ColdResource>: Sendable {
 
   /// 429 for a client over its share, 503 when the queue is full or the wait too long.
   func refused(_ refusal: FairQueue<Job>.Refusal) -> Response {
-    resource.errorStyle.response(
+    refusals.note(refusal.tooManyFromClient ? "client" : "busy")
+    return resource.errorStyle.response(
       refusal.tooManyFromClient ? .tooManyRequests : .serviceUnavailable,
       refusal.tooManyFromClient ? resource.wording.tooManyFromClient : resource.wording.busy,
       headers: ["Retry-After": String(refusal.retryAfter), "Cache-Control": "no-store"])

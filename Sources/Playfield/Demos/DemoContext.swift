@@ -6,4 +6,6 @@ struct DemoContext: Sendable {
   let registry: SessionRegistry
   /// The store, nil when the app runs without a database.
   let store: (any SessionStore)?
+  /// Where the demos' services are counted, for `/metrics`.
+  let meters: Meters
 }

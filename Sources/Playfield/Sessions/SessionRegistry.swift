@@ -37,6 +37,8 @@ final class SessionRegistry: Sendable {
   let onDemand: OnDemandSteps
   /// Questions waiting for their answers, per client.
   let queries: QueryLimiter
+  /// Creations refused since start, by the limit that refused them (`/metrics`).
+  let refusals = RefusalCounts()
   /// Big hellos, charged to their joiners.
   let helloWork: HelloWork
   /// Where model stepping beyond the realtime tick runs (restores of stored sessions too).
@@ -143,14 +145,17 @@ final class SessionRegistry: Sendable {
     if let client, let bound = quota.bound(for: client, free: limits.maxLive - listed.count),
       !parkIdle(of: client, at: bound)
     {
+      refusals.note(bound.limitName)
       throw APIError(.tooManyRequests, quota.message(bound))
     }
     if clock == .onDemand, let client, let bound = quota.onDemandBound(for: client),
       !parkIdle(of: client, at: bound)
     {
+      refusals.note(bound.limitName)
       throw APIError(.tooManyRequests, quota.message(bound))
     }
     guard listed.count < limits.maxLive || parkIdle(of: nil) else {
+      refusals.note(Limit.maxSessions.name)
       var error = APIError(
         .serviceUnavailable,
         "the server is full: \(limits.maxLive) live sessions in use; try again later")
@@ -161,6 +166,7 @@ final class SessionRegistry: Sendable {
       let bound = quota.admit(
         id, client: client, free: limits.maxLive - listed.count, onDemand: clock == .onDemand)
     {
+      refusals.note(bound.limitName)
       throw APIError(.tooManyRequests, quota.message(bound))
     }
     let warning = record(id: id, model: model, seed: seed, token: token, now: now, clock: clock)

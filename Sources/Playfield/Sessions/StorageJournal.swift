@@ -43,7 +43,7 @@ final class StorageJournal: SessionJournal {
           lost.report(ids)
         },
         // The store is back: write what waited at once, not after the writer's backoff.
-        answered: { writer.flush(timeout: 0) })
+        answered: { writer.flush(timeout: 0) }, log: { logger.warning("\($0)") })
     }
     self.logger = logger
   }
@@ -71,12 +71,13 @@ final class StorageJournal: SessionJournal {
   ) throws {
     let file = checkFile()
     guard file == .same else { throw file }
+    let sentAt = leases?.steadyNow
     let created = try store.createSession(
       StoredSession(
         id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now,
         running: clock == .realtime, clock: clock.rawValue),
       lease: leases?.terms)
-    if let lease = created.lease { hold(lease) }
+    if let lease = created.lease { hold(lease, sentAt: sentAt) }
     if !created.evicted.isEmpty {
       logger.info("storage evicted old sessions: \(created.evicted.joined(separator: ", "))")
     }
@@ -101,8 +102,8 @@ final class StorageJournal: SessionJournal {
     writer.release(lease)
   }
 
-  private func hold(_ lease: Lease) {
-    leases?.keep(lease)
+  private func hold(_ lease: Lease, sentAt: Double?) {
+    leases?.keep(lease, sentAt: sentAt)
     writer.hold(lease)
   }
 

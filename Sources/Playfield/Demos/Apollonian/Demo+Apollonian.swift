@@ -12,6 +12,10 @@ extension Demo {
         limits: limits.queue(
           running: 1, waiting: .sphereQueue, perClient: .sphereComputationsPerClient,
           deadline: .sphereWait))
+      context.meters.add(
+        spheres, name: "spheres", perClient: Limit.sphereComputationsPerClient.name,
+        queue: Limit.sphereQueue.name,
+        wait: Limit.sphereWait.name)
       return [
         Route(
           [.get], "/api/spheres/{radius}/{level}", [.api, .crossOrigin], example: ["1", "0"]

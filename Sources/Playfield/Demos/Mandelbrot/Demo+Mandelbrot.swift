@@ -13,6 +13,10 @@ extension Demo {
         cacheBytes: limits[.tileCacheBytes],
         limits: limits.queue(
           running: 2, waiting: .tileQueue, perClient: .tileRendersPerClient, deadline: .tileWait))
+      context.meters.add(
+        tiles, name: "tiles", perClient: Limit.tileRendersPerClient.name,
+        queue: Limit.tileQueue.name,
+        wait: Limit.tileWait.name)
       return [
         Route(
           [.get], "/tiles/mandelbrot/{tile...}", [.crossOrigin], example: ["0", "0", "0.png"]
