@@ -22,7 +22,7 @@ from helpers import create_session, request
 from test_cluster import clusters, shard, watch_ticks
 from test_durability import session_kinds
 
-pytestmark = pytest.mark.timeout(400)
+pytestmark = [pytest.mark.timeout(400), pytest.mark.slow]
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
