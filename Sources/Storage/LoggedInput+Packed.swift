@@ -20,7 +20,9 @@ extension LoggedInput {
   mutating func pack(_ inputs: [LoggedInput]) {
     for input in inputs {
       if !self.input.isEmpty { self.input += "\n" }
-      self.input += "\(input.tick) \(input.input)"
+      self.input += String(input.tick)
+      self.input += " "
+      self.input += input.input
       tick = input.tick
     }
   }

@@ -50,9 +50,13 @@ struct PendingWrites: Equatable {
     guard let first = tick.first else { return }
     let id = first.sessionID
     if let index = open[id], inputs[index].input.utf8.count < Self.packedRowBytes {
-      count(inputs[index], sign: -1)
+      // NB: counted by what it adds, never by reading the whole row again (it may be 64 KiB).
+      let before = inputs[index].input.utf8.count
       inputs[index].pack(tick)
-      count(inputs[index], sign: 1)
+      let added = inputs[index].input.utf8.count - before
+      inputCount += tick.count
+      inputBytes += added
+      sessionBytes[id, default: 0] += added
     } else {
       open[id] = inputs.count
       append(LoggedInput.packed(sessionID: id, inputs: tick))

@@ -326,14 +326,11 @@ public final class SessionWriter: @unchecked Sendable {
         _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
       case .flush:
         flushRequested = false
+        inFlightInputs = pending.inputCount
+        inFlightSessionBytes = pending.sessionBytes
         let batch = pending.take()
         let through = enqueued
         inFlight = batch
-        inFlightInputs = batch.inputs.reduce(0) { $0 + $1.inputCount }
-        inFlightSessionBytes = [:]
-        for row in batch.inputs {
-          inFlightSessionBytes[row.sessionID, default: 0] += row.queuedBytes
-        }
         for snapshot in batch.snapshots {
           inFlightSessionBytes[snapshot.sessionID, default: 0] += snapshot.state.count + 32
         }
