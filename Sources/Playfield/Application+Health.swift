@@ -51,8 +51,13 @@ extension Application {
         "inputs": .number(Double(status.pendingInputs)),
         "snapshots": .number(Double(status.pendingSnapshots)),
         "progress": .number(Double(status.pendingProgress)),
-        "inputBound": .number(Double(journal.writer.maxPendingInputs)),
+        "bytes": .number(Double(status.pendingBytes)),
+        "peakBytes": .number(Double(status.peakBytes)),
+        "byteBound": .number(Double(journal.writer.maxPendingBytes)),
+        "waitingSteps": .number(Double(status.waitingSteps)),
         "refusedInputs": .number(Double(status.rejectedInputs)),
+        "writtenRows": .number(Double(status.writtenRows)),
+        "writtenBytes": .number(Double(status.writtenBytes)),
       ])
       if !status.isHealthy { body["status"] = "degraded" }
       let file = journal.checkFile()

@@ -56,7 +56,7 @@ public final class Application: HTTPHandler {
         storeLimits.maxMazesPerAddress = limits[.mazesPerClient] * limits[.familiesPerAddress]
         let shared = PostgresURL.isPostgreSQL(path)
         var writing = WriterConfiguration()
-        writing.maxPendingInputs = limits[.pendingInputs]
+        writing.maxPendingBytes = limits[.pendingBytes]
         journal = StorageJournal(
           store: try environment.openStore(path, storeLimits, environment.serving),
           owner: shared ? LeaseOwner.unique(serving: environment.serving) : nil,

@@ -50,6 +50,9 @@ extension SQLSessionStore {
     }
   }
 
+  // NB: the one place rows become inputs: a packed row (`LoggedInput.packed`, keyed by its last
+  // tick) is unpacked here, so every reader (replays, seeks, resume, `/inputs` pages) sees
+  // the same inputs, by tick and seq, whichever form they were written in.
   public func inputs(sessionID: String, afterTick: Int64, throughTick: Int64) throws
     -> [LoggedInput]
   {
@@ -57,25 +60,44 @@ extension SQLSessionStore {
       try database.query(
         """
         SELECT session_id, tick, seq, input FROM inputs
-        WHERE session_id = ? AND tick > ? AND tick <= ? ORDER BY tick, seq
-        """, [.text(sessionID), .integer(afterTick), .integer(throughTick)],
-        row: LoggedInput.init(row:))
+        WHERE session_id = ? AND tick > ? AND (tick <= ? OR seq = ?) ORDER BY tick, seq
+        """,
+        [
+          .text(sessionID), .integer(afterTick), .integer(throughTick),
+          .integer(LoggedInput.packedSeq),
+        ], row: LoggedInput.init(row:)
+      ).flatMap(\.unpacked).filter { $0.tick > afterTick && $0.tick <= throughTick }
     }
   }
 
   public func inputs(
     sessionID: String, after position: LogPosition, limit: Int, wait: Bool
   ) throws -> [LoggedInput]? {
+    let limit = max(1, limit)
     let query = { (database: Connection) throws -> [LoggedInput] in
-      try database.query(
-        """
-        SELECT session_id, tick, seq, input FROM inputs
-        WHERE session_id = ? AND (tick, seq) > (?, ?) ORDER BY tick, seq LIMIT ?
-        """,
-        [
-          .text(sessionID), .integer(position.tick), .integer(position.seq),
-          .integer(Int64(max(1, limit))),
-        ], row: LoggedInput.init(row:))
+      var found: [LoggedInput] = []
+      var cursor = position
+      // NB: a packed row holding `position` yields only its inputs after it: read on until
+      // `limit` inputs or the end, so a short answer always means the end of the log.
+      while found.count < limit {
+        let rows = try database.query(
+          """
+          SELECT session_id, tick, seq, input FROM inputs
+          WHERE session_id = ? AND (tick, seq) > (?, ?) ORDER BY tick, seq LIMIT ?
+          """,
+          [
+            .text(sessionID), .integer(cursor.tick), .integer(cursor.seq),
+            .integer(Int64(limit)),
+          ], row: LoggedInput.init(row:))
+        for row in rows {
+          found += row.unpacked.filter {
+            $0.tick > position.tick || ($0.tick == position.tick && $0.seq > position.seq)
+          }
+        }
+        guard rows.count == limit, let last = rows.last else { break }
+        cursor = LogPosition(tick: last.tick, seq: last.seq)
+      }
+      return Array(found.prefix(limit))
     }
     return wait ? try withReader(query) : try withReaderIfAvailable(query)
   }

@@ -22,6 +22,18 @@ public final class SessionWriter: @unchecked Sendable {
   private var pending: PendingWrites
   /// The batch being written now, counted with the pending rows until it commits.
   private var inFlight = WriteBatch()
+  /// The inputs, bytes, and bytes by session of `inFlight`.
+  private var inFlightInputs = 0
+  private var inFlightBytes = 0
+  private var inFlightSessionBytes: [String: Int] = [:]
+  /// Who pays for each session's queued bytes (`append(payer:)`), for back-pressure.
+  private var payers: [String: String] = [:]
+  /// Steps waiting for room in the queue (`admit`), oldest first.
+  private var waiters: [(payer: String, go: @Sendable (String?) -> Void)] = []
+  /// Rows and bytes of inputs committed since start, and the most bytes ever queued.
+  private var writtenRows = 0
+  private var writtenBytes = 0
+  private var peakBytes = 0
   private var schedule: FlushSchedule
   /// Writes accepted so far, and how many of them are committed.
   private var enqueued: UInt64 = 0
@@ -74,17 +86,27 @@ public final class SessionWriter: @unchecked Sendable {
   /// `admitted`: the inputs were taken from their clients while `admitsInput()` said yes, and
   /// acknowledged; they are queued whatever the backlog now, so nothing acknowledged is lost
   /// (the backlog may pass its bound by what was admitted but not yet applied when it filled).
+  ///
+  /// `packed`: the inputs (of one tick, of one session that steps on demand) join that
+  /// session's packed row (`LoggedInput.packed`).
   @discardableResult
-  public func append(contentsOf inputs: [LoggedInput], admitted: Bool = false) -> Bool {
+  public func append(
+    contentsOf inputs: [LoggedInput], admitted: Bool = false, packed: Bool = false
+  ) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     guard !stopping else { return false }
-    let waiting = pending.inputs.count + inFlight.inputs.count
+    let waiting = pending.inputCount + inFlightInputs
     guard admitted || waiting + inputs.count <= configuration.maxPendingInputs else {
       rejectedInputs += inputs.count
       return false
     }
-    for input in inputs { pending.append(input) }
+    if packed {
+      pending.appendPacked(inputs)
+    } else {
+      for input in inputs { pending.append(input) }
+    }
+    peakBytes = max(peakBytes, pending.inputBytes + inFlightBytes)
     enqueued += UInt64(inputs.count)
     // NB: bounded while the store is away; the inputs queued then go unmeasured.
     if queuedAt.count < CommitLatency.capacity { queuedAt.append((enqueued, now())) }
@@ -97,11 +119,80 @@ public final class SessionWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     guard !stopping else { return false }
-    guard pending.inputs.count + inFlight.inputs.count < configuration.maxPendingInputs else {
+    guard pending.inputCount + inFlightInputs < configuration.maxPendingInputs else {
       rejectedInputs += 1
       return false
     }
     return true
+  }
+
+  /// Whether `payer` may add to the queue now (`WriteAdmission`): true, and `go` is never
+  /// called; or false, and `go` is called later on the writer's thread once a flush has made
+  /// room (with nil), or with why it is refused when the database cannot be written and the
+  /// queue is at its bound (at once, on the calling thread, when it already is).
+  /// `sessions`: the sessions whose inputs it will add, charged to `payer` from now on.
+  public func admit(
+    payer: String, sessions: [String] = [], _ go: @escaping @Sendable (String?) -> Void
+  ) -> Bool {
+    condition.lock()
+    for id in sessions where payers[id] != payer { payers[id] = payer }
+    let decision = stopping ? .refuse("the server is shutting down") : admission(for: payer)
+    if decision == .wait { waiters.append((payer, go)) }
+    condition.unlock()
+    switch decision {
+    case .go: return true
+    case .refuse(let why): go(why)
+    case .wait: break
+    }
+    return false
+  }
+
+  /// The decision for `payer` now (call with the lock held).
+  private func admission(for payer: String) -> WriteAdmission {
+    let queued = pending.bytes + inFlightBytes
+    guard queued >= configuration.maxPendingBytes / 2 else { return .go }
+    var byPayer: [String: Int] = [:]
+    for (id, bytes) in pending.sessionBytes { byPayer[payers[id] ?? id, default: 0] += bytes }
+    for (id, bytes) in inFlightSessionBytes { byPayer[payers[id] ?? id, default: 0] += bytes }
+    return WriteAdmission.decide(
+      queued: queued, bound: configuration.maxPendingBytes, mine: byPayer[payer] ?? 0,
+      fillers: byPayer.count, cannotWrite: cannotWrite)
+  }
+
+  /// Why the database cannot be written, while flushes fail (call with the lock held).
+  private var cannotWrite: String? {
+    guard schedule.failures > 0 else { return nil }
+    return "the database cannot be written: " + (lastError.map(Self.describe) ?? "unknown error")
+  }
+
+  /// Takes the waiters that may go now (or are refused) out of the queue (lock held); call
+  /// each outside the lock.
+  private func admittedWaiters() -> [(@Sendable (String?) -> Void, String?)] {
+    guard !waiters.isEmpty else { return [] }
+    var ready: [(@Sendable (String?) -> Void, String?)] = []
+    var still: [(payer: String, go: @Sendable (String?) -> Void)] = []
+    for waiter in waiters {
+      switch stopping ? .refuse("the server is shutting down") : admission(for: waiter.payer) {
+      case .go: ready.append((waiter.go, nil))
+      case .refuse(let why): ready.append((waiter.go, why))
+      case .wait: still.append(waiter)
+      }
+    }
+    waiters = still
+    return ready
+  }
+
+  /// Why a client's input is refused now: the database cannot be written and the queue is at
+  /// its bound in bytes (counted in `status.rejectedInputs`); nil otherwise (a writer that is
+  /// merely behind takes it).
+  public func refusesInput() -> String? {
+    condition.lock()
+    defer { condition.unlock() }
+    guard pending.bytes + inFlightBytes >= configuration.maxPendingBytes,
+      let cannotWrite
+    else { return nil }
+    rejectedInputs += 1
+    return cannotWrite
   }
 
   /// Queues a snapshot; only the newest few per session are kept while they wait.
@@ -134,6 +225,7 @@ public final class SessionWriter: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     pending.discard(sessionID: sessionID)
+    payers[sessionID] = nil
   }
 
   /// Blocks until everything queued before the call is committed (or refused because another
@@ -189,21 +281,27 @@ public final class SessionWriter: @unchecked Sendable {
   public var status: WriterStatus {
     condition.lock()
     defer { condition.unlock() }
-    let inputs = pending.inputs.count + inFlight.inputs.count
+    let inputs = pending.inputCount + inFlightInputs
+    let bytes = pending.bytes + inFlightBytes
     return WriterStatus(
       pendingInputs: inputs, pendingSnapshots: pending.snapshotCount + inFlight.snapshots.count,
       pendingProgress: pending.progress.count + inFlight.progress.count,
       rejectedInputs: rejectedInputs, consecutiveFailures: schedule.failures,
       lastError: lastError.map(Self.describe), lastErrorKind: (lastError as? SQLiteError)?.kind,
       isBacklogFull: inputs >= configuration.maxPendingInputs, lostSessions: lostSessions,
-      refusedRows: refusedRows)
+      refusedRows: refusedRows, pendingBytes: bytes, peakBytes: peakBytes,
+      waitingSteps: waiters.count, writtenRows: writtenRows, writtenBytes: writtenBytes)
   }
+
+  /// Bytes queued before on-demand steps wait (`WriterConfiguration.maxPendingBytes`).
+  public var maxPendingBytes: Int { configuration.maxPendingBytes }
 
   private func enqueue(_ change: (inout PendingWrites) -> Void) {
     condition.lock()
     defer { condition.unlock() }
     guard !stopping else { return }
     change(&pending)
+    peakBytes = max(peakBytes, pending.bytes + inFlightBytes)
     enqueued += 1
   }
 
@@ -218,20 +316,36 @@ public final class SessionWriter: @unchecked Sendable {
       case .exit:
         finished = true
         condition.broadcast()
+        let refused = waiters
+        waiters = []
+        condition.unlock()
+        for waiter in refused { waiter.go("the server is shutting down") }
+        condition.lock()
         return
       case .wait(let seconds):
         _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
       case .flush:
         flushRequested = false
+        inFlightInputs = pending.inputCount
+        inFlightSessionBytes = pending.sessionBytes
         let batch = pending.take()
         let through = enqueued
         inFlight = batch
+        for snapshot in batch.snapshots {
+          inFlightSessionBytes[snapshot.sessionID, default: 0] += snapshot.state.count + 32
+        }
+        inFlightBytes = inFlightSessionBytes.values.reduce(0, +)
         condition.unlock()
         let result = Result { try store.write(batch) }
         condition.lock()
         inFlight = WriteBatch()
+        inFlightInputs = 0
+        inFlightBytes = 0
+        inFlightSessionBytes = [:]
         switch result {
         case .success(let written):
+          writtenRows += batch.inputs.count
+          writtenBytes += batch.inputs.reduce(0) { $0 + $1.queuedBytes }
           // With nothing left, writes queued during the flush were all dropped by `forget`.
           durable = pending.isEmpty ? enqueued : through
           let committedAt = now()
@@ -255,6 +369,12 @@ public final class SessionWriter: @unchecked Sendable {
           schedule.failed(at: now())
         }
         condition.broadcast()
+        let ready = admittedWaiters()
+        if !ready.isEmpty {
+          condition.unlock()
+          for (go, why) in ready { go(why) }
+          condition.lock()
+        }
       }
     }
   }

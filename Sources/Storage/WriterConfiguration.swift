@@ -6,6 +6,10 @@ public struct WriterConfiguration: Sendable, Equatable {
   public var maxBackoff = 5.0
   /// Inputs held while the database cannot be written; beyond it new inputs are refused.
   public var maxPendingInputs = 100_000
+  /// Bytes of writes (inputs and snapshots) queued before the clients adding on-demand steps
+  /// are made to wait (`SessionWriter.admit`), the heaviest first; while the database cannot
+  /// be written at all, past it they are refused.
+  public var maxPendingBytes = 32 << 20
   /// Snapshots held per session; match `StoreLimits.snapshotsPerSession`.
   public var snapshotsPerSession = 3
 

@@ -21,6 +21,14 @@ public struct WriterStatus: Sendable, Equatable {
   public var lostSessions: Int = 0
   /// Rows refused or dropped with those sessions.
   public var refusedRows: Int = 0
+  /// Bytes waiting to be written (inputs and snapshots), and the most there have been.
+  public var pendingBytes: Int = 0
+  public var peakBytes: Int = 0
+  /// On-demand steps waiting for room in the queue (back-pressure).
+  public var waitingSteps: Int = 0
+  /// Input rows and their bytes committed since start.
+  public var writtenRows: Int = 0
+  public var writtenBytes: Int = 0
 
   /// True when flushes succeed and inputs are accepted.
   public var isHealthy: Bool {

@@ -106,17 +106,19 @@ struct InputLogBytesTests {
     #expect(cap.admit("s", bytes: 1000) == nil)
   }
 
-  @Test("while the writes waiting for the database are at their bound, inputs are refused")
+  @Test(
+    "while the database cannot be written and its queue is full, inputs are refused, saying why")
   func storageBacklog() {
-    let full = Mutex(false)
-    let cap = InputLogCap(maxInputs: 2, storage: { !full.withLock { $0 } })
+    let why = Mutex<String?>(nil)
+    let cap = InputLogCap(maxInputs: 2, storage: { why.withLock { $0 } })
     #expect(cap.admit("s") == nil)
-    full.withLock { $0 = true }
+    why.withLock { $0 = "the database cannot be written: disk is full" }
     #expect(cap.admit("s") == .storageBacklog)
     #expect(InputLogCap.Bound.storageBacklog.code == "storage-backlog")
     #expect(InputLogCap.Bound.count.code == "log-full")
-    #expect(cap.message(.storageBacklog).contains("--pending-inputs"))
-    full.withLock { $0 = false }
+    #expect(cap.message(.storageBacklog).contains("disk is full"))
+    #expect(cap.message(.storageBacklog).contains("--pending-bytes"))
+    why.withLock { $0 = nil }
     #expect(cap.admit("s") == nil, "the refused input was not counted")
     #expect(cap.admit("s") == .count)
   }

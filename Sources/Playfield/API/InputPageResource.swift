@@ -87,7 +87,9 @@ struct InputPageResource: ColdResource {
       // NB: read after the page: its inputs after this tick are whole (a compaction meanwhile
       // drops only inputs at or before the tick it names).
       let logStart = try journal.store.logStart(sessionID: key.session, wait: true) ?? 0
-      let items: [JSONValue] = page.map { input in
+      // NB: a packed row that holds the log start keeps the ticks before it (they replay
+      // nothing): a page holds only the inputs after it, as before packing.
+      let items: [JSONValue] = page.filter { $0.tick > logStart }.map { input in
         .object([
           "tick": .number(Double(input.tick)),
           "input": (try? JSONValue.parse(input.input)) ?? .null,

@@ -110,10 +110,12 @@ extension Limit where Value == Int {
   public static let batchSessionsPerMessage = Limit(
     "batch-sessions-per-message", 256, from: 1, to: 100_000,
     help: "Sessions one batch step message may step; a larger batch is refused whole.")
-  public static let pendingInputs = Limit(
-    "pending-inputs", 100_000, from: 1, to: 100_000_000,
-    help: "Inputs held in memory while the database cannot be written; past it, new inputs get "
-      + "storage-backlog until they are written (those already acknowledged are kept).")
+  public static let pendingBytes = Limit(
+    "pending-bytes", 32 << 20, from: 1024, to: 1 << 36,
+    help: "Bytes of writes (inputs, snapshots) waiting for the database. From half of it the "
+      + "client queuing most waits (its on-demand steps are answered later), at it every "
+      + "on-demand step waits; only while the database cannot be written do new inputs get "
+      + "storage-backlog (those already acknowledged are kept).")
 }
 
 extension Limit where Value == Double {

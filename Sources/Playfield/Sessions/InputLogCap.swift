@@ -25,8 +25,9 @@ final class InputLogCap: Sendable {
     case bytes
     /// The owner's sessions together.
     case clientBytes
-    /// Not a log but the queue of writes waiting for the database (it is away): the input
-    /// could not be stored, so it is not taken (`SessionWriter.admitsInput`).
+    /// Not a log but the queue of writes waiting for the database, which cannot be written
+    /// (away, read-only, full) and is at its bound: the input could not be stored, so it is not
+    /// taken (`SessionWriter.refusal`). A writer merely behind never refuses.
     case storageBacklog
 
     /// The error code its refusal carries.
@@ -63,14 +64,16 @@ final class InputLogCap: Sendable {
   let snapshotsKept: Int
   /// Who made a session, if known.
   private let owner: @Sendable (String) -> ClientKey?
-  /// Whether the writes waiting for the database leave room for one more input.
-  private let storage: @Sendable () -> Bool
+  /// Why the database cannot take one more input now (nil: it can).
+  private let storage: @Sendable () -> String?
+  /// Why the last input refused for the database was (`storage`).
+  private let refusal = Mutex("the database cannot be written")
   private let logged = Mutex<(sessions: [String: Logged], clients: [ClientKey: Int])>(([:], [:]))
 
   init(
     maxInputs: Int, maxBytes: Int = .max, maxBytesPerClient: Int = .max, snapshotsKept: Int = 3,
     owner: @escaping @Sendable (String) -> ClientKey? = { _ in nil },
-    storage: @escaping @Sendable () -> Bool = { true }
+    storage: @escaping @Sendable () -> String? = { nil }
   ) {
     self.maxInputs = maxInputs
     self.snapshotsKept = max(1, snapshotsKept)
@@ -83,7 +86,10 @@ final class InputLogCap: Sendable {
   /// Counts one input of `bytes` for `sessionID` (and its owner); the bound it would pass (and
   /// nothing counted) when a log is full.
   func admit(_ sessionID: String, bytes: Int = 0) -> Bound? {
-    guard storage() else { return .storageBacklog }
+    if let why = storage() {
+      refusal.withLock { $0 = why }
+      return .storageBacklog
+    }
     let known = logged.withLock { $0.sessions[sessionID] != nil }
     let owner = known ? nil : owner(sessionID)
     return logged.withLock { logged in
@@ -118,9 +124,9 @@ final class InputLogCap: Sendable {
         + "of input together, the most one client's may (--input-log-bytes-per-client); they "
         + "take no more input until one of them is deleted or expires"
     case .storageBacklog:
-      "the database cannot be written now and the writes waiting for it have reached their "
-        + "bound (--pending-inputs); the session takes no input until they are written: "
-        + "try again later"
+      refusal.withLock { $0 }
+        + "; the writes waiting for it have reached their bound (--pending-bytes), so the "
+        + "session takes no input until they are written: try again later"
     }
   }
 

@@ -498,7 +498,7 @@ final class LiveSession: @unchecked Sendable {
     case .broadcast(let message, let sockets, let delivery):
       broadcast(message, to: ready(message, for: sockets), delivery)
     case .journalInputs(let inputs, let tick):
-      journal?.inputs(sessionID: id, tick: tick, inputs: inputs)
+      journal?.inputs(sessionID: id, tick: tick, inputs: inputs, packed: onDemand != nil)
     case .snapshot(let state, let tick):
       journal?.snapshot(sessionID: id, tick: tick, state: state)
       // NB: the store compacts an on-demand session's log behind its snapshots (one kept in

@@ -11,6 +11,8 @@ protocol SessionJournal: Sendable {
   /// Inputs applied in the step that produced `tick`, in order (each logged as its
   /// `loggedText`).
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput])
+  /// The same, `packed` for a session stepped on demand: its ticks' inputs may share a row.
+  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput], packed: Bool)
   /// The session's tick and whether it runs.
   func progress(sessionID: String, running: Bool, tick: UInt64, now: Double)
   /// The exact model state at `tick`.
@@ -23,9 +25,16 @@ protocol SessionJournal: Sendable {
   /// Whether the session may be stepped now (checked before each step applies anything): false
   /// once this process can no longer be sure it alone holds the session.
   func mayApply(sessionID: String) -> Bool
-  /// Whether a client's input may be taken now (false while the writes waiting for the
-  /// database are at their bound): an input taken is acknowledged, and must reach the log.
-  func admitsInput() -> Bool
+  /// Why a client's input may not be taken now: the database cannot be written and the
+  /// writes waiting for it are at their bound (an input taken is acknowledged, and must reach
+  /// the log); nil while it may (a writer merely behind takes it).
+  func storageRefusal() -> String?
+  /// Whether `payer`, stepping `sessions`, may add to the writes waiting for the database now
+  /// (true: `go` is never called); if not (back-pressure), `go` is called once a flush has
+  /// made room, with nil, or with why not when the database cannot be written.
+  func whenWritable(
+    payer: String, sessions: [String], _ go: @escaping @Sendable (String?) -> Void
+  ) -> Bool
 }
 
 extension SessionJournal {
@@ -33,6 +42,14 @@ extension SessionJournal {
   func renewSeatLinks(sessionID: String) throws -> Int64? { nil }
   /// Always: the journal's store is this process's alone.
   func mayApply(sessionID: String) -> Bool { true }
-  /// Always: the journal keeps what it is given.
-  func admitsInput() -> Bool { true }
+  /// Never: the journal keeps what it is given.
+  func storageRefusal() -> String? { nil }
+  /// At once: the journal keeps what it is given.
+  func whenWritable(
+    payer: String, sessions: [String], _ go: @escaping @Sendable (String?) -> Void
+  ) -> Bool { true }
+  /// As any other inputs.
+  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput], packed: Bool) {
+    self.inputs(sessionID: sessionID, tick: tick, inputs: inputs)
+  }
 }

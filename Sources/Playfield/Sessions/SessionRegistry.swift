@@ -76,7 +76,7 @@ final class SessionRegistry: Sendable {
     self.inputLog = InputLogCap(
       maxInputs: limits.maxInputs, maxBytes: limits.maxInputBytes,
       maxBytesPerClient: limits.maxInputBytesPerClient, owner: { quota.owner(of: $0) },
-      storage: { journal?.admitsInput() ?? true })
+      storage: { journal?.storageRefusal() })
     self.journal = journal
     self.limits = limits
     self.random = random

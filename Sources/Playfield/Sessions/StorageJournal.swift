@@ -107,17 +107,27 @@ final class StorageJournal: SessionJournal {
     writer.hold(lease)
   }
 
-  func admitsInput() -> Bool {
-    writer.admitsInput()
+  func storageRefusal() -> String? {
+    writer.refusesInput()
+  }
+
+  func whenWritable(
+    payer: String, sessions: [String], _ go: @escaping @Sendable (String?) -> Void
+  ) -> Bool {
+    writer.admit(payer: payer, sessions: sessions, go)
   }
 
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
-    // NB: every input applied was admitted (`admitsInput`) and acknowledged: it is queued.
+    self.inputs(sessionID: sessionID, tick: tick, inputs: inputs, packed: false)
+  }
+
+  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput], packed: Bool) {
+    // NB: every input applied was admitted (`storageRefusal`) and acknowledged: it is queued.
     let accepted = writer.append(
       contentsOf: inputs.enumerated().map { seq, input in
         LoggedInput(
           sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.loggedText)
-      }, admitted: true)
+      }, admitted: true, packed: packed)
     if !accepted {
       logger.error(
         "storage is closed; \(inputs.count) inputs of session \(sessionID) were not stored")

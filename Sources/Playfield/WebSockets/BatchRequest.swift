@@ -163,6 +163,13 @@ enum BatchRequest {
     return nil
   }
 
+  /// Gives back the log room of every entry's inputs (a step admitted, then refused whole).
+  static func refund(_ entries: [BatchStep.Entry], to log: InputLogCap) {
+    for entry in entries {
+      for input in entry.inputs { log.refund(entry.session.id, bytes: input.loggedSize) }
+    }
+  }
+
   /// One input checked as the model checks a controller's.
   private static func check(
     _ message: JSONValue, model: any BatchStepping.Type, at place: String, field: String

@@ -228,7 +228,7 @@ final class BatchSocketHandler: WebSocketHandler {
   ) -> Result<Void, ClientError> {
     // NB: the job is marked in flight before it is submitted, and submitted outside the lock:
     // a refusal completes it at once, and a short job may finish before `submit` returns.
-    let prepared = state.withLock { state -> Result<StepJob, ClientError> in
+    let prepared = state.withLock { state -> Result<(StepJob, [BatchStep.Entry]), ClientError> in
       guard state.job == nil else {
         return .failure(
           ClientError("busy", "one step at a time on a connection: wait for the last one's reply"))
@@ -263,10 +263,27 @@ final class BatchSocketHandler: WebSocketHandler {
           }
         })
       state.job = job
-      return .success(job)
+      return .success((job, entries))
     }
-    // NB: with nothing else waiting, the step runs right here on the event loop (bounded
-    // slices, counted as the scheduler's): no hand-off to its thread and back.
-    return prepared.map { registry.onDemand.submit($0, here: true) }
+    return prepared.map { job, entries in
+      // Back-pressure: while the writes waiting for the database are at their bound, the step
+      // waits (its reply comes later) rather than fail; refused only when it cannot be written.
+      let now =
+        registry.journal?.whenWritable(
+          payer: client.description, sessions: entries.map(\.session.id)
+        ) { [self] refusal in
+          guard let refusal else { return registry.onDemand.submit(job) }
+          BatchRequest.refund(entries, to: registry.inputLog)
+          var error = ClientError(
+            InputLogCap.Bound.storageBacklog.code,
+            refusal + "; the writes waiting for it have reached their bound (--pending-bytes): "
+              + "the step is refused whole, try again later")
+          if let id { error.id = id }
+          socket.send(.error(error), then: { self.state.withLock { $0.job = nil } })
+        } ?? true
+      // NB: with nothing else waiting, the step runs right here on the event loop (bounded
+      // slices, counted as the scheduler's): no hand-off to its thread and back.
+      if now { registry.onDemand.submit(job, here: true) }
+    }
   }
 }

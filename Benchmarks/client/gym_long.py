@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""A long run of one 64-env vector environment flat out (issue 31): does it keep up, for how
+long, at what cost? Prints env steps/s, the server's CPU per env step, input rows and bytes
+committed per second, the writer queue's peak (`/healthz` `pendingWrites`), the server's
+peak RSS, and the error that ended the run if one did.
+
+    PYTHONPATH=clients/python/src .venv/bin/python Benchmarks/client/gym_long.py \
+        [--vector 64] [--seconds 180] [--binary .build/release/playfield] [--database URL]
+
+Starts its own server as `gym_steps.py` does (port 0, a fresh SQLite file unless `--database`
+names a PostgreSQL URL; only the session counts raised, to fit the environments; every other
+limit at its default) and samples `/healthz` and `/proc/PID/status` once a second.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+import gymnasium
+import playfield_client  # noqa: F401  (registers the ids)
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gym_steps import ROOT, cpu_seconds  # noqa: E402
+
+
+def health(url):
+    with urllib.request.urlopen(url + "/healthz", timeout=10) as response:
+        return json.load(response)
+
+
+def rss(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) << 10
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vector", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=180)
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "playfield"))
+    parser.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    args = parser.parse_args()
+    count = args.vector
+    directory = tempfile.mkdtemp(prefix="playfield-long-")
+    database = args.database or os.path.join(directory, "bench.db")
+    server = subprocess.Popen(
+        [args.binary, "serve", "--port", "0", "--database", database,
+         "--sessions-per-client", str(max(16, count + 2)), "--session-share", "100",
+         "--max-sessions", str(max(256, 2 * count + 8)),
+         "--on-demand-sessions-per-client", str(max(16, count + 2))],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    steps = [0]
+    error = [None]
+    stop = threading.Event()
+
+    def run(url):
+        try:
+            envs = gymnasium.make_vec("PlayfieldHoles-v0", num_envs=count,
+                                      vectorization_mode="vector_entry_point", base_url=url)
+            try:
+                envs.reset(seed=0)
+                envs.unwrapped.batch.binary_steps = True
+                envs.action_space.seed(0)
+                while not stop.is_set():
+                    envs.step(envs.action_space.sample())
+                    steps[0] += 1
+            finally:
+                envs.close()
+        except Exception as failure:  # noqa: BLE001 (reported below)
+            error[0] = f"{type(failure).__name__}: {failure}"
+
+    try:
+        url = server.stdout.readline().decode().split(" on ", 1)[1].strip()
+        thread = threading.Thread(target=run, args=(url,))
+        first = health(url).get("pendingWrites", {})
+        cpu, wall = cpu_seconds(server.pid), time.monotonic()
+        thread.start()
+        peak_bytes = peak_inputs = peak_rss = waiting = 0
+        last = first
+        while thread.is_alive() and time.monotonic() - wall < args.seconds:
+            time.sleep(1)
+            last = health(url).get("pendingWrites", {})
+            peak_bytes = max(peak_bytes, last.get("bytes", 0))
+            peak_inputs = max(peak_inputs, last.get("inputs", 0))
+            waiting = max(waiting, last.get("waitingSteps", 0))
+            peak_rss = max(peak_rss, rss(server.pid))
+        stop.set()
+        elapsed = time.monotonic() - wall
+        server_cpu = cpu_seconds(server.pid) - cpu
+        thread.join(30)
+        last = health(url).get("pendingWrites", {})
+    finally:
+        server.terminate()
+        server.wait(15)
+    env_steps = steps[0] * count
+    rows = last.get("writtenRows", 0) - first.get("writtenRows", 0)
+    written = last.get("writtenBytes", 0) - first.get("writtenBytes", 0)
+    print(f"1 vector env of {count}, {elapsed:.0f} s: {steps[0]} vector steps, "
+          f"{env_steps / elapsed:.0f} env steps/s")
+    print(f"server CPU per env step: {server_cpu / max(1, env_steps) * 1e6:.2f} us "
+          f"({server_cpu / elapsed * 100:.0f}% of a core)")
+    print(f"input rows committed: {rows / elapsed:.1f}/s, {written / elapsed / 1024:.1f} KiB/s"
+          f" (0 from a binary without writtenRows)")
+    print(f"writer queue peak (sampled each second): {peak_inputs} inputs, {peak_bytes} bytes;"
+          f" the writer's own peak {last.get('peakBytes', 'n/a')} bytes of"
+          f" {last.get('byteBound', last.get('inputBound', '?'))}; most steps waiting {waiting}")
+    print(f"server peak RSS: {peak_rss / (1 << 20):.1f} MiB")
+    print(f"error: {error[0] or 'none'}")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
