@@ -112,7 +112,7 @@ extension Application {
       Double(status.consecutiveFailures))
     out.single(
       "writer_refused_inputs_total", .counter,
-      "Inputs refused because the queue of writes was full (--pending-inputs).",
+      "Inputs refused because the database could not be written and the queue of writes reached its bound (--pending-bytes).",
       Double(status.rejectedInputs))
     let committed = journal.writer.commitLatency
     out.family(
