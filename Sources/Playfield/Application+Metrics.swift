@@ -108,11 +108,23 @@ extension Application {
     out.sample("writer_queue", [("kind", "snapshots")], Double(status.pendingSnapshots))
     out.sample("writer_queue", [("kind", "progress")], Double(status.pendingProgress))
     out.single(
+      "writer_queue_bytes", .gauge, "Bytes of inputs and snapshots waiting (bound: --pending-bytes).",
+      Double(status.pendingBytes))
+    out.single(
+      "writer_waiting_steps", .gauge, "On-demand steps held back until the queue has room.",
+      Double(status.waitingSteps))
+    out.single(
+      "writer_written_rows_total", .counter, "Input rows committed.", Double(status.writtenRows))
+    out.single(
+      "writer_written_bytes_total", .counter, "Bytes of input rows committed.",
+      Double(status.writtenBytes))
+    out.single(
       "writer_failures", .gauge, "Failed flushes in a row (0 while writes succeed).",
       Double(status.consecutiveFailures))
     out.single(
       "writer_refused_inputs_total", .counter,
-      "Inputs refused because the database could not be written and the queue of writes reached its bound (--pending-bytes).",
+      "Inputs refused because the database could not be written and the queue reached its "
+        + "bound (--pending-bytes).",
       Double(status.rejectedInputs))
     let committed = journal.writer.commitLatency
     out.family(
