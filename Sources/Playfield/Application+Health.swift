@@ -62,12 +62,13 @@ extension Application {
         let health = leases.health
         let going = health.cutOff ? "; the database cannot be reached, sessions go on" : ""
         body["leases"] = .string(
-          health.lastError.map { "cannot renew (\(health.failures) tries): \($0)\(going)" }
+          // NB: the failure's own text names the database's address: the log has it.
+          health.lastError.map { _ in "cannot renew (\(health.failures) tries)\(going)" }
             ?? "renewed")
         if health.failures > 0 { body["status"] = "degraded" }
       }
-      if let problem = (journal.store as? PostgresSessionStore)?.connectionProblem {
-        body["database"] = .string(problem)
+      if (journal.store as? PostgresSessionStore)?.connectionProblem != nil {
+        body["database"] = "the database cannot be reached (the server log says why)"
         body["status"] = "degraded"
       }
     } else {

@@ -62,7 +62,7 @@ extension Application {
       return .webSocket(
         accepted,
         BatchSocketHandler(
-          registry: registry, client: client,
+          registry: registry, storeCalls: storeCalls, client: client,
           sessionsPerConnection: environment.limits[.batchSessionsPerConnection],
           sessionsPerMessage: environment.limits[.batchSessionsPerMessage]))
     case .reject(let response):

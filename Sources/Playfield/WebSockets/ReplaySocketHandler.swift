@@ -72,7 +72,7 @@ final class ReplaySocketHandler: WebSocketHandler {
         if left.withLock({ $0 }) { session.send(.close) }
       } catch {
         replays.cancel()
-        fail(socket, "the replay cannot start: \(error)")
+        fail(socket, "the replay cannot start: \(APIError.told(error))")
       }
     }
   }

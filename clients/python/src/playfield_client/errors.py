@@ -23,12 +23,14 @@ class ServerError(PlayfieldError):
     """The server answered a WebSocket message with `error`: `code` (such as `bad-field` or
     `not-controller`), the server's `message`, and the `field` it named, if any."""
 
-    def __init__(self, code, message, field=None, id=None):
+    def __init__(self, code, message, field=None, id=None, retry_after_ms=None):
         self.code = code
         self.message = message
         self.field = field
         # The refused request's own id, when it carried one.
         self.id = id
+        # For a refusal that may pass (`busy`, `held-elsewhere`): when to try again, in ms.
+        self.retry_after_ms = retry_after_ms
         super().__init__(f"{code}: {message}")
 
 

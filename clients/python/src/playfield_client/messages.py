@@ -220,7 +220,8 @@ def error_from_json(message):
     """The exception for an `error` message."""
     code = message.get("error", "error")
     kind = NotController if code == "not-controller" else ServerError
-    return kind(code, message.get("message", ""), message.get("field"), message.get("id"))
+    return kind(code, message.get("message", ""), message.get("field"), message.get("id"),
+                message.get("retryAfterMs"))
 
 
 def parse(message, kind):
