@@ -46,7 +46,7 @@ extension Application {
       return .webSocket(
         accepted,
         ReplaySocketHandler(
-          sessionID: id.description, journal: journal, replays: replays,
+          sessionID: id.description, journal: journal, replays: replays, storeCalls: storeCalls,
           chunkSize: environment.limits[.replayChunkInputs], client: client))
     case .reject(let response):
       return .response(response)
