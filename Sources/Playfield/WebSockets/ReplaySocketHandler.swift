@@ -81,8 +81,10 @@ final class ReplaySocketHandler: WebSocketHandler {
       let session = try ReplaySession(
         stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket,
         client: client, snapshot: first, wake: replays.wake)
-      replays.add(session)
+      // NB: known before it is added: its hello may reach the viewer, and the viewer's first
+      // command come back, before the next line here runs.
       replay.withLock { $0 = session }
+      replays.add(session)
       // NB: a viewer who left while the log loaded must not leave a replay playing to nobody.
       if left.withLock({ $0 }) { session.send(.close) }
     } catch {
