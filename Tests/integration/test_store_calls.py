@@ -71,6 +71,15 @@ def on_demand_holes(server):
     return body
 
 
+def signal_all(pids, sig):
+    """Sends `sig` to each of `pids` still running (a backend may have just ended)."""
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
 def attach_message(ws, session, request_id):
     ws.send(json.dumps({"type": "attach", "id": request_id, "session": session["id"],
                         "token": session["token"]}))
@@ -119,13 +128,16 @@ def test_a_frozen_database_holds_up_no_event_loop(shared):
     attach of a session that must be brought back from the store wait on store workers (or are
     refused with 503 and Retry-After, or `busy` with retryAfterMs), while the same process
     serves a static file, its health and a live session's frames; after SIGCONT everything
-    completes."""
-    a, b = shared.servers["a"], shared.servers["b"]
+    completes. A second's wait for a worker (`--store-call-wait 1`) makes the calls behind the
+    two held workers refused while the database stays frozen."""
+    shared.servers["a"].stop()
+    a = shared.servers["a"] = Playfield("--shard", "a", "--event-loops", "2", "--store-call-wait",
+                                        "1", database=shared.postgres.url)
+    b = shared.servers["b"]
     # A session b makes and then lets go of: asking a for it brings it back from the store.
     away = on_demand_holes(b)
     b.stop()
     live = create_session(a, "bouncing-balls")
-    frozen = postgres_processes(shared)
     results = {}
 
     def call(name, *arguments, **keywords):
@@ -152,8 +164,8 @@ def test_a_frozen_database_holds_up_no_event_loop(shared):
     ]
     with connect(f"{a.ws_url}/ws/sessions/{live['id']}") as ws:
         receive_until(ws, lambda m: m["type"] == "frame", 10, "a frame")
-        for pid in frozen:
-            os.kill(pid, signal.SIGSTOP)
+        frozen = postgres_processes(shared)
+        signal_all(frozen, signal.SIGSTOP)
         try:
             for thread in calls:
                 thread.start()
@@ -170,9 +182,12 @@ def test_a_frozen_database_holds_up_no_event_loop(shared):
             assert status == 200, "/healthz waits for no database connection"
             waiting = [thread for thread in calls if thread.is_alive()]
             assert len(waiting) >= 3, "the store calls wait for the database"
+            # Those behind the two held workers are refused after a second, the database frozen.
+            wait_until(lambda: any(answer[0] == 503 for answer in list(results.values())
+                                   if isinstance(answer, tuple)), 15,
+                       "a store call refused with 503 while the database is frozen")
         finally:
-            for pid in frozen:
-                os.kill(pid, signal.SIGCONT)
+            signal_all(frozen, signal.SIGCONT)
     deadline = Deadline(90, "the store calls finishing after SIGCONT")
     for thread in calls:
         thread.join(deadline.left())
@@ -186,6 +201,7 @@ def test_a_frozen_database_holds_up_no_event_loop(shared):
     again = {name: done(name, *expected)
              for name, expected in (("maze", (200,)), ("create", (201,)), ("scores", (200,)),
                                     ("enter", (409,)))}
+    assert any(again.values()), "some calls were refused, with Retry-After, while frozen"
     if again["maze"]:
         assert request(a.url + "/api/mazes/frozen", "PUT", {"cells": CELLS})[0] == 200
     assert request(a.url + "/api/mazes/frozen")[2]["cells"] == CELLS, "the maze was saved"
