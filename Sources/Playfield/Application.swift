@@ -32,6 +32,8 @@ public final class Application: HTTPHandler {
   /// Input-log pages being read, a few at a time, each charged to its reader (nil without a
   /// database).
   let inputPages: ColdResourceService<InputPageResource>?
+  /// The store's failures as `/healthz` last found them, in full (logged when they change).
+  let healthProblem = Mutex("")
 
   public init(environment: Environment) throws {
     self.environment = environment
