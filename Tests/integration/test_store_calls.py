@@ -58,6 +58,7 @@ def shared():
         for server in made.servers.values():
             server.stop()
         try:
+            signal_all(postgres_processes(made), signal.SIGCONT)  # NB: a test that failed frozen
             postgres.stop()
         except Exception:  # NB: best effort; the folder goes anyway
             pass
