@@ -37,7 +37,15 @@ extension Application {
       "slices": .number(Double(onDemand.slices)),
     ])
     if let journal {
-      let status = journal.writer.status
+      var status = journal.writer.status
+      let postgres = journal.store as? PostgresSessionStore
+      // NB: PostgreSQL's own text names its host, port and user: the log has it, clients the kind.
+      logProblem(
+        [status.lastError, journal.leases?.health.lastError, postgres?.connectionProblem]
+          .compactMap { $0 }.joined(separator: "; "))
+      if postgres != nil, status.lastError != nil {
+        status.lastError = "the database cannot be written (the server log says why)"
+      }
       body["storage"] = .string(status.summary)
       let committed = journal.writer.commitLatency
       body["inputCommitMs"] = .object([
@@ -67,17 +75,27 @@ extension Application {
         let health = leases.health
         let going = health.cutOff ? "; the database cannot be reached, sessions go on" : ""
         body["leases"] = .string(
-          health.lastError.map { "cannot renew (\(health.failures) tries): \($0)\(going)" }
+          // NB: the failure's own text names the database's address: the log has it.
+          health.lastError.map { _ in "cannot renew (\(health.failures) tries)\(going)" }
             ?? "renewed")
         if health.failures > 0 { body["status"] = "degraded" }
       }
-      if let problem = (journal.store as? PostgresSessionStore)?.connectionProblem {
-        body["database"] = .string(problem)
+      if (journal.store as? PostgresSessionStore)?.connectionProblem != nil {
+        body["database"] = "the database cannot be reached (the server log says why)"
         body["status"] = "degraded"
       }
     } else {
       body["storage"] = "off"
     }
     return .json(.object(body))
+  }
+
+  /// Logs what the store's failures say in full, once each time it changes.
+  private func logProblem(_ problem: String) {
+    let changed = healthProblem.withLock { last in
+      defer { last = problem }
+      return last != problem
+    }
+    if changed, !problem.isEmpty { environment.logger.warning("storage: \(problem)") }
   }
 }

@@ -20,34 +20,38 @@ extension Application {
     Route([.get], "/sessions", [.page, .guardsState]) { call in
       .response(call.app.sessionsPage())
     },
-    Route([.get], "/sessions/{session}/replay", [.page, .guardsState]) { (call, id: SessionID) in
+    Route([.get], "/sessions/{session}/replay", [.page, .guardsState, .adopts]) {
+      (call, id: SessionID) in
       .response(call.app.replayPage(id, request: call.request))
     },
     Route([.get], "/api/demos", [.api]) { call in .response(.json(Demo.listing(call.app.demos))) },
-    Route([.get], "/api/sessions", [.api, .guardsState]) { call in
-      call.app.listSessions()
+    Route([.get], "/api/sessions", [.api, .guardsState, .store]) { call in
+      .response(call.app.sessionAPI.list())
     },
-    Route([.post], "/api/sessions", [.api, .guardsState]) { call in
+    Route([.post], "/api/sessions", [.api, .guardsState, .store]) { call in
       .response(call.app.sessionAPI.create(call.request, client: call.client))
     },
-    Route([.get], "/api/sessions/{session}", [.api, .guardsState]) { (call, id: SessionID) in
+    Route([.get], "/api/sessions/{session}", [.api, .guardsState, .adopts]) {
+      (call, id: SessionID) in
       .response(call.app.sessionAPI.show(id))
     },
-    Route([.delete], "/api/sessions/{session}", [.api, .guardsState]) { (call, id: SessionID) in
+    Route([.delete], "/api/sessions/{session}", [.api, .guardsState, .store]) {
+      (call, id: SessionID) in
       .response(call.app.sessionAPI.delete(call.request, id: id))
     },
-    Route([.post], "/api/sessions/{session}/links", [.api, .guardsState]) {
+    Route([.post], "/api/sessions/{session}/links", [.api, .guardsState, .store]) {
       (call, id: SessionID) in
       .response(call.app.sessionAPI.renewLinks(call.request, id: id))
     },
-    Route([.get], "/api/sessions/{session}/state", [.api, .guardsState]) { (call, id: SessionID) in
+    Route([.get], "/api/sessions/{session}/state", [.api, .guardsState, .adopts]) {
+      (call, id: SessionID) in
       call.app.sessionAPI.state(id)
     },
-    Route([.get], "/api/sessions/{session}/replay", [.api, .guardsState]) {
+    Route([.get], "/api/sessions/{session}/replay", [.api, .guardsState, .adopts]) {
       (call, id: SessionID) in
       call.app.sessionAPI.replayState(call.request, id: id, client: call.client)
     },
-    Route([.get], "/api/sessions/{session}/inputs", [.api, .guardsState]) {
+    Route([.get], "/api/sessions/{session}/inputs", [.api, .guardsState, .adopts]) {
       (call, id: SessionID) in
       guard let pages = call.app.inputPages else {
         return .response(
@@ -56,13 +60,13 @@ extension Application {
       return pages.respond(to: call.request, path: [id.description], client: call.client)
     },
     Route([.get], "/ws/echo") { call in echoSocket(call.request) },
-    Route([.get], "/ws/sessions/{session}", [.guardsState]) { (call, id: SessionID) in
+    Route([.get], "/ws/sessions/{session}", [.guardsState, .adopts]) { (call, id: SessionID) in
       call.app.sessionSocket(call.request, id: id, client: call.client)
     },
     Route([.get], "/ws/batch", [.guardsState]) { call in
       call.app.batchSocket(call.request, client: call.client)
     },
-    Route([.get], "/ws/replays/{session}", [.guardsState]) { (call, id: SessionID) in
+    Route([.get], "/ws/replays/{session}", [.guardsState, .adopts]) { (call, id: SessionID) in
       call.app.replaySocket(call.request, id: id, client: call.client)
     },
   ]

@@ -4,7 +4,8 @@ import Server
 extension Application {
   /// On a shared store, every request for a session is answered by the process that holds it:
   /// this one, after adopting it if its lease is free or ran out. A session another live
-  /// process holds gets 503 with `Retry-After: 1` and `Playfield-Held-By`: nginx then tries the
+  /// process holds gets 503 with `Retry-After: 1` and `Playfield-Held-By: SHARD` (the holder's
+  /// `--shard`, nothing of its host, pid or address): nginx then tries the
   /// next process of the session's shard (`proxy_next_upstream http_503`), and a direct client
   /// knows to ask again or elsewhere. A session the store could not be asked for (it is away)
   /// gets 503 with `Retry-After: 1` too, not 404. Nil when the request is this process's to
@@ -13,11 +14,13 @@ extension Application {
     guard (journal?.leases) != nil, let id = Self.sessionID(in: segments),
       registry.session(id) == nil
     else { return nil }
-    if let holder = registry.heldElsewhere.withLock({ $0[id] }) {
+    if let shard = registry.heldElsewhere.withLock({ $0[id] }) {
+      let which = shard.isEmpty ? "" : " (shard \(shard))"
       var error = APIError(
-        .serviceUnavailable, "session \(id) is held by another Playfield process; ask again")
+        .serviceUnavailable, "session \(id) is held by another Playfield process\(which); ask again"
+      )
       error.headers.set("Retry-After", "1")
-      error.headers.set("Playfield-Held-By", holder)
+      if !shard.isEmpty { error.headers.set("Playfield-Held-By", shard) }
       return .response(error.response)
     }
     // NB: a session the store could not be asked for is not "no session" (404).

@@ -46,7 +46,7 @@ extension Application {
       return .webSocket(
         accepted,
         ReplaySocketHandler(
-          sessionID: id.description, journal: journal, replays: replays,
+          sessionID: id.description, journal: journal, replays: replays, storeCalls: storeCalls,
           chunkSize: environment.limits[.replayChunkInputs], client: client))
     case .reject(let response):
       return .response(response)
@@ -62,7 +62,7 @@ extension Application {
       return .webSocket(
         accepted,
         BatchSocketHandler(
-          registry: registry, client: client,
+          registry: registry, storeCalls: storeCalls, client: client,
           sessionsPerConnection: environment.limits[.batchSessionsPerConnection],
           sessionsPerMessage: environment.limits[.batchSessionsPerMessage]))
     case .reject(let response):

@@ -2,31 +2,31 @@ import HTTP
 import Server
 
 extension Application {
-  /// On a shared store, a request for a session that is not live here may adopt it, which
-  /// waits on the database: it is answered from `storeCalls`, off the event loop, with what
-  /// `answer` replies there, made final by `finish`; a WebSocket upgrade too (the worker's
-  /// `.webSocket` reply goes back to the event loop, which sends the 101). Nil when the request
-  /// needs no store call (the session is live here, or the store is this process's alone).
-  func offEventLoop(
-    segments: [String], request: Request, finish: @escaping @Sendable (Response) -> Response,
-    answer: @escaping @Sendable () -> Reply
-  ) -> Reply? {
-    guard journal?.leases != nil,
-      let id = Self.sessionID(in: segments), registry.live.withLock({ $0[id] }) == nil
-    else { return nil }
-    return storeCalls.answer {
-      switch answer() {
+  /// Whether a request for a route with `traits` reads or writes the store, and so is answered
+  /// from `storeCalls`, off the event loop: a `.store` route whenever there is a database, an
+  /// `.adopts` route when the session it names is not live here but may be brought back
+  /// (parked here, or anyone's on a shared store).
+  func touchesStore(_ traits: RouteTraits, segments: [String]) -> Bool {
+    guard journal != nil else { return false }
+    if traits.contains(.store) { return true }
+    guard traits.contains(.adopts), let id = Self.sessionID(in: segments) else { return false }
+    return registry.mayBringBack(id)
+  }
+
+  /// Answers `call` on a store worker, charged to its client: with what `handler` replies
+  /// there (a session another process holds: 503, `sessionHeldElsewhere`), made final by
+  /// `finish`; a WebSocket upgrade too (the worker's `.webSocket` reply goes back to the event
+  /// loop, which sends the 101).
+  func answerOffEventLoop(
+    _ call: RouteCall, segments: [String], style: ErrorStyle,
+    finish: @escaping @Sendable (Response) -> Response, handler: @escaping Route.Handler
+  ) -> Reply {
+    storeCalls.answer(client: call.client, style: style) { [self] in
+      switch sessionHeldElsewhere(segments: segments) ?? handler(call) {
       case .response(let response): .response(finish(response))
       case .later(let pending): .later(pending.map(finish))
       case let reply: reply
       }
     }
-  }
-
-  /// `GET /api/sessions`: on a shared store the listing reads the database, so it is worked
-  /// out on a store worker.
-  func listSessions() -> Reply {
-    guard journal?.leases != nil else { return .response(sessionAPI.list()) }
-    return storeCalls.answer { [sessionAPI] in .response(sessionAPI.list()) }
   }
 }

@@ -18,7 +18,7 @@ public final class Application: HTTPHandler {
   let demos: [Demo]
   let registry: SessionRegistry
   let sessionAPI: SessionAPI
-  /// Requests that may wait on a shared database, answered off the event loops.
+  /// Requests that read or write the store, answered off the event loops.
   let storeCalls: StoreCalls
   let gameLoop: GameLoop
   let journal: StorageJournal?
@@ -34,6 +34,8 @@ public final class Application: HTTPHandler {
   let inputPages: ColdResourceService<InputPageResource>?
   /// What `/metrics` reads beyond the app's own parts.
   let meters: Meters
+  /// The store's failures as `/healthz` last found them, in full (logged when they change).
+  let healthProblem = Mutex("")
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -59,7 +61,8 @@ public final class Application: HTTPHandler {
         writing.maxPendingBytes = limits[.pendingBytes]
         journal = StorageJournal(
           store: try environment.openStore(path, storeLimits, environment.serving),
-          owner: shared ? LeaseOwner.unique(serving: environment.serving) : nil,
+          owner: shared
+            ? LeaseOwner.unique(shard: environment.shard, serving: environment.serving) : nil,
           configuration: writing, logger: logger)
       } catch let error as DatabaseLockError {
         throw error  // NB: another process has the SQLite file; serving beside it would fork it.
@@ -71,7 +74,10 @@ public final class Application: HTTPHandler {
     }
     self.journal = journal
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
-    self.storeCalls = StoreCalls(capacity: limits[.storeCallQueue])
+    self.storeCalls = StoreCalls(
+      limits: limits.queue(
+        running: 2, waiting: .storeCallQueue, perClient: .storeCallsPerClient,
+        deadline: .storeCallWait))
     var pageQueue: ColdResourceService<InputPageResource>.Limits = limits.queue(
       running: 1, waiting: .inputPageQueue, perClient: .inputPagesPerClient,
       deadline: .inputPageWait)
@@ -164,15 +170,14 @@ public final class Application: HTTPHandler {
         call = RouteCall(request: asGET, context: context, app: self)
       }
       let traits = route.traits
-      let asked = call
-      if let reply = offEventLoop(
-        segments: segments, request: request,
-        finish: { [self] in traits.decorate(traits.contains(.page) ? page($0, asked) : $0) },
-        answer: { [self] in sessionHeldElsewhere(segments: segments) ?? handler(asked) })
-      {
-        return reply
+      if touchesStore(traits, segments: segments) {
+        let asked = call
+        return answerOffEventLoop(
+          call, segments: segments, style: traits.errorStyle,
+          finish: { [self] in traits.decorate(traits.contains(.page) ? page($0, asked) : $0) },
+          handler: handler)
       }
-      switch sessionHeldElsewhere(segments: segments) ?? handler(call) {
+      switch handler(call) {
       case .response(var response):
         if traits.contains(.page) { response = page(response, call) }
         return .response(traits.decorate(response))

@@ -24,6 +24,8 @@ public final class PostgresSessionStore: SQLSessionStore {
   /// well within the renewal period (`LeaseKeeper`: a third of a 6-second lease), so a renewal
   /// that fails is retried (every 0.5 s) before the lease's margin.
   public static let leaseStatementTimeoutMs = 1500
+  /// Each link's problem after its last use (`connectionProblem`).
+  private let problems = Mutex<(writer: String?, reader: String?)>((nil, nil))
 
   /// Connects to `url` (`postgresql://USER@HOST/DB`) and applies `Schema.migrations`, which
   /// one process at a time does (an advisory lock). A wrong or unreachable URL throws a
@@ -49,9 +51,10 @@ public final class PostgresSessionStore: SQLSessionStore {
   }
 
   /// Why the store cannot reach the server now, or nil while it can (as far as it knows: a
-  /// break is noticed by the next statement).
+  /// break is noticed by the next statement). Read without waiting for a connection, which a
+  /// stalled server may hold for as long as it stalls (`/healthz` asks on an event loop).
   public var connectionProblem: String? {
-    writer.withLock { $0.problem?.message } ?? reader.withLock { $0.problem?.message }
+    problems.withLock { $0.writer ?? $0.reader }
   }
 
   /// PostgreSQL keeps its own files: there is no file of ours to lose.
@@ -61,7 +64,10 @@ public final class PostgresSessionStore: SQLSessionStore {
   public func checkpoint() throws {}
 
   func withWriter<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-    try writer.withLock { link in try link.use(body) }
+    try writer.withLock { link in
+      defer { noted(link.problem, writer: true) }
+      return try link.use(body)
+    }
   }
 
   func withLeaseConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
@@ -69,10 +75,21 @@ public final class PostgresSessionStore: SQLSessionStore {
   }
 
   func withReader<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-    try reader.withLock { link in try link.use(body) }
+    try reader.withLock { link in
+      defer { noted(link.problem, writer: false) }
+      return try link.use(body)
+    }
   }
 
   func withReaderIfAvailable<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T? {
-    try reader.withLockIfAvailable { link in try link.use(body) }
+    try reader.withLockIfAvailable { link in
+      defer { noted(link.problem, writer: false) }
+      return try link.use(body)
+    }
+  }
+
+  private func noted(_ problem: PostgresError?, writer: Bool) {
+    let message = problem?.message
+    problems.withLock { if writer { $0.writer = message } else { $0.reader = message } }
   }
 }

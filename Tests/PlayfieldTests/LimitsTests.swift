@@ -52,7 +52,7 @@ import Testing
 
   @Test func helpListsEveryLimitWithItsDefaultAndFitsEightyColumns() {
     let help = Limits.helpText
-    #expect(Limits.all.count == 41)
+    #expect(Limits.all.count == 43)
     #expect(Set(Limits.all.map(\.name)).count == Limits.all.count)
     for option in Limits.all {
       #expect(help.contains("--\(option.name) (default \(option.shownDefault))"), "\(option.name)")
@@ -90,7 +90,9 @@ import Testing
     #expect(!hellos.isBig(estimate: 4095, lastBytes: 100))
     #expect(app.application.registry.limits.bigHelloQueue == 5)
     #expect(app.application.registry.limits.bigHelloWait == 2.5)
-    let refusal = String(decoding: StoreCalls.full.response.body, as: UTF8.self)
+    let refusal = String(
+      decoding: StoreCalls.refused(.init(tooManyFromClient: false, retryAfter: 1)).body,
+      as: UTF8.self)
     #expect(refusal.contains("--store-call-queue"))
     let parsed = try Limits.parse(["--input-page-queue", "7", "--input-page-wait=3"])
     #expect(parsed[.inputPageQueue] == 7 && parsed[.inputPageWait] == 3)

@@ -88,4 +88,27 @@ import Testing
         (response.status == .misdirectedRequest) == route.traits.contains(.guardsState), "\(path)")
     }
   }
+
+  /// Every route that may read or write the store says so, so that it runs on a store worker:
+  /// those that name a session (which may be brought back from the store) and the tables of
+  /// mazes and scores; static files and pages of no session never do.
+  @Test func routesThatTouchTheStoreAreMarked() throws {
+    let app = try TestApplication()
+    defer { app.shutdown() }
+    for route in app.application.routes.routes {
+      let path = route.pattern.description
+      let marked = !route.traits.isDisjoint(with: [.store, .adopts])
+      let names =
+        path.contains("{session}") || path.hasPrefix("/api/mazes")
+        || path.hasPrefix("/api/highscores")
+      if names { #expect(marked, "\(path) touches the store") }
+      if path.hasPrefix("/{path") || path.hasPrefix("/js/") || path.hasPrefix("/tiles") {
+        #expect(!marked, "\(path) never touches the store")
+      }
+    }
+    let creates = app.application.routes.routes.first {
+      $0.pattern.description == "/api/sessions" && $0.methods == [.post]
+    }
+    #expect(creates?.traits.contains(.store) == true)
+  }
 }

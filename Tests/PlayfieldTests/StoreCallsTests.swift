@@ -1,31 +1,91 @@
 import Dispatch
 import HTTP
+import Storage
 import Testing
 
 @testable import Playfield
 @testable import Server
 
-/// Requests that wait on a shared database are answered off the event loop, within a bound.
+/// Requests that read or write the store are answered off the event loop, within bounds, and
+/// charged to their clients.
 @Suite struct StoreCallsTests {
+  let alice = ClientKey(address: "10.0.0.1")
+  let bob = ClientKey(address: "10.0.0.2")
+
   @Test func aCallIsAnsweredLaterAndAFullQueueGets503AtOnce() throws {
-    let calls = StoreCalls(workers: 1, capacity: 2)
+    let calls = StoreCalls(workers: 1, capacity: 1)
     let gate = DispatchSemaphore(value: 0)
-    let first = calls.answer {
+    let first = calls.answer(client: alice) {
       gate.wait()
       return .response(Response(status: .ok, body: Array("listed".utf8)))
     }
     #expect(first.now == nil, "answered later, on a store worker")
-    let second = calls.answer { .response(Response(status: .created)) }
-    #expect(second.now == nil)
+    let second = calls.answer(client: bob) { .response(Response(status: .created)) }
+    #expect(second.now == nil, "waits for the worker")
     #expect(calls.count == 2)
 
-    let refused = try #require(calls.answer { .response(Response(status: .ok)) }.now)
+    let refused = try #require(calls.answer(client: bob) { .response(Response(status: .ok)) }.now)
     #expect(refused.status == .serviceUnavailable)
-    #expect(refused.headers["Retry-After"] == "1")
-    #expect(!calls.run {}, "nothing more is taken while full")
+    #expect(refused.headers["Retry-After"] != nil)
+    #expect(String(decoding: refused.body, as: UTF8.self).contains("--store-call-queue"))
+    #expect(calls.run(client: bob, {}) != nil, "nothing more is taken while full")
 
     gate.signal()
     #expect(first.eventually().body == Array("listed".utf8))
     #expect(second.eventually().status == .created)
+  }
+
+  @Test func aClientOverItsShareGets429AndOthersStillGetTheirTurn() throws {
+    let calls = StoreCalls(workers: 1, capacity: 16, perClient: 2)
+    let gate = DispatchSemaphore(value: 0)
+    let held = calls.answer(client: alice) {
+      gate.wait()
+      return .response(Response(status: .ok))
+    }
+    let waiting = calls.answer(client: alice) { .response(Response(status: .ok)) }
+    let over = try #require(calls.answer(client: alice) { .response(Response(status: .ok)) }.now)
+    #expect(over.status == .tooManyRequests)
+    #expect(over.headers["Retry-After"] != nil)
+    #expect(String(decoding: over.body, as: UTF8.self).contains("--store-calls-per-client"))
+    let other = calls.answer(client: bob) { .response(Response(status: .created)) }
+    #expect(other.now == nil, "another client is admitted")
+    gate.signal()
+    #expect(held.eventually().status == .ok)
+    #expect(waiting.eventually().status == .ok)
+    #expect(other.eventually().status == .created)
+  }
+
+  @Test func aCallThatFindsNoWorkerInTimeGets503WhileTheWorkerIsHeld() {
+    let calls = StoreCalls(workers: 1, capacity: 4, wait: 0.2)
+    let gate = DispatchSemaphore(value: 0)
+    let stuck = calls.answer(client: alice) {
+      gate.wait()  // a database that does not answer
+      return .response(Response(status: .ok))
+    }
+    let late = calls.answer(client: bob) { .response(Response(status: .created)) }
+    let answer = late.eventually(within: 30)
+    #expect(answer.status == .serviceUnavailable, "refused by the clock, the worker still held")
+    #expect(answer.headers["Retry-After"] != nil)
+    #expect(String(decoding: answer.body, as: UTF8.self).contains("--store-call-wait"))
+    gate.signal()
+    #expect(stuck.eventually().status == .ok)
+  }
+
+  @Test func clientsAreToldTheHoldersShardOnly() {
+    let owner = LeaseOwner.unique(shard: "b", serving: "http://10.0.0.5:9001")
+    #expect(owner.hasPrefix("b@"))
+    #expect(LeaseOwner.shard(of: owner) == "b")
+    #expect(LeaseOwner.shard(of: LeaseOwner.unique(serving: "http://h:1")) == nil)
+    #expect(LeaseOwner.shard(of: "web1/42/ab http://x@y:1") == nil, "an @ past the name is not one")
+  }
+
+  @Test func postgresFailuresAreToldByKindNotByAddress() {
+    let error = PostgresError(
+      sqlState: "08001",
+      serverMessage: "connection to server at \"10.0.0.7\", port 5432 failed: Connection refused",
+      context: "cannot connect to PostgreSQL at postgresql://playfield@10.0.0.7:5432/playfield")
+    let told = APIError(storage: error).message
+    #expect(told.contains("cannot be reached"))
+    #expect(!told.contains("10.0.0.7") && !told.contains("5432"), "\(told)")
   }
 }

@@ -32,7 +32,7 @@ final class ReplayStateJob: @unchecked Sendable {
         _ = model.step(parsing: try inputs.map { try JSONValue.parse($0.input) })
       }
     } catch {
-      answer = .failure(APIError(.serviceUnavailable, "the replay failed: \(error)"))
+      answer = .failure(APIError(.serviceUnavailable, "the replay failed: \(APIError.told(error))"))
       return .done
     }
     guard model.tick >= key.tick else { return .more }

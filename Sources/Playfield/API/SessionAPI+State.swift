@@ -133,7 +133,7 @@ extension SessionAPI {
         stored, at: key.tick, fromStart: key.fromStart, store: journal.store)
       return .success(ReplayStateJob(key: key, model: model, reader: reader))
     } catch {
-      return .failure(APIError(.serviceUnavailable, "the replay failed: \(error)"))
+      return .failure(APIError(.serviceUnavailable, "the replay failed: \(APIError.told(error))"))
     }
   }
 

@@ -92,8 +92,8 @@ struct SessionAPI: Sendable {
       tokens = try session.renewSeatLinks()
     } catch {
       var refusal = APIError(
-        .serviceUnavailable, "the new links could not be stored (\(error)); the old ones still work"
-      )
+        .serviceUnavailable,
+        "the new links could not be stored (\(APIError.told(error))); the old ones still work")
       refusal.headers.set("Retry-After", "5")
       return refusal.response
     }

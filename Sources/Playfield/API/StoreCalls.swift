@@ -3,60 +3,133 @@ import HTTP
 import Server
 import Synchronization
 
-/// Where requests that may wait on a shared database run, off the event loops: adopting a
-/// session (over HTTP or a WebSocket upgrade) and listing every process's sessions. While PostgreSQL reconnects or stalls such a
-/// call waits seconds; on an event loop it would hold up every connection of that loop (static
-/// files, the frames of live sessions). `workers` calls run at once; at most `capacity`
-/// (`--store-call-queue`) wait or run, and a request past that gets 503 with `Retry-After: 1`
-/// at once.
+/// Where work that reads or writes the store runs, off the event loops: every route marked
+/// `RouteTraits.store` (or `.adopts`, for a session not live here) and a `/ws/batch` attach
+/// that brings a session back. While the database stalls (PostgreSQL frozen, a SQLite file busy
+/// or slow to sync) such a call waits seconds; on an event loop it would hold up every
+/// connection of that loop (static files, the frames of live sessions).
+///
+/// Charged like other cold work (`FairQueue`): `running` calls at once (the store workers), at
+/// most `--store-call-queue` waiting, each client at most `--store-calls-per-client` (its
+/// address's clients together `--families-per-address` times that), addresses and then their
+/// clients in turn. A call past a bound is refused at once (429 for a client over its share,
+/// 503 for a full queue), and one that waited `--store-call-wait` seconds without a worker
+/// gets 503; both say when to come back (`Retry-After`). A call already running cannot be
+/// stopped (it is inside the database's client library) and holds its worker until the
+/// database answers.
 final class StoreCalls: Sendable {
-  /// Most calls waiting or running.
-  let capacity: Int
-  private let queues: [DispatchQueue]
-  private let turn = Atomic<Int>(0)
-  private let inUse = Atomic<Int>(0)
-
-  init(workers: Int = 2, capacity: Int = Limit.storeCallQueue.defaultValue) {
-    self.capacity = capacity
-    self.queues = (0..<max(1, workers)).map {
-      DispatchQueue(label: "playfield.store-calls.\($0)", qos: .userInitiated)
-    }
+  /// One call waiting for (or on) a worker.
+  struct Job: Sendable {
+    let client: ClientKey
+    let work: @Sendable () -> Void
+    /// Told instead of running, when the call waited past the deadline: the seconds after
+    /// which to come back.
+    let expired: @Sendable (_ retryAfter: Int) -> Void
   }
 
-  /// Calls waiting or running now.
-  var count: Int { inUse.load(ordering: .relaxed) }
+  typealias Refusal = FairQueue<Job>.Refusal
 
-  /// Answers with what `work` replies, worked out on a store worker; 503 when the queue is full.
-  func answer(_ work: @escaping @Sendable () -> Reply) -> Reply {
+  /// The bounds (`Limits.queue` makes them from the command line's).
+  let limits: FairQueue<Job>.Limits
+  private let queue: Mutex<FairQueue<Job>>
+  private let workers = DispatchQueue(
+    label: "playfield.store-calls", qos: .userInitiated, attributes: .concurrent)
+  /// Monotonic seconds, for the deadline.
+  private let clock: @Sendable () -> Double
+
+  init(
+    limits: FairQueue<Job>.Limits,
+    clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 }
+  ) {
+    var limits = limits
+    limits.cheapRunning = 0
+    self.limits = limits
+    self.queue = Mutex(FairQueue(limits: limits))
+    self.clock = clock
+  }
+
+  /// Bounds for tests: `workers` at once, `capacity` waiting, `perClient` per client.
+  convenience init(workers: Int = 2, capacity: Int, perClient: Int = 8, wait: Double = 10) {
+    self.init(
+      limits: FairQueue<Job>.Limits(
+        running: workers, waiting: capacity, perClient: perClient, perAddress: perClient * 4,
+        deadline: wait))
+  }
+
+  /// Most calls waiting (`--store-call-queue`).
+  var capacity: Int { limits.waiting }
+
+  /// Calls waiting or running now.
+  var count: Int { queue.withLock { $0.runningCount + $0.waitingCount } }
+
+  /// Answers with what `work` replies, worked out on a store worker for `client`; refused at
+  /// once past a bound, and 503 when it waited too long. A request whose connection closed
+  /// while it waited is not worked out.
+  func answer(
+    client: ClientKey, style: ErrorStyle = .json, _ work: @escaping @Sendable () -> Reply
+  ) -> Reply {
     let pending = PendingResponse()
-    guard run({ Self.finish(pending, with: work()) }) else {
-      return .response(Self.full.response)
-    }
+    let refusal = run(
+      client: client,
+      {
+        guard !pending.isAbandoned else { return }
+        Self.finish(pending, with: work())
+      },
+      expired: { pending.succeed(Self.expired(retryAfter: $0, style: style)) })
+    if let refusal { return .response(Self.refused(refusal, style: style)) }
     return .later(pending)
   }
 
-  /// Runs `work` on a store worker; false, running nothing, when the queue is full.
+  /// Runs `work` on a store worker for `client`, now or in its turn; the refusal, running
+  /// nothing, when a bound is reached. `expired` is told instead if it waits too long.
   @discardableResult
-  func run(_ work: @escaping @Sendable () -> Void) -> Bool {
-    guard inUse.add(1, ordering: .acquiringAndReleasing).newValue <= capacity else {
-      inUse.subtract(1, ordering: .acquiringAndReleasing)
-      return false
+  func run(
+    client: ClientKey, _ work: @escaping @Sendable () -> Void,
+    expired: @escaping @Sendable (_ retryAfter: Int) -> Void = { _ in }
+  ) -> Refusal? {
+    let job = Job(client: client, work: work, expired: expired)
+    switch queue.withLock({ $0.submit(job, client: client, now: clock()) }) {
+    case .start(let job):
+      start(job)
+    case .wait:
+      // NB: workers held by a stalled database finish nothing, so waiting calls are expired
+      // by the clock, not only when a worker frees.
+      workers.asyncAfter(deadline: .now() + limits.deadline + 0.05) { [self] in
+        let expired = queue.withLock { $0.expire(now: clock()) }
+        for (late, refusal) in expired { late.expired(refusal.retryAfter) }
+      }
+    case .refuse(_, let refusal):
+      return refusal
     }
-    let queue = queues[turn.add(1, ordering: .relaxed).newValue % queues.count]
-    queue.async { [self] in
-      work()
-      inUse.subtract(1, ordering: .acquiringAndReleasing)
-    }
-    return true
+    return nil
   }
 
-  /// The error a request gets when too many wait for the database.
-  static var full: APIError {
-    var error = APIError(
+  private func start(_ job: Job) {
+    workers.async { [self] in
+      job.work()
+      let (next, expired) = queue.withLock { $0.finish(client: job.client, now: clock()) }
+      for (late, refusal) in expired { late.expired(refusal.retryAfter) }
+      for job in next { start(job) }
+    }
+  }
+
+  /// 429 for a client over its share, 503 for a full queue, with `Retry-After`.
+  static func refused(_ refusal: Refusal, style: ErrorStyle = .json) -> Response {
+    style.response(
+      refusal.tooManyFromClient ? .tooManyRequests : .serviceUnavailable,
+      refusal.tooManyFromClient
+        ? "this client has too many requests waiting for the database "
+          + "(--store-calls-per-client); ask again"
+        : "too many requests are waiting for the database (--store-call-queue); ask again",
+      headers: ["Retry-After": String(refusal.retryAfter), "Cache-Control": "no-store"])
+  }
+
+  /// 503 for a call that found no free worker within the deadline: the database is slow.
+  static func expired(retryAfter: Int, style: ErrorStyle = .json) -> Response {
+    style.response(
       .serviceUnavailable,
-      "too many requests are waiting for the database (--store-call-queue); ask again")
-    error.headers.set("Retry-After", "1")
-    return error
+      "the database is not answering in time (--store-call-wait); ask again",
+      headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])
   }
 
   private static func finish(_ pending: PendingResponse, with reply: Reply) {

@@ -19,9 +19,24 @@ extension APIError {
     case let sqlite as SQLiteError:
       self.init(.serviceUnavailable, "the database cannot do this now: \(sqlite.message)")
     case let postgres as PostgresError:
-      self.init(.serviceUnavailable, "the database cannot do this now: \(postgres.message)")
+      self.init(.serviceUnavailable, "the database cannot do this now: \(Self.told(postgres))")
     default:
-      self.init(.serviceUnavailable, "the database failed: \(error)")
+      self.init(.serviceUnavailable, "the database failed: \(Self.told(error))")
+    }
+  }
+
+  /// What a client may be told of a store failure: the kind of fault. PostgreSQL's and libpq's
+  /// own text names the database's host, port, user and name (`connection to server at
+  /// "10.0.0.7", port 5432 failed`), which are the operator's to know, not any client's.
+  static func told(_ error: any Error) -> String {
+    guard let postgres = error as? PostgresError else { return String(describing: error) }
+    switch postgres.kind {
+    case .connection: return "the database cannot be reached"
+    case .conflict: return "a transaction conflict; try again"
+    case .readOnly: return "the database is read-only"
+    case .full: return "the database is out of disk, memory or connections"
+    case .constraint, .invalidData, .misuse, .other:
+      return "the database refused the statement (SQLSTATE \(postgres.sqlState))"
     }
   }
 

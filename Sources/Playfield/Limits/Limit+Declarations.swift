@@ -88,8 +88,13 @@ extension Limit where Value == Int {
     help: "Input-log pages waiting across all clients (one is read at a time); past it, 503.")
   public static let storeCallQueue = Limit(
     "store-call-queue", 64, from: 1, to: 100_000,
-    help: "Requests that wait for the database off the event loops (adopting a session, the "
-      + "shared listing), waiting or running; past it, 503 with Retry-After.")
+    help: "Requests that read or write the database (saves, scores, creates, deletes, "
+      + "bringing a session back) waiting for a store worker across all clients (two run at "
+      + "once, off the event loops); past it, 503 with Retry-After.")
+  public static let storeCallsPerClient = Limit(
+    "store-calls-per-client", 8, from: 1, to: 100_000,
+    help: "Requests that read or write the database one client may have waiting or running; "
+      + "past it, 429 with Retry-After.")
   public static let inputPagesPerClient = Limit(
     "input-pages-per-client", 2, from: 1, to: 10_000,
     help: "Input-log pages (GET /api/sessions/ID/inputs) one client may have read at once; "
@@ -132,6 +137,10 @@ extension Limit where Value == Double {
   public static let bigHelloWait = Limit(
     "big-hello-wait", 10, unit: "seconds", upTo: 3600,
     help: "Seconds a big hello may wait for its turn; past it, the join closes with 1013.")
+  public static let storeCallWait = Limit(
+    "store-call-wait", 10, unit: "seconds", upTo: 3600,
+    help: "Seconds a request that reads or writes the database may wait for a store worker "
+      + "before 503 with Retry-After.")
   public static let inputPageWait = Limit(
     "input-page-wait", 10, unit: "seconds", upTo: 3600,
     help: "Seconds an input-log page may wait for its turn before 503.")

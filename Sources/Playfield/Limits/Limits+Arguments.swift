@@ -34,6 +34,7 @@ extension Limits {
     Option(.sphereComputationsPerClient), Option(.sphereQueue), Option(.sphereWait),
     Option(.sphereCacheBytes), Option(.maxConnections), Option(.connectionsPerAddress),
     Option(.connectionsPerFamily), Option(.queuedBytesPerAddress), Option(.storeCallQueue),
+    Option(.storeCallsPerClient), Option(.storeCallWait),
     Option(.pendingBytes),
     Option(.headerTimeout),
     Option(.bodyTimeout), Option(.idleTimeout),

@@ -17,6 +17,15 @@ struct RouteTraits: OptionSet, Sendable {
   static let page = RouteTraits(rawValue: 1 << 2)
   /// An API: errors, 405 included, are JSON (`APIError`) rather than text.
   static let api = RouteTraits(rawValue: 1 << 3)
+  /// Reads or writes the store (a maze, a score, a session's row): with a database, the
+  /// handler runs on a store worker (`StoreCalls`), charged to the client, never on an event
+  /// loop, where a stalled database would hold up every connection of the loop.
+  static let store = RouteTraits(rawValue: 1 << 4)
+  /// Names a session (`Application.sessionID(in:)`) that it brings back from the store when it
+  /// is not live here (parked, or on a shared store held by no one): then, and only then, the
+  /// handler runs on a store worker as for `store`, and a session another process holds is
+  /// answered 503 with `Playfield-Held-By` (`Application.sessionHeldElsewhere`).
+  static let adopts = RouteTraits(rawValue: 1 << 5)
 
   /// How the route's errors are written.
   var errorStyle: ErrorStyle { contains(.api) ? .json : .text }

@@ -148,7 +148,7 @@ struct ReplayMachine {
         guard let read = try log.inputs(forTick: model.tick + 1) else { break }
         inputs = read
       } catch {
-        failure = "the replay's input log cannot be read: \(error)"
+        failure = "the replay's input log cannot be read: \(APIError.told(error))"
         break
       }
       let events = model.step(checked: inputs)

@@ -69,6 +69,7 @@ extension ServerMessage {
       writer.field("message", error.text)
       if let field = error.field { writer.field("field", field) }
       if let id = error.id { writer.field("id", id) }
+      if let wait = error.retryAfterMs { writer.field("retryAfterMs", wait) }
     case .pong(let id, let t):
       writer.field("type", "pong")
       if let id { writer.field("id", id) }

@@ -38,6 +38,15 @@ extension SessionRegistry {
     return true
   }
 
+  /// Whether asking for session `id` would read the store: it is not live here, and was parked
+  /// here or (on a shared store) may be anyone's.
+  func mayBringBack(_ id: String) -> Bool {
+    guard let journal = journal as? StorageJournal, live.withLock({ $0[id] }) == nil else {
+      return false
+    }
+    return journal.leases != nil || parked.withLock { $0.contains(id) }
+  }
+
   /// Brings a session back from storage when someone asks for it: one this process parked,
   /// or, on a shared store, one whose lease is free or ran out (its process died or let it go).
   /// A session another live process holds stays there (`heldElsewhere` says by whom).
@@ -67,7 +76,8 @@ extension SessionRegistry {
         heldElsewhere.withLock { $0[id] = nil }
         return nil
       case .held(let lease):
-        heldElsewhere.withLock { $0[id] = lease.owner }
+        // NB: clients are told the holder's shard, never its host, pid or address.
+        heldElsewhere.withLock { $0[id] = LeaseOwner.shard(of: lease.owner) ?? "" }
         return nil
       }
       guard let stored = try journal.store.session(id: id), stored.status != .ended else {

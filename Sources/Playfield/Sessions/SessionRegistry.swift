@@ -14,7 +14,8 @@ final class SessionRegistry: Sendable {
   let parked = Mutex<Set<String>>([])
   /// Held while a session is brought back from storage (`unpark`).
   let adopting = Mutex(())
-  /// Sessions last found held by another process (shared store), with that holder's name.
+  /// Sessions last found held by another process (shared store), with that holder's shard
+  /// (`--shard`; empty when it has none).
   let heldElsewhere = Mutex<[String: String]>([:])
   /// Sessions the store could not be asked for when last wanted (shared store); at most
   /// `maxUnreachable` (ids asked for during an outage may be anything).
@@ -195,7 +196,8 @@ final class SessionRegistry: Sendable {
       return nil
     } catch {
       logger.error("cannot store new session \(id), it runs in memory only: \(error)")
-      return "the session could not be stored (\(error)); it runs but will not survive a restart"
+      return "the session could not be stored (\(APIError.told(error))); it runs but will not "
+        + "survive a restart"
     }
   }
 

@@ -16,8 +16,14 @@ import WebSocket
 /// when the scheduler has nothing else to do, it runs at once on the event loop (at most four
 /// slices; `StepScheduler.submitRunningHere`).
 /// One step at a time per connection: the next waits for the reply.
+///
+/// An attach of a session that is not live here (parked, or on a shared store anyone's) reads
+/// the store: it runs on a store worker (`StoreCalls`, charged to the client), and the
+/// connection's later messages wait behind it, in order (at most `maxDeferred`).
 final class BatchSocketHandler: WebSocketHandler {
   let registry: SessionRegistry
+  /// Where attaches that read the store run.
+  let storeCalls: StoreCalls
   /// Who pays for the steps.
   let client: ClientKey
   let sessionsPerConnection: Int
@@ -33,13 +39,25 @@ final class BatchSocketHandler: WebSocketHandler {
     var action: (type: String, fields: [String]) = ("", [])
     var model: (any BatchStepping.Type)?
     var job: StepJob?
+    /// An attach is on a store worker: messages wait in `deferred` until it is answered.
+    var attaching = false
+    var deferred: [WebSocketMessage] = []
+    /// The connection closed: an attach finishing on a store worker attaches nothing.
+    var closed = false
   }
 
+  /// Messages that may wait behind an attach on a store worker; past it, `busy`.
+  static let maxDeferred = 64
+
+  /// Milliseconds after which to attach again a session another process holds.
+  static let heldRetryMs = 1000
+
   init(
-    registry: SessionRegistry, client: ClientKey, sessionsPerConnection: Int,
-    sessionsPerMessage: Int
+    registry: SessionRegistry, storeCalls: StoreCalls, client: ClientKey,
+    sessionsPerConnection: Int, sessionsPerMessage: Int
   ) {
     self.registry = registry
+    self.storeCalls = storeCalls
     self.client = client
     self.sessionsPerConnection = sessionsPerConnection
     self.sessionsPerMessage = sessionsPerMessage
@@ -49,7 +67,10 @@ final class BatchSocketHandler: WebSocketHandler {
 
   func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
     let (job, sessions) = state.withLock { state in
-      defer { state.slots.removeAll() }
+      defer {
+        state.slots.removeAll()
+        state.closed = true
+      }
       return (state.job, state.slots)
     }
     job?.cancel()
@@ -57,6 +78,25 @@ final class BatchSocketHandler: WebSocketHandler {
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
+    let waits = state.withLock { state -> Bool? in
+      guard state.attaching else { return false }
+      guard state.deferred.count < Self.maxDeferred else { return nil }
+      state.deferred.append(message)
+      return true
+    }
+    switch waits {
+    case false?: handle(message, on: socket)
+    case true?: break
+    case nil:
+      var error = ClientError(
+        "busy",
+        "too many messages sent while an attach waits for the database: wait for its answer")
+      error.retryAfterMs = Self.heldRetryMs
+      socket.send(.error(error))
+    }
+  }
+
+  private func handle(_ message: WebSocketMessage, on socket: WebSocket) {
     let text: String
     switch message {
     case .text(let value): text = value
@@ -84,7 +124,7 @@ final class BatchSocketHandler: WebSocketHandler {
     let id = fields["id"]
     let outcome: Result<WebSocketMessage?, ClientError>
     switch fields["type"]?.stringValue {
-    case "attach": outcome = attach(fields, id: id)
+    case "attach": outcome = attach(fields, id: id, socket: socket)
     case "step": outcome = step(fields, id: id, socket: socket).map { nil }
     case nil:
       outcome = .failure(
@@ -106,8 +146,8 @@ final class BatchSocketHandler: WebSocketHandler {
   // MARK: attach
 
   /// `{"type": "attach", "session": ID, "token": T}`: the session joins this connection's
-  /// slots once its token is checked.
-  private func attach(_ fields: [String: JSONValue], id: JSONValue?)
+  /// slots once its token is checked; on a store worker when that reads the store.
+  private func attach(_ fields: [String: JSONValue], id: JSONValue?, socket: WebSocket)
     -> Result<WebSocketMessage?, ClientError>
   {
     guard let sessionID = fields["session"]?.stringValue else {
@@ -118,8 +158,61 @@ final class BatchSocketHandler: WebSocketHandler {
       return .failure(
         ClientError("bad-field", "token must be the session's control token", field: "token"))
     }
+    guard registry.mayBringBack(sessionID) else { return join(sessionID, token: token, id: id) }
+    state.withLock { $0.attaching = true }
+    let refusal = storeCalls.run(
+      client: client,
+      { [self] in answer(join(sessionID, token: token, id: id), id: id, on: socket) },
+      expired: { [self] wait in
+        answer(.failure(Self.busy(retryAfter: wait)), id: id, on: socket)
+      })
+    guard let refusal else { return .success(nil) }
+    state.withLock { $0.attaching = false }
+    return .failure(Self.busy(retryAfter: refusal.retryAfter))
+  }
+
+  /// `busy`: the database's workers are taken; try again after `retryAfter` seconds.
+  private static func busy(retryAfter: Int) -> ClientError {
+    var error = ClientError(
+      "busy",
+      "too many requests are waiting for the database (--store-call-queue, "
+        + "--store-calls-per-client): attach again after retryAfterMs")
+    error.retryAfterMs = retryAfter * 1000
+    return error
+  }
+
+  /// Sends an attach's answer worked out on a store worker, then, on the connection's event
+  /// loop, handles what waited behind it, until another attach goes to a store worker.
+  private func answer(
+    _ outcome: Result<WebSocketMessage?, ClientError>, id: JSONValue?, on socket: WebSocket
+  ) {
+    let message: WebSocketMessage
+    switch outcome {
+    case .success(let reply?): message = reply
+    case .success(nil): return
+    case .failure(var error):
+      if let id, SessionSocketHandler.isRequestID(id) { error.id = id }
+      message = .text(String(decoding: ServerMessage.error(error).bytes, as: UTF8.self))
+    }
+    socket.send(message) { [self] in
+      while let next = state.withLock({ state -> WebSocketMessage? in
+        state.attaching = false
+        return state.deferred.isEmpty ? nil : state.deferred.removeFirst()
+      }) {
+        handle(next, on: socket)
+        if state.withLock({ $0.attaching }) { return }
+      }
+    }
+  }
+
+  /// Attaches session `sessionID` with `token`, after bringing it back from the store if it
+  /// is not live here (on a store worker, then). A session another process holds is
+  /// `held-elsewhere`, with when to try again.
+  private func join(_ sessionID: String, token: String, id: JSONValue?)
+    -> Result<WebSocketMessage?, ClientError>
+  {
     guard let session = registry.session(sessionID) else {
-      return .failure(ClientError("unknown-session", "no session \(sessionID)", field: "session"))
+      return .failure(absent(sessionID))
     }
     guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
       return .failure(
@@ -142,6 +235,7 @@ final class BatchSocketHandler: WebSocketHandler {
     }
     let fieldNames = session.batchFields
     return state.withLock { state -> Result<WebSocketMessage?, ClientError> in
+      guard !state.closed else { return .success(nil) }
       guard !state.ids.contains(sessionID) else {
         return .failure(
           ClientError(
@@ -180,6 +274,30 @@ final class BatchSocketHandler: WebSocketHandler {
       if let id { reply["id"] = id }
       return .success(.text(String(decoding: JSONValue.object(reply).serialized(), as: UTF8.self)))
     }
+  }
+
+  /// Why `sessionID` cannot be attached here: another process holds it, the database cannot
+  /// be asked now, or there is no such session.
+  private func absent(_ sessionID: String) -> ClientError {
+    if let shard = registry.heldElsewhere.withLock({ $0[sessionID] }) {
+      let which = shard.isEmpty ? "" : " (shard \(shard))"
+      var error = ClientError(
+        "held-elsewhere",
+        "session \(sessionID) is held by another Playfield process\(which); attach it there, or "
+          + "here again after retryAfterMs (it moves here once that process lets it go)",
+        field: "session")
+      error.retryAfterMs = Self.heldRetryMs
+      return error
+    }
+    if registry.unreachable.withLock({ $0.contains(sessionID) }) {
+      var error = ClientError(
+        "busy",
+        "session \(sessionID) cannot be brought back now: the database cannot be reached; "
+          + "attach again after retryAfterMs", field: "session")
+      error.retryAfterMs = Self.heldRetryMs
+      return error
+    }
+    return ClientError("unknown-session", "no session \(sessionID)", field: "session")
   }
 
   // MARK: step

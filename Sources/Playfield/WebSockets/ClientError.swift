@@ -10,6 +10,9 @@ struct ClientError: Error, Sendable, Equatable {
   var field: String?
   /// The refused message's `id`, when it had one, so that its sender knows which it was.
   var id: JSONValue?
+  /// For a refusal that may pass (`busy`, `held-elsewhere`): milliseconds after which to try
+  /// again, sent as `retryAfterMs`.
+  var retryAfterMs: Int?
 
   init(_ code: String, _ text: String, field: String? = nil) {
     self.code = code

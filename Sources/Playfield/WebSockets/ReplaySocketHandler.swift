@@ -1,4 +1,3 @@
-import Dispatch
 import JSON
 import Server
 import Simulation
@@ -12,6 +11,8 @@ final class ReplaySocketHandler: WebSocketHandler {
   let sessionID: String
   let journal: StorageJournal
   let replays: ReplayRegistry
+  /// Where the log's start is read (a store worker, charged to `client`).
+  let storeCalls: StoreCalls
   /// Inputs read from the log at a time: what one replay holds of it.
   let chunkSize: Int
   /// Who watches: the replay's steps are charged to this client.
@@ -21,9 +22,10 @@ final class ReplaySocketHandler: WebSocketHandler {
   private let left = Mutex(false)
 
   init(
-    sessionID: String, journal: StorageJournal, replays: ReplayRegistry, chunkSize: Int,
-    client: ClientKey
+    sessionID: String, journal: StorageJournal, replays: ReplayRegistry, storeCalls: StoreCalls,
+    chunkSize: Int, client: ClientKey
   ) {
+    self.storeCalls = storeCalls
     self.client = client
     self.sessionID = sessionID
     self.journal = journal
@@ -37,43 +39,57 @@ final class ReplaySocketHandler: WebSocketHandler {
     guard replays.reserve() else {
       return fail(socket, "too many replays are playing; try again later")
     }
-    // Reading the log may take a while: not on the event loop.
-    DispatchQueue.global().async { [self] in
-      do {
-        _ = journal.writer.flush(timeout: 5)
-        guard var stored = try journal.store.session(id: sessionID) else {
-          replays.cancel()
-          return fail(socket, "no stored session \(sessionID)")
-        }
-        guard let type = Demo.model(ofKind: stored.kind) else {
-          replays.cancel()
-          return fail(socket, "unknown kind \(stored.kind)")
-        }
-        let lastInput = try journal.store.lastInputTick(sessionID: sessionID) ?? 0
-        let log = StoredReplayLog(
-          type: type, store: journal.store, sessionID: sessionID, chunkSize: chunkSize,
-          compacting: SessionClock(stored: stored.clock) == .onDemand)
-        // A compacted log (an on-demand session's) plays from its earliest kept snapshot; a
-        // compaction between the two reads moves that on, so they are read again.
-        var first: Snapshot?
-        for _ in 0..<3 where stored.logStart > 0 {
-          first = try journal.store.snapshot(sessionID: sessionID, atOrBefore: stored.logStart)
-          guard first?.tick != stored.logStart,
-            let again = try journal.store.session(id: sessionID)
-          else { break }
-          stored = again
-        }
-        let session = try ReplaySession(
-          stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket,
-          client: client, snapshot: first, wake: replays.wake)
-        replays.add(session)
-        replay.withLock { $0 = session }
-        // NB: a viewer who left while the log loaded must not leave a replay playing to nobody.
-        if left.withLock({ $0 }) { session.send(.close) }
-      } catch {
+    // Reading the log may take a while: on a store worker, not on the event loop.
+    let refusal = storeCalls.run(
+      client: client, { [self] in load(socket) },
+      expired: { [self] _ in
         replays.cancel()
-        fail(socket, "the replay cannot start: \(error)")
+        fail(socket, "the database is not answering in time (--store-call-wait); try again later")
+      })
+    if refusal != nil {
+      replays.cancel()
+      fail(socket, "too many requests are waiting for the database; try again later")
+    }
+  }
+
+  /// Reads the stored session and the start of its log, and starts the replay.
+  private func load(_ socket: WebSocket) {
+    do {
+      _ = journal.writer.flush(timeout: 5)
+      guard var stored = try journal.store.session(id: sessionID) else {
+        replays.cancel()
+        return fail(socket, "no stored session \(sessionID)")
       }
+      guard let type = Demo.model(ofKind: stored.kind) else {
+        replays.cancel()
+        return fail(socket, "unknown kind \(stored.kind)")
+      }
+      let lastInput = try journal.store.lastInputTick(sessionID: sessionID) ?? 0
+      let log = StoredReplayLog(
+        type: type, store: journal.store, sessionID: sessionID, chunkSize: chunkSize,
+        compacting: SessionClock(stored: stored.clock) == .onDemand)
+      // A compacted log (an on-demand session's) plays from its earliest kept snapshot; a
+      // compaction between the two reads moves that on, so they are read again.
+      var first: Snapshot?
+      for _ in 0..<3 where stored.logStart > 0 {
+        first = try journal.store.snapshot(sessionID: sessionID, atOrBefore: stored.logStart)
+        guard first?.tick != stored.logStart,
+          let again = try journal.store.session(id: sessionID)
+        else { break }
+        stored = again
+      }
+      let session = try ReplaySession(
+        stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket,
+        client: client, snapshot: first, wake: replays.wake)
+      // NB: known before it is added: its hello may reach the viewer, and the viewer's first
+      // command come back, before the next line here runs.
+      replay.withLock { $0 = session }
+      replays.add(session)
+      // NB: a viewer who left while the log loaded must not leave a replay playing to nobody.
+      if left.withLock({ $0 }) { session.send(.close) }
+    } catch {
+      replays.cancel()
+      fail(socket, "the replay cannot start: \(APIError.told(error))")
     }
   }
 

@@ -23,8 +23,10 @@ final class HighScoreAPI: Sendable {
   /// GET lists the table, POST enters a game.
   var routes: [Route] {
     [
-      Route([.get], "/api/highscores", [.api, .guardsState]) { _ in .response(self.list()) },
-      Route([.post], "/api/highscores", [.api, .guardsState]) { call in
+      Route([.get], "/api/highscores", [.api, .guardsState, .store]) { _ in
+        .response(self.list())
+      },
+      Route([.post], "/api/highscores", [.api, .guardsState, .store]) { call in
         .response(self.enter(call.request))
       },
     ]

@@ -18,14 +18,15 @@ struct MazeAPI: Sendable {
   /// GET lists the mazes; GET, PUT and DELETE of `/api/mazes/NAME` load, save and delete one.
   var routes: [Route] {
     [
-      Route([.get], "/api/mazes", [.api, .guardsState]) { _ in .response(self.list()) },
-      Route([.get], "/api/mazes/{name}", [.api, .guardsState]) { (_, name: MazeName) in
+      Route([.get], "/api/mazes", [.api, .guardsState, .store]) { _ in .response(self.list()) },
+      Route([.get], "/api/mazes/{name}", [.api, .guardsState, .store]) { (_, name: MazeName) in
         .response(self.load(name.description))
       },
-      Route([.put], "/api/mazes/{name}", [.api, .guardsState]) { (call, name: MazeName) in
+      Route([.put], "/api/mazes/{name}", [.api, .guardsState, .store]) { (call, name: MazeName) in
         .response(self.save(call.request, name: name.description, client: call.client))
       },
-      Route([.delete], "/api/mazes/{name}", [.api, .guardsState]) { (call, name: MazeName) in
+      Route([.delete], "/api/mazes/{name}", [.api, .guardsState, .store]) {
+        (call, name: MazeName) in
         .response(self.delete(call.request, name: name.description))
       },
     ]

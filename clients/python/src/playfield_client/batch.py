@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .errors import Disconnected, PlayfieldError
+from .errors import Disconnected, PlayfieldError, ServerError
 from .messages import JSONObject, SessionInfo, error_from_json
 
 if TYPE_CHECKING:
@@ -44,6 +44,9 @@ STEP_MAGIC = b"PFS1"
 # The reply's status per session: stepped, or not stepped (nothing applied) because it was
 # deleted or because this server process may not step it now (fenced: another took it over).
 STEPPED, DELETED, FENCED = 0, 1, 2
+# Attach refusals that may pass, retried after the server's `retryAfterMs`: the session is
+# held by another server process, or the server's database workers are all taken.
+RETRIED = ("held-elsewhere", "busy")
 
 
 class BatchReply:
@@ -238,16 +241,32 @@ class Batch:
                 raise error_from_json(message)
             return message
 
-    def attach(self, info: SessionInfo | str, token: str | None = None) -> int:
+    def attach(self, info: SessionInfo | str, token: str | None = None,
+               retry_for: float | None = None) -> int:
         """Adds the on-demand session `info` (a `SessionInfo`, or an id with `token`); returns
-        its slot (its row in every reply)."""
+        its slot (its row in every reply).
+
+        A session another server process holds (`held-elsewhere`), or a server whose database
+        workers are all taken (`busy`), is asked for again after the wait the server names,
+        for at most `retry_for` seconds (default: `timeout`); then the error is raised."""
         if isinstance(info, SessionInfo):
             session_id, token = info.id, token or info.token
         else:
             session_id = info
-        request = next(self._ids)
-        self._send({"type": "attach", "id": request, "session": session_id, "token": token})
-        answer = self._answer(request)
+        deadline = time.monotonic() + (self.timeout if retry_for is None else retry_for)
+        while True:
+            request = next(self._ids)
+            self._send({"type": "attach", "id": request, "session": session_id, "token": token})
+            try:
+                answer = self._answer(request)
+                break
+            except ServerError as error:
+                if error.code not in RETRIED or error.retry_after_ms is None:
+                    raise
+                wait = error.retry_after_ms / 1000
+                if time.monotonic() + wait > deadline:
+                    raise
+                time.sleep(wait)
         self.fields = answer["fields"]
         self.action = answer["action"]
         self.sessions.append(session_id)

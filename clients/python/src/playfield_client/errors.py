@@ -25,12 +25,14 @@ class ServerError(PlayfieldError):
     `not-controller`), the server's `message`, and the `field` it named, if any."""
 
     def __init__(self, code: str, message: str, field: str | None = None,
-                 id: str | int | None = None) -> None:
+                 id: str | int | None = None, retry_after_ms: int | None = None) -> None:
         self.code = code
         self.message = message
         self.field = field
         # The refused request's own id, when it carried one.
         self.id = id
+        # For a refusal that may pass (`busy`, `held-elsewhere`): when to try again, in ms.
+        self.retry_after_ms = retry_after_ms
         super().__init__(f"{code}: {message}")
 
 

@@ -230,7 +230,8 @@ def error_from_json(message: JSONObject) -> ServerError:
     """The exception for an `error` message."""
     code = message.get("error", "error")
     kind = NotController if code == "not-controller" else ServerError
-    return kind(code, message.get("message", ""), message.get("field"), message.get("id"))
+    return kind(code, message.get("message", ""), message.get("field"), message.get("id"),
+                message.get("retryAfterMs"))
 
 
 # What `parse` gives: a typed message, an error (returned, not raised), or an unknown type's
