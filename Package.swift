@@ -64,7 +64,7 @@ let package = Package(
       name: "Playfield",
       dependencies: [
         "HTTP", "WebSocket", "Server", "JSON", "Simulation", "Tiles", "Storage", "Deflate",
-        "Apollonian", "CPosix", .product(name: "Logging", package: "swift-log"),
+        "Apollonian", "Recipes", "CPosix", .product(name: "Logging", package: "swift-log"),
         .product(name: "Mustache", package: "swift-mustache"),
       ]),
     .executableTarget(
