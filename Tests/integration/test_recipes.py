@@ -9,7 +9,7 @@ PAGE = """<!doctype html><html><head><title>Site</title>
 <script type="application/ld+json">
 {"@context": "https://schema.org", "@graph": [
   {"@type": "WebPage", "name": "not a recipe"},
-  {"@type": "Recipe", "name": "Plum &amp; almond cake <script>alert(1)</script>",
+  {"@type": "Recipe", "name": "Plum &amp; almond cake <script>alert(1)<\\/script>",
    "image": ["https://example.com/small.jpg", "https://example.com/cake.jpg"],
    "recipeYield": "8 servings", "prepTime": "PT20M", "cookTime": "PT45M",
    "recipeIngredient": ["200 g flour", "1 1/2 cups plums", "2 eggs"],
@@ -75,14 +75,13 @@ def test_save_list_get_search_tag_and_delete(start_playfield):
     # The same book through its owner token, from anywhere.
     found = request(server.url + "/api/recipes?q=tomat", headers=bearer(token))[2]
     assert [r["id"] for r in found["recipes"]] == [soup["id"]]
-    assert [r["id"] for r in request(server.url + "/api/recipes?q=eggs flour")[2]["recipes"]] == [plum]
+    assert [r["id"] for r in request(server.url + "/api/recipes?q=eggs%20flour")[2]["recipes"]] == [plum]
     assert [r["id"] for r in request(server.url + "/api/recipes?tag=baking")[2]["recipes"]] == [plum]
     newest = request(server.url + "/api/recipes?sort=newest")[2]["recipes"]
     assert [r["id"] for r in newest] == [soup["id"], plum]
     assert request(server.url + "/api/recipes?sort=sideways")[0] == 400
     status, _, one = request(server.url + f"/api/recipes/{plum}")
-    assert status == 200 and one == saved | {"book": one.get("book")} if "book" in one else one == {
-        k: v for k, v in saved.items() if k != "book"}
+    assert status == 200 and one == {k: v for k, v in saved.items() if k != "book"}
     status, _, tagged = request(server.url + f"/api/recipes/{plum}", "PATCH", {"tags": ["cake", "Sweet things"]})
     assert status == 200 and tagged["tags"] == ["cake", "sweet-things"]
     assert request(server.url + f"/api/recipes/{plum}", "DELETE")[0] == 204
