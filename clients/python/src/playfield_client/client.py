@@ -32,14 +32,17 @@ class Client:
 
     # Requests
 
-    def _request(self, method, path, body=None, token=None, raw=False):
-        """Sends one request; returns the parsed JSON (or bytes when `raw`), raising
-        `HTTPError` with the server's message for any status of 400 or more."""
+    def _request(self, method, path, body=None, token=None, raw=False, data=None,
+                 content_type=None):
+        """Sends one request (`body` as JSON, or `data` bytes of `content_type`); returns the
+        parsed JSON (or bytes when `raw`), raising `HTTPError` with the server's message for
+        any status of 400 or more."""
         headers = {"Accept": "application/json"}
-        data = None
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
+        elif data is not None:
+            headers["Content-Type"] = content_type
         if token is not None:
             headers["Authorization"] = "Bearer " + token
         request = urllib.request.Request(
@@ -169,6 +172,45 @@ class Client:
     def _saved(body):
         return SavedMaze(name=body["name"], updated_at=body["updatedAt"], cells=body["cells"],
                          created_at=body.get("createdAt"), token=body.get("token"))
+
+    # Recipes (docs/protocol.md section 7b). With no `token`, the book is this client's own.
+
+    def import_recipe(self, page, url=None, save=False, tags=(), token=None):
+        """Reads the recipe of `page`: HTML (str or bytes), or JSON-LD (a dict, or text that
+        starts with `{` or `[`). Returns the schema.org Recipe as a dict; with `save`, stores it
+        and the dict also has `id`, `tags` and, when this made the book, `book` (its `id` and
+        owner `token`)."""
+        if isinstance(page, (dict, list)):
+            data, kind = json.dumps(page).encode(), "application/ld+json"
+        else:
+            data = page.encode() if isinstance(page, str) else bytes(page)
+            kind = "application/ld+json" if data.lstrip()[:1] in (b"{", b"[") else "text/html"
+        query = [("url", url)] if url else []
+        query += [("save", "1")] if save else []
+        query += [("tag", tag) for tag in tags]
+        path = "/api/recipes/import" + ("?" + urllib.parse.urlencode(query) if query else "")
+        return self._request("POST", path, token=token, data=data, content_type=kind)
+
+    def recipes(self, q=None, tag=None, sort=None, token=None):
+        """The book's recipes (`id`, `name`, `tags`...), matching the words `q` and `tag`,
+        ordered by `sort` ("name", "newest" or "oldest")."""
+        query = {k: v for k, v in (("q", q), ("tag", tag), ("sort", sort)) if v}
+        path = "/api/recipes" + ("?" + urllib.parse.urlencode(query) if query else "")
+        return self._request("GET", path, token=token)["recipes"]
+
+    def recipe(self, recipe_id, token=None):
+        """One recipe of the book: the schema.org Recipe with its `id` and `tags`."""
+        return self._request("GET", f"/api/recipes/{int(recipe_id)}", token=token)
+
+    def export_recipes(self, token=None):
+        """The whole book, as `import_recipes` takes it back."""
+        return self._request("GET", "/api/recipes/export", token=token)
+
+    def import_recipes(self, export, token=None):
+        """Stores every recipe of a book export; returns `{"imported", "ids"}` (and `book`
+        when this made the book)."""
+        return self._request("POST", "/api/recipes/import?save=1", token=token,
+                             data=json.dumps(export).encode(), content_type="application/json")
 
     # Tiles
 
