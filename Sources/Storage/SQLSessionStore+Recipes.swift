@@ -160,6 +160,21 @@ extension SQLSessionStore {
     }
   }
 
+  public func shoppingList(bookID: String) throws -> String {
+    try withReader { database in
+      try database.query("SELECT shopping FROM recipe_books WHERE id = ?", [.text(bookID)]) {
+        $0.string(0)
+      }.first ?? "[]"
+    }
+  }
+
+  public func setShoppingList(bookID: String, items: String) throws {
+    try withWriter { database in
+      _ = try database.execute(
+        "UPDATE recipe_books SET shopping = ? WHERE id = ?", [.text(items), .text(bookID)])
+    }
+  }
+
   /// Tags as the `tags` column holds them: ` a b c `, sorted, each once.
   private static func storedTags(_ tags: [String]) -> String {
     let tags = Set(tags.map(RecipeQuery.normalizedTag).filter { !$0.isEmpty }).sorted()

@@ -170,7 +170,7 @@ public enum Schema {
         """),
     // Recipe books (the recipes demo): a book belongs to its owner token; a read-only and a
     // read-write link each have their own token, NULL once revoked. `client` names the client
-    // whose own book (used without a token) it is. Tags are stored as ` tag1 tag2 ` so that one
+    // whose own book (used without a token) it is; `shopping` its shopping list (JSON). Tags are stored as ` tag1 tag2 ` so that one
     // LIKE finds a whole tag. Full text: FTS5 over `search_text` on SQLite (kept by triggers),
     // a generated tsvector with a GIN index on PostgreSQL.
     Migration(
@@ -182,7 +182,8 @@ public enum Schema {
           reader_hash TEXT UNIQUE,
           writer_hash TEXT UNIQUE,
           client TEXT,
-          created_at REAL NOT NULL
+          created_at REAL NOT NULL,
+          shopping TEXT NOT NULL DEFAULT '[]'
         );
         CREATE INDEX recipe_books_by_client ON recipe_books (client);
         CREATE TABLE recipes (
@@ -219,7 +220,8 @@ public enum Schema {
           reader_hash TEXT UNIQUE,
           writer_hash TEXT UNIQUE,
           client TEXT,
-          created_at DOUBLE PRECISION NOT NULL
+          created_at DOUBLE PRECISION NOT NULL,
+          shopping TEXT NOT NULL DEFAULT '[]'
         );
         CREATE INDEX recipe_books_by_client ON recipe_books (client);
         CREATE TABLE recipes (

@@ -109,6 +109,11 @@ public protocol SessionStore: Sendable {
   @discardableResult
   func deleteRecipe(bookID: String, id: Int64) throws -> Bool
 
+  /// The book's shopping list as stored (a JSON array; `[]` for none or no such book).
+  func shoppingList(bookID: String) throws -> String
+  /// Replaces the book's shopping list.
+  func setShoppingList(bookID: String, items: String) throws
+
   /// The number of sessions and the size of the database.
   func statistics() throws -> StoreStatistics
   /// Whether the database is still where it was opened (SQLite: the file at its path;

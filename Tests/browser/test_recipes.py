@@ -140,3 +140,27 @@ def test_bookmarklet_from_another_origin(playfield, watched):
     finally:
         other.shutdown()
         other.server_close()
+
+
+def test_shopping_list_is_shared_live_between_two_browsers(playfield, watched):
+    first = open_book(watched, playfield.url)
+    paste(first, PAGE)
+    first.page.get_by_role("button", name="Save to my book").click()
+    first.page.wait_for_selector(".rb-shop:not([hidden])")
+    token = first.page.evaluate("() => localStorage.getItem('playfield.recipes.token')")
+    second = open_book(watched, playfield.url)
+    second.page.goto(playfield.url + f"/demos/recipes?book={token}")
+    second.page.wait_for_selector(".rb-entry")
+    first.page.locator("#rb-servings").fill("8")
+    first.page.get_by_role("button", name="Add to shopping list").click()
+    first.page.get_by_role("button", name="Add to shopping list").click()
+    # Merged: twice 8 servings' 400 g of flour is 800 g, in the pantry aisle.
+    second.page.wait_for_function("() => document.querySelectorAll('.rb-shopping input').length === 4")
+    texts = second.page.locator(".rb-shopping label").all_inner_texts()
+    assert "800 g flour" in texts and "8 eggs" in texts, texts
+    assert [t.lower() for t in second.page.locator(".rb-shopping legend").all_inner_texts()[:2]] == [
+        "dairy and eggs", "pantry"]
+    second.page.get_by_label("800 g flour").check()
+    first.page.wait_for_function("() => document.querySelector('.rb-shopping input[data-key=\"flour|g\"]').checked")
+    assert_accessible(second)
+    second.screenshot("recipes-shopping")

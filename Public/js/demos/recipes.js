@@ -5,7 +5,7 @@
 // one the stored token opens (`?book=TOKEN` from a shared link), or this browser's own.
 
 import { $ } from "../lib/dom.js";
-import { formatDuration, scaleLine, servingsOf, timersIn } from "../recipes/quantity.js";
+import { formatDuration, scaleLine, servingsOf, shoppingAmount, shoppingItem, timersIn } from "../recipes/quantity.js";
 
 const root = $(".demo-recipes");
 const message = $(".rb-message", root);
@@ -52,7 +52,10 @@ async function importText(text, url = "", save = false) {
     }
     show(answer, answer.id ?? null);
     say(answer.id ? `Saved “${answer.name}”.` : `Found “${answer.name}”. Save it to keep it.`);
-    if (answer.id) await refresh();
+    if (answer.id) {
+      await refresh();
+      connectShopping();
+    }
   } catch (error) {
     say(`Not imported: ${error.message}`);
   }
@@ -158,6 +161,7 @@ function show(recipe, id) {
   baseServings = servingsOf(recipe.recipeYield) ?? 4;
   $("#rb-servings", view).value = baseServings;
   $(".rb-save", view).hidden = id !== null;
+  $(".rb-shop", view).hidden = id === null;
   $(".rb-delete", view).hidden = id === null;
   render();
   view.scrollIntoView({ block: "start" });
@@ -310,3 +314,70 @@ $(".rb-export", root).addEventListener("click", async (event) => {
     say(`Not exported: ${error.message}`);
   }
 });
+
+// The shopping list: one per book, live over a WebSocket on every device that has it open
+// (docs/protocol.md "Recipes"); each change goes to the server, which sends the whole list
+// back to every device.
+const shopping = $(".rb-shopping", root);
+let shoppingSocket = null;
+let shoppingItems = [];
+function connectShopping() {
+  if (shoppingSocket && shoppingSocket.readyState <= 1) return;
+  const url = new URL("/ws/recipes/shopping", location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const token = localStorage.getItem(tokenKey);
+  if (token) url.searchParams.set("token", token);
+  const socket = new WebSocket(url);
+  shoppingSocket = socket;
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "list") {
+      shoppingItems = message.items;
+      renderShopping();
+    } else if (message.type === "error") $(".rb-shopping-status", shopping).textContent = message.message;
+  });
+  socket.addEventListener("close", () => {
+    if (shoppingSocket === socket) setTimeout(connectShopping, 2000);
+  });
+}
+function sendShopping(message) {
+  if (shoppingSocket?.readyState === 1) shoppingSocket.send(JSON.stringify(message));
+}
+function renderShopping() {
+  shopping.hidden = shoppingItems.length === 0;
+  const system = $("#rb-units", root).value === "us" ? "us" : "metric";
+  const aisles = new Map();
+  for (const item of shoppingItems) {
+    if (!aisles.has(item.aisle)) aisles.set(item.aisle, []);
+    aisles.get(item.aisle).push(item);
+  }
+  $(".rb-shopping-aisles", shopping).replaceChildren(
+    ...[...aisles].map(([aisle, items]) => {
+      const group = document.createElement("fieldset");
+      const legend = document.createElement("legend");
+      legend.textContent = aisle;
+      group.append(legend);
+      for (const item of items) {
+        const label = document.createElement("label");
+        const box = document.createElement("input");
+        box.type = "checkbox";
+        box.checked = item.checked;
+        box.dataset.key = item.key;
+        box.addEventListener("change", () => sendShopping({ type: "check", key: item.key, checked: box.checked }));
+        label.append(box, " ", [shoppingAmount(item, system), item.name].filter(Boolean).join(" "));
+        group.append(label);
+      }
+      return group;
+    }),
+  );
+  $(".rb-shopping-status", shopping).textContent = `${shoppingItems.filter((i) => !i.checked).length} of ${shoppingItems.length} left`;
+}
+$(".rb-shop", view).addEventListener("click", () => {
+  const factor = Number($("#rb-servings", view).value || baseServings) / baseServings;
+  sendShopping({ type: "add", items: (shown.recipe.recipeIngredient ?? []).map((line) => shoppingItem(String(line), factor)) });
+  shopping.hidden = false;
+  say("Added to the shopping list.");
+});
+$(".rb-shopping-clear", shopping).addEventListener("click", () => sendShopping({ type: "clear" }));
+$("#rb-units", root).addEventListener("change", renderShopping);
+if (list.querySelector(".rb-entry")) connectShopping();

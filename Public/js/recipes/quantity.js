@@ -129,3 +129,41 @@ export function formatDuration(iso) {
   const minutes = Number(match[3] ?? 0);
   return [hours && `${hours} h`, minutes && `${minutes} min`].filter(Boolean).join(" ") || "0 min";
 }
+
+const AISLES = [
+  ["produce", /\b(apple|banana|lemon|lime|orange|onion|garlic|tomato|potato|carrot|celery|pepper|lettuce|spinach|herb|parsley|cilantro|basil|mint|ginger|mushroom|zucchini|cucumber|berr|plum|pear|avocado|cabbage|leek|shallot|scallion)/i],
+  ["dairy and eggs", /\b(milk|butter|cream|cheese|yogh?urt|egg|parmesan|mozzarella|ricotta)/i],
+  ["meat and fish", /\b(chicken|beef|pork|lamb|bacon|sausage|fish|salmon|tuna|shrimp|prawn|turkey|ham)/i],
+  ["bakery", /\b(bread|bun|roll|tortilla|pita|baguette)/i],
+  ["spices", /\b(salt|pepper|cinnamon|cumin|paprika|nutmeg|clove|oregano|thyme|vanilla|chili|curry)/i],
+  ["pantry", /\b(flour|sugar|rice|pasta|oil|vinegar|stock|broth|bean|lentil|oat|honey|syrup|baking|yeast|cocoa|chocolate|nut|almond|sauce|can)/i],
+];
+
+/** The aisle an ingredient is usually found in, by its name. */
+export function aisleOf(name) {
+  return AISLES.find(([, pattern]) => pattern.test(name))?.[0] ?? "other";
+}
+
+/** An ingredient line as a shopping item: name, amount in ml or g when it has such a unit. */
+export function shoppingItem(line, factor = 1) {
+  const parsed = parseLine(line);
+  const name = parsed.rest.replace(/\(.*?\)/g, "").split(",")[0].trim() || line.trim();
+  let amount = parsed.low === null ? null : parsed.high * factor;
+  let unit = "";
+  const facts = UNITS[parsed.unit];
+  if (amount !== null && facts) {
+    amount *= facts.base;
+    unit = facts.kind === "mass" ? "g" : "ml";
+  } else if (parsed.unit) unit = parsed.unit;
+  return { name, amount, unit, aisle: aisleOf(name) };
+}
+
+/** A shopping item's amount as shown in `system` ("" when it has none). */
+export function shoppingAmount(item, system = "metric") {
+  if (item.amount === null || item.amount === undefined) return "";
+  if (item.unit === "g" || item.unit === "ml") {
+    const shown = convert(item.amount, item.unit, system === "as-written" ? "metric" : system);
+    return `${formatAmount(shown.amount)} ${shown.unit}`;
+  }
+  return [formatAmount(item.amount), item.unit].filter(Boolean).join(" ");
+}

@@ -1,7 +1,9 @@
 import HTTP
 import JSON
+import Server
 import Storage
 import Synchronization
+import WebSocket
 
 /// `/api/recipes`: import pages, JSON-LD and book exports; list, read, tag, delete and export
 /// the recipes of a book; hand out and revoke its links.
@@ -17,6 +19,8 @@ final class RecipeAPI: Sendable {
   let random: @Sendable (Int) -> [UInt8]
   let maxImportBytes: Int
   private let window: Mutex<ImportWindow>
+  /// The live shopping lists.
+  let shopping: ShoppingHub
 
   init(
     store: (any SessionStore)?, wallClock: @escaping @Sendable () -> Double,
@@ -27,6 +31,7 @@ final class RecipeAPI: Sendable {
     self.random = random
     self.maxImportBytes = limits[.recipeImportBytes]
     self.window = Mutex(ImportWindow(perMinute: limits[.recipeImportsPerMinute]))
+    self.shopping = ShoppingHub(store: store)
   }
 
   var routes: [Route] {
@@ -45,6 +50,9 @@ final class RecipeAPI: Sendable {
       },
       Route([.post, .delete], "/api/recipes/links", [.api, .guardsState]) { call in
         .response(self.links(call.request, client: call.client))
+      },
+      Route([.get], "/ws/recipes/shopping", [.guardsState]) { call in
+        self.shoppingSocket(call.request, client: call.client, origins: call.app.origins)
       },
       Route([.get, .patch, .delete], "/api/recipes/{id}", [.api, .guardsState]) {
         (call, id: RecipeID) in
@@ -190,6 +198,33 @@ final class RecipeAPI: Sendable {
         guard let stored = try store.recipe(bookID: book.id, id: id) else { throw missing }
         return .json(Self.full(stored))
       }
+    }
+  }
+
+  // MARK: Shopping list
+
+  /// `/ws/recipes/shopping` (`?token=T`, or the client's own book): the book's live list.
+  func shoppingSocket(_ request: Request, client: ClientKey, origins: OriginPolicy) -> Reply {
+    if let refusal = origins.check(request) { return .response(refusal) }
+    let found: RecipeBook?
+    do {
+      guard let store else { throw APIError.noDatabase }
+      found = try book(request, client: client, store: store, need: .read)
+    } catch let error as APIError {
+      return .response(error.response)
+    } catch {
+      return .response(APIError(storage: error).response)
+    }
+    guard let book = found else {
+      return .response(APIError(.notFound, "save a recipe first: there is no book yet").response)
+    }
+    switch WebSocketHandshake.evaluate(request, options: WebSocketHandshake.Options()) {
+    case .accept(let accepted):
+      return .webSocket(
+        accepted,
+        ShoppingSocketHandler(hub: shopping, bookID: book.id, canChange: book.access >= .write))
+    case .reject(let response):
+      return .response(response)
     }
   }
 
