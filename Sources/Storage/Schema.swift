@@ -170,8 +170,8 @@ public enum Schema {
         """),
     // Recipe books (the recipes demo): a book belongs to its owner token; a read-only and a
     // read-write link each have their own token, NULL once revoked. `client` names the client
-    // whose own book (used without a token) it is; `shopping` its shopping list (JSON). Tags are stored as ` tag1 tag2 ` so that one
-    // LIKE finds a whole tag. Full text: FTS5 over `search_text` on SQLite (kept by triggers),
+    // whose own book (used without a token) it is; `shopping` its shopping list (JSON). Tags
+    // are stored as ` tag1 tag2 ` so that one LIKE finds a whole tag. Full text: FTS5 over `search_text` on SQLite (kept by triggers),
     // a generated tsvector with a GIN index on PostgreSQL.
     Migration(
       name: "create-recipe-books",

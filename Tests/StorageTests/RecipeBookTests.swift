@@ -10,7 +10,9 @@ struct RecipeBookTests {
       searchText: name + " " + text)
   }
 
-  @Test("owner, read-write and read-only tokens open the book; revoked links do not", arguments: Backend.allCases)
+  @Test(
+    "owner, read-write and read-only tokens open the book; revoked links do not",
+    arguments: Backend.allCases)
   func tokens(_ backend: Backend) throws {
     do {
       let fixture = try StoreFixture(backend)
@@ -33,7 +35,9 @@ struct RecipeBookTests {
     }
   }
 
-  @Test("search finds words and prefixes, tags filter, sorts order, books stay apart", arguments: Backend.allCases)
+  @Test(
+    "search finds words and prefixes, tags filter, sorts order, books stay apart",
+    arguments: Backend.allCases)
   func search(_ backend: Backend) throws {
     do {
       let fixture = try StoreFixture(backend)
@@ -50,17 +54,20 @@ struct RecipeBookTests {
       try store.addRecipes([recipe("Bread", "flour water")], bookID: "b", at: 11)
       #expect(added.map(\.name) == ["Banana bread", "Tomato soup", "apple pie"])
       #expect(added[0].tags == ["baking", "sweet"])
-      let names = { (query: RecipeQuery) in try store.recipes(bookID: "a", query: query).map(\.name) }
+      let names = { (query: RecipeQuery) in try store.recipes(bookID: "a", query: query).map(\.name)
+      }
       #expect(try names(RecipeQuery()) == ["apple pie", "Banana bread", "Tomato soup"])
       #expect(try names(RecipeQuery(text: "flour BUTTER")) == ["apple pie", "Banana bread"])
       #expect(try names(RecipeQuery(text: "tomat")) == ["Tomato soup"])
       #expect(try names(RecipeQuery(text: "\"OR* NOT")) == [])
       #expect(try names(RecipeQuery(text: "!!!")) == [])
-      #expect(try names(RecipeQuery(tag: "Baking", sort: .newest)) == ["apple pie", "Banana bread"])
+      #expect(
+        try names(RecipeQuery(tag: "Baking", sort: .newest)) == ["apple pie", "Banana bread"])
       #expect(try names(RecipeQuery(tag: "bak")) == [])
       let pie = added[2]
-      #expect(try store.setRecipeTags(bookID: "a", id: pie.id, tags: ["Dessert"], at: 12)?.tags
-        == ["dessert"])
+      #expect(
+        try store.setRecipeTags(bookID: "a", id: pie.id, tags: ["Dessert"], at: 12)?.tags
+          == ["dessert"])
       #expect(try store.recipe(bookID: "b", id: pie.id) == nil)
       #expect(try store.deleteRecipe(bookID: "a", id: pie.id))
       #expect(try names(RecipeQuery(text: "apples")) == [])
@@ -68,7 +75,9 @@ struct RecipeBookTests {
     }
   }
 
-  @Test("a book holds at most maxRecipesPerBook; an import over it stores nothing", arguments: Backend.allCases)
+  @Test(
+    "a book holds at most maxRecipesPerBook; an import over it stores nothing",
+    arguments: Backend.allCases)
   func limit(_ backend: Backend) throws {
     var limits = StoreLimits()
     limits.maxRecipesPerBook = 3

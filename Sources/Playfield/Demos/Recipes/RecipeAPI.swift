@@ -191,7 +191,8 @@ final class RecipeAPI: Sendable {
         guard case .array(let list) = try body.value("tags"),
           let tags = Optional(list.compactMap(\.stringValue)), tags.count == list.count
         else { throw APIError(.badRequest, "tags must be an array of strings", field: "tags") }
-        guard let stored = try store.setRecipeTags(bookID: book.id, id: id, tags: tags, at: wallClock())
+        guard
+          let stored = try store.setRecipeTags(bookID: book.id, id: id, tags: tags, at: wallClock())
         else { throw missing }
         return .json(Self.full(stored))
       default:
@@ -255,7 +256,8 @@ final class RecipeAPI: Sendable {
   ) throws -> RecipeBook? {
     guard let token = SessionAPI.token(in: request) else {
       guard need != .owner else {
-        throw APIError(.forbidden, "send the book's owner token to manage its links", field: "token")
+        throw APIError(
+          .forbidden, "send the book's owner token to manage its links", field: "token")
       }
       return try store.clientRecipeBook(client: client.description)
     }
@@ -344,7 +346,8 @@ final class RecipeAPI: Sendable {
     func collect(_ value: JSONValue?) {
       switch value {
       case .string(let text)?: parts.append(text)
-      case .array(let items)?: items.forEach { collect($0) }
+      case .array(let items)?:
+        for item in items { collect(item) }
       case .object?:
         collect(value?["name"])
         collect(value?["text"])
