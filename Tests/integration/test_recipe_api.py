@@ -164,5 +164,9 @@ def test_dev_pages_import_when_present(start_playfield):
         expected = json.loads(page.with_suffix(".json").read_text())
         status, _, recipe = html(server, page.read_bytes())
         assert status == 200, (page.name, recipe)
-        assert recipe["@type"] == "Recipe" and recipe["name"], page.name
-        assert expected.get("title") is None or recipe["name"].strip() != ""
+        assert recipe["@type"] == "Recipe", page.name
+        # What the API answers is what the extractor made of the page; its field-by-field
+        # accuracy is the Recipes target's tests' business, the API's is to pass it through.
+        assert recipe["name"].strip(), page.name
+        assert "recipeIngredient" in recipe or not expected.get("ingredients") or page.name.startswith(
+            "afghankitchen"), page.name  # NB: the extractor misses that page's ingredients (for now)
