@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Playfield needs and is missing: system libraries to build and run (libpq is
-# linked even when only SQLite is used), and with --test also Chromium, nginx, wrk, the
-# PostgreSQL server the storage tests start, and the Python test tools. Installs through apt
+# linked even when only SQLite is used; libxml2 reads recipe pages), and with --test also
+# Chromium, nginx, wrk, the PostgreSQL server the storage tests start, and the Python test
+# tools. Installs through apt
 # when run as root; otherwise says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
-packages=(pkg-config libsqlite3-dev libpq-dev libpng-dev zlib1g-dev)
+packages=(pkg-config libsqlite3-dev libpq-dev libpng-dev zlib1g-dev libxml2-dev)
 if [ "$want_test" = 1 ]; then
   packages+=(chromium nginx wrk postgresql)
 fi

@@ -98,7 +98,10 @@ struct HTMLDocument: Sendable {
     var lines: [String] = []
     var current = ""
     func breakLine() {
-      let line = HTMLText.collapse(current)
+      // NB: markup often leaves a line break between an inline element and the comma after
+      // it ("<span>Garlic</span>\n, minced"): no space before punctuation that follows.
+      var line = HTMLText.collapse(current)
+      if line.contains(" ,") { line = line.replacing(" ,", with: ",") }
       if !line.isEmpty { lines.append(line) }
       current = ""
     }

@@ -55,11 +55,27 @@ enum HTMLText {
     guard let body = document.descendants().first(where: { document.nodes[$0].name == "body" })
     else { return [] }
     var result = document.lines(of: body)
-    // Double-encoded entities ("&amp;#8211;") are common in feeds: decode once more.
-    if again, result.contains(where: { $0.contains("&") && $0.contains(";") }) {
-      result = result.flatMap { line in line.contains("&") ? lines(line, again: false) : [line] }
+    // Double-encoded entities ("&amp;#8211;") are common in feeds, and encoded markup
+    // ("&lt;script&gt;") must not come out as markup: decode and strip once more.
+    if again {
+      result = result.flatMap { line in
+        looksEncoded(line) ? lines(line, again: false) : [line]
+      }
     }
     return result
+  }
+
+  /// Whether a decoded line still holds an entity or something like a tag.
+  private static func looksEncoded(_ line: String) -> Bool {
+    var previous: Character = " "
+    for character in line {
+      if previous == "<", character.isLetter || character == "/" || character == "!" {
+        return true
+      }
+      if previous == "&", character.isLetter || character == "#" { return line.contains(";") }
+      previous = character
+    }
+    return false
   }
 
   /// A metadata string as one line of plain text.

@@ -88,8 +88,19 @@ enum JSONLDReader {
     strip(&bytes)
     guard !bytes.isEmpty else { return [] }
     if let value = try? JSONValue.parse(bytes) { return [value] }
-    let repaired = repair(bytes)
-    if let value = try? JSONValue.parse(repaired) { return [value] }
+    var repaired = repair(bytes)
+    // A key given twice in one object (the strict parser refuses it): the later is renamed
+    // out of the way ("~name") and the earlier kept, up to 32 times.
+    for _ in 0..<32 {
+      do {
+        return [try JSONValue.parse(repaired)]
+      } catch {
+        guard error.message.hasPrefix("duplicate key"), error.offset < repaired.count,
+          repaired[error.offset] == UInt8(ascii: "\"")
+        else { break }
+        repaired.insert(UInt8(ascii: "~"), at: error.offset + 1)
+      }
+    }
     // Several top-level values one after another: parse each balanced run.
     return split(repaired).compactMap { try? JSONValue.parse($0) }
   }

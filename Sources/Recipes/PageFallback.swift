@@ -6,6 +6,8 @@ struct PageFallback {
   private(set) var title: String?
   private(set) var image: String?
   private(set) var description: String?
+  /// The page's share image (Open Graph, Twitter card) unless it looks like a logo or icon.
+  private(set) var shareImage: String?
 
   init(document: HTMLDocument) {
     var metas: [String: String] = [:]
@@ -32,12 +34,31 @@ struct PageFallback {
       }
     }
     title = (metas["og:title"] ?? metas["twitter:title"] ?? titleText).map(HTMLText.clean)
-    image = metas["og:image"] ?? metas["og:image:url"] ?? metas["twitter:image"] ?? firstImage
+    shareImage = [metas["og:image"], metas["og:image:url"], metas["og:image:secure_url"],
+      metas["twitter:image"]].compactMap { $0 }.first { Self.isPhoto($0) }
+    image = shareImage ?? firstImage.flatMap { Self.isPhoto($0) ? $0 : nil }
     description = (metas["og:description"] ?? metas["description"]).map(HTMLText.clean)
   }
 
-  func fill(_ recipe: JSONValue, url: String?) -> JSONValue {
+  /// Whether a link looks like a picture of content rather than a logo, icon or placeholder.
+  static func isPhoto(_ link: String) -> Bool {
+    let trimmed = HTMLText.collapse(link)
+    guard !trimmed.isEmpty, !trimmed.hasPrefix("data:") else { return false }
+    let file = (trimmed.split(separator: "?").first ?? "").split(separator: "/").last ?? ""
+    let lower = file.lowercased()
+    return !["logo", "icon", "favicon", "placeholder", "blank", "spacer", "avatar"].contains {
+      lower.contains($0)
+    }
+  }
+
+  /// Fills a normalised recipe's missing name, image and description from the page; the main
+  /// (first) recipe of a page takes the page's share image, which pages choose as their best
+  /// picture of it.
+  func fill(_ recipe: JSONValue, url: String?, main: Bool) -> JSONValue {
     guard var members = recipe.objectValue else { return recipe }
+    if main, let shareImage {
+      members["image"] = .string(PageURL.resolve(shareImage, base: url))
+    }
     if members["name"] == nil, let title, !title.isEmpty { members["name"] = .string(title) }
     if members["image"] == nil, let image, !image.isEmpty {
       members["image"] = .string(PageURL.resolve(image, base: url))

@@ -14,19 +14,28 @@ public enum RecipeExtractor {
   /// links and as the recipe's `url` when the page gives none.
   public static func recipes(html: [UInt8], url: String?) throws(RecipeImportError) -> [JSONValue] {
     let document = HTMLDocument(bytes: html)
-    var found = JSONLDReader.recipes(in: document)
-    for vocabulary in [MarkupVocabulary.microdata, .microformats, .rdfa] where found.isEmpty {
-      found = MarkupItemReader(document: document, vocabulary: vocabulary).recipes()
-    }
-    found = found.filter(hasContent)
+    let found = rawRecipes(in: document)
     guard !found.isEmpty else {
       throw RecipeImportError(
         "\(notFound) (looked for JSON-LD, microdata, h-recipe/hRecipe and RDFa)")
     }
     let page = PageFallback(document: document)
-    return found.map { raw in
-      page.fill(RecipeNormalizer.normalise(raw, url: url), url: url)
+    return found.enumerated().map { offset, raw in
+      page.fill(RecipeNormalizer.normalise(raw, url: url), url: url, main: offset == 0)
     }
+  }
+
+  /// The recipes as the page gives them, before normalising (for the dev tools).
+  package static func rawRecipes(html: [UInt8]) -> [JSONValue] {
+    rawRecipes(in: HTMLDocument(bytes: html))
+  }
+
+  private static func rawRecipes(in document: HTMLDocument) -> [JSONValue] {
+    var found = JSONLDReader.recipes(in: document)
+    for vocabulary in [MarkupVocabulary.microdata, .microformats, .rdfa] where found.isEmpty {
+      found = MarkupItemReader(document: document, vocabulary: vocabulary).recipes()
+    }
+    return found.filter(hasContent)
   }
 
   /// A recipe worth returning: it has a name, ingredients or instructions.

@@ -12,14 +12,14 @@ enum RecipeImage {
       switch current {
       case .string(let text):
         let url = HTMLText.collapse(text)
-        if !url.isEmpty { candidates.append((url, nil)) }
+        if PageFallback.isPhoto(url) { candidates.append((url, nil)) }
       case .array(let elements):
         stack.append(contentsOf: elements.reversed())
       case .object:
         let url =
           current["url"]?.stringValue ?? current["contentUrl"]?.stringValue
           ?? current["@id"]?.stringValue
-        if let url, !url.isEmpty {
+        if let url, PageFallback.isPhoto(url) {
           let width = number(current["width"])
           let height = number(current["height"])
           let area = width.map { $0 * (height ?? $0) }

@@ -11,8 +11,16 @@ enum RecipeInstructions {
       output.append(contentsOf: pending)
       pending.removeAll()
     }
-    for element in value.arrayValue ?? [value] {
-      if isSection(element) {
+    var elements = value.arrayValue ?? [value]
+    // One section around every step is no grouping ("Preparation": the steps).
+    if elements.count == 1, isSection(elements[0]), let inner = elements[0]["itemListElement"] {
+      elements = inner.arrayValue ?? [inner]
+    }
+    for element in elements {
+      if let titled = titledStep(element) {
+        flush()
+        output.append(titled)
+      } else if isSection(element) {
         flush()
         let steps = self.steps(element["itemListElement"], depth: 0)
         let name = element["name"].flatMap(RecipeNormalizer.text)
@@ -30,6 +38,25 @@ enum RecipeInstructions {
     }
     flush()
     return output
+  }
+
+  /// A step with a title of its own ("Parboil the fries": "Once the water has boiled, ..."),
+  /// as a section of that name holding the step; nil for steps without one (a number, or the
+  /// text itself or its start, as many plugins write).
+  private static func titledStep(_ value: JSONValue) -> JSONValue? {
+    guard types(value).contains("HowToStep"), let name = value["name"]?.stringValue,
+      let text = value["text"]?.stringValue
+    else { return nil }
+    let title = HTMLText.clean(name)
+    let body = HTMLText.clean(text)
+    guard title.contains(where: \.isLetter), !body.isEmpty, title.count < body.count,
+      !body.hasPrefix(title.hasSuffix("...") || title.hasSuffix("…")
+        ? String(title.prefix(while: { $0 != "." && $0 != "…" })) : title)
+    else { return nil }
+    return [
+      "@type": "HowToSection", "name": .string(title),
+      "itemListElement": [step(body)],
+    ]
   }
 
   private static func isSection(_ value: JSONValue) -> Bool {
@@ -60,7 +87,8 @@ enum RecipeInstructions {
       }
       let text = value["text"] ?? value["description"]
       if let text, let string = text.stringValue {
-        return HTMLText.lines(string).map(step)
+        let line = HTMLText.clean(string)
+        return line.isEmpty ? [] : [step(line)]
       }
       if let text, text.arrayValue != nil { return steps(text, depth: depth + 1) }
       if let list = value["itemListElement"] { return steps(list, depth: depth + 1) }

@@ -82,13 +82,27 @@ enum RecipeNormalizer {
   /// The yield to normalise: the first entry with a word in it, else the first.
   private static func yieldText(_ value: JSONValue?) -> String? {
     guard let value else { return nil }
-    let entries = (value.arrayValue ?? [value]).compactMap(text)
+    let entries = (value.arrayValue ?? [value]).compactMap { entry in
+      // A QuantitativeValue: {"value": 6, "unitText": "servings"}.
+      entry["value"].flatMap(text).map { number in
+        [number, entry["unitText"].flatMap(text)].compactMap { $0 }.joined(separator: " ")
+      } ?? text(entry)
+    }
     return entries.first { $0.contains { $0.isLetter } } ?? entries.first
   }
 
   private static func ingredients(_ value: JSONValue?) -> [String] {
     guard let value else { return [] }
-    let entries = value.arrayValue ?? [value]
+    // Groups given as nested lists are flattened (the page's group names are not kept).
+    var entries: [JSONValue] = []
+    var stack = [value]
+    while let current = stack.popLast(), entries.count < 10_000 {
+      if let elements = current.arrayValue {
+        stack.append(contentsOf: elements.reversed())
+      } else {
+        entries.append(current)
+      }
+    }
     if entries.count == 1, let only = entries[0].stringValue {
       return HTMLText.lines(only)
     }
