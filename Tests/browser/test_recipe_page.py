@@ -164,3 +164,25 @@ def test_shopping_list_is_shared_live_between_two_browsers(playfield, watched):
     first.page.wait_for_function("() => document.querySelector('.rb-shopping input[data-key=\"flour|g\"]').checked")
     assert_accessible(second)
     second.screenshot("recipes-shopping")
+
+
+def test_owner_makes_a_read_only_link_and_revokes_it(playfield, watched):
+    owner = open_book(watched, playfield.url)
+    paste(owner, PAGE)
+    owner.page.get_by_role("button", name="Save to my book").click()
+    owner.page.wait_for_selector(".rb-shop:not([hidden])")
+    owner.page.get_by_role("button", name="Make share links").click()
+    owner.page.wait_for_selector(".rb-link-list:not([hidden])")
+    link = owner.page.locator(".rb-read-link").inner_text()
+    assert "/demos/recipes?book=" in link
+    reader = open_book(watched, playfield.url)
+    reader.page.goto(link)
+    reader.page.wait_for_selector(".rb-entry")
+    assert reader.page.locator(".rb-entry").all_inner_texts() == [
+        owner.page.locator(".rb-name").inner_text()]
+    owner.page.get_by_role("button", name="Revoke share links").click()
+    owner.page.wait_for_selector(".rb-link-list[hidden]", state="attached")
+    reader.page.reload()
+    reader.page.wait_for_function("() => document.querySelector('.rb-message').textContent.includes('cannot be read')")
+    reader.allow(lambda problem: "403" in problem)
+    assert_accessible(owner)

@@ -381,3 +381,28 @@ $(".rb-shop", view).addEventListener("click", () => {
 $(".rb-shopping-clear", shopping).addEventListener("click", () => sendShopping({ type: "clear" }));
 $("#rb-units", root).addEventListener("change", renderShopping);
 if (list.querySelector(".rb-entry")) connectShopping();
+
+// Share links (the owner's token only): new ones replace the old, revoke ends both.
+function bookLink(token) {
+  return new URL(`/demos/recipes?book=${encodeURIComponent(token)}`, location.origin).href;
+}
+$(".rb-links", root).addEventListener("click", async () => {
+  try {
+    const links = await call("/api/recipes/links", { method: "POST" });
+    $(".rb-read-link", root).textContent = bookLink(links.read);
+    $(".rb-write-link", root).textContent = bookLink(links.write);
+    $(".rb-link-list", root).hidden = false;
+    say("New share links made; older ones no longer work.");
+  } catch (error) {
+    say(`No links: ${error.message}`);
+  }
+});
+$(".rb-revoke", root).addEventListener("click", async () => {
+  try {
+    await call("/api/recipes/links", { method: "DELETE" });
+    $(".rb-link-list", root).hidden = true;
+    say("Share links revoked.");
+  } catch (error) {
+    say(`Not revoked: ${error.message}`);
+  }
+});
