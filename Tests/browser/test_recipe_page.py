@@ -183,6 +183,8 @@ def test_owner_makes_a_read_only_link_and_revokes_it(playfield, watched):
     owner.page.get_by_role("button", name="Revoke share links").click()
     owner.page.wait_for_selector(".rb-link-list[hidden]", state="attached")
     reader.page.reload()
-    reader.page.wait_for_function("() => document.querySelector('.rb-message').textContent.includes('cannot be read')")
+    reader.page.wait_for_function("() => document.querySelector('.rb-message').textContent.includes('no longer works')")
+    assert "book=" not in reader.page.url
+    reader.page.wait_for_selector(".rb-list li:not(:has(.rb-entry))")
     reader.allow(lambda problem: "403" in problem)
     assert_accessible(owner)

@@ -13,7 +13,12 @@ const list = $(".rb-list", root);
 const view = $(".rb-recipe", root);
 const tokenKey = "playfield.recipes.token";
 const params = new URLSearchParams(location.search);
-if (params.get("book")) localStorage.setItem(tokenKey, params.get("book"));
+if (params.get("book")) {
+  // NB: kept in this browser, out of the address bar, as for a session's control token.
+  localStorage.setItem(tokenKey, params.get("book"));
+  params.delete("book");
+  history.replaceState(null, "", `${location.pathname}${params.size ? `?${params}` : ""}${location.hash}`);
+}
 let shown = null; // { recipe, id } on view
 let baseServings = 4;
 
@@ -102,6 +107,11 @@ async function refresh() {
   try {
     answer = await call(`/api/recipes?${query}`);
   } catch (error) {
+    if (localStorage.getItem(tokenKey) && /no recipe book opens/.test(error.message)) {
+      localStorage.removeItem(tokenKey);
+      say("That book's link no longer works (revoked?): this is your own book.");
+      return refresh();
+    }
     return say(`The book cannot be read: ${error.message}`);
   }
   list.replaceChildren(
