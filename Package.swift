@@ -23,6 +23,9 @@ let package = Package(
       name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
     .systemLibrary(
       name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+    .systemLibrary(
+      name: "CLibXML2", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
     .target(name: "PNGShim", dependencies: ["CPNG"]),
     .target(name: "CPosix"),
 
@@ -37,6 +40,8 @@ let package = Package(
       name: "Simulation", dependencies: ["JSON"],
       swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
     .target(name: "Apollonian", dependencies: ["JSON"]),
+    // Recipe extraction from HTML pages (schema.org JSON-LD, microdata, microformats, RDFa).
+    .target(name: "Recipes", dependencies: ["JSON", "CLibXML2"]),
     // NB: -march=native lets the SIMD kernel use AVX2 (or AVX-512) on the machine that builds
     // it; Swift never fuses multiply-adds, so the counts stay those of the scalar loop.
     .target(
@@ -59,7 +64,7 @@ let package = Package(
       name: "Playfield",
       dependencies: [
         "HTTP", "WebSocket", "Server", "JSON", "Simulation", "Tiles", "Storage", "Deflate",
-        "Apollonian", "CPosix", .product(name: "Logging", package: "swift-log"),
+        "Apollonian", "Recipes", "CPosix", .product(name: "Logging", package: "swift-log"),
         .product(name: "Mustache", package: "swift-mustache"),
       ]),
     .executableTarget(
@@ -69,6 +74,9 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+
+    // Prints the recipe of an HTML file: the dev-set scorer and benchmarks run it.
+    .executableTarget(name: "recipe-import", dependencies: ["Recipes", "JSON"]),
 
     // libFuzzer targets over the pure parsers; `make fuzz` builds them instrumented, a plain
     // build links them without libFuzzer (they then only say how to build them).
@@ -88,6 +96,7 @@ let package = Package(
     // NB: Playfield too, for the determinism of sessions on both clocks (ClockDeterminismTests).
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "Playfield"]),
     .testTarget(name: "ApollonianTests", dependencies: ["Apollonian", "JSON"]),
+    .testTarget(name: "RecipesTests", dependencies: ["Recipes", "JSON"]),
     .testTarget(name: "TilesTests", dependencies: ["Tiles", "TestSupport"]),
     // A process that opens a SQLite store and holds it, for the one-process-per-file tests.
     .executableTarget(

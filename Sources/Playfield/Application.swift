@@ -56,6 +56,7 @@ public final class Application: HTTPHandler {
         var storeLimits = StoreLimits()
         storeLimits.maxMazesPerClient = limits[.mazesPerClient]
         storeLimits.maxMazesPerAddress = limits[.mazesPerClient] * limits[.familiesPerAddress]
+        storeLimits.maxRecipesPerBook = limits[.recipesPerBook]
         let shared = PostgresURL.isPostgreSQL(path)
         var writing = WriterConfiguration()
         writing.maxPendingBytes = limits[.pendingBytes]

@@ -92,4 +92,19 @@ public enum SQLDialect: String, Sendable {
       ("SELECT pg_advisory_lock(?1)", "SELECT pg_advisory_unlock(?1)", [.integer(lock.key)])
     }
   }
+
+  /// The condition that keeps the recipes (`recipes AS r`) matching a full-text `query`, with
+  /// its parameter as `?N`: FTS5 on SQLite, the tsvector column on PostgreSQL.
+  func recipeSearch(_ query: RecipeQuery, parameter: Int) -> (sql: String, value: SQLValue)? {
+    switch self {
+    case .sqlite:
+      query.ftsQuery.map {
+        ("r.id IN (SELECT rowid FROM recipes_fts WHERE recipes_fts MATCH ?\(parameter))", .text($0))
+      }
+    case .postgresql:
+      query.tsQuery.map {
+        ("r.search_vector @@ to_tsquery('simple', ?\(parameter))", .text($0))
+      }
+    }
+  }
 }

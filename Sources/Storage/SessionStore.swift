@@ -82,6 +82,38 @@ public protocol SessionStore: Sendable {
   @discardableResult
   func deleteMaze(named name: String, token: String?) throws -> Bool
 
+  /// Makes a recipe book owned by `ownerToken` (the store keeps its hash); with a `client`, it
+  /// is that client's own book, used by its requests that carry no token.
+  @discardableResult
+  func createRecipeBook(id: String, ownerToken: String, client: String?, at time: Double) throws
+    -> RecipeBook
+  /// The book `token` opens (owner, read-write or read-only link), or nil.
+  func recipeBook(token: String) throws -> RecipeBook?
+  /// The client's own book (write access), or nil before its first save.
+  func clientRecipeBook(client: String) throws -> RecipeBook?
+  /// Replaces the book's read-only and read-write link tokens (nil revokes one); the old ones
+  /// stop working at once.
+  func setRecipeBookLinks(bookID: String, readToken: String?, writeToken: String?) throws
+  /// Adds recipes to a book in one transaction: all of them, or none when one is refused.
+  @discardableResult
+  func addRecipes(_ recipes: [NewRecipe], bookID: String, at time: Double) throws
+    -> [StoredRecipe]
+  /// The book's recipes that match `query`.
+  func recipes(bookID: String, query: RecipeQuery) throws -> [StoredRecipe]
+  /// One recipe of the book, or nil.
+  func recipe(bookID: String, id: Int64) throws -> StoredRecipe?
+  /// Replaces a recipe's tags; nil when the book has no such recipe.
+  func setRecipeTags(bookID: String, id: Int64, tags: [String], at time: Double) throws
+    -> StoredRecipe?
+  /// Deletes a recipe of the book; false when there was none.
+  @discardableResult
+  func deleteRecipe(bookID: String, id: Int64) throws -> Bool
+
+  /// The book's shopping list as stored (a JSON array; `[]` for none or no such book).
+  func shoppingList(bookID: String) throws -> String
+  /// Replaces the book's shopping list.
+  func setShoppingList(bookID: String, items: String) throws
+
   /// The number of sessions and the size of the database.
   func statistics() throws -> StoreStatistics
   /// Whether the database is still where it was opened (SQLite: the file at its path;

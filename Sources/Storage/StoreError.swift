@@ -17,6 +17,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooManyMazesForAddress(limit: Int)
   /// The maze exists and the token given is not its owner's.
   case notMazeOwner(name: String)
+  /// The recipe book holds as many recipes as it may.
+  case tooManyRecipes(limit: Int)
+  /// The token may read the recipe book but not do this.
+  case recipeBookAccess(needed: String)
 
   public var description: String {
     switch self {
@@ -36,6 +40,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
       "your address has saved \(limit) mazes, the most one address may; delete one first"
     case .notMazeOwner(let name):
       "the maze \(name) belongs to someone else: send its token to change or delete it"
+    case .tooManyRecipes(let limit):
+      "the recipe book is full (\(limit) recipes); delete some first"
+    case .recipeBookAccess(let needed):
+      "this link cannot do that: it needs \(needed)"
     }
   }
 }

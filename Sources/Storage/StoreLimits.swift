@@ -14,6 +14,12 @@ public struct StoreLimits: Sendable, Equatable {
   public var maxMazesPerAddress = 80
   /// Largest maze encoding (UTF-8 bytes).
   public var maxMazeBytes = 16_384
+  /// Recipes one book may hold.
+  public var maxRecipesPerBook = 2_000
+  /// Largest stored recipe (UTF-8 bytes of its JSON).
+  public var maxRecipeBytes = 256 * 1024
+  /// Recipe books one client may make (each with its owner token).
+  public var maxRecipeBooksPerClient = 20
   /// Largest session config (UTF-8 bytes of JSON).
   public var maxConfigBytes = 65_536
 

@@ -5,6 +5,7 @@ enum TableLock: Int64, Sendable {
   case highScores = 2
   case mazes = 3
   case migrations = 4
+  case recipes = 5
 
   /// The advisory lock key: "Playfld" in the top bytes, so other users of the database do not
   /// collide with ours, then the case.

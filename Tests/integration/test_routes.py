@@ -50,4 +50,5 @@ def test_options_lists_the_methods_and_grants_cors_only_where_other_sites_may_re
     status, headers, _ = exchange(playfield, "OPTIONS", "/api/sessions", preflight)
     assert status == 204 and headers["Access-Control-Allow-Origin"] is None
     status, headers, _ = exchange(playfield, "OPTIONS", "*")
-    assert status == 204 and headers["Allow"] == "GET, HEAD, POST, PUT, DELETE, OPTIONS"
+    # PATCH: the recipe book's tags (`PATCH /api/recipes/ID`).
+    assert status == 204 and headers["Allow"] == "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"

@@ -14,7 +14,8 @@ extension APIError {
       case .tooManySessions, .tooManyMazes: self.init(.conflict, store.description)
       case .tooManyMazesForClient, .tooManyMazesForAddress:
         self.init(.tooManyRequests, store.description)
-      case .notMazeOwner: self.init(.forbidden, store.description)
+      case .notMazeOwner, .recipeBookAccess: self.init(.forbidden, store.description)
+      case .tooManyRecipes: self.init(.tooManyRequests, store.description)
       }
     case let sqlite as SQLiteError:
       self.init(.serviceUnavailable, "the database cannot do this now: \(sqlite.message)")

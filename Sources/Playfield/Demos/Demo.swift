@@ -55,5 +55,6 @@ struct Demo: Sendable {
       seed: "HSV colour picker", group: .sensorsAndDrawing, frame: .init(640, 320)),
     .paintbrush,
     .streetSoccer,
+    .recipes,
   ]
 }

@@ -19,6 +19,16 @@ extension Limit where Value == Int {
   public static let mazesPerClient = Limit(
     "mazes-per-client", 20, from: 1, to: 10_000_000,
     help: "Saved mazes one client (an address, or a browser's cookie family) may own.")
+  public static let recipesPerBook = Limit(
+    "recipes-per-book", 2_000, from: 1, to: 1_000_000,
+    help: "Recipes one recipe book may hold; an import past it gets 429 and stores nothing.")
+  public static let recipeImportBytes = Limit(
+    "recipe-import-bytes", 1 << 20, from: 1024, to: 1 << 20,
+    help: "Largest page, JSON-LD file or book export one recipe import may send (the server "
+      + "takes no body over 1 MiB anyway); past it, 413.")
+  public static let recipeImportsPerMinute = Limit(
+    "recipe-imports-per-minute", 60, from: 1, to: 1_000_000,
+    help: "Recipe imports one client may make in any 60 seconds; past it, 429 with Retry-After.")
   public static let tileRendersPerClient = Limit(
     "tile-renders-per-client", 32, from: 1, to: 10_000_000,
     help: "Tile renders one client may have running or waiting; past it, 429.")

@@ -38,14 +38,17 @@ class Client:
     # Requests
 
     def _request(self, method: str, path: str, body: Any = None, token: str | None = None,
-                 raw: bool = False) -> Any:
-        """Sends one request; returns the parsed JSON (or bytes when `raw`), raising
-        `HTTPError` with the server's message for any status of 400 or more."""
+                 raw: bool = False, data: bytes | None = None,
+                 content_type: str | None = None) -> Any:
+        """Sends one request (`body` as JSON, or `data` bytes of `content_type`); returns the
+        parsed JSON (or bytes when `raw`), raising `HTTPError` with the server's message for
+        any status of 400 or more."""
         headers: dict[str, str] = {"Accept": "application/json"}
-        data = None
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
+        elif data is not None:
+            headers["Content-Type"] = content_type or "application/octet-stream"
         if token is not None:
             headers["Authorization"] = "Bearer " + token
         request = urllib.request.Request(
@@ -185,6 +188,55 @@ class Client:
         return SavedMaze(name=body["name"], updated_at=body["updatedAt"], cells=body["cells"],
                          created_at=body.get("createdAt"), token=body.get("token"))
 
+    # Recipes (docs/protocol.md section 7b). With no `token`, the book is this client's own.
+
+    def import_recipe(self, page: "str | bytes | JSONObject | list[Any]", url: str | None = None,
+                      save: bool = False, tags: "tuple[str, ...] | list[str]" = (),
+                      token: str | None = None) -> JSONObject:
+        """Reads the recipe of `page`: HTML (str or bytes), or JSON-LD (a dict, or text that
+        starts with `{` or `[`). Returns the schema.org Recipe as a dict; with `save`, stores it
+        and the dict also has `id`, `tags` and, when this made the book, `book` (its `id` and
+        owner `token`)."""
+        data: bytes
+        if isinstance(page, (dict, list)):
+            data, kind = json.dumps(page).encode(), "application/ld+json"
+        else:
+            data = page.encode() if isinstance(page, str) else bytes(page)
+            kind = "application/ld+json" if data.lstrip()[:1] in (b"{", b"[") else "text/html"
+        query: list[tuple[str, str]] = [("url", url)] if url else []
+        query += [("save", "1")] if save else []
+        query += [("tag", tag) for tag in tags]
+        path = "/api/recipes/import" + ("?" + urllib.parse.urlencode(query) if query else "")
+        recipe: JSONObject = self._request("POST", path, token=token, data=data, content_type=kind)
+        return recipe
+
+    def recipes(self, q: str | None = None, tag: str | None = None, sort: str | None = None,
+                token: str | None = None) -> list[JSONObject]:
+        """The book's recipes (`id`, `name`, `tags`...), matching the words `q` and `tag`,
+        ordered by `sort` ("name", "newest" or "oldest")."""
+        query = {k: v for k, v in (("q", q), ("tag", tag), ("sort", sort)) if v}
+        path = "/api/recipes" + ("?" + urllib.parse.urlencode(query) if query else "")
+        found: list[JSONObject] = self._request("GET", path, token=token)["recipes"]
+        return found
+
+    def recipe(self, recipe_id: int, token: str | None = None) -> JSONObject:
+        """One recipe of the book: the schema.org Recipe with its `id` and `tags`."""
+        recipe: JSONObject = self._request("GET", f"/api/recipes/{int(recipe_id)}", token=token)
+        return recipe
+
+    def export_recipes(self, token: str | None = None) -> JSONObject:
+        """The whole book, as `import_recipes` takes it back."""
+        export: JSONObject = self._request("GET", "/api/recipes/export", token=token)
+        return export
+
+    def import_recipes(self, export: JSONObject, token: str | None = None) -> JSONObject:
+        """Stores every recipe of a book export; returns `{"imported", "ids"}` (and `book`
+        when this made the book)."""
+        result: JSONObject = self._request(
+            "POST", "/api/recipes/import?save=1", token=token, data=json.dumps(export).encode(),
+            content_type="application/json")
+        return result
+
     # Tiles
 
     def tile(self, zoom: int, x: int, y: int, iterations: int | None = None,
@@ -306,6 +358,25 @@ class AsyncClient:
 
     async def delete_maze(self, name: str, token: "str | SavedMaze | None") -> None:
         await asyncio.to_thread(self._client.delete_maze, name, token)
+
+    async def import_recipe(self, page: "str | bytes | JSONObject | list[Any]",
+                            url: str | None = None, save: bool = False,
+                            tags: "tuple[str, ...] | list[str]" = (),
+                            token: str | None = None) -> JSONObject:
+        return await asyncio.to_thread(self._client.import_recipe, page, url, save, tags, token)
+
+    async def recipes(self, q: str | None = None, tag: str | None = None,
+                      sort: str | None = None, token: str | None = None) -> list[JSONObject]:
+        return await asyncio.to_thread(self._client.recipes, q, tag, sort, token)
+
+    async def recipe(self, recipe_id: int, token: str | None = None) -> JSONObject:
+        return await asyncio.to_thread(self._client.recipe, recipe_id, token)
+
+    async def export_recipes(self, token: str | None = None) -> JSONObject:
+        return await asyncio.to_thread(self._client.export_recipes, token)
+
+    async def import_recipes(self, export: JSONObject, token: str | None = None) -> JSONObject:
+        return await asyncio.to_thread(self._client.import_recipes, export, token)
 
     async def tile(self, zoom: int, x: int, y: int, iterations: int | None = None,
                    palette: str | None = None,

@@ -1,0 +1,418 @@
+// Recipes (seed "My Favorite Recipes"): the page's one module script. Import by paste, file or
+// bookmarklet (previewed, then saved), the book with search and sort, a recipe view that
+// scales servings and converts units, a text-size control up to 300 %, cook mode with timers
+// and the screen kept on, and sharing (share sheet, link, print, JSON-LD). The book is the
+// one the stored token opens (`?book=TOKEN` from a shared link), or this browser's own.
+
+import { $ } from "../lib/dom.js";
+import { formatDuration, scaleLine, servingsOf, shoppingAmount, shoppingItem, timersIn } from "../recipes/quantity.js";
+
+const root = $(".demo-recipes");
+const message = $(".rb-message", root);
+const list = $(".rb-list", root);
+const view = $(".rb-recipe", root);
+const tokenKey = "playfield.recipes.token";
+const params = new URLSearchParams(location.search);
+if (params.get("book")) {
+  // NB: kept in this browser, out of the address bar, as for a session's control token.
+  localStorage.setItem(tokenKey, params.get("book"));
+  params.delete("book");
+  history.replaceState(null, "", `${location.pathname}${params.size ? `?${params}` : ""}${location.hash}`);
+}
+let shown = null; // { recipe, id } on view
+let baseServings = 4;
+
+function headers(extra = {}) {
+  const token = localStorage.getItem(tokenKey);
+  return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
+}
+
+async function call(path, init = {}) {
+  const response = await fetch(path, { ...init, headers: headers(init.headers), cache: "no-store" });
+  const body = response.status === 204 ? null : await response.json().catch(() => null);
+  if (!response.ok) throw new Error(body?.error ?? `the server answered ${response.status}`);
+  return body;
+}
+
+function say(text) {
+  message.textContent = text;
+}
+
+/** Imports `text` (a page or JSON) and shows it, unsaved; `save` stores it at once. */
+async function importText(text, url = "", save = false) {
+  const trimmed = text.trimStart();
+  const type = trimmed.startsWith("{") || trimmed.startsWith("[") ? "application/ld+json" : "text/html";
+  const query = new URLSearchParams();
+  if (url) query.set("url", url);
+  if (save) query.set("save", "1");
+  try {
+    const answer = await call(`/api/recipes/import?${query}`, { method: "POST", body: text, headers: { "Content-Type": type } });
+    if (answer.book?.token) localStorage.setItem(tokenKey, answer.book.token);
+    if (answer.playfield === "recipe-book") {
+      const saved = await call("/api/recipes/import?save=1", { method: "POST", body: text, headers: { "Content-Type": type } });
+      if (saved.book?.token) localStorage.setItem(tokenKey, saved.book.token);
+      say(`Imported ${saved.imported} recipes into your book.`);
+      await refresh();
+      return;
+    }
+    show(answer, answer.id ?? null);
+    say(answer.id ? `Saved “${answer.name}”.` : `Found “${answer.name}”. Save it to keep it.`);
+    if (answer.id) {
+      await refresh();
+      connectShopping();
+    }
+  } catch (error) {
+    say(`Not imported: ${error.message}`);
+  }
+}
+
+$(".rb-paste", root).addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("#rb-source", root).value;
+  if (!text.trim()) return say("Paste a page or JSON-LD first.");
+  importText(text, $("#rb-url", root).value.trim());
+});
+
+async function importFile(file) {
+  if (!file) return;
+  importText(await file.text());
+}
+$("#rb-file", root).addEventListener("change", (event) => importFile(event.target.files[0]));
+const dropZone = $(".rb-paste", root);
+dropZone.addEventListener("dragover", (event) => event.preventDefault());
+dropZone.addEventListener("drop", (event) => {
+  event.preventDefault();
+  importFile(event.dataTransfer.files[0]);
+});
+
+// The bookmarklet opens this page with `?receive=1` and posts the page it was clicked on.
+const origin = location.origin;
+$(".rb-bookmarklet-link", root).href =
+  "javascript:(()=>{const o=" + JSON.stringify(origin) + ";const w=open(o+'/demos/recipes?receive=1');" +
+  "addEventListener('message',function m(e){if(e.origin===o&&e.source===w&&e.data==='playfield-recipes-ready'){" +
+  "w.postMessage({html:document.documentElement.outerHTML,url:location.href},o);removeEventListener('message',m)}})})()";
+if (params.get("receive") && window.opener) {
+  addEventListener("message", (event) => {
+    if (event.source !== window.opener || typeof event.data?.html !== "string") return;
+    importText(event.data.html, String(event.data.url ?? ""));
+  });
+  window.opener.postMessage("playfield-recipes-ready", "*");
+}
+
+async function refresh() {
+  const query = new URLSearchParams({ sort: $("#rb-sort", root).value });
+  const q = $("#rb-q", root).value.trim();
+  if (q) query.set("q", q);
+  let answer;
+  try {
+    answer = await call(`/api/recipes?${query}`);
+  } catch (error) {
+    if (localStorage.getItem(tokenKey) && /no recipe book opens/.test(error.message)) {
+      localStorage.removeItem(tokenKey);
+      say("That book's link no longer works (revoked?): this is your own book.");
+      return refresh();
+    }
+    return say(`The book cannot be read: ${error.message}`);
+  }
+  list.replaceChildren(
+    ...answer.recipes.map((recipe) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "rb-entry";
+      button.textContent = recipe.name;
+      button.addEventListener("click", async () => show(await call(`/api/recipes/${recipe.id}`), recipe.id));
+      item.append(button);
+      return item;
+    }),
+  );
+  if (!answer.recipes.length) {
+    const empty = document.createElement("li");
+    empty.textContent = q ? "No recipe matches." : "No recipes yet: import one.";
+    list.append(empty);
+  }
+}
+$("#rb-q", root).addEventListener("input", refresh);
+$("#rb-sort", root).addEventListener("change", refresh);
+$(".rb-search", root).addEventListener("submit", (event) => event.preventDefault());
+
+function firstImage(image) {
+  if (typeof image === "string") return image;
+  if (Array.isArray(image)) return firstImage(image[0]);
+  return image?.url ?? null;
+}
+
+/** Steps as [{section, text}] from strings, HowToSteps and HowToSections. */
+function stepsOf(instructions, section = null) {
+  if (typeof instructions === "string") return instructions.split(/\n+/).filter((s) => s.trim()).map((text) => ({ section, text }));
+  if (!Array.isArray(instructions)) return [];
+  return instructions.flatMap((step) => {
+    if (typeof step === "string") return [{ section, text: step }];
+    if (step?.["@type"] === "HowToSection") return stepsOf(step.itemListElement, step.name ?? null);
+    return step?.text ? [{ section, text: step.text }] : [];
+  });
+}
+
+function show(recipe, id) {
+  shown = { recipe, id };
+  view.hidden = false;
+  $(".rb-name", view).textContent = recipe.name ?? "Untitled recipe";
+  const image = firstImage(recipe.image);
+  const picture = $(".rb-image", view);
+  picture.src = image && /^https?:/.test(image) ? image : "/img/recipe-placeholder.svg";
+  picture.onerror = () => (picture.src = "/img/recipe-placeholder.svg");
+  const meta = [
+    recipe.totalTime && `Total ${formatDuration(recipe.totalTime)}`,
+    recipe.recipeYield && `Makes ${Array.isArray(recipe.recipeYield) ? recipe.recipeYield[0] : recipe.recipeYield}`,
+    recipe.author && `By ${typeof recipe.author === "string" ? recipe.author : recipe.author.name ?? ""}`,
+  ].filter(Boolean);
+  $(".rb-meta", view).textContent = meta.join(" · ");
+  $(".rb-description", view).textContent = recipe.description ?? "";
+  baseServings = servingsOf(recipe.recipeYield) ?? 4;
+  $("#rb-servings", view).value = baseServings;
+  $(".rb-save", view).hidden = id !== null;
+  $(".rb-shop", view).hidden = id === null;
+  $(".rb-delete", view).hidden = id === null;
+  render();
+  view.scrollIntoView({ block: "start" });
+}
+
+function render() {
+  if (!shown) return;
+  const factor = Number($("#rb-servings", view).value || baseServings) / baseServings;
+  const system = $("#rb-units", view).value;
+  $(".rb-ingredients", view).replaceChildren(
+    ...(shown.recipe.recipeIngredient ?? []).map((line) => {
+      const item = document.createElement("li");
+      item.textContent = scaleLine(String(line), factor, system);
+      return item;
+    }),
+  );
+  const steps = document.createElement("ol");
+  let section = null;
+  const parts = [];
+  for (const step of stepsOf(shown.recipe.recipeInstructions)) {
+    if (step.section !== section) {
+      section = step.section;
+      const heading = document.createElement("h4");
+      heading.textContent = section ?? "";
+      parts.push(heading);
+    }
+    const item = document.createElement("li");
+    item.textContent = step.text;
+    steps.append(item);
+  }
+  $(".rb-steps", view).replaceChildren(...parts, steps);
+}
+$("#rb-servings", view).addEventListener("input", render);
+$("#rb-units", view).addEventListener("change", render);
+const size = $("#rb-size", view);
+size.addEventListener("input", () => {
+  view.style.setProperty("--rb-scale", size.value / 100);
+  view.classList.toggle("rb-large", size.value >= 200);
+  size.setAttribute("aria-valuetext", `${size.value} %`);
+});
+
+$(".rb-save", view).addEventListener("click", async () => {
+  const text = JSON.stringify({ ...shown.recipe, "@context": "https://schema.org" });
+  await importText(text, "", true);
+});
+$(".rb-delete", view).addEventListener("click", async () => {
+  try {
+    await call(`/api/recipes/${shown.id}`, { method: "DELETE" });
+    view.hidden = true;
+    say("Deleted.");
+    await refresh();
+  } catch (error) {
+    say(`Not deleted: ${error.message}`);
+  }
+});
+
+function linkTo() {
+  const url = new URL("/demos/recipes", location.origin);
+  if (shown?.id) url.hash = `recipe-${shown.id}`;
+  return url.href;
+}
+$(".rb-share", view).addEventListener("click", async () => {
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: shown.recipe.name, url: linkTo() });
+      return;
+    } catch {}
+  }
+  await navigator.clipboard?.writeText(linkTo());
+  say("Link copied.");
+});
+$(".rb-copy", view).addEventListener("click", async () => {
+  await navigator.clipboard?.writeText(linkTo());
+  say("Link copied.");
+});
+$(".rb-print", view).addEventListener("click", () => print());
+$(".rb-jsonld", view).addEventListener("click", () => {
+  const { id, tags, ...recipe } = shown.recipe;
+  const blob = new Blob([JSON.stringify({ "@context": "https://schema.org", ...recipe }, null, 2)], { type: "application/ld+json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `${(recipe.name ?? "recipe").replace(/[^\w]+/g, "-").toLowerCase()}.json`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+});
+
+// Cook mode: one step at a time, large; the screen kept on where the browser can.
+const cook = $(".rb-cook-mode", root);
+let cookSteps = [];
+let cookAt = 0;
+let wakeLock = null;
+function showStep() {
+  $(".rb-cook-count", cook).textContent = `Step ${cookAt + 1} of ${cookSteps.length}`;
+  $(".rb-cook-step", cook).textContent = cookSteps[cookAt]?.text ?? "";
+  $(".rb-cook-timers", cook).replaceChildren(
+    ...timersIn(cookSteps[cookAt]?.text ?? "").map((minutes) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `Start a ${minutes} min timer`;
+      button.addEventListener("click", () => startTimer(button, minutes));
+      return button;
+    }),
+  );
+  $(".rb-cook-prev", cook).disabled = cookAt === 0;
+  $(".rb-cook-next", cook).disabled = cookAt >= cookSteps.length - 1;
+}
+function startTimer(button, minutes) {
+  const end = Date.now() + minutes * 60_000;
+  const tick = () => {
+    const left = Math.max(0, Math.round((end - Date.now()) / 1000));
+    button.textContent = left ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "Time is up";
+    if (left) setTimeout(tick, 1000);
+  };
+  button.disabled = true;
+  button.setAttribute("aria-live", "polite");
+  tick();
+}
+$(".rb-cook", view).addEventListener("click", async () => {
+  cookSteps = stepsOf(shown.recipe.recipeInstructions);
+  cookAt = 0;
+  showStep();
+  cook.showModal();
+  try {
+    wakeLock = await navigator.wakeLock?.request("screen");
+  } catch {}
+});
+$(".rb-cook-prev", cook).addEventListener("click", () => ((cookAt = Math.max(0, cookAt - 1)), showStep()));
+$(".rb-cook-next", cook).addEventListener("click", () => ((cookAt = Math.min(cookSteps.length - 1, cookAt + 1)), showStep()));
+$(".rb-cook-close", cook).addEventListener("click", () => cook.close());
+cook.addEventListener("close", () => {
+  wakeLock?.release?.();
+  wakeLock = null;
+});
+
+await refresh();
+const opened = /^#recipe-(\d+)$/.exec(location.hash);
+if (opened) call(`/api/recipes/${opened[1]}`).then((recipe) => show(recipe, Number(opened[1]))).catch((error) => say(error.message));
+
+// The export link sends the book's token, which a plain download link cannot.
+$(".rb-export", root).addEventListener("click", async (event) => {
+  event.preventDefault();
+  try {
+    const book = await call("/api/recipes/export");
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([JSON.stringify(book)], { type: "application/json" }));
+    link.download = "recipe-book.json";
+    link.click();
+    URL.revokeObjectURL(link.href);
+  } catch (error) {
+    say(`Not exported: ${error.message}`);
+  }
+});
+
+// The shopping list: one per book, live over a WebSocket on every device that has it open
+// (docs/protocol.md "Recipes"); each change goes to the server, which sends the whole list
+// back to every device.
+const shopping = $(".rb-shopping", root);
+let shoppingSocket = null;
+let shoppingItems = [];
+function connectShopping() {
+  if (shoppingSocket && shoppingSocket.readyState <= 1) return;
+  const url = new URL("/ws/recipes/shopping", location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const token = localStorage.getItem(tokenKey);
+  if (token) url.searchParams.set("token", token);
+  const socket = new WebSocket(url);
+  shoppingSocket = socket;
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "list") {
+      shoppingItems = message.items;
+      renderShopping();
+    } else if (message.type === "error") $(".rb-shopping-status", shopping).textContent = message.message;
+  });
+  socket.addEventListener("close", () => {
+    if (shoppingSocket === socket) setTimeout(connectShopping, 2000);
+  });
+}
+function sendShopping(message) {
+  if (shoppingSocket?.readyState === 1) shoppingSocket.send(JSON.stringify(message));
+}
+function renderShopping() {
+  shopping.hidden = shoppingItems.length === 0;
+  const system = $("#rb-units", root).value === "us" ? "us" : "metric";
+  const aisles = new Map();
+  for (const item of shoppingItems) {
+    if (!aisles.has(item.aisle)) aisles.set(item.aisle, []);
+    aisles.get(item.aisle).push(item);
+  }
+  $(".rb-shopping-aisles", shopping).replaceChildren(
+    ...[...aisles].map(([aisle, items]) => {
+      const group = document.createElement("fieldset");
+      const legend = document.createElement("legend");
+      legend.textContent = aisle;
+      group.append(legend);
+      for (const item of items) {
+        const label = document.createElement("label");
+        const box = document.createElement("input");
+        box.type = "checkbox";
+        box.checked = item.checked;
+        box.dataset.key = item.key;
+        box.addEventListener("change", () => sendShopping({ type: "check", key: item.key, checked: box.checked }));
+        label.append(box, " ", [shoppingAmount(item, system), item.name].filter(Boolean).join(" "));
+        group.append(label);
+      }
+      return group;
+    }),
+  );
+  $(".rb-shopping-status", shopping).textContent = `${shoppingItems.filter((i) => !i.checked).length} of ${shoppingItems.length} left`;
+}
+$(".rb-shop", view).addEventListener("click", () => {
+  const factor = Number($("#rb-servings", view).value || baseServings) / baseServings;
+  sendShopping({ type: "add", items: (shown.recipe.recipeIngredient ?? []).map((line) => shoppingItem(String(line), factor)) });
+  shopping.hidden = false;
+  say("Added to the shopping list.");
+});
+$(".rb-shopping-clear", shopping).addEventListener("click", () => sendShopping({ type: "clear" }));
+$("#rb-units", root).addEventListener("change", renderShopping);
+if (list.querySelector(".rb-entry")) connectShopping();
+
+// Share links (the owner's token only): new ones replace the old, revoke ends both.
+function bookLink(token) {
+  return new URL(`/demos/recipes?book=${encodeURIComponent(token)}`, location.origin).href;
+}
+$(".rb-links", root).addEventListener("click", async () => {
+  try {
+    const links = await call("/api/recipes/links", { method: "POST" });
+    $(".rb-read-link", root).textContent = bookLink(links.read);
+    $(".rb-write-link", root).textContent = bookLink(links.write);
+    $(".rb-link-list", root).hidden = false;
+    say("New share links made; older ones no longer work.");
+  } catch (error) {
+    say(`No links: ${error.message}`);
+  }
+});
+$(".rb-revoke", root).addEventListener("click", async () => {
+  try {
+    await call("/api/recipes/links", { method: "DELETE" });
+    $(".rb-link-list", root).hidden = true;
+    say("Share links revoked.");
+  } catch (error) {
+    say(`Not revoked: ${error.message}`);
+  }
+});

@@ -1,0 +1,14 @@
+extension Demo {
+  /// The recipe book: imports recipe pages, JSON-LD and book exports (`/api/recipes`), keeps
+  /// them in the store with full-text search and tags, and shares a live shopping list.
+  static let recipes = Demo(
+    page: "recipes", title: "Recipes",
+    summary: "A recipe book that imports web pages, scales, converts, shops and cooks with you.",
+    seed: "My Favorite Recipes", group: .explorers,
+    routes: { context in
+      RecipeAPI(
+        store: context.store, wallClock: context.environment.wallClock,
+        random: context.environment.random, limits: context.environment.limits
+      ).routes
+    })
+}

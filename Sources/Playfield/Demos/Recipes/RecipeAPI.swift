@@ -1,0 +1,366 @@
+import HTTP
+import JSON
+import Server
+import Storage
+import Synchronization
+import WebSocket
+
+/// `/api/recipes`: import pages, JSON-LD and book exports; list, read, tag, delete and export
+/// the recipes of a book; hand out and revoke its links.
+///
+/// Which book: the one a token opens (`Authorization: Bearer T` or `?token=T`: the owner's
+/// token, a read-write link's or a read-only link's), or, with no token, the client's own book,
+/// made by its first save (whose answer carries the owner token, once). See docs/protocol.md
+/// "Recipes".
+final class RecipeAPI: Sendable {
+  let store: (any SessionStore)?
+  let wallClock: @Sendable () -> Double
+  /// Random bytes for book ids and tokens.
+  let random: @Sendable (Int) -> [UInt8]
+  let maxImportBytes: Int
+  private let window: Mutex<ImportWindow>
+  /// The live shopping lists.
+  let shopping: ShoppingHub
+
+  init(
+    store: (any SessionStore)?, wallClock: @escaping @Sendable () -> Double,
+    random: @escaping @Sendable (Int) -> [UInt8], limits: Limits
+  ) {
+    self.store = store
+    self.wallClock = wallClock
+    self.random = random
+    self.maxImportBytes = limits[.recipeImportBytes]
+    self.window = Mutex(ImportWindow(perMinute: limits[.recipeImportsPerMinute]))
+    self.shopping = ShoppingHub(store: store)
+  }
+
+  var routes: [Route] {
+    [
+      Route([.post], "/api/recipes/import", [.api, .guardsState]) { call in
+        .response(self.importing(call.request, client: call.client))
+      },
+      Route([.get], "/api/recipes", [.api, .guardsState]) { call in
+        .response(self.list(call.request, client: call.client))
+      },
+      Route([.get], "/api/recipes/export", [.api, .guardsState]) { call in
+        .response(self.export(call.request, client: call.client))
+      },
+      Route([.get], "/api/recipes/book", [.api, .guardsState]) { call in
+        .response(self.describe(call.request, client: call.client))
+      },
+      Route([.post, .delete], "/api/recipes/links", [.api, .guardsState]) { call in
+        .response(self.links(call.request, client: call.client))
+      },
+      Route([.get], "/ws/recipes/shopping", [.guardsState]) { call in
+        self.shoppingSocket(call.request, client: call.client, origins: call.app.origins)
+      },
+      Route([.get, .patch, .delete], "/api/recipes/{id}", [.api, .guardsState]) {
+        (call, id: RecipeID) in
+        .response(self.one(call.request, id: id.value, client: call.client))
+      },
+    ]
+  }
+
+  // MARK: Import
+
+  func importing(_ request: Request, client: ClientKey) -> Response {
+    do {
+      let query = try Self.query(request)
+      if let wait = window.withLock({ $0.admit(client.description, now: wallClock()) }) {
+        var error = APIError(
+          .tooManyRequests, "too many recipe imports this minute (--recipe-imports-per-minute)")
+        error.headers.set("Retry-After", String(Int(wait.rounded(.up))))
+        throw error
+      }
+      let upload = try RecipeUpload(request, url: query["url"], maxBytes: maxImportBytes)
+      let save = ["1", "true", "yes"].contains(query["save"] ?? "")
+      let tags = query.pairs.filter { $0.name == "tag" }.map(\.value)
+      switch upload {
+      case .recipes(let found) where !save:
+        return .json(found[0])
+      case .book(let entries) where !save:
+        return .json(Self.exported(entries.map { ($0.recipe, $0.tags) }))
+      case .recipes(let found):
+        return try saving([(found[0], tags)], request, client: client) { book, stored in
+          var answer = Self.full(stored[0])
+          if let book { answer = Self.adding(["book": book], to: answer) }
+          return .json(answer, status: .created)
+        }
+      case .book(let entries):
+        return try saving(entries.map { ($0.recipe, $0.tags) }, request, client: client) {
+          book, stored in
+          var answer: [String: JSONValue] = [
+            "imported": .number(Double(stored.count)),
+            "ids": .array(stored.map { .number(Double($0.id)) }),
+          ]
+          if let book { answer["book"] = book }
+          return .json(.object(answer), status: .created)
+        }
+      }
+    } catch let error as APIError {
+      return error.response
+    } catch {
+      return APIError(storage: error).response
+    }
+  }
+
+  /// Stores `recipes` in the caller's book (made first when it has none) and answers with
+  /// `make(new book's id and owner token, or nil; the stored recipes)`.
+  private func saving(
+    _ recipes: [(JSONValue, [String])], _ request: Request, client: ClientKey,
+    _ make: (JSONValue?, [StoredRecipe]) -> Response
+  ) throws -> Response {
+    guard let store else { throw APIError.noDatabase }
+    var made: JSONValue?
+    let book: RecipeBook
+    if let found = try self.book(request, client: client, store: store, need: .write) {
+      book = found
+    } else {
+      let id = SessionRegistry.identifier(random(9))
+      let token = SessionRegistry.identifier(random(16))
+      book = try store.createRecipeBook(
+        id: id, ownerToken: token, client: client.description, at: wallClock())
+      made = .object(["id": .string(id), "token": .string(token)])
+    }
+    let new = recipes.map { recipe, tags in
+      NewRecipe(
+        name: recipe["name"]?.stringValue ?? "Untitled recipe", recipe: recipe.jsonString,
+        tags: tags, searchText: Self.searchText(recipe))
+    }
+    let stored = try store.addRecipes(new, bookID: book.id, at: wallClock())
+    return make(made, stored)
+  }
+
+  // MARK: Reading
+
+  func list(_ request: Request, client: ClientKey) -> Response {
+    answer(request, client: client, need: .read) { store, book in
+      let query = try Self.query(request)
+      var sort = RecipeQuery.Sort.name
+      if let name = query["sort"] {
+        guard let chosen = RecipeQuery.Sort(rawValue: name) else {
+          let known = RecipeQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")
+          throw APIError(.badRequest, "sort must be one of \(known)", field: "sort")
+        }
+        sort = chosen
+      }
+      let recipes =
+        try book.map {
+          try store.recipes(
+            bookID: $0.id, query: RecipeQuery(text: query["q"], tag: query["tag"], sort: sort))
+        } ?? []
+      return .json(
+        .object([
+          "book": Self.bookJSON(book),
+          "recipes": .array(recipes.map(Self.summary)),
+        ]))
+    }
+  }
+
+  func export(_ request: Request, client: ClientKey) -> Response {
+    answer(request, client: client, need: .read) { store, book in
+      let recipes =
+        try book.map { try store.recipes(bookID: $0.id, query: RecipeQuery(sort: .oldest)) } ?? []
+      let entries = recipes.map { ((try? JSONValue.parse($0.recipe)) ?? .null, $0.tags) }
+      var response = Response.json(Self.exported(entries))
+      response.headers.set(
+        "Content-Disposition", "attachment; filename=\"recipe-book.json\"")
+      return response
+    }
+  }
+
+  func describe(_ request: Request, client: ClientKey) -> Response {
+    answer(request, client: client, need: .read) { _, book in
+      .json(Self.bookJSON(book))
+    }
+  }
+
+  /// GET one recipe, PATCH its tags (`{"tags": [...]}`), DELETE it.
+  func one(_ request: Request, id: Int64, client: ClientKey) -> Response {
+    let need: RecipeAccess = request.method == .get ? .read : .write
+    return answer(request, client: client, need: need) { store, book in
+      let missing = APIError(.notFound, "this book has no recipe \(id)")
+      guard let book else { throw missing }
+      switch request.method {
+      case .delete:
+        guard try store.deleteRecipe(bookID: book.id, id: id) else { throw missing }
+        return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
+      case .patch:
+        let body = try JSONBody(request, example: "{\"tags\": [\"...\"]}")
+        try body.allowOnly(["tags"])
+        guard case .array(let list) = try body.value("tags"),
+          let tags = Optional(list.compactMap(\.stringValue)), tags.count == list.count
+        else { throw APIError(.badRequest, "tags must be an array of strings", field: "tags") }
+        guard
+          let stored = try store.setRecipeTags(bookID: book.id, id: id, tags: tags, at: wallClock())
+        else { throw missing }
+        return .json(Self.full(stored))
+      default:
+        guard let stored = try store.recipe(bookID: book.id, id: id) else { throw missing }
+        return .json(Self.full(stored))
+      }
+    }
+  }
+
+  // MARK: Shopping list
+
+  /// `/ws/recipes/shopping` (`?token=T`, or the client's own book): the book's live list.
+  func shoppingSocket(_ request: Request, client: ClientKey, origins: OriginPolicy) -> Reply {
+    if let refusal = origins.check(request) { return .response(refusal) }
+    let found: RecipeBook?
+    do {
+      guard let store else { throw APIError.noDatabase }
+      found = try book(request, client: client, store: store, need: .read)
+    } catch let error as APIError {
+      return .response(error.response)
+    } catch {
+      return .response(APIError(storage: error).response)
+    }
+    guard let book = found else {
+      return .response(APIError(.notFound, "save a recipe first: there is no book yet").response)
+    }
+    switch WebSocketHandshake.evaluate(request, options: WebSocketHandshake.Options()) {
+    case .accept(let accepted):
+      return .webSocket(
+        accepted,
+        ShoppingSocketHandler(hub: shopping, bookID: book.id, canChange: book.access >= .write))
+    case .reject(let response):
+      return .response(response)
+    }
+  }
+
+  // MARK: Links
+
+  /// POST makes a new read-only and read-write link (the old ones stop working); DELETE
+  /// revokes both. Only the owner's token may.
+  func links(_ request: Request, client: ClientKey) -> Response {
+    answer(request, client: client, need: .owner) { store, book in
+      guard let book else { throw APIError(.notFound, "there is no book yet") }
+      if request.method == .delete {
+        try store.setRecipeBookLinks(bookID: book.id, readToken: nil, writeToken: nil)
+        return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
+      }
+      let read = SessionRegistry.identifier(random(16))
+      let write = SessionRegistry.identifier(random(16))
+      try store.setRecipeBookLinks(bookID: book.id, readToken: read, writeToken: write)
+      return .json(.object(["read": .string(read), "write": .string(write)]))
+    }
+  }
+
+  // MARK: Books and answers
+
+  /// The book the request names with its token, or the client's own (nil before its first
+  /// save); throws 403 when the token opens none or grants less than `need`.
+  private func book(
+    _ request: Request, client: ClientKey, store: any SessionStore, need: RecipeAccess
+  ) throws -> RecipeBook? {
+    guard let token = SessionAPI.token(in: request) else {
+      guard need != .owner else {
+        throw APIError(
+          .forbidden, "send the book's owner token to manage its links", field: "token")
+      }
+      return try store.clientRecipeBook(client: client.description)
+    }
+    guard let book = try store.recipeBook(token: token) else {
+      throw APIError(.forbidden, "no recipe book opens with this token (revoked?)", field: "token")
+    }
+    guard book.access >= need else {
+      throw APIError(.forbidden, StoreError.recipeBookAccess(needed: need.rawValue).description)
+    }
+    return book
+  }
+
+  /// What `make` answers with the store and the caller's book, or the error thrown.
+  private func answer(
+    _ request: Request, client: ClientKey, need: RecipeAccess,
+    _ make: (any SessionStore, RecipeBook?) throws -> Response
+  ) -> Response {
+    APIError.answer(with: store) { store in
+      try make(store, try book(request, client: client, store: store, need: need))
+    }
+  }
+
+  private static func query(_ request: Request) throws(APIError) -> QueryParameters {
+    do {
+      return try QueryParameters(request.query)
+    } catch {
+      throw APIError(.badRequest, error.message)
+    }
+  }
+
+  private static func bookJSON(_ book: RecipeBook?) -> JSONValue {
+    guard let book else { return .null }
+    var fields: [String: JSONValue] = [
+      "id": .string(book.id), "access": .string(book.access.rawValue),
+    ]
+    if book.access == .owner {
+      fields["readLink"] = .bool(book.hasReadLink)
+      fields["writeLink"] = .bool(book.hasWriteLink)
+    }
+    return .object(fields)
+  }
+
+  /// The stored schema.org Recipe with its `id` and `tags`.
+  static func full(_ stored: StoredRecipe) -> JSONValue {
+    let recipe = (try? JSONValue.parse(stored.recipe)) ?? .object([:])
+    return adding(
+      ["id": .number(Double(stored.id)), "tags": .array(stored.tags.map(JSONValue.string))],
+      to: recipe)
+  }
+
+  /// A list entry: id, name, tags and what a card shows.
+  private static func summary(_ stored: StoredRecipe) -> JSONValue {
+    let recipe = (try? JSONValue.parse(stored.recipe)) ?? .object([:])
+    var fields: [String: JSONValue] = [
+      "id": .number(Double(stored.id)), "name": .string(stored.name),
+      "tags": .array(stored.tags.map(JSONValue.string)),
+      "createdAt": .number(stored.createdAt.rounded()),
+    ]
+    for key in ["image", "totalTime", "recipeYield", "description"] {
+      if let value = recipe[key] { fields[key] = value }
+    }
+    return .object(fields)
+  }
+
+  private static func adding(_ extra: [String: JSONValue], to value: JSONValue) -> JSONValue {
+    guard case .object(var fields) = value else { return value }
+    fields.merge(extra) { _, new in new }
+    return .object(fields)
+  }
+
+  /// A whole-book export: what `POST /api/recipes/import` takes back unchanged.
+  static func exported(_ entries: [(JSONValue, [String])]) -> JSONValue {
+    .object([
+      "playfield": .string(RecipeUpload.bookFormat), "version": 1,
+      "recipes": .array(
+        entries.map { recipe, tags in
+          .object(["recipe": recipe, "tags": .array(tags.map(JSONValue.string))])
+        }),
+    ])
+  }
+
+  /// The words full-text search looks in: name, description, ingredients, steps, keywords,
+  /// category and cuisine.
+  static func searchText(_ recipe: JSONValue) -> String {
+    var parts: [String] = []
+    func collect(_ value: JSONValue?) {
+      switch value {
+      case .string(let text)?: parts.append(text)
+      case .array(let items)?:
+        for item in items { collect(item) }
+      case .object?:
+        collect(value?["name"])
+        collect(value?["text"])
+        collect(value?["itemListElement"])
+      default: break
+      }
+    }
+    for key in [
+      "name", "description", "recipeIngredient", "recipeInstructions", "keywords",
+      "recipeCategory", "recipeCuisine",
+    ] {
+      collect(recipe[key])
+    }
+    return parts.joined(separator: "\n")
+  }
+}

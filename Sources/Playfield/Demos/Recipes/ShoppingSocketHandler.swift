@@ -1,0 +1,33 @@
+import JSON
+import Server
+import Storage
+import WebSocket
+
+/// `/ws/recipes/shopping`: one device's connection to its book's shopping list. A read-only
+/// link sees the list and cannot change it.
+struct ShoppingSocketHandler: WebSocketHandler {
+  let hub: ShoppingHub
+  let bookID: String
+  let canChange: Bool
+
+  func opened(_ socket: WebSocket) {
+    hub.open(bookID: bookID, socket: socket)
+  }
+
+  func received(_ message: WebSocketMessage, on socket: WebSocket) {
+    do throws(ShoppingListError) {
+      guard canChange else { throw ShoppingListError("this link can only read the list") }
+      guard case .text(let text) = message, text.utf8.count <= 256 * 1024,
+        let value = try? JSONValue.parse(text, maxDepth: 8)
+      else { throw ShoppingListError("send a JSON object of at most 256 KiB") }
+      try hub.apply(value, bookID: bookID)
+    } catch {
+      let answer: JSONValue = ["type": "error", "message": .string(error.message)]
+      socket.send(.text(answer.jsonString))
+    }
+  }
+
+  func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+    hub.close(bookID: bookID, socket: socket)
+  }
+}

@@ -1,0 +1,85 @@
+import CLibXML2
+
+/// Cleaning of text found in pages and in their metadata: entities, tags, whitespace.
+enum HTMLText {
+  /// Elements whose text is never content.
+  static let skipped: Set<String> = [
+    "script", "style", "noscript", "template", "head", "iframe", "object", "svg", "button",
+    "select", "textarea", "input",
+  ]
+  /// Elements that break lines.
+  static let blocks: Set<String> = [
+    "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "tr",
+    "table", "section", "article", "header", "footer", "blockquote", "pre", "figure",
+    "figcaption", "hr", "form", "fieldset", "main", "aside", "nav", "address", "details",
+    "summary", "td", "th",
+  ]
+
+  /// Whitespace (including no-break spaces) collapsed to single spaces, trimmed.
+  static func collapse(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    var space = false
+    for scalar in text.unicodeScalars {
+      if scalar.properties.isWhitespace || scalar == "\u{200B}" || scalar == "\u{FEFF}" {
+        space = !result.isEmpty
+      } else {
+        if space { result.unicodeScalars.append(" ") }
+        space = false
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  /// A metadata string as lines of plain text: entities decoded, tags stripped (scripts and
+  /// their content dropped), block tags and `<br>` as line breaks, newlines kept.
+  static func lines(_ text: String) -> [String] {
+    lines(text, again: true)
+  }
+
+  private static func lines(_ text: String, again: Bool) -> [String] {
+    guard text.contains(where: { $0 == "<" || $0 == "&" }) else {
+      return text.split(whereSeparator: \.isNewline).map { collapse(String($0)) }.filter {
+        !$0.isEmpty
+      }
+    }
+    // NB: newlines in the string are content line breaks; HTML would fold them, so they
+    // become <br> first.
+    var markup = "<html><body><div>"
+    for character in text {
+      if character.isNewline { markup += "<br>" } else { markup.append(character) }
+    }
+    markup += "</div></body></html>"
+    let document = HTMLDocument(bytes: Array(markup.utf8))
+    guard let body = document.descendants().first(where: { document.nodes[$0].name == "body" })
+    else { return [] }
+    var result = document.lines(of: body)
+    // Double-encoded entities ("&amp;#8211;") are common in feeds, and encoded markup
+    // ("&lt;script&gt;") must not come out as markup: decode and strip once more.
+    if again {
+      result = result.flatMap { line in
+        looksEncoded(line) ? lines(line, again: false) : [line]
+      }
+    }
+    return result
+  }
+
+  /// Whether a decoded line still holds an entity or something like a tag.
+  private static func looksEncoded(_ line: String) -> Bool {
+    var previous: Character = " "
+    for character in line {
+      if previous == "<", character.isLetter || character == "/" || character == "!" {
+        return true
+      }
+      if previous == "&", character.isLetter || character == "#" { return line.contains(";") }
+      previous = character
+    }
+    return false
+  }
+
+  /// A metadata string as one line of plain text.
+  static func clean(_ text: String) -> String {
+    lines(text).joined(separator: " ")
+  }
+}

@@ -1,0 +1,105 @@
+import JSON
+
+/// Recipes marked up in HTML attributes (microdata, RDFa, microformats), as schema.org JSON
+/// objects of strings and nested objects, ready for `RecipeNormalizer`.
+///
+/// Text values keep their line breaks ("\n" between blocks and list items) so that
+/// instructions and ingredients given as one element split into steps.
+struct MarkupItemReader {
+  let document: HTMLDocument
+  let vocabulary: MarkupVocabulary
+
+  func recipes() -> [JSONValue] {
+    var found: [JSONValue] = []
+    var inside: Set<Int> = []
+    for index in document.descendants() {
+      let node = document.nodes[index]
+      guard vocabulary.startsItem(node), vocabulary.isRecipe(node) else { continue }
+      // A recipe nested in another recipe (a sub-recipe) is read as its own recipe too, but a
+      // recipe root marked twice (hRecipe inside an itemscope of the same element) is one.
+      if inside.contains(index) { continue }
+      inside.insert(index)
+      found.append(item(at: index))
+    }
+    return found
+  }
+
+  /// The item an element starts: its properties down to nested items.
+  func item(at root: Int) -> JSONValue {
+    var members: [String: [JSONValue]] = [:]
+    var order: [String] = []
+    var stack = Array(document.nodes[root].children.reversed())
+    while let index = stack.popLast() {
+      let node = document.nodes[index]
+      guard !node.isText else { continue }
+      let names = vocabulary.properties(node)
+      let nested = vocabulary.startsItem(node)
+      if !names.isEmpty {
+        let value = nested ? item(at: index) : self.value(of: index)
+        for name in names {
+          if members[name] == nil { order.append(name) }
+          members[name, default: []].append(value)
+        }
+      }
+      if !nested { stack.append(contentsOf: node.children.reversed()) }
+    }
+    var object: [String: JSONValue] = [:]
+    if let type = vocabulary.type(document.nodes[root]) { object["@type"] = .string(type) }
+    for name in order {
+      let values = members[name]!
+      object[name] = values.count == 1 ? values[0] : .array(values)
+    }
+    return .object(object)
+  }
+
+  /// The value an element gives its property (microdata's rules, RDFa's `content`, and the
+  /// microformats' `value-title` and `<abbr title>`).
+  private func value(of index: Int) -> JSONValue {
+    let node = document.nodes[index]
+    if let content = node.attribute("content") { return .string(content) }
+    switch node.name {
+    case "img", "audio", "video", "source", "embed", "iframe":
+      let source = node.attribute("src") ?? node.attribute("data-src") ?? ""
+      return image(source, node: node)
+    case "a", "area", "link":
+      if let href = node.attribute("href"), vocabulary.properties(node).contains("image") {
+        return image(href, node: node)
+      }
+      if let href = node.attribute("href"), node.name == "link" { return .string(href) }
+    case "data", "meter":
+      if let value = node.attribute("value") { return .string(value) }
+    case "time":
+      if let time = node.attribute("datetime") { return .string(time) }
+    case "abbr":
+      if let title = node.attribute("title") { return .string(title) }
+    default:
+      break
+    }
+    if let resource = node.attribute("resource") ?? node.attribute("datetime") {
+      return .string(resource)
+    }
+    // Microformats' value-title pattern: <span class="value-title" title="PT30M">.
+    for child in node.children where document.nodes[child].tokens("class").contains("value-title")
+    {
+      if let title = document.nodes[child].attribute("title") { return .string(title) }
+    }
+    if vocabulary.properties(node).contains("image") {
+      if let img = document.descendants(of: index).first(where: { document.nodes[$0].name == "img" }),
+        let source = document.nodes[img].attribute("src")
+      {
+        return image(source, node: document.nodes[img])
+      }
+    }
+    return .string(document.lines(of: index).joined(separator: "\n"))
+  }
+
+  /// An image value: an ImageObject with the size the markup gives, so the largest can win.
+  private func image(_ source: String, node: HTMLNode) -> JSONValue {
+    var object: [String: JSONValue] = ["@type": "ImageObject", "url": .string(source)]
+    if let width = node.attribute("width").flatMap(Double.init) { object["width"] = .number(width) }
+    if let height = node.attribute("height").flatMap(Double.init) {
+      object["height"] = .number(height)
+    }
+    return .object(object)
+  }
+}

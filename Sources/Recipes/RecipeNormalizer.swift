@@ -1,0 +1,122 @@
+import JSON
+
+/// Turns a recipe as found (JSON-LD, or markup read into the same shape) into the normalised
+/// schema.org `Recipe` the extractor returns.
+enum RecipeNormalizer {
+  static func normalise(_ raw: JSONValue, url: String?) -> JSONValue {
+    var recipe: [String: JSONValue] = [:]
+    let members = raw.objectValue ?? [:]
+    // Everything else found, strings cleaned, passed through first; the known fields below
+    // replace theirs.
+    for (key, value) in members where key != "@context" {
+      recipe[key] = clean(value, depth: 0)
+    }
+    recipe["@type"] = "Recipe"
+    recipe.removeValue(forKey: "ingredients")
+    recipe.removeValue(forKey: "recipeIngredient")
+    recipe.removeValue(forKey: "recipeInstructions")
+    if let name = members["name"].flatMap(text) ?? members["headline"].flatMap(text) {
+      recipe["name"] = .string(name)
+    }
+    let ingredients = self.ingredients(members["recipeIngredient"] ?? members["ingredients"])
+    if !ingredients.isEmpty { recipe["recipeIngredient"] = .array(ingredients.map(JSONValue.string)) }
+    let steps = RecipeInstructions.normalise(members["recipeInstructions"])
+    if !steps.isEmpty { recipe["recipeInstructions"] = .array(steps) }
+    var minutes: [String: Int] = [:]
+    for key in ["prepTime", "cookTime", "totalTime"] {
+      recipe.removeValue(forKey: key)
+      if let value = members[key].flatMap(text), let count = RecipeDuration.minutes(value) {
+        minutes[key] = count
+      }
+    }
+    let sum = (minutes["prepTime"] ?? 0) + (minutes["cookTime"] ?? 0)
+    if (minutes["totalTime"] ?? 0) == 0, sum > 0 { minutes["totalTime"] = sum }
+    for (key, count) in minutes { recipe[key] = .string(RecipeDuration.iso(minutes: count)) }
+    recipe.removeValue(forKey: "recipeYield")
+    if let yield = yieldText(members["recipeYield"] ?? members["yield"]),
+      let normalised = RecipeYield.normalise(yield)
+    {
+      recipe["recipeYield"] = .string(normalised)
+    }
+    recipe.removeValue(forKey: "image")
+    if let image = RecipeImage.best(members["image"] ?? members["thumbnailUrl"], base: url) {
+      recipe["image"] = .string(image)
+    }
+    for key in ["author", "keywords", "recipeCategory", "recipeCuisine"] {
+      recipe.removeValue(forKey: key)
+      if let value = members[key].map(names), !value.isEmpty { recipe[key] = .string(value) }
+    }
+    if let description = members["description"].flatMap(text) {
+      recipe["description"] = .string(description)
+    }
+    if let link = members["url"]?.stringValue ?? url {
+      recipe["url"] = .string(PageURL.resolve(link, base: url))
+    }
+    return .object(recipe)
+  }
+
+  /// One line of text from a string, a number, the first of a list, or an object's name.
+  static func text(_ value: JSONValue) -> String? {
+    let result: String?
+    switch value {
+    case .string(let string): result = HTMLText.clean(string)
+    case .number(let number):
+      result = number == number.rounded() ? String(Int(number)) : String(number)
+    case .array(let elements): result = elements.lazy.compactMap(text).first
+    case .object: result = value["name"].flatMap(text) ?? value["text"].flatMap(text)
+    default: result = nil
+    }
+    return result?.isEmpty == false ? result : nil
+  }
+
+  /// Names of a list: "A, B" from strings, Persons, Things or comma lists.
+  private static func names(_ value: JSONValue) -> String {
+    var parts: [String] = []
+    for element in value.arrayValue ?? [value] {
+      guard let part = text(element) else { continue }
+      if !parts.contains(part) { parts.append(part) }
+    }
+    return parts.joined(separator: ", ")
+  }
+
+  /// The yield to normalise: the first entry with a word in it, else the first.
+  private static func yieldText(_ value: JSONValue?) -> String? {
+    guard let value else { return nil }
+    let entries = (value.arrayValue ?? [value]).compactMap { entry in
+      // A QuantitativeValue: {"value": 6, "unitText": "servings"}.
+      entry["value"].flatMap(text).map { number in
+        [number, entry["unitText"].flatMap(text)].compactMap { $0 }.joined(separator: " ")
+      } ?? text(entry)
+    }
+    return entries.first { $0.contains { $0.isLetter } } ?? entries.first
+  }
+
+  private static func ingredients(_ value: JSONValue?) -> [String] {
+    guard let value else { return [] }
+    // Groups given as nested lists are flattened (the page's group names are not kept).
+    var entries: [JSONValue] = []
+    var stack = [value]
+    while let current = stack.popLast(), entries.count < 10_000 {
+      if let elements = current.arrayValue {
+        stack.append(contentsOf: elements.reversed())
+      } else {
+        entries.append(current)
+      }
+    }
+    if entries.count == 1, let only = entries[0].stringValue {
+      return HTMLText.lines(only)
+    }
+    return entries.compactMap(text)
+  }
+
+  /// Strings of a passed-through value cleaned (entities, tags, whitespace).
+  private static func clean(_ value: JSONValue, depth: Int) -> JSONValue {
+    guard depth < 16 else { return .null }
+    switch value {
+    case .string(let string): return .string(HTMLText.clean(string))
+    case .array(let elements): return .array(elements.map { clean($0, depth: depth + 1) })
+    case .object(let members): return .object(members.mapValues { clean($0, depth: depth + 1) })
+    default: return value
+    }
+  }
+}

@@ -1,0 +1,205 @@
+extension SQLSessionStore {
+  @discardableResult
+  public func createRecipeBook(id: String, ownerToken: String, client: String?, at time: Double)
+    throws -> RecipeBook
+  {
+    let perClient = limits.maxRecipeBooksPerClient
+    return try withWriter { database in
+      try database.transaction {
+        try database.serialize(.recipes)
+        if let client {
+          let made = try database.count(
+            "SELECT COUNT(*) FROM recipe_books WHERE client = ?", [.text(client)])
+          guard made < perClient else {
+            throw StoreError.invalidValue(
+              field: "book", reason: "cannot be made: you have \(perClient) books already")
+          }
+        }
+        try database.execute(
+          "INSERT INTO recipe_books (id, owner_hash, client, created_at) VALUES (?, ?, ?, ?)",
+          [
+            .text(id), .text(TokenHash.hash(token: ownerToken)), client.map { .text($0) } ?? .null,
+            .real(time),
+          ])
+        return RecipeBook(id: id, access: .owner, hasReadLink: false, hasWriteLink: false)
+      }
+    }
+  }
+
+  public func recipeBook(token: String) throws -> RecipeBook? {
+    let hash = TokenHash.hash(token: token)
+    return try withReader { database in
+      try database.query(
+        """
+        SELECT id, CASE WHEN owner_hash = ?1 THEN 2 WHEN writer_hash = ?1 THEN 1 ELSE 0 END,
+          \(Self.linkColumns)
+        FROM recipe_books WHERE owner_hash = ?1 OR writer_hash = ?1 OR reader_hash = ?1
+        """, [.text(hash)]
+      ) { row in
+        RecipeBook(
+          id: row.string(0), access: [.read, .write, .owner][Int(row.int64(1))],
+          hasReadLink: row.int64(2) != 0, hasWriteLink: row.int64(3) != 0)
+      }.first
+    }
+  }
+
+  public func clientRecipeBook(client: String) throws -> RecipeBook? {
+    try withReader { database in
+      try database.query(
+        """
+        SELECT id, \(Self.linkColumns) FROM recipe_books
+        WHERE client = ? ORDER BY created_at LIMIT 1
+        """, [.text(client)]
+      ) { row in
+        RecipeBook(
+          id: row.string(0), access: .write, hasReadLink: row.int64(1) != 0,
+          hasWriteLink: row.int64(2) != 0)
+      }.first
+    }
+  }
+
+  public func setRecipeBookLinks(bookID: String, readToken: String?, writeToken: String?) throws {
+    let hash: (String?) -> SQLValue = { $0.map { .text(TokenHash.hash(token: $0)) } ?? .null }
+    try withWriter { database in
+      _ = try database.execute(
+        "UPDATE recipe_books SET reader_hash = ?, writer_hash = ? WHERE id = ?",
+        [hash(readToken), hash(writeToken), .text(bookID)])
+    }
+  }
+
+  @discardableResult
+  public func addRecipes(_ recipes: [NewRecipe], bookID: String, at time: Double) throws
+    -> [StoredRecipe]
+  {
+    let limit = limits.maxRecipesPerBook
+    let maxBytes = limits.maxRecipeBytes
+    for recipe in recipes where recipe.recipe.utf8.count > maxBytes {
+      throw StoreError.invalidValue(
+        field: "recipe", reason: "\(recipe.name) is larger than \(maxBytes) bytes")
+    }
+    return try withWriter { database in
+      try database.transaction {
+        try database.serialize(.recipes)
+        let count = try database.count(
+          "SELECT COUNT(*) FROM recipes WHERE book_id = ?", [.text(bookID)])
+        guard count + recipes.count <= limit else {
+          throw StoreError.tooManyRecipes(limit: limit)
+        }
+        return try recipes.map { recipe in
+          try database.query(
+            """
+            INSERT INTO recipes (book_id, name, recipe, tags, search_text, created_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) RETURNING \(Self.recipeColumns)
+            """,
+            [
+              .text(bookID), .text(recipe.name), .text(recipe.recipe),
+              .text(Self.storedTags(recipe.tags)), .text(recipe.searchText), .real(time),
+            ], row: Self.storedRecipe)[0]
+        }
+      }
+    }
+  }
+
+  public func recipes(bookID: String, query: RecipeQuery) throws -> [StoredRecipe] {
+    try withReader { database in
+      var conditions = ["r.book_id = ?1"]
+      var values: [SQLValue] = [.text(bookID)]
+      if let search = database.dialect.recipeSearch(query, parameter: values.count + 1) {
+        conditions.append(search.sql)
+        values.append(search.value)
+      } else if !query.searchWords.isEmpty || (query.text.map { !$0.isEmpty } ?? false) {
+        return []
+      }
+      if let tag = query.tag.map(RecipeQuery.normalizedTag), !tag.isEmpty {
+        conditions.append("r.tags LIKE ?\(values.count + 1)")
+        values.append(.text("% \(tag) %"))
+      }
+      let order =
+        switch query.sort {
+        case .name: "lower(r.name), r.id"
+        case .newest: "r.created_at DESC, r.id DESC"
+        case .oldest: "r.created_at, r.id"
+        }
+      values.append(.integer(Int64(max(0, query.limit))))
+      return try database.query(
+        """
+        SELECT \(Self.recipeColumns("r.")) FROM recipes AS r
+        WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?\(values.count)
+        """, values, row: Self.storedRecipe)
+    }
+  }
+
+  public func recipe(bookID: String, id: Int64) throws -> StoredRecipe? {
+    try withReader { database in
+      try database.query(
+        "SELECT \(Self.recipeColumns) FROM recipes WHERE book_id = ? AND id = ?",
+        [.text(bookID), .integer(id)], row: Self.storedRecipe
+      ).first
+    }
+  }
+
+  public func setRecipeTags(bookID: String, id: Int64, tags: [String], at time: Double) throws
+    -> StoredRecipe?
+  {
+    try withWriter { database in
+      try database.query(
+        """
+        UPDATE recipes SET tags = ?1, updated_at = ?2 WHERE book_id = ?3 AND id = ?4
+        RETURNING \(Self.recipeColumns)
+        """, [.text(Self.storedTags(tags)), .real(time), .text(bookID), .integer(id)],
+        row: Self.storedRecipe
+      ).first
+    }
+  }
+
+  @discardableResult
+  public func deleteRecipe(bookID: String, id: Int64) throws -> Bool {
+    try withWriter { database in
+      try database.execute(
+        "DELETE FROM recipes WHERE book_id = ? AND id = ?", [.text(bookID), .integer(id)]) > 0
+    }
+  }
+
+  public func shoppingList(bookID: String) throws -> String {
+    try withReader { database in
+      try database.query("SELECT shopping FROM recipe_books WHERE id = ?", [.text(bookID)]) {
+        $0.string(0)
+      }.first ?? "[]"
+    }
+  }
+
+  public func setShoppingList(bookID: String, items: String) throws {
+    try withWriter { database in
+      _ = try database.execute(
+        "UPDATE recipe_books SET shopping = ? WHERE id = ?", [.text(items), .text(bookID)])
+    }
+  }
+
+  /// Tags as the `tags` column holds them: ` a b c `, sorted, each once.
+  private static func storedTags(_ tags: [String]) -> String {
+    let tags = Set(tags.map(RecipeQuery.normalizedTag).filter { !$0.isEmpty }).sorted()
+    return " " + tags.map { $0 + " " }.joined()
+  }
+
+  /// Whether the read-only and read-write links exist, as 0 or 1 in both dialects.
+  private static var linkColumns: String {
+    """
+    CASE WHEN reader_hash IS NULL THEN 0 ELSE 1 END, \
+    CASE WHEN writer_hash IS NULL THEN 0 ELSE 1 END
+    """
+  }
+
+  private static var recipeColumns: String { recipeColumns("") }
+
+  private static func recipeColumns(_ prefix: String) -> String {
+    ["id", "book_id", "name", "recipe", "tags", "created_at", "updated_at"]
+      .map { prefix + $0 }.joined(separator: ", ")
+  }
+
+  private static func storedRecipe(_ row: Connection.Row) -> StoredRecipe {
+    StoredRecipe(
+      id: row.int64(0), bookID: row.string(1), name: row.string(2), recipe: row.string(3),
+      tags: row.string(4).split(separator: " ").map(String.init), createdAt: row.double(5),
+      updatedAt: row.double(6))
+  }
+}

@@ -1,0 +1,76 @@
+import JSON
+import Recipes
+import Testing
+
+@Suite("Hostile pages")
+struct HostileInputTests {
+  @Test("100,000 nested divs around a recipe neither overflow the stack nor hide it")
+  func deepNesting() throws {
+    let depth = 100_000
+    let html =
+      "<html><head>"
+      + RecipePages.ldJSON(#"{"@type":"Recipe","name":"Deep","recipeIngredient":["x"]}"#)
+      + "</head><body>" + String(repeating: "<div>", count: depth) + "text"
+      + String(repeating: "</div>", count: depth) + "</body></html>"
+    let recipes = try RecipePages.recipes(Array(html.utf8))
+    #expect(recipes.first?["name"] == "Deep")
+    let microdata =
+      "<div itemscope itemtype=\"http://schema.org/Recipe\"><span itemprop=\"name\">M</span>"
+      + String(repeating: "<div>", count: depth) + String(repeating: "</div>", count: depth)
+      + "</div>"
+    #expect(try RecipePages.recipes(Array(microdata.utf8)).first?["name"] == "M")
+  }
+
+  @Test("deeply nested JSON-LD is skipped, not a crash")
+  func deepJSON() {
+    let json = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+    #expect(throws: RecipeImportError.self) {
+      try RecipePages.recipes(RecipePages.page(head: RecipePages.ldJSON(json)))
+    }
+  }
+
+  @Test("a huge page (about 8 MB) is read whole")
+  func huge() throws {
+    let filler = String(repeating: "<p>lorem ipsum dolor sit amet</p>", count: 250_000)
+    let html = RecipePages.page(
+      body: filler
+        + RecipePages.ldJSON(#"{"@type":"Recipe","name":"Late","recipeIngredient":["y"]}"#))
+    #expect(html.count > 8_000_000)
+    #expect(try RecipePages.recipes(html).first?["name"] == "Late")
+  }
+
+  @Test("scripts and event handlers in recipe text end up as text, never markup")
+  func scripts() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"<img src=x onerror=alert(1)>Cake<script>alert(2)<\\/script>",
+         "recipeIngredient":["<a href=\"javascript:alert(3)\" onclick=\"alert(4)\">flour</a>"],
+         "recipeInstructions":"<p onmouseover=\"alert(5)\">Bake.</p><script>alert(6)<\\/script>",
+         "description":"&lt;script&gt;alert(7)&lt;/script&gt;Nice"}
+        """#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Cake")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["flour"])
+    #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Bake."])
+    let text = recipe.jsonString
+    for needle in ["<script", "onerror", "onclick", "onmouseover", "javascript:", "alert(2)"] {
+      #expect(!text.contains(needle), "\(needle) kept in \(text)")
+    }
+  }
+
+  @Test("JSON-LD that cannot be read, and nothing else, is a clear error")
+  func malformed() {
+    let html = RecipePages.page(head: RecipePages.ldJSON(#"{"@type":"Recipe","name": oops}"#))
+    #expect(throws: RecipeImportError.self) { try RecipePages.recipes(html) }
+  }
+
+  @Test("bytes that are not UTF-8 still parse (as the page's declared charset)")
+  func latin1() throws {
+    var html = Array(
+      "<html><head><meta charset=\"iso-8859-1\"></head><body><div itemscope itemtype=\"https://schema.org/Recipe\"><span itemprop=\"name\">Cr".utf8)
+    html.append(0xE8)  // è in ISO 8859-1
+    html.append(contentsOf: Array("me</span></div></body></html>".utf8))
+    #expect(try RecipePages.recipes(html).first?["name"] == "Crème")
+  }
+}

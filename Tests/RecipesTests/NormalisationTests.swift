@@ -1,0 +1,69 @@
+import Testing
+
+@testable import Recipes
+
+@Suite("Normalising times, yields and text")
+struct NormalisationTests {
+  @Test(
+    "durations in minutes",
+    arguments: [
+      ("PT1H30M", 90), ("P1DT0H15M", 1455), ("P0DT1H25M", 85), ("PT90M", 90), ("PT0.5H", 30),
+      ("PT45S", 1), ("1 hour 30 minutes", 90), ("45 mins", 45), ("1h30", 90), ("2 hrs", 120),
+      ("90", 90), ("10-15 minutes", 15), ("1 day", 1440), ("1 Stunde 20 Minuten", 80),
+    ] as [(String, Int)])
+  func durations(text: String, minutes: Int) {
+    #expect(RecipeDuration.minutes(text) == minutes)
+  }
+
+  @Test("no duration in text without numbers")
+  func noDuration() {
+    #expect(RecipeDuration.minutes("") == nil)
+    #expect(RecipeDuration.minutes("overnight") == nil)
+    #expect(RecipeDuration.minutes("PXYZ") == nil)
+  }
+
+  @Test("ISO output")
+  func iso() {
+    #expect(RecipeDuration.iso(minutes: 0) == "PT0M")
+    #expect(RecipeDuration.iso(minutes: 90) == "PT1H30M")
+    #expect(RecipeDuration.iso(minutes: 120) == "PT2H")
+    #expect(RecipeDuration.iso(minutes: 1455) == "PT24H15M")
+  }
+
+  @Test(
+    "yields",
+    arguments: [
+      ("4", "4 servings"), ("4-6 servings", "6 servings"), ("Serves 2 to 4", "4 servings"),
+      ("1 loaf", "1 loaf"), ("2 loaves", "2 loaves"), ("Makes 12", "12 items"),
+      ("1 serving", "1 serving"), ("24 cookies", "24 cookies"), ("3 dozen", "3 dozens"),
+      ("4 servings (12–16 lollipops)", "4 servings"),
+    ])
+  func yields(text: String, expected: String) {
+    #expect(RecipeYield.normalise(text) == expected)
+  }
+
+  @Test("no yield without a number")
+  func noYield() {
+    #expect(RecipeYield.normalise("a few") == nil)
+    #expect(RecipeYield.normalise("") == nil)
+  }
+
+  @Test("entities and tags stripped, scripts dropped, whitespace collapsed")
+  func text() {
+    #expect(HTMLText.clean("Fish &amp; chips&nbsp;&#8211; <b>hot</b>") == "Fish & chips – hot")
+    #expect(HTMLText.clean("a<script>alert(1)</script>b") == "ab")
+    #expect(HTMLText.clean("  many \n\t spaces  ") == "many spaces")
+    #expect(HTMLText.lines("one<br>two<p>three</p>") == ["one", "two", "three"])
+    #expect(HTMLText.clean("5 < 6 & 7 > 2") == "5 < 6 & 7 > 2")
+  }
+
+  @Test("links resolved against the page")
+  func links() {
+    let base = "https://example.com/a/b.html?x=1"
+    #expect(PageURL.resolve("c.jpg", base: base) == "https://example.com/a/c.jpg")
+    #expect(PageURL.resolve("/c.jpg", base: base) == "https://example.com/c.jpg")
+    #expect(PageURL.resolve("//cdn.test/c.jpg", base: base) == "https://cdn.test/c.jpg")
+    #expect(PageURL.resolve("http://o.test/c.jpg", base: base) == "http://o.test/c.jpg")
+    #expect(PageURL.resolve("c.jpg", base: nil) == "c.jpg")
+  }
+}

@@ -1,0 +1,190 @@
+"""Issue 33: the recipe book in a real browser: import by paste and by file, save, search,
+scale and convert, 300 % text in one column, phone width, cook mode, print view, keyboard
+only, axe clean, and the bookmarklet from a page served on another origin."""
+import http.server
+import json
+import re
+import threading
+
+from axe import assert_accessible
+
+PAGE = """<!doctype html><html><head><title>Cake</title>
+<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Recipe",
+ "name": "A very long recipe name for a plum and almond cake with brown butter and a crumble top",
+ "recipeYield": "4 servings", "totalTime": "PT1H5M",
+ "recipeIngredient": ["1 1/2 cups milk", "200 g flour", "2 eggs", "1 pinch salt <img src=x onerror=alert(1)>"],
+ "recipeInstructions": [{"@type": "HowToStep", "text": "Mix the flour and the eggs."},
+                        {"@type": "HowToStep", "text": "Bake 25 minutes."}]}
+</script></head><body></body></html>"""
+
+
+def open_book(watched, url, **kwargs):
+    page = watched(**kwargs)
+    page.page.goto(url + "/demos/recipes")
+    page.page.wait_for_selector(".rb-list li")
+    return page
+
+
+def paste(page, text):
+    page.page.locator("#rb-source").fill(text)
+    page.page.get_by_role("button", name="Import", exact=True).click()
+    page.page.wait_for_selector(".rb-recipe:not([hidden])")
+
+
+def ingredients(page):
+    return page.page.locator(".rb-ingredients li").all_inner_texts()
+
+
+def test_paste_save_search_scale_convert_and_cook(playfield, watched):
+    page = open_book(watched, playfield.url)
+    assert_accessible(page)
+    paste(page, PAGE)
+    assert "Save it to keep it" in page.page.locator(".rb-message").inner_text()
+    assert ingredients(page)[0] == "1 ½ cups milk"
+    # Markup in recipe text is text, never run.
+    assert page.page.locator(".rb-ingredients img").count() == 0
+    page.page.locator("#rb-servings").fill("8")
+    assert ingredients(page)[:3] == ["3 cups milk", "400 g flour", "4 eggs"]
+    page.page.locator("#rb-units").select_option("metric")
+    assert ingredients(page)[0] == "710 ml milk"
+    page.page.locator("#rb-units").select_option("us")
+    assert ingredients(page)[1] == "14 ⅛ oz flour"
+    page.page.get_by_role("button", name="Save to my book").click()
+    page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 1")
+    assert page.page.locator(".rb-save").is_hidden()
+    page.page.locator("#rb-q").fill("almond")
+    page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 1")
+    page.page.locator("#rb-q").fill("nothing-like-this")
+    page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 0")
+    assert_accessible(page)
+    page.screenshot("recipes-desktop")
+    # Cook mode: one step at a time, with the timer the step mentions.
+    page.page.get_by_role("button", name="Cook mode").click()
+    assert page.page.locator(".rb-cook-step").inner_text() == "Mix the flour and the eggs."
+    page.page.get_by_role("button", name="Next step").click()
+    assert page.page.locator(".rb-cook-step").inner_text() == "Bake 25 minutes."
+    assert page.page.get_by_role("button", name="Start a 25 min timer").count() == 1
+    assert_accessible(page)
+    page.screenshot("recipes-cook")
+    page.page.keyboard.press("Escape")
+    # Print view: only the recipe.
+    page.page.emulate_media(media="print")
+    assert page.page.locator(".rb-layout").is_hidden() and page.page.locator(".rb-name").is_visible()
+    page.page.emulate_media(media="screen")
+
+
+def test_300_percent_text_is_one_column_and_phone_width_fits(playfield, watched):
+    page = open_book(watched, playfield.url, viewport=(390, 844))
+    paste(page, PAGE)
+    width = page.page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390
+    page.page.locator("#rb-size").fill("300")
+    page.page.locator("#rb-size").dispatch_event("input")
+    columns = page.page.locator(".rb-columns").evaluate("e => getComputedStyle(e).gridTemplateColumns")
+    assert len(columns.split()) == 1
+    size = page.page.locator(".rb-name").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 3 * 1.6 * 16 - 1
+    assert page.page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert_accessible(page)
+    page.screenshot("recipes-phone-300")
+
+
+def test_file_import_and_keyboard_only(playfield, watched, tmp_path):
+    page = open_book(watched, playfield.url)
+    recipe = {"@context": "https://schema.org", "@type": "Recipe", "name": "Soup from a file",
+              "recipeIngredient": ["1 kg tomatoes"], "recipeInstructions": "Simmer 30 minutes."}
+    path = tmp_path / "soup.json"
+    path.write_text(json.dumps(recipe))
+    page.page.locator("#rb-file").set_input_files(str(path))
+    page.page.wait_for_selector(".rb-recipe:not([hidden])")
+    assert page.page.locator(".rb-name").inner_text() == "Soup from a file"
+    # Keyboard only: tab to the save button and press Enter.
+    page.page.locator(".rb-save").focus()
+    page.page.keyboard.press("Enter")
+    page.page.wait_for_function("() => [...document.querySelectorAll('.rb-entry')].some(e => e.textContent === 'Soup from a file')")
+    page.page.locator("#rb-q").focus()
+    page.page.keyboard.press("Tab")
+    focused = page.page.evaluate("() => document.activeElement.id")
+    assert focused == "rb-sort"
+
+
+class _Other(http.server.BaseHTTPRequestHandler):
+    body = PAGE.encode()
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(self.body)))
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_bookmarklet_from_another_origin(playfield, watched):
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Other)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page = open_book(watched, playfield.url)
+        script = page.page.locator(".rb-bookmarklet-link").get_attribute("href")
+        assert script.startswith("javascript:")
+        site = page.page.context.new_page()
+        site.goto(f"http://127.0.0.1:{other.server_address[1]}/cake")
+        with site.context.expect_page(timeout=10_000) as opened:
+            site.evaluate(re.sub(r"^javascript:", "", script))
+        book = opened.value
+        book.wait_for_selector(".rb-recipe:not([hidden])", timeout=10_000)
+        assert book.locator(".rb-name").inner_text().startswith("A very long recipe name")
+    finally:
+        other.shutdown()
+        other.server_close()
+
+
+def test_shopping_list_is_shared_live_between_two_browsers(playfield, watched):
+    first = open_book(watched, playfield.url)
+    paste(first, PAGE)
+    first.page.get_by_role("button", name="Save to my book").click()
+    first.page.wait_for_selector(".rb-shop:not([hidden])")
+    token = first.page.evaluate("() => localStorage.getItem('playfield.recipes.token')")
+    second = open_book(watched, playfield.url)
+    second.page.goto(playfield.url + f"/demos/recipes?book={token}")
+    second.page.wait_for_selector(".rb-entry")
+    first.page.locator("#rb-servings").fill("8")
+    first.page.get_by_role("button", name="Add to shopping list").click()
+    first.page.get_by_role("button", name="Add to shopping list").click()
+    # Merged: twice 8 servings' 400 g of flour is 800 g, in the pantry aisle.
+    second.page.wait_for_function("() => document.querySelectorAll('.rb-shopping input').length === 4")
+    texts = second.page.locator(".rb-shopping label").all_inner_texts()
+    assert "800 g flour" in texts and "8 eggs" in texts, texts
+    assert [t.lower() for t in second.page.locator(".rb-shopping legend").all_inner_texts()[:2]] == [
+        "dairy and eggs", "pantry"]
+    second.page.get_by_label("800 g flour").check()
+    first.page.wait_for_function("() => document.querySelector('.rb-shopping input[data-key=\"flour|g\"]').checked")
+    assert_accessible(second)
+    second.screenshot("recipes-shopping")
+
+
+def test_owner_makes_a_read_only_link_and_revokes_it(playfield, watched):
+    owner = open_book(watched, playfield.url)
+    paste(owner, PAGE)
+    owner.page.get_by_role("button", name="Save to my book").click()
+    owner.page.wait_for_selector(".rb-shop:not([hidden])")
+    owner.page.get_by_role("button", name="Make share links").click()
+    owner.page.wait_for_selector(".rb-link-list:not([hidden])")
+    link = owner.page.locator(".rb-read-link").inner_text()
+    assert "/demos/recipes?book=" in link
+    reader = open_book(watched, playfield.url)
+    reader.page.goto(link)
+    reader.page.wait_for_selector(".rb-entry")
+    assert reader.page.locator(".rb-entry").all_inner_texts() == [
+        owner.page.locator(".rb-name").inner_text()]
+    owner.page.get_by_role("button", name="Revoke share links").click()
+    owner.page.wait_for_selector(".rb-link-list[hidden]", state="attached")
+    reader.page.reload()
+    reader.page.wait_for_function("() => document.querySelector('.rb-message').textContent.includes('no longer works')")
+    assert "book=" not in reader.page.url
+    reader.page.wait_for_selector(".rb-list li:not(:has(.rb-entry))")
+    reader.allow(lambda problem: "403" in problem)
+    assert_accessible(owner)

@@ -1,0 +1,40 @@
+"""Client: the recipe book (import a page or JSON-LD, list, get, export and import back)."""
+import pytest
+
+from playfield_client import Client, HTTPError
+
+PAGE = """<html><head><script type="application/ld+json">
+{"@context": "https://schema.org", "@type": "Recipe", "name": "Flatbread",
+ "recipeIngredient": ["500 g flour", "300 ml water"], "recipeYield": "4",
+ "recipeInstructions": [{"@type": "HowToStep", "text": "Knead 10 minutes."}]}
+</script></head></html>"""
+
+
+def test_import_list_get_export_and_import_back(start_server):
+    client = Client(start_server().url)
+    preview = client.import_recipe(PAGE, url="https://example.com/flatbread")
+    assert preview["name"] == "Flatbread" and "id" not in preview
+    saved = client.import_recipe(PAGE, save=True, tags=["bread"])
+    token = saved["book"]["token"]
+    soup = client.import_recipe({"@context": "https://schema.org", "@type": "Recipe",
+                                 "name": "Soup", "recipeIngredient": ["1 l stock"]},
+                                save=True, token=token)
+    assert [r["name"] for r in client.recipes()] == ["Flatbread", "Soup"]
+    assert [r["id"] for r in client.recipes(q="stock", token=token)] == [soup["id"]]
+    assert [r["id"] for r in client.recipes(tag="bread")] == [saved["id"]]
+    assert client.recipe(saved["id"])["recipeIngredient"] == ["500 g flour", "300 ml water"]
+    exported = client.export_recipes(token=token)
+    assert len(exported["recipes"]) == 2
+    other = Client(start_server().url)
+    answer = other.import_recipes(exported)
+    assert answer["imported"] == 2
+    assert other.export_recipes() == exported
+
+
+def test_a_page_without_a_recipe_says_what_was_looked_for(client):
+    with pytest.raises(HTTPError) as refused:
+        client.import_recipe("<html><body>nothing here</body></html>", save=True)
+    assert refused.value.status == 422 and "no schema.org Recipe" in refused.value.message
+    with pytest.raises(HTTPError) as missing:
+        client.recipe(987654)
+    assert missing.value.status == 404
