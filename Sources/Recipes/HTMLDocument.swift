@@ -7,11 +7,17 @@ import CLibXML2
 struct HTMLDocument: Sendable {
   private(set) var nodes: [HTMLNode]
 
+  /// libxml2 wants `xmlInitParser` once before parsing on several threads at once.
+  private static let libraryReady: Bool = {
+    xmlInitParser()
+    return true
+  }()
+
   /// Parses `bytes` as HTML. Bytes that are valid UTF-8 are read as UTF-8 whatever the page
   /// says; otherwise libxml2 follows the page's `<meta charset>` (Windows-1252 by default).
   init(bytes: [UInt8]) {
     nodes = [HTMLNode(name: "#root", attributes: [], text: "", children: [], parent: -1)]
-    guard !bytes.isEmpty, bytes.count < Int(Int32.max) else { return }
+    guard Self.libraryReady, !bytes.isEmpty, bytes.count < Int(Int32.max) else { return }
     let encoding: String? = String(validating: bytes, as: UTF8.self) != nil ? "UTF-8" : nil
     let options = Int32(
       HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue

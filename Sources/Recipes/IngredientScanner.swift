@@ -63,8 +63,9 @@ struct IngredientScanner {
     let start = index
     var value: Double?
     var digits = ""
-    while isDigit(index) || (index < scalars.count && (scalars[index] == "." || scalars[index] == ",")
-      && isDigit(index + 1) && !digits.isEmpty)
+    while isDigit(index)
+      || (index < scalars.count && (scalars[index] == "." || scalars[index] == ",")
+        && isDigit(index + 1) && !digits.isEmpty)
     {
       digits.unicodeScalars.append(scalars[index] == "," ? "." : scalars[index])
       index += 1
@@ -152,8 +153,9 @@ struct IngredientScanner {
       var look = index
       if look < scalars.count, scalars[look] == "." { look += 1 }
       while look < scalars.count, scalars[look] == " " { look += 1 }
-      if look + 1 < scalars.count, String(String.UnicodeScalarView(scalars[look...look + 1]))
-        .lowercased() == "oz"
+      if look + 1 < scalars.count,
+        String(String.UnicodeScalarView(scalars[look...look + 1]))
+          .lowercased() == "oz"
       {
         index = look + 2
         key = "floz"

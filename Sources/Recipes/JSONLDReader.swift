@@ -114,8 +114,9 @@ enum JSONLDReader {
     var changed = true
     while changed {
       changed = false
-      while let first = bytes.first, first <= 0x20 || first == 0xEF || first == 0xBB
-        || first == 0xBF || first == UInt8(ascii: ";")
+      while let first = bytes.first,
+        first <= 0x20 || first == 0xEF || first == 0xBB
+          || first == 0xBF || first == UInt8(ascii: ";")
       {
         bytes.removeFirst()
       }

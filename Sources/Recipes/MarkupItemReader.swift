@@ -79,12 +79,12 @@ struct MarkupItemReader {
       return .string(resource)
     }
     // Microformats' value-title pattern: <span class="value-title" title="PT30M">.
-    for child in node.children where document.nodes[child].tokens("class").contains("value-title")
-    {
+    for child in node.children where document.nodes[child].tokens("class").contains("value-title") {
       if let title = document.nodes[child].attribute("title") { return .string(title) }
     }
     if vocabulary.properties(node).contains("image") {
-      if let img = document.descendants(of: index).first(where: { document.nodes[$0].name == "img" }),
+      if let img = document.descendants(of: index).first(where: { document.nodes[$0].name == "img" }
+      ),
         let source = document.nodes[img].attribute("src")
       {
         return image(source, node: document.nodes[img])

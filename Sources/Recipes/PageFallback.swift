@@ -34,8 +34,10 @@ struct PageFallback {
       }
     }
     title = (metas["og:title"] ?? metas["twitter:title"] ?? titleText).map(HTMLText.clean)
-    shareImage = [metas["og:image"], metas["og:image:url"], metas["og:image:secure_url"],
-      metas["twitter:image"]].compactMap { $0 }.first { Self.isPhoto($0) }
+    shareImage = [
+      metas["og:image"], metas["og:image:url"], metas["og:image:secure_url"],
+      metas["twitter:image"],
+    ].compactMap { $0 }.first { Self.isPhoto($0) }
     image = shareImage ?? firstImage.flatMap { Self.isPhoto($0) ? $0 : nil }
     description = (metas["og:description"] ?? metas["description"]).map(HTMLText.clean)
   }

@@ -120,8 +120,9 @@ enum RecipeDuration {
       return 1
     }
     if word.hasPrefix("sec") || word == "s" || word.hasPrefix("seg") { return 1 / 60 }
-    if word.hasPrefix("d") && (word.hasPrefix("day") || word.hasPrefix("dag") || word == "d"
-      || word.hasPrefix("dí") || word.hasPrefix("dia"))
+    if word.hasPrefix("d")
+      && (word.hasPrefix("day") || word.hasPrefix("dag") || word == "d"
+        || word.hasPrefix("dí") || word.hasPrefix("dia"))
     {
       return 1_440
     }

@@ -2,7 +2,8 @@ import JSON
 
 /// Every schema.org Recipe found in a page, normalised, in page order.
 ///
-/// Roads, in order: JSON-LD, microdata, microformats (h-recipe, hRecipe), RDFa; the first that
+/// Roads, in order: JSON-LD, microdata, microformats (h-recipe, hRecipe), RDFa, then (pages
+/// with no markup) an "Ingredients" heading with a list and a "Method" heading; the first that
 /// finds a recipe wins. Open Graph and the page's own title and images fill a recipe's missing
 /// name, image and description. No code for any particular site.
 public enum RecipeExtractor {
@@ -17,7 +18,8 @@ public enum RecipeExtractor {
     let found = rawRecipes(in: document)
     guard !found.isEmpty else {
       throw RecipeImportError(
-        "\(notFound) (looked for JSON-LD, microdata, h-recipe/hRecipe and RDFa)")
+        "\(notFound) (looked for JSON-LD, microdata, h-recipe/hRecipe, RDFa, and headings "
+          + "for ingredients and method)")
     }
     let page = PageFallback(document: document)
     return found.enumerated().map { offset, raw in
@@ -35,7 +37,9 @@ public enum RecipeExtractor {
     for vocabulary in [MarkupVocabulary.microdata, .microformats, .rdfa] where found.isEmpty {
       found = MarkupItemReader(document: document, vocabulary: vocabulary).recipes()
     }
-    return found.filter(hasContent)
+    found = found.filter(hasContent)
+    if found.isEmpty, let recipe = HeadingRecipeReader.recipe(in: document) { found = [recipe] }
+    return found
   }
 
   /// A recipe worth returning: it has a name, ingredients or instructions.

@@ -50,8 +50,9 @@ enum RecipeInstructions {
     let title = HTMLText.clean(name)
     let body = HTMLText.clean(text)
     guard title.contains(where: \.isLetter), !body.isEmpty, title.count < body.count,
-      !body.hasPrefix(title.hasSuffix("...") || title.hasSuffix("…")
-        ? String(title.prefix(while: { $0 != "." && $0 != "…" })) : title)
+      !body.hasPrefix(
+        title.hasSuffix("...") || title.hasSuffix("…")
+          ? String(title.prefix(while: { $0 != "." && $0 != "…" })) : title)
     else { return nil }
     return [
       "@type": "HowToSection", "name": .string(title),

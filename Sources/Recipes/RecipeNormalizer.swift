@@ -19,7 +19,9 @@ enum RecipeNormalizer {
       recipe["name"] = .string(name)
     }
     let ingredients = self.ingredients(members["recipeIngredient"] ?? members["ingredients"])
-    if !ingredients.isEmpty { recipe["recipeIngredient"] = .array(ingredients.map(JSONValue.string)) }
+    if !ingredients.isEmpty {
+      recipe["recipeIngredient"] = .array(ingredients.map(JSONValue.string))
+    }
     let steps = RecipeInstructions.normalise(members["recipeInstructions"])
     if !steps.isEmpty { recipe["recipeInstructions"] = .array(steps) }
     var minutes: [String: Int] = [:]

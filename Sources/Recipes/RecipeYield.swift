@@ -36,7 +36,8 @@ enum RecipeYield {
     let count = value == value.rounded() ? String(Int(value)) : number
     let rest = String(String.UnicodeScalarView(scalars[index...]))
     var best: (String, String)?
-    for (singular, plural) in units where containsWord(rest, singular) || containsWord(rest, plural) {
+    for (singular, plural) in units where containsWord(rest, singular) || containsWord(rest, plural)
+    {
       if best == nil || singular.count > best!.0.count { best = (singular, plural) }
     }
     if let (singular, plural) = best {
@@ -51,7 +52,8 @@ enum RecipeYield {
   private static func containsWord(_ text: String, _ word: String) -> Bool {
     var search = text[...]
     while let range = search.firstRange(of: word) {
-      let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+      let before =
+        range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
       let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
       if !(before?.isLetter ?? false) && !(after?.isLetter ?? false) { return true }
       search = text[range.upperBound...]

@@ -68,7 +68,8 @@ struct HostileInputTests {
   @Test("bytes that are not UTF-8 still parse (as the page's declared charset)")
   func latin1() throws {
     var html = Array(
-      "<html><head><meta charset=\"iso-8859-1\"></head><body><div itemscope itemtype=\"https://schema.org/Recipe\"><span itemprop=\"name\">Cr".utf8)
+      "<html><head><meta charset=\"iso-8859-1\"></head><body><div itemscope itemtype=\"https://schema.org/Recipe\"><span itemprop=\"name\">Cr"
+        .utf8)
     html.append(0xE8)  // è in ISO 8859-1
     html.append(contentsOf: Array("me</span></div></body></html>".utf8))
     #expect(try RecipePages.recipes(html).first?["name"] == "Crème")

@@ -59,7 +59,8 @@ struct JSONLDTests {
   func several() throws {
     let html = RecipePages.page(
       head: RecipePages.ldJSON(
-        #"[{"@type":"WebPage","mainEntity":{"@type":"Recipe","name":"One","recipeIngredient":["a"]}}]"#)
+        #"[{"@type":"WebPage","mainEntity":{"@type":"Recipe","name":"One","recipeIngredient":["a"]}}]"#
+      )
         + RecipePages.ldJSON(
           #"[{"@type":"Recipe","name":"Two","recipeIngredient":["b"]},{"@type":"Recipe","name":"Three","recipeIngredient":["c"]}]"#
         ))
@@ -69,7 +70,8 @@ struct JSONLDTests {
 
   @Test("malformed JSON-LD read where safe: comments, raw newlines, trailing commas, repeats")
   func lenient() throws {
-    let json = "<!-- {\"@type\":\"Recipe\",\"name\":\"Stew\",\"name\":\"Again\",\n"
+    let json =
+      "<!-- {\"@type\":\"Recipe\",\"name\":\"Stew\",\"name\":\"Again\",\n"
       + "\"recipeInstructions\":\"Chop.\nSimmer.\",\"recipeIngredient\":[\"beef\",],} -->"
     let recipe = try #require(
       try RecipePages.recipes(RecipePages.page(head: RecipePages.ldJSON(json))).first)
@@ -99,7 +101,8 @@ struct JSONLDTests {
     let recipes = try RecipePages.recipes(html)
     #expect(
       RecipePages.lines(recipes[0]["recipeInstructions"]) == [
-        "Pastry", "Rub in.", "Chill.", "Filling", "Whisk.", "Bake", "Put it in the oven for 25 minutes.",
+        "Pastry", "Rub in.", "Chill.", "Filling", "Whisk.", "Bake",
+        "Put it in the oven for 25 minutes.",
         "Cool the tart on a rack.",
       ])
     #expect(recipes[0]["recipeInstructions"]?[0]?["@type"] == "HowToSection")

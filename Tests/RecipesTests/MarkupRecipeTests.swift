@@ -99,6 +99,28 @@ struct MarkupRecipeTests {
     #expect(try RecipePages.recipes(logo).first?["image"] == "https://example.com/a.jpg")
   }
 
+  @Test("no markup: an Ingredients heading with a list and a Method heading")
+  func headings() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Lemonade</h1><p>Summer.</p><h2>Ingredients</h2>
+        <ul><li>3 lemons</li><li>1 l water</li><li>sugar</li></ul>
+        <h2>Method</h2><p>Squeeze the lemons.</p><p>Stir in water and sugar.</p><h2>Comments</h2>
+        <p>Nice!</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Lemonade")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["3 lemons", "1 l water", "sugar"])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Squeeze the lemons.", "Stir in water and sugar.",
+      ])
+    // An ingredients list alone is not a recipe.
+    let article = RecipePages.page(
+      body: "<h1>Why</h1><h2>Ingredients</h2><ul><li>a</li><li>b</li></ul><p>Text.</p>")
+    #expect(throws: RecipeImportError.self) { try RecipePages.recipes(article) }
+  }
+
   @Test("a page without a recipe says what was looked for")
   func none() {
     let html = RecipePages.page(
