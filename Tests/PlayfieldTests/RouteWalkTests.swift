@@ -100,7 +100,8 @@ import Testing
       let marked = !route.traits.isDisjoint(with: [.store, .adopts])
       let names =
         path.contains("{session}") || path.hasPrefix("/api/mazes")
-        || path.hasPrefix("/api/highscores")
+        || path.hasPrefix("/api/highscores") || path.hasPrefix("/api/recipes")
+        || path.hasPrefix("/ws/recipes")
       if names { #expect(marked, "\(path) touches the store") }
       if path.hasPrefix("/{path") || path.hasPrefix("/js/") || path.hasPrefix("/tiles") {
         #expect(!marked, "\(path) never touches the store")

@@ -36,25 +36,25 @@ final class RecipeAPI: Sendable {
 
   var routes: [Route] {
     [
-      Route([.post], "/api/recipes/import", [.api, .guardsState]) { call in
+      Route([.post], "/api/recipes/import", [.api, .guardsState, .store]) { call in
         .response(self.importing(call.request, client: call.client))
       },
-      Route([.get], "/api/recipes", [.api, .guardsState]) { call in
+      Route([.get], "/api/recipes", [.api, .guardsState, .store]) { call in
         .response(self.list(call.request, client: call.client))
       },
-      Route([.get], "/api/recipes/export", [.api, .guardsState]) { call in
+      Route([.get], "/api/recipes/export", [.api, .guardsState, .store]) { call in
         .response(self.export(call.request, client: call.client))
       },
-      Route([.get], "/api/recipes/book", [.api, .guardsState]) { call in
+      Route([.get], "/api/recipes/book", [.api, .guardsState, .store]) { call in
         .response(self.describe(call.request, client: call.client))
       },
-      Route([.post, .delete], "/api/recipes/links", [.api, .guardsState]) { call in
+      Route([.post, .delete], "/api/recipes/links", [.api, .guardsState, .store]) { call in
         .response(self.links(call.request, client: call.client))
       },
-      Route([.get], "/ws/recipes/shopping", [.guardsState]) { call in
+      Route([.get], "/ws/recipes/shopping", [.guardsState, .store]) { call in
         self.shoppingSocket(call.request, client: call.client, origins: call.app.origins)
       },
-      Route([.get, .patch, .delete], "/api/recipes/{id}", [.api, .guardsState]) {
+      Route([.get, .patch, .delete], "/api/recipes/{id}", [.api, .guardsState, .store]) {
         (call, id: RecipeID) in
         .response(self.one(call.request, id: id.value, client: call.client))
       },
