@@ -208,9 +208,14 @@ final class RecipeAPI: Sendable {
   func shoppingSocket(_ request: Request, client: ClientKey, origins: OriginPolicy) -> Reply {
     if let refusal = origins.check(request) { return .response(refusal) }
     let found: RecipeBook?
+    let stored: String
     do {
       guard let store else { throw APIError.noDatabase }
       found = try book(request, client: client, store: store, need: .read)
+      // NB: read here, on a store worker (the route is `.store`), and a failure refuses the
+      // connection: a list shown empty for want of the store would be stored empty at the
+      // device's next change.
+      stored = try found.map { try store.shoppingList(bookID: $0.id) } ?? "[]"
     } catch let error as APIError {
       return .response(error.response)
     } catch {
@@ -223,7 +228,8 @@ final class RecipeAPI: Sendable {
     case .accept(let accepted):
       return .webSocket(
         accepted,
-        ShoppingSocketHandler(hub: shopping, bookID: book.id, canChange: book.access >= .write))
+        ShoppingSocketHandler(
+          hub: shopping, bookID: book.id, stored: stored, canChange: book.access >= .write))
     case .reject(let response):
       return .response(response)
     }

@@ -1,4 +1,6 @@
+import Dispatch
 import JSON
+import Logging
 import Server
 import Storage
 import Synchronization
@@ -6,7 +8,8 @@ import WebSocket
 
 /// The live shopping lists: for each book with a device connected, its list and the sockets
 /// to tell. Every change is stored (`recipe_books.shopping`) and sent, whole, to every device
-/// of the book, the sender included, in the order the changes were applied.
+/// of the book, the sender included, in the order the changes were applied. Changes are
+/// written off the event loops, in the order they were applied, on a queue of their own.
 final class ShoppingHub: Sendable {
   private struct Channel {
     var list: ShoppingList
@@ -15,14 +18,16 @@ final class ShoppingHub: Sendable {
 
   private let store: (any SessionStore)?
   private let channels = Mutex<[String: Channel]>([:])
+  private let writes = DispatchQueue(label: "playfield.shopping-writes")
+  private let log = Logger(label: "playfield.recipes")
 
   init(store: (any SessionStore)?) {
     self.store = store
   }
 
-  /// Adds a device to the book's channel and sends it the list.
-  func open(bookID: String, socket: WebSocket) {
-    let stored = (try? store?.shoppingList(bookID: bookID)) ?? "[]"
+  /// Adds a device to the book's channel and sends it the list (`stored`, as the store held
+  /// it, unless the channel is open already: then its list, which is newer).
+  func open(bookID: String, stored: String, socket: WebSocket) {
     let list = channels.withLock { channels in
       var channel = channels[bookID] ?? Channel(list: ShoppingList(stored: stored))
       channel.sockets[socket.id] = socket
@@ -43,8 +48,21 @@ final class ShoppingHub: Sendable {
     }
     guard let (list, sockets) = changed else { return }
     let text = Self.message(list).jsonString
-    try? store?.setShoppingList(bookID: bookID, items: list.json.jsonString)
+    write(list.json.jsonString, bookID: bookID)
     for socket in sockets { socket.send(.text(text)) }
+  }
+
+  /// Stores a book's list on the writes queue; a failure is logged (the devices keep the list,
+  /// and the next change stores it whole again).
+  private func write(_ items: String, bookID: String) {
+    guard let store else { return }
+    writes.async { [log] in
+      do {
+        try store.setShoppingList(bookID: bookID, items: items)
+      } catch {
+        log.error("the shopping list of a book could not be stored: \(error)")
+      }
+    }
   }
 
   /// Removes a device; the book's channel goes when its last device does.

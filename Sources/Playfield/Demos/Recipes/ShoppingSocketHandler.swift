@@ -8,10 +8,12 @@ import WebSocket
 struct ShoppingSocketHandler: WebSocketHandler {
   let hub: ShoppingHub
   let bookID: String
+  /// The list as the store held it when the connection was accepted.
+  let stored: String
   let canChange: Bool
 
   func opened(_ socket: WebSocket) {
-    hub.open(bookID: bookID, socket: socket)
+    hub.open(bookID: bookID, stored: stored, socket: socket)
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
