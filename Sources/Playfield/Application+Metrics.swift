@@ -108,7 +108,8 @@ extension Application {
     out.sample("writer_queue", [("kind", "snapshots")], Double(status.pendingSnapshots))
     out.sample("writer_queue", [("kind", "progress")], Double(status.pendingProgress))
     out.single(
-      "writer_queue_bytes", .gauge, "Bytes of inputs and snapshots waiting (bound: --pending-bytes).",
+      "writer_queue_bytes", .gauge,
+      "Bytes of inputs and snapshots waiting (bound: --pending-bytes).",
       Double(status.pendingBytes))
     out.single(
       "writer_waiting_steps", .gauge, "On-demand steps held back until the queue has room.",
