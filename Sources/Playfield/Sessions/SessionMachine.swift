@@ -34,6 +34,12 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     /// every guest, who joined with an old one, is disconnected.
     case renewSeats([(seat: String, token: String)])
 
+    /// Whether it is a model input (`Simulation.inputsMayMakeNextStepHeavy` concerns these).
+    var isInput: Bool {
+      if case .input = self { return true }
+      return false
+    }
+
     /// Joins, leaves and link renewals are never refused, however full the inbox.
     var isMembership: Bool {
       switch self {

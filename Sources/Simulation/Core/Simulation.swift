@@ -86,6 +86,11 @@ public protocol Simulation: Sendable {
   /// the session's owner. It changes where the step runs, never what it does.
   var nextStepIsHeavy: Bool { get }
 
+  /// Whether a step that applies inputs may be heavy although `nextStepIsHeavy` says no (a
+  /// person's street-soccer turn that hands the move to a computer playing at once): the game
+  /// loop then runs steps with inputs off the realtime tick, as jobs of the session's owner.
+  var inputsMayMakeNextStepHeavy: Bool { get }
+
   /// About how many bytes `writeHello` writes, worked out without writing it (a count times a
   /// size per item), at least the real size for states of any bulk: what tells the server,
   /// before it encodes a joiner's hello, whether that hello is big and charged to the joiner.
@@ -114,6 +119,9 @@ extension Simulation {
 
   /// Every step is light.
   public var nextStepIsHeavy: Bool { false }
+
+  /// Inputs never make a step heavy.
+  public var inputsMayMakeNextStepHeavy: Bool { false }
 
   /// A hello of a few KiB at most: never big.
   public var helloBytesEstimate: Int { 0 }

@@ -29,6 +29,12 @@ extension StreetSoccer {
     return tick + 1 >= due
   }
 
+  /// A person's turn, a brought die, a rematch or a reset starts the next turn in the step
+  /// that applies it; a computer with a delay of 0 or 1 tick then plays in that same step.
+  public var inputsMayMakeNextStepHeavy: Bool {
+    settings.computerDelay <= 1 && settings.players.contains { $0 != .human }
+  }
+
   /// The tick from which a computer acts, or nil when it is a person's move (or roll).
   var computerDue: UInt64? {
     if state.over {
