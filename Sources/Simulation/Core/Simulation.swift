@@ -91,6 +91,12 @@ public protocol Simulation: Sendable {
   /// loop then runs steps with inputs off the realtime tick, as jobs of the session's owner.
   var inputsMayMakeNextStepHeavy: Bool { get }
 
+  /// Whether the last step changed what `writeFrame` writes (the frame's `tick` aside): when
+  /// it did not, a running session sends no frame for that step (street soccer between
+  /// moves, a maze ball at rest). Never consulted for what the model does, only for what is
+  /// sent; true after a restore. Models that do not know say true: every step shows.
+  var lastStepChangedFrame: Bool { get }
+
   /// About how many bytes `writeHello` writes, worked out without writing it (a count times a
   /// size per item), at least the real size for states of any bulk: what tells the server,
   /// before it encodes a joiner's hello, whether that hello is big and charged to the joiner.
@@ -119,6 +125,9 @@ extension Simulation {
 
   /// Every step is light.
   public var nextStepIsHeavy: Bool { false }
+
+  /// Every step may change the frame.
+  public var lastStepChangedFrame: Bool { true }
 
   /// Inputs never make a step heavy.
   public var inputsMayMakeNextStepHeavy: Bool { false }

@@ -17,6 +17,9 @@ public struct MazeBall: ConfiguredModel {
   let seed: UInt64
   public internal(set) var tick: UInt64 = 0
   var state: State
+  /// Whether the last step changed the frame (`Simulation.lastStepChangedFrame`); not part
+  /// of the state: never snapshotted nor hashed.
+  public internal(set) var lastStepChangedFrame = true
 
   init(settings: Config, seed: UInt64) {
     self.settings = settings

@@ -11,10 +11,14 @@ extension StreetSoccer {
     // Inputs: apply the validated inputs in arrival order.
     for input in inputs { apply(input, events: &events) }
     tick += 1
+    // NB: the frame is the match's state, which only inputs and computers change (a refused
+    // input counts as a change: it costs one frame).
+    lastStepChangedFrame = !inputs.isEmpty
 
     // Computers: one plays its turn once its die is known and its delay has passed; two
     // computers start their rematch a while after the match.
     guard let due = computerDue, tick >= due else { return events }
+    lastStepChangedFrame = true
     if state.over {
       startMatch(number: state.match + 1, events: &events)
     } else {
