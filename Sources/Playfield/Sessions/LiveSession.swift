@@ -161,6 +161,12 @@ final class LiveSession: @unchecked Sendable {
   /// Queues a command for the next tick; false when too many are waiting.
   @discardableResult
   func send(_ command: SessionCommand) -> Bool {
+    if case .query(let socket, let query, let sender, let id) = command,
+      answerNow(query, sentBy: sender, id: id, to: socket)
+    {
+      answered([command], left: [])
+      return true
+    }
     let queued = inbox.withLock { commands in
       guard commands.count < Self.maxPendingCommands || command.isMembership else { return false }
       commands.append(command)
@@ -179,6 +185,23 @@ final class LiveSession: @unchecked Sendable {
       return true
     }
     wake()
+    return true
+  }
+
+  /// Answers a query at once, on the caller's thread (microseconds of reading the model),
+  /// when a realtime session's machine is free and nothing waits before the query in its
+  /// inbox, so the answer is the state after everything sent before it; else false, and it
+  /// waits for the next tick like any command. NB: never waits for a tick under way.
+  private func answerNow(
+    _ query: JSONValue, sentBy sender: Sender?, id: JSONValue?, to socket: WebSocket
+  ) -> Bool {
+    guard onDemand == nil, !isRestoring else { return false }
+    let answer: ServerMessage?? = using.withLockIfAvailable { _ in
+      guard inbox.withLock({ $0.isEmpty }) else { return nil }
+      return machine.answer(query, sentBy: sender, id: id)
+    }
+    guard let answer = answer ?? nil else { return false }
+    perform(.send(answer, to: socket))
     return true
   }
 

@@ -494,7 +494,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   }
 
   /// The model's answer to a query, or the error that names what stops it.
-  private func answer(_ query: JSONValue, sentBy sender: Sender?, id: JSONValue?) -> ServerMessage {
+  func answer(_ query: JSONValue, sentBy sender: Sender?, id: JSONValue?) -> ServerMessage {
     let name = query["type"]?.stringValue ?? ""
     do {
       return .answer(query: name, body: try model.answer(query, sentBy: sender), id: id)
