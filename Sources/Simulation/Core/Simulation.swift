@@ -20,8 +20,8 @@ public protocol Simulation: Sendable {
   /// drawing guest, the other side of a game); empty for most models.
   static var seats: [Seat] { get }
   /// Message types that ask about the state without changing it (street soccer's `plan`): the
-  /// session answers each on its next tick with `answer(_:sentBy:)`, to the asker only, and
-  /// never logs it. Empty for most models.
+  /// session answers each with `answer(_:sentBy:)` at once when nothing waits before it (else
+  /// on its next tick), to the asker only, and never logs it. Empty for most models.
   static var queries: Set<String> { get }
 
   /// Validates a config object (missing fields take defaults; unknown fields are an error); the
