@@ -26,6 +26,12 @@ public struct StreetSoccer: ConfiguredModel {
   /// of the state: never snapshotted nor hashed.
   public internal(set) var lastStepChangedFrame = true
 
+  /// The state's fields, in the order snapshots have always had them: the frame flag is not
+  /// state.
+  private enum CodingKeys: String, CodingKey {
+    case settings, seed, tick, state
+  }
+
   init(settings: Config, seed: UInt64) {
     self.settings = settings
     self.seed = seed
