@@ -53,7 +53,9 @@ def main():
     parser.add_argument("--count", type=int, default=300)
     args = parser.parse_args()
     session = create(args.url)
-    home = urllib.parse.parse_qs(urllib.parse.urlparse(session["urls"]["home"]).query)["token"][0]
+    # NB: the seat's token is in the link's fragment (older builds: its query).
+    link = urllib.parse.urlparse(session["urls"]["home"])
+    home = urllib.parse.parse_qs(link.fragment or link.query)["token"][0]
     ws_url = "ws://" + args.url.split("://", 1)[1] + f"/ws/sessions/{session['id']}?token={home}"
     with connect(ws_url) as ws:
         json.loads(ws.recv(timeout=10))  # hello

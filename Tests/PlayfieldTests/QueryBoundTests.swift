@@ -28,6 +28,8 @@ import WebSocket
       session: session, role: .controller, inputLog: InputLogCap(maxInputs: 100),
       client: client, queries: limiter)
     let plan = WebSocketMessage.text(#"{"type":"plan","side":"home","moves":[]}"#)
+    // NB: a command waiting in the inbox keeps the plans behind it, for the next tick.
+    _ = session.send(.inspect { _ in })
     let answers = (0..<5).map { _ in handler.handle(plan, from: socket) }
     let refused = answers.compactMap { answer -> ClientError? in
       if case .failure(let error) = answer { error } else { nil }
@@ -43,5 +45,45 @@ import WebSocket
     }
     handler.closed(socket, code: WebSocketCloseCode?.none, reason: "")
     #expect(limiter.count(of: client) == 0, "a closed connection's questions are no one's")
+  }
+
+  @Test("a plan is answered at once when nothing waits before it; behind a command, on the tick")
+  func plansAnswerAtOnce() throws {
+    let limiter = QueryLimiter(perClient: 3)
+    let session = LiveSession(
+      id: "s", model: try StreetSoccer(config: [:], seed: 1), seed: 1,
+      tokenHash: TokenHash.hash(token: "t"), createdAt: 0, running: true, journal: nil,
+      idlePause: 30, clock: { MonotonicTime.now() })
+    session.queryLimiter = limiter
+    let loop = try EventLoop(index: 0)
+    let socket = WebSocket(
+      request: Request(method: .get, target: "/ws", headers: HTTPHeaders(), body: []),
+      remoteAddress: "10.0.0.1", subprotocol: nil, compressionWindowBits: nil, loop: loop)
+    let client = ClientKey(address: "10.0.0.1")
+    let handler = SessionSocketHandler(
+      session: session, role: .controller, inputLog: InputLogCap(maxInputs: 100),
+      client: client, queries: limiter)
+    let plan = WebSocketMessage.text(#"{"type":"plan","side":"home","moves":[]}"#)
+    for _ in 0..<5 {
+      guard case .success = handler.handle(plan, from: socket) else {
+        Issue.record("an idle session's plan is answered, never refused")
+        return
+      }
+    }
+    #expect(limiter.count(of: client) == 0, "answered without a tick")
+    #expect(session.advanceCount == 0)
+    // An input waits: the plan after it waits too, and is answered on the tick, after it.
+    let kit = try #require(
+      try StreetSoccer.checkedInput(
+        from: [
+          "type": "kit", "side": "home", "shirt": "#d00000", "shorts": "#ffffff",
+          "pattern": "plain", "patternColor": "#d00000",
+        ], sentBy: .controller))
+    _ = session.send(.input(kit))
+    _ = handler.handle(plan, from: socket)
+    #expect(limiter.count(of: client) == 1)
+    session.advance(now: 1, budget: SessionBudget())
+    #expect(limiter.count(of: client) == 0)
+    handler.closed(socket, code: WebSocketCloseCode?.none, reason: "")
   }
 }

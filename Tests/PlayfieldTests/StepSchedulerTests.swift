@@ -12,6 +12,17 @@ private final class Journal: Sendable {
   func add(_ line: String) { lines.withLock { $0.append(line) } }
 }
 
+/// A CPU clock the test's jobs move by what their slices are said to cost.
+private final class CPU: Sendable {
+  private let nanoseconds = Atomic<UInt64>(0)
+  var now: MonotonicTime { MonotonicTime(nanoseconds: nanoseconds.load(ordering: .relaxed)) }
+  func spend(_ cost: Duration) {
+    nanoseconds.add(
+      UInt64(cost.components.seconds) * 1_000_000_000
+        + UInt64(cost.components.attoseconds / 1_000_000_000), ordering: .relaxed)
+  }
+}
+
 /// A job of `client` named `name` that needs `slices` slices of up to `steps` steps each (a
 /// model it steps forever when `steps` is nil), writing `name` and the steps of each slice.
 private func job(
@@ -40,7 +51,106 @@ struct StepSchedulerTests {
     StepScheduler(
       configuration: .init(
         maxStepsPerSlice: steps, sliceTime: .milliseconds(2), jobsPerClient: jobs),
-      clock: { .zero })
+      clock: { .zero }, cpuClock: { .zero })
+  }
+
+  /// A scheduler whose slices cost what the jobs say: `CPU.spend` moves its CPU clock.
+  fileprivate static func costed(_ cpu: CPU) -> StepScheduler {
+    StepScheduler(
+      configuration: .init(maxStepsPerSlice: 1, sliceTime: .milliseconds(2)),
+      clock: { .zero }, cpuClock: { cpu.now })
+  }
+
+  /// A job of `client` that runs forever, each slice costing `cost` of `cpu`, writing `name`.
+  fileprivate static func costly(
+    _ name: String, client: ClientKey, cost: Duration, cpu: CPU, journal: Journal
+  ) -> StepJob {
+    StepJob(
+      client: client, label: "test",
+      work: { slice in
+        _ = slice.mayStep()
+        cpu.spend(cost)
+        journal.add(name)
+        return .more
+      })
+  }
+
+  @Test("turns go by time: a client whose slices cost ten times another's gets a tenth of them")
+  func fairByTime() {
+    let cpu = CPU()
+    let journal = Journal()
+    let scheduler = Self.costed(cpu)
+    scheduler.submit(
+      Self.costly("heavy", client: "a", cost: .milliseconds(10), cpu: cpu, journal: journal))
+    scheduler.submit(
+      Self.costly("light", client: "b", cost: .milliseconds(1), cpu: cpu, journal: journal))
+    scheduler.runSlices(110)
+    let heavy = journal.all.filter { $0 == "heavy" }.count
+    let light = journal.all.filter { $0 == "light" }.count
+    #expect(heavy == 10)
+    #expect(light == 100)
+    // Each had about the same CPU: 100 ms against 100 ms.
+    #expect(scheduler.statistics.cpu == .milliseconds(200))
+  }
+
+  @Test("one 100 ms step (a 10,000-ball model's) costs its client 100 ms of others' turns")
+  func heavyStepCostsItsTime() {
+    let cpu = CPU()
+    let journal = Journal()
+    let scheduler = Self.costed(cpu)
+    // One step of a's job takes 100 ms (the first step of a slice always runs).
+    scheduler.submit(
+      Self.costly("big", client: "a", cost: .milliseconds(100), cpu: cpu, journal: journal))
+    scheduler.submit(
+      Self.costly("small", client: "b", cost: .milliseconds(2), cpu: cpu, journal: journal))
+    scheduler.runSlices(1)
+    #expect(journal.all == ["big"])
+    #expect(scheduler.owed(by: "a").address == .milliseconds(100))
+    // b runs 50 slices of 2 ms before a's next turn; then they tie and a goes first.
+    scheduler.runSlices(51)
+    #expect(journal.all.dropFirst().prefix(50).allSatisfy { $0 == "small" })
+    #expect(journal.all.last == "big")
+    #expect(journal.all.count == 52)
+  }
+
+  @Test("families of one address share its time; an address's time is not another's")
+  func familiesShareTime() {
+    let cpu = CPU()
+    let journal = Journal()
+    let scheduler = Self.costed(cpu)
+    // Two families of one address, one of them heavy, against another address.
+    scheduler.submit(
+      Self.costly(
+        "f1", client: ClientKey(address: "10.0.0.1", family: "f1"), cost: .milliseconds(3),
+        cpu: cpu, journal: journal))
+    scheduler.submit(
+      Self.costly(
+        "f2", client: ClientKey(address: "10.0.0.1", family: "f2"), cost: .milliseconds(1),
+        cpu: cpu, journal: journal))
+    scheduler.submit(
+      Self.costly("other", client: "10.0.0.2", cost: .milliseconds(1), cpu: cpu, journal: journal))
+    scheduler.runSlices(160)
+    let count = { (name: String) in journal.all.filter { $0 == name }.count }
+    // The other address gets half the time, the families a quarter each: in 192 ms, 96
+    // slices of 1 ms, 16 of 3 ms (f1) and 48 of 1 ms (f2).
+    #expect((94...98).contains(count("other")))
+    #expect((15...17).contains(count("f1")))
+    #expect((46...50).contains(count("f2")))
+  }
+
+  @Test("an address that was idle is not owed the time it did not use")
+  func idleEarnsNothing() {
+    let cpu = CPU()
+    let journal = Journal()
+    let scheduler = Self.costed(cpu)
+    let busy = Self.costly("busy", client: "a", cost: .milliseconds(1), cpu: cpu, journal: journal)
+    scheduler.submit(busy)
+    scheduler.runSlices(100)
+    // b comes after a has used 100 ms: they alternate, b does not get 100 slices in a row.
+    scheduler.submit(
+      Self.costly("late", client: "b", cost: .milliseconds(1), cpu: cpu, journal: journal))
+    scheduler.runSlices(10)
+    #expect(journal.all.suffix(10).filter { $0 == "late" }.count == 5)
   }
 
   @Test("two clients' jobs alternate; one client's many jobs share its turn")

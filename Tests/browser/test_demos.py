@@ -50,6 +50,10 @@ def session_kinds(server):
         return [demo["name"] for demo in json.load(response)["demos"] if demo["session"]]
 
 
+# Kinds whose frames stop while nothing visible changes (`Simulation.lastStepChangedFrame`).
+FRAMES_ON_CHANGE = {"maze", "street-soccer"}
+
+
 def test_every_session_page_creates_a_session_streams_and_draws(playfield, watched):
     kinds = session_kinds(playfield)
     assert len(kinds) >= 5, kinds
@@ -68,8 +72,11 @@ def page_creates_a_session_streams_and_draws(playfield, watched, kind):
     assert share.endswith(f"/demos/{kind}?session={query['session']}")
     status = page.page.locator(".status").inner_text()
     assert "connected" in status and "fps" in status and "rtt" in status
-    ticks = newest_tick(page)
-    wait_for_tick_after(page, ticks + 10)
+    # NB: models that send a frame only when it changed (docs/protocol.md) send none while at
+    # rest: a new maze's ball, a match waiting for a person's move.
+    if kind not in FRAMES_ON_CHANGE:
+        ticks = newest_tick(page)
+        wait_for_tick_after(page, ticks + 10)
     if kind == "tag-cloud":
         positions = label_positions(page)
         assert len(positions) == 24

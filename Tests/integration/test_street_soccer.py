@@ -8,8 +8,8 @@ from urllib.parse import parse_qs, urlparse
 
 from websockets.sync.client import connect
 
-from deadline import receive_until
-from helpers import create_session
+from deadline import Deadline, receive_until
+from helpers import create_session, request
 
 CONFIG = {"home": "human", "away": "human", "turnsPerSide": 2}
 
@@ -106,9 +106,10 @@ def test_each_side_has_its_own_token_and_the_server_names_the_side(playfield):
         after = answer_to(home, "p4")["plan"]
         assert after["pointsLeft"] == hello["die"] - (2 if first["move"] == "tackle" else 1)
         send(home, {"type": "turn", "side": "home", "moves": [first] if after["canConfirm"] else []})
+        # A frame goes out only when the match changed: the turn's, before that tick's events.
+        frame = receive_until(watcher, lambda m: m["type"] == "frame" and m["turnsPlayed"] == 1, what="the next turn")
         turn = event(watcher, "turn")
         assert turn["side"] == "home"
-        frame = receive_until(watcher, lambda m: m["type"] == "frame" and m["turnsPlayed"] == 1, what="the next turn")
         assert frame["toMove"] == "away" and frame["last"]["side"] == "home"
 
 
@@ -120,15 +121,15 @@ def test_a_short_match_plays_to_the_end_and_rematches_with_ends_changed(playfiel
         send(home, {"type": "turn", "side": "home", "moves": []})
         event(away, "turn", side="home")
         send(away, {"type": "turn", "side": "away", "moves": []})
+        frame = receive_until(home, lambda m: m["type"] == "frame" and m["phase"] == "over", what="full time")
         over = event(home, "match-over")
         assert (over["home"], over["away"]) == (0, 0)
-        frame = receive_until(home, lambda m: m["type"] == "frame" and m["phase"] == "over", what="full time")
         assert frame["stats"]["goals"] == [0, 0] and frame["homeAttacks"] == "right"
         send(away, {"type": "turn", "side": "away", "moves": []})
         assert event(away, "input-rejected", side="away")["reason"] == "turn: the match is over"
         send(away, {"type": "rematch", "side": "away"})
-        assert event(home, "rematch")["match"] == 2
         frame = receive_until(home, lambda m: m["type"] == "frame" and m["match"] == 2, what="the rematch")
+        assert event(home, "rematch")["match"] == 2
         assert frame["homeAttacks"] == "left" and frame["toMove"] == "away" and frame["turnsPlayed"] == 0
 
 
@@ -167,3 +168,29 @@ def test_an_external_die_comes_from_the_side_to_roll_and_only_when_awaited(playf
         assert event(home, "input-rejected", side="home")["reason"] == "die: no roll is awaited: home has a 3"
         send(home, {"type": "plan", "side": "home", "moves": [], "id": "p"})
         assert answer_to(home, "p")["plan"]["pointsLeft"] == 3
+
+
+def test_a_watched_match_waiting_for_a_move_sends_no_frames(playfield):
+    """Frames go out only when the match changes: 60 ticks of waiting for home's move send
+    none to a watcher, and home's turn sends one."""
+    session = create_session(playfield, "street-soccer", CONFIG)
+    with ExitStack() as stack:
+        home, hello = join(stack, playfield, session, seat_token(session, "home"))
+        watcher, _ = join(stack, playfield, session)
+        receive_until(watcher, lambda m: m["type"] == "status", what="the joiner's status")
+        start = hello["tick"]
+        seen = []
+        deadline = Deadline(30, "60 ticks of a watched match")
+        while True:
+            _, _, info = request(f"{playfield.url}/api/sessions/{session['id']}")
+            if info["tick"] >= start + 60:
+                break
+            deadline.left()
+            try:
+                seen.append(json.loads(watcher.recv(timeout=0.1)))
+            except TimeoutError:
+                pass
+        assert [m for m in seen if m["type"] == "frame"] == []
+        send(home, {"type": "turn", "side": "home", "moves": []})
+        frame = receive_until(watcher, lambda m: m["type"] == "frame", what="the turn's frame")
+        assert frame["turnsPlayed"] == 1

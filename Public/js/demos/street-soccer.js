@@ -419,8 +419,8 @@ function showStatistics(demo) {
 /** A new frame: a new turn resets the plan; a turn just played is animated and announced. */
 function adoptFrame(frame, demo) {
   const before = game.frame;
-  // Frames come every tick while the session runs; the match changes only with a turn, a
-  // roll, a kit or a rematch.
+  // Frames come only when the match changed (a turn, a roll, a kit or a rematch), but a
+  // joiner's first frame repeats its hello's, and a replay sends every tick: skip repeats.
   const stateKey = JSON.stringify([frame.match, frame.turnsPlayed, frame.die, frame.phase, frame.kits, frame.score]);
   if (before && stateKey === game.stateKey) return;
   game.stateKey = stateKey;

@@ -251,7 +251,8 @@ final class GameLoop: @unchecked Sendable {
           let before = ThreadCPUTime.now()
           // The tick's own step (running) or the first asked-for one.
           _ = slice.mayStep()
-          session.advance(now: now, budget: budget, mayStepAgain: { slice.mayStep() })
+          session.advance(
+            now: now, budget: budget, offTick: true, mayStepAgain: { slice.mayStep() })
           let cost = ThreadCPUTime.now() - before
           if !heavy { jobCosts.withLock { $0.append((id, cost)) } }
           return .done

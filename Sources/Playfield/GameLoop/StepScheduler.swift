@@ -5,9 +5,11 @@ import HTTP
 /// The one scheduler for model stepping beyond the realtime tick. Realtime ticks (running,
 /// light sessions at 60 Hz) come first: they run on the game loop and no job slice starts while
 /// a tick is under way. Everything else that steps a model is a `StepJob` charged to the client
-/// that caused it and run here in bounded `StepSlice`s, one slice per turn, turns in rotation
-/// across addresses and their clients (`StepRotation`), on a thread of its own at a lower
-/// priority (nice 10).
+/// that caused it and run here in bounded `StepSlice`s, one slice per turn, on a thread of its
+/// own at a lower priority (nice 10). Turns go by time: each slice's CPU time (`cpuClock`, the
+/// running thread's own) is charged to its client and address, and the next turn is the
+/// address, then the client, that has used the least (`StepRotation`), so a slice that ran one
+/// 100 ms step costs its client 100 ms of turns, not one turn.
 ///
 /// A client's share depends only on how many clients have work waiting, never on how many
 /// sessions anyone holds: idle sessions submit nothing. With nothing to do the thread sleeps
@@ -32,6 +34,8 @@ final class StepScheduler: @unchecked Sendable {
     var finished: UInt64 = 0
     var cancelled: UInt64 = 0
     var refused: UInt64 = 0
+    /// CPU time the slices used, charged to their clients.
+    var cpu: Duration = .zero
     /// Jobs admitted, by label (`replay`, `heavy-step`, ...).
     var submitted: [String: UInt64] = [:]
   }
@@ -45,6 +49,8 @@ final class StepScheduler: @unchecked Sendable {
 
   let configuration: Configuration
   private let clock: @Sendable () -> MonotonicTime
+  /// The CPU time of the calling thread: what a slice cost its client.
+  private let cpuClock: @Sendable () -> MonotonicTime
   /// Guards everything below, and wakes the thread.
   private let condition = NSCondition()
   private var rotation = StepRotation<StepJob>()
@@ -58,10 +64,12 @@ final class StepScheduler: @unchecked Sendable {
 
   init(
     configuration: Configuration = Configuration(),
-    clock: @escaping @Sendable () -> MonotonicTime = { MonotonicTime.now() }
+    clock: @escaping @Sendable () -> MonotonicTime = { MonotonicTime.now() },
+    cpuClock: @escaping @Sendable () -> MonotonicTime = { ThreadCPUTime.now() }
   ) {
     self.configuration = configuration
     self.clock = clock
+    self.cpuClock = cpuClock
   }
 
   /// Queues `job` behind its client's others. False (and `job` completes `.refused`) when its
@@ -101,6 +109,15 @@ final class StepScheduler: @unchecked Sendable {
     guard idle else { return submit(job) }
     runSlice(of: job, client: job.client, here: true)
     return true
+  }
+
+  /// How far `client`'s address and `client` have used more than the others waiting (what
+  /// they owe before their next turn), for tests.
+  func owed(by client: ClientKey) -> (address: Duration, client: Duration) {
+    condition.lock()
+    defer { condition.unlock() }
+    let owed = rotation.owed(by: client)
+    return (.nanoseconds(owed.address), .nanoseconds(owed.client))
   }
 
   var statistics: Statistics {
@@ -202,15 +219,20 @@ final class StepScheduler: @unchecked Sendable {
       slicesHere += 1
       var progress = StepJob.Progress.done
       var steps = 0
+      var cost = Duration.zero
       let cancelled = job.isCancelled
       if !cancelled {
         var slice = StepSlice(
           maxSteps: configuration.maxStepsPerSlice, deadline: clock() + configuration.sliceTime,
           clock: clock)
+        let before = cpuClock()
         progress = job.run(&slice)
+        cost = cpuClock() - before
         steps = slice.steps
       }
       condition.lock()
+      rotation.charge(client, cost)
+      counts.cpu += cost
       counts.slices += cancelled ? 0 : 1
       counts.steps += UInt64(steps)
       let again = progress == .more && !job.isCancelled && !stopping

@@ -51,6 +51,8 @@ final class LiveSession: @unchecked Sendable {
   private let restoring: Atomic<Bool>
   /// The model's `nextStepIsHeavy` after its last tick.
   private let heavyNext: Atomic<Bool>
+  /// The model's `inputsMayMakeNextStepHeavy`: a step with inputs is then never on the tick.
+  private let heavyInputs: Atomic<Bool>
   /// Ticks run (`advance` calls), for tests and statistics.
   private let advances = Atomic<UInt64>(0)
   /// Called when a command is queued, to wake a game loop that sleeps for lack of work.
@@ -139,6 +141,7 @@ final class LiveSession: @unchecked Sendable {
       id: id, model: model, running: running, paused: paused, configuration: configuration)
     self.activity = Atomic(machine.activity.rawValue)
     self.heavyNext = Atomic(model.nextStepIsHeavy)
+    self.heavyInputs = Atomic(model.inputsMayMakeNextStepHeavy)
     machine.seatTokens = SeatToken.tokens(
       of: type, tokenHash: tokenHash, generation: seatGeneration
     ).map { ($0.seat.name, $0.token) }
@@ -158,6 +161,12 @@ final class LiveSession: @unchecked Sendable {
   /// Queues a command for the next tick; false when too many are waiting.
   @discardableResult
   func send(_ command: SessionCommand) -> Bool {
+    if case .query(let socket, let query, let sender, let id) = command,
+      answerNow(query, sentBy: sender, id: id, to: socket)
+    {
+      answered([command], left: [])
+      return true
+    }
     let queued = inbox.withLock { commands in
       guard commands.count < Self.maxPendingCommands || command.isMembership else { return false }
       commands.append(command)
@@ -176,6 +185,23 @@ final class LiveSession: @unchecked Sendable {
       return true
     }
     wake()
+    return true
+  }
+
+  /// Answers a query at once, on the caller's thread (microseconds of reading the model),
+  /// when a realtime session's machine is free and nothing waits before the query in its
+  /// inbox, so the answer is the state after everything sent before it; else false, and it
+  /// waits for the next tick like any command. NB: never waits for a tick under way.
+  private func answerNow(
+    _ query: JSONValue, sentBy sender: Sender?, id: JSONValue?, to socket: WebSocket
+  ) -> Bool {
+    guard onDemand == nil, !isRestoring else { return false }
+    let answer: ServerMessage?? = using.withLockIfAvailable { _ in
+      guard inbox.withLock({ $0.isEmpty }) else { return nil }
+      return machine.answer(query, sentBy: sender, id: id)
+    }
+    guard let answer = answer ?? nil else { return false }
+    perform(.send(answer, to: socket))
     return true
   }
 
@@ -263,6 +289,7 @@ final class LiveSession: @unchecked Sendable {
       machine.seatTokens = seats
       activity.store(machine.activity.rawValue, ordering: .relaxed)
       heavyNext.store(model.nextStepIsHeavy, ordering: .relaxed)
+      heavyInputs.store(model.inputsMayMakeNextStepHeavy, ordering: .relaxed)
       published.withLock { summary in
         summary.tick = model.tick
         summary.lastGame = model.finishedGame.map {
@@ -289,9 +316,13 @@ final class LiveSession: @unchecked Sendable {
     for case .join(let socket, _) in waiting { socket.close(code, reason: reason) }
   }
 
-  /// Whether its next step is heavy (`Simulation.nextStepIsHeavy`): the game loop runs it as a
-  /// job of the step scheduler, off the realtime tick.
-  var nextStepIsHeavy: Bool { heavyNext.load(ordering: .relaxed) }
+  /// Whether its next step is heavy (`Simulation.nextStepIsHeavy`, or inputs wait and the
+  /// model says they may make it heavy): the game loop runs it as a job of the step scheduler,
+  /// off the realtime tick.
+  var nextStepIsHeavy: Bool {
+    heavyNext.load(ordering: .relaxed)
+      || (heavyInputs.load(ordering: .relaxed) && inbox.withLock { $0.contains(where: \.isInput) })
+  }
 
   /// How many ticks it has run.
   var advanceCount: UInt64 { advances.load(ordering: .relaxed) }
@@ -323,8 +354,12 @@ final class LiveSession: @unchecked Sendable {
 
   /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
   /// budget says of it, and carries out what it asks; asked-for steps go on while
-  /// `mayStepAgain` says so (a `StepSlice`).
-  func advance(now: Double, budget: SessionBudget, mayStepAgain: () -> Bool = { false }) {
+  /// `mayStepAgain` says so (a `StepSlice`). On the tick (`offTick` false), a model whose
+  /// inputs may make a step heavy takes none: they and what follows them wait for a job.
+  func advance(
+    now: Double, budget: SessionBudget, offTick: Bool = false,
+    mayStepAgain: () -> Bool = { false }
+  ) {
     advances.add(1, ordering: .relaxed)
     if onDemand != nil {
       news.store(false, ordering: .sequentiallyConsistent)
@@ -346,9 +381,13 @@ final class LiveSession: @unchecked Sendable {
     }
     using.withLock { _ in
       machine.budgeted(budget)
+      let holdInputs = !offTick && heavyInputs.load(ordering: .relaxed)
       let commands = inbox.withLock { commands in
-        let taken = commands
-        commands.removeAll(keepingCapacity: true)
+        // NB: in order: commands sent after an input wait with it.
+        let end =
+          holdInputs ? commands.firstIndex(where: \.isInput) ?? commands.count : commands.count
+        let taken = Array(commands[..<end])
+        commands.removeFirst(end)
         return taken
       }
       machine.tick(commands, now: now, mayStepAgain: mayStepAgain, perform: { perform($0) })

@@ -34,6 +34,12 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     /// every guest, who joined with an old one, is disconnected.
     case renewSeats([(seat: String, token: String)])
 
+    /// Whether it is a model input (`Simulation.inputsMayMakeNextStepHeavy` concerns these).
+    var isInput: Bool {
+      if case .input = self { return true }
+      return false
+    }
+
     /// Joins, leaves and link renewals are never refused, however full the inbox.
     var isMembership: Bool {
       switch self {
@@ -137,6 +143,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   private var publishedTick: UInt64
   /// On demand: who asked for steps since the watchers' last frame (they had their frames).
   private var askers: [Client] = []
+  /// On demand: whether a step since the watchers' last frame changed the frame
+  /// (`Simulation.lastStepChangedFrame`).
+  private var frameNews = true
   /// Realtime: the steps asked for with an `id`, each acknowledged to its client once the
   /// step that makes `tick` ran and its events went out (oldest first).
   private var stepAcks: [(tick: UInt64, client: Client, id: JSONValue)] = []
@@ -337,9 +346,11 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   mutating func show(now: Double, perform: (Action) -> Void) {
     if model.tick != shownTick {
       shownTick = model.tick
+      // NB: when no step changed the frame, what the watchers have is still the state.
       let watchers = clients.map(\.client).filter { client in
-        !askers.contains { $0 === client }
+        frameNews && !askers.contains { $0 === client }
       }
+      frameNews = false
       if !watchers.isEmpty { perform(.broadcast(.frame(model), to: watchers, .stream)) }
     }
     askers.removeAll()
@@ -421,6 +432,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     var refused: [Int: String] = [:]
     let events = model.step(checked: waiting.map(\.input), refused: &refused)
     let tick = model.tick
+    let changedFrame = model.lastStepChangedFrame
+    if changedFrame { frameNews = true }
     // An input that would have changed nothing is refused to its sender and never logged.
     var inputs: [CheckedInput] = []
     inputs.reserveCapacity(waiting.count)
@@ -447,9 +460,10 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     }
     guard !clients.isEmpty else { return }
     let everyone = clients.map(\.client)
-    // Running, a frame a loop has not sent before the next one is stale; each asked-for step's
-    // frame is sent (the protocol promises one per step).
-    if broadcastingFrame {
+    // Running, a frame a loop has not sent before the next one is stale, and a step that
+    // changed nothing visible sends none; each asked-for step's frame is sent (the protocol
+    // promises one per step).
+    if broadcastingFrame && (changedFrame || !isRunning) {
       perform(.broadcast(.frame(model), to: everyone, isRunning ? .stream : .latestOnly))
     }
     let messages = ServerMessage.events(events, tick: tick, limit: configuration.maxEventsPerTick)
@@ -480,7 +494,7 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   }
 
   /// The model's answer to a query, or the error that names what stops it.
-  private func answer(_ query: JSONValue, sentBy sender: Sender?, id: JSONValue?) -> ServerMessage {
+  func answer(_ query: JSONValue, sentBy sender: Sender?, id: JSONValue?) -> ServerMessage {
     let name = query["type"]?.stringValue ?? ""
     do {
       return .answer(query: name, body: try model.answer(query, sentBy: sender), id: id)

@@ -20,8 +20,8 @@ public protocol Simulation: Sendable {
   /// drawing guest, the other side of a game); empty for most models.
   static var seats: [Seat] { get }
   /// Message types that ask about the state without changing it (street soccer's `plan`): the
-  /// session answers each on its next tick with `answer(_:sentBy:)`, to the asker only, and
-  /// never logs it. Empty for most models.
+  /// session answers each with `answer(_:sentBy:)` at once when nothing waits before it (else
+  /// on its next tick), to the asker only, and never logs it. Empty for most models.
   static var queries: Set<String> { get }
 
   /// Validates a config object (missing fields take defaults; unknown fields are an error); the
@@ -86,6 +86,17 @@ public protocol Simulation: Sendable {
   /// the session's owner. It changes where the step runs, never what it does.
   var nextStepIsHeavy: Bool { get }
 
+  /// Whether a step that applies inputs may be heavy although `nextStepIsHeavy` says no (a
+  /// person's street-soccer turn that hands the move to a computer playing at once): the game
+  /// loop then runs steps with inputs off the realtime tick, as jobs of the session's owner.
+  var inputsMayMakeNextStepHeavy: Bool { get }
+
+  /// Whether the last step changed what `writeFrame` writes (the frame's `tick` aside): when
+  /// it did not, a running session sends no frame for that step (street soccer between
+  /// moves, a maze ball at rest). Never consulted for what the model does, only for what is
+  /// sent; true after a restore. Models that do not know say true: every step shows.
+  var lastStepChangedFrame: Bool { get }
+
   /// About how many bytes `writeHello` writes, worked out without writing it (a count times a
   /// size per item), at least the real size for states of any bulk: what tells the server,
   /// before it encodes a joiner's hello, whether that hello is big and charged to the joiner.
@@ -114,6 +125,12 @@ extension Simulation {
 
   /// Every step is light.
   public var nextStepIsHeavy: Bool { false }
+
+  /// Every step may change the frame.
+  public var lastStepChangedFrame: Bool { true }
+
+  /// Inputs never make a step heavy.
+  public var inputsMayMakeNextStepHeavy: Bool { false }
 
   /// A hello of a few KiB at most: never big.
   public var helloBytesEstimate: Int { 0 }

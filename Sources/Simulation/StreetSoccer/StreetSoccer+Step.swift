@@ -11,10 +11,14 @@ extension StreetSoccer {
     // Inputs: apply the validated inputs in arrival order.
     for input in inputs { apply(input, events: &events) }
     tick += 1
+    // NB: the frame is the match's state, which only inputs and computers change (a refused
+    // input counts as a change: it costs one frame).
+    lastStepChangedFrame = !inputs.isEmpty
 
     // Computers: one plays its turn once its die is known and its delay has passed; two
     // computers start their rematch a while after the match.
     guard let due = computerDue, tick >= due else { return events }
+    lastStepChangedFrame = true
     if state.over {
       startMatch(number: state.match + 1, events: &events)
     } else {
@@ -27,6 +31,12 @@ extension StreetSoccer {
   public var nextStepIsHeavy: Bool {
     guard !state.over, let due = computerDue else { return false }
     return tick + 1 >= due
+  }
+
+  /// A person's turn, a brought die, a rematch or a reset starts the next turn in the step
+  /// that applies it; a computer with a delay of 0 or 1 tick then plays in that same step.
+  public var inputsMayMakeNextStepHeavy: Bool {
+    settings.computerDelay <= 1 && settings.players.contains { $0 != .human }
   }
 
   /// The tick from which a computer acts, or nil when it is a person's move (or roll).
