@@ -48,12 +48,17 @@ struct Counter: Simulation {
   }
 
   /// `total`: asks the running total, with a `more` to add in the answer only (a query
-  /// changes nothing); a negative `more` is refused.
+  /// changes nothing); a `more` that is not an integer is a bad field, and one that would take
+  /// the total below zero is refused by the state.
   static let queries: Set<String> = ["total"]
 
   func answer(_ query: JSONValue, sentBy sender: Sender?) throws(SimulationError) -> [UInt8] {
-    let more = query["more"]?.intValue ?? 0
-    guard more >= 0 else { throw SimulationError(field: "more", message: "must not be negative") }
+    guard let more = query["more"].map({ $0.intValue }) ?? 0 else {
+      throw SimulationError(field: "more", message: "must be an integer")
+    }
+    guard total + more >= 0 else {
+      throw SimulationError(field: "more", message: "would take the total below 0", kind: .refused)
+    }
     var writer = JSONWriter()
     writer.number(total + more)
     return writer.bytes

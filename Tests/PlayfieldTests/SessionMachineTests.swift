@@ -142,10 +142,13 @@ private struct Driver {
         "answer total 3 \"q1\" to a", "publish 2 running 1+1",
       ])
     // A query the state refuses is the asker's error, with its id; nothing else happens.
-    let words = d.tick(.query(b, ["type": "total", "more": -1], nil, id: 7))
+    let words = d.tick(.query(b, ["type": "total", "more": -3], nil, id: 7))
     #expect(words.contains("error refused to b"))
     #expect(!words.contains { $0.hasPrefix("journal") })
     #expect((d.machine.model as? Counter)?.total == 2)
+    // A malformed query is a bad field, not a refusal (docs/protocol.md).
+    let malformed = d.tick(.query(b, ["type": "total", "more": "two"], nil, id: 8))
+    #expect(malformed.contains("error bad-field to b"))
   }
 
   @Test func eventsBeyondTheLimitAreCountedInOneDroppedEvent() throws {

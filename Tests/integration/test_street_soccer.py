@@ -91,9 +91,17 @@ def test_each_side_has_its_own_token_and_the_server_names_the_side(playfield):
         send(home, {"type": "plan", "side": "home", "moves": [{"move": "kick", "piece": 2, "to": [5, 1]}], "id": "p2"})
         wrong = answer_to(home, "p2")
         assert wrong["type"] == "error" and wrong["message"] == "move 1: home 2 does not have the ball", wrong
+        assert wrong["error"] == "refused"
         # Away asking for a plan while home plays is told whose turn it is.
         send(away, {"type": "plan", "side": "away", "moves": [], "id": "p3"})
-        assert answer_to(away, "p3")["message"] == "turn: it is home's turn"
+        not_yours = answer_to(away, "p3")
+        assert not_yours["message"] == "turn: it is home's turn" and not_yours["error"] == "refused"
+        # A malformed plan (a square off the grid) is a bad field, as docs/protocol.md says,
+        # not a refusal by rule (issue 35 item 7).
+        send(home, {"type": "plan", "side": "home", "moves": [{"move": "step", "piece": 2, "to": [99, 1]}],
+                    "id": "p-grid"})
+        off_grid = answer_to(home, "p-grid")
+        assert (off_grid["error"], off_grid["field"]) == ("bad-field", "moves[0].to"), off_grid
 
         # The same illegal move confirmed: rejected by rule, nothing changes.
         send(home, {"type": "turn", "side": "home", "moves": [{"move": "kick", "piece": 2, "to": [5, 1]}]})

@@ -499,7 +499,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     do {
       return .answer(query: name, body: try model.answer(query, sentBy: sender), id: id)
     } catch {
-      var refusal = ClientError("refused", error.description, field: error.field)
+      let code = error.kind == .refused ? "refused" : "bad-field"
+      var refusal = ClientError(code, error.description, field: error.field)
       refusal.id = id
       return .error(refusal)
     }

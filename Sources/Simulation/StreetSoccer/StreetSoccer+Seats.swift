@@ -21,8 +21,9 @@ extension StreetSoccer {
   }
 
   /// `{"type": "plan", "side": "home", "moves": [...]}`: the plan of the side after the
-  /// planned moves (`Plan.write(into:)`); throws when the side may not play now or naming the
-  /// first planned move that breaks a rule.
+  /// planned moves (`Plan.write(into:)`). Throws a `badField` error for a malformed query (a
+  /// square off the grid of squares, say), a `refused` one when the side may not play now or
+  /// naming the first planned move that breaks a rule.
   public func answer(_ query: JSONValue, sentBy sender: Sender?) throws(SimulationError)
     -> [UInt8]
   {
@@ -34,7 +35,12 @@ extension StreetSoccer {
       rawValue: try fields.choice("side", among: Side.allCases.map(\.rawValue)))!
     let moves = try Move.list(from: fields.raw("moves"))
     try fields.finish()
-    let plan = try plan(for: Self.side(of: sender, claimed: claimed), moves)
+    let plan: Plan
+    do {
+      plan = try self.plan(for: Self.side(of: sender, claimed: claimed), moves)
+    } catch {
+      throw error.refusal
+    }
     var writer = JSONWriter(capacity: 512)
     writer.beginObject()
     plan.write(into: &writer)
