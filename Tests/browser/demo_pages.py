@@ -32,7 +32,7 @@ def wait_for_drawing(page):
         "() => window.playfield?.hello && window.playfield.frames.received > 0"
         " && window.playfield.status.drawn.rate() > 0", timeout=10_000)
     # A few frames more where the model sends them: a model whose steps change nothing visible
-    # (a maze ball at rest, street soccer between moves) sends none after the joiner's first.
+    # (street soccer between moves) sends none after the joiner's first.
     try:
         page.page.wait_for_function("() => window.playfield.frames.received > 3", timeout=1_000)
     except PlaywrightTimeout:

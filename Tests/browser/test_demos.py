@@ -51,7 +51,7 @@ def session_kinds(server):
 
 
 # Kinds whose frames stop while nothing visible changes (`Simulation.lastStepChangedFrame`).
-FRAMES_ON_CHANGE = {"maze", "street-soccer"}
+FRAMES_ON_CHANGE = {"street-soccer"}
 
 
 def test_every_session_page_creates_a_session_streams_and_draws(playfield, watched):

@@ -11,7 +11,6 @@ extension MazeBall {
     // Events are cleared at the top: each step reports only its own.
     var events: [SimulationEvent] = []
 
-    let shown = (state.position, state.tilt, state.revision)
     // Inputs: apply the validated inputs in arrival order.
     for input in inputs { apply(input, events: &events) }
 
@@ -44,16 +43,7 @@ extension MazeBall {
         SimulationEvent(name: "bump", fields: ["speed": .number((impact * 100).rounded() / 100)]))
     }
     tick += 1
-    // The frame shows the ball to 1/100 px: a ball at rest (or creeping by less) sends none.
-    lastStepChangedFrame =
-      Self.hundredths(shown.0) != Self.hundredths(state.position) || shown.1 != state.tilt
-      || shown.2 != state.revision
     return events
-  }
-
-  /// A point as the frame writes it.
-  private static func hundredths(_ point: Vector2) -> (Double, Double) {
-    ((point.x * 100).rounded(), (point.y * 100).rounded())
   }
 
   /// Pushes the ball out of the deepest contact, up to four times (two walls of a corner and

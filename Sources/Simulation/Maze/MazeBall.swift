@@ -17,12 +17,7 @@ public struct MazeBall: ConfiguredModel {
   let seed: UInt64
   public internal(set) var tick: UInt64 = 0
   var state: State
-  /// Whether the last step changed the frame (`Simulation.lastStepChangedFrame`); not part
-  /// of the state: never snapshotted nor hashed.
-  public internal(set) var lastStepChangedFrame = true
-
-  /// The state's fields, in the order snapshots have always had them: the frame flag is not
-  /// state.
+  /// The state's fields, in the order snapshots have always had them.
   private enum CodingKeys: String, CodingKey {
     case settings, seed, tick, state
   }

@@ -65,8 +65,7 @@ def test_watch_prints_events(client, server):
 def test_watch_reads_every_kind(client, server, kind):
     # A paintbrush frame's `points` is a count, a tag cloud's a list: each by its own type.
     info = client.create_session(kind)
-    # NB: a maze at rest sends only the joiner's frame (frames go out when they change).
-    frames = 1 if kind == "maze" else 3
+    frames = 3
     result = cli("watch", server.url + info.urls["watch"], "--frames", str(frames))
     assert result.returncode == 0, result.stderr
     lines = [line for line in result.stdout.splitlines() if line.startswith("tick ")]
