@@ -23,9 +23,9 @@ from playfield_client import Client, ServerError
 from playfield_client.batch import Batch
 from websockets.sync.client import connect
 
-from conftest import Playfield
 from deadline import Deadline, receive_until, wait_until
 from helpers import create_session, request
+from launcher import Playfield
 from test_cluster import postgres_processes
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
