@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the slowest tests of a test run: `slowest-tests.py [N] REPORT.xml ...`.
 
-Reads JUnit XML reports (pytest's `--junitxml`, `swift test --xunit-output`) and prints the N
+Reads JUnit XML reports (pytest's `--junitxml`) and prints the N
 slowest test cases (25 by default) with their seconds, slowest first. Missing or unreadable
 reports are named and skipped: a failed part must not hide the others' times."""
 import sys
