@@ -79,11 +79,12 @@ let package = Package(
     .executableTarget(name: "recipe-import", dependencies: ["Recipes", "JSON"]),
 
     // libFuzzer targets over the pure parsers; `make fuzz` builds them instrumented, a plain
-    // build links them without libFuzzer (they then only say how to build them).
+    // build links them without libFuzzer (they then only say how to build them). NB: Playfield
+    // for its registry of demos (`DemoRegistry.models`), which picks the model to fuzz.
     .target(name: "FuzzShim", path: "Tests/fuzz/FuzzShim"),
     .executableTarget(
       name: "PlayfieldFuzz",
-      dependencies: ["FuzzShim", "HTTP", "JSON", "WebSocket", "Tiles", "Simulation"],
+      dependencies: ["FuzzShim", "HTTP", "JSON", "WebSocket", "Tiles", "Simulation", "Playfield"],
       path: "Tests/fuzz/PlayfieldFuzz"),
 
     // A seeded generator the unit tests share.
@@ -93,7 +94,8 @@ let package = Package(
     .testTarget(
       name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "Deflate", "TestSupport"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
-    // NB: Playfield too, for the determinism of sessions on both clocks (ClockDeterminismTests).
+    // NB: Playfield too, for the determinism of sessions on both clocks (ClockDeterminismTests)
+    // and the registry of demos (`DemoRegistry.models`), which the model tests walk.
     .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "Playfield"]),
     .testTarget(name: "ApollonianTests", dependencies: ["Apollonian", "JSON"]),
     .testTarget(name: "RecipesTests", dependencies: ["Recipes", "JSON"]),

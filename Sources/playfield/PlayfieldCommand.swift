@@ -8,7 +8,7 @@ struct PlayfieldCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "playfield",
     abstract: "A gallery of live simulations and fractal explorers, served locally.",
-    subcommands: [Serve.self],
+    subcommands: [Serve.self, Demos.self],
     defaultSubcommand: Serve.self)
 }
 

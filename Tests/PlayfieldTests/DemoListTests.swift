@@ -18,16 +18,23 @@ import Testing
     }
   }
 
+  /// A session demo's name is its model's kind, and a model serves one demo: the lists read
+  /// from the registry (`DemoRegistry.models`, `Demo.sessionKinds`) then name each model once.
   @Test func everyModelIsOneSessionDemoAndNoOtherDemoIsASession() {
     var sessionNames: [String] = []
     for demo in Demo.all {
-      guard let model = demo.model else { continue }
+      guard let model = demo.model else {
+        #expect(DemoRegistry.model(named: demo.name) == nil, "\(demo.name) is a page")
+        continue
+      }
       #expect(model.kind == demo.name)
-      #expect(Simulations.named(demo.name).map(ObjectIdentifier.init) == ObjectIdentifier(model))
-      #expect(Demo.model(ofKind: demo.name).map(ObjectIdentifier.init) == ObjectIdentifier(model))
+      let registered = DemoRegistry.model(named: demo.name).map(ObjectIdentifier.init)
+      #expect(registered == ObjectIdentifier(model))
       sessionNames.append(demo.name)
     }
-    #expect(sessionNames.sorted() == Simulations.all.map { $0.kind }.sorted())
+    let models = DemoRegistry.models.map(ObjectIdentifier.init)
+    #expect(Set(models).count == models.count)
+    #expect(DemoRegistry.models.map { $0.kind } == sessionNames)
     #expect(Demo.sessionKinds == sessionNames)
   }
 

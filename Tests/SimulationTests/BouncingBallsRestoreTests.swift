@@ -1,3 +1,4 @@
+import Playfield
 import Testing
 
 @testable import Simulation
@@ -50,7 +51,7 @@ struct SnapshotTickTests {
   @Test("every model refuses a tick past 2^53 (the fuzzer's maze at UInt64.max) and steps at it")
   func tickBound() throws {
     let stepped: UInt64 = 777
-    for type in Simulations.all {
+    for type in DemoRegistry.models {
       var model = try type.init(config: .object([:]), seed: 3)
       for _ in 0..<stepped { _ = model.step(parsing: []) }
       var bytes = model.snapshot()

@@ -1,4 +1,5 @@
 import JSON
+import Playfield
 import Testing
 
 @testable import Simulation
@@ -217,7 +218,7 @@ struct DeterminismTests {
       damaged[random.next(below: damaged.count)] ^= UInt8(1 << random.next(below: 8))
       _ = try? scenario.type.init(snapshot: damaged)
     }
-    for other in Simulations.all where other.kind != scenario.type.kind {
+    for other in DemoRegistry.models where other.kind != scenario.type.kind {
       #expect(throws: SimulationError.self) { try other.init(snapshot: bytes) }
     }
   }
@@ -230,14 +231,14 @@ struct DeterminismTests {
   }
 
   @Test func everyRegisteredModelHasAScenario() {
-    let kinds = Simulations.all.map { $0.kind }
+    let kinds = DemoRegistry.models.map { $0.kind }
     #expect(Set(kinds).count == kinds.count)
     #expect(
       Set(kinds) == Set(Scenario.all.map { $0.type.kind }))
-    let maze = Simulations.named("maze").map { ObjectIdentifier($0) }
+    let maze = DemoRegistry.model(named: "maze").map { ObjectIdentifier($0) }
     #expect(maze == ObjectIdentifier(MazeBall.self))
-    #expect(Simulations.named("mandelbrot") == nil)
-    #expect(Simulations.all.allSatisfy { !$0.title.isEmpty && !$0.summary.isEmpty })
+    #expect(DemoRegistry.model(named: "mandelbrot") == nil)
+    #expect(DemoRegistry.models.allSatisfy { !$0.title.isEmpty && !$0.summary.isEmpty })
   }
 
   @Test("every model accepts reset", arguments: Scenario.all)

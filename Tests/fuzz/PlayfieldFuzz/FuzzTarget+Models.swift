@@ -1,11 +1,12 @@
 import JSON
+import Playfield
 import Simulation
 
 extension FuzzTarget {
   /// The model the first byte picks, and the rest of the input.
   private static func pick(_ bytes: [UInt8]) -> (any Simulation.Type, ArraySlice<UInt8>)? {
     guard let first = bytes.first else { return nil }
-    return (Simulations.all[Int(first) % Simulations.all.count], bytes.dropFirst())
+    return (DemoRegistry.models[Int(first) % DemoRegistry.models.count], bytes.dropFirst())
   }
 
   /// A config is refused with a field, or accepted; an accepted one steps, and its snapshot

@@ -1,6 +1,7 @@
 // `PlayfieldFuzz TARGET [libFuzzer options] [corpus folders]`: runs one libFuzzer target over
 // a pure parser; `PlayfieldFuzz list` names every target. Built instrumented by `make fuzz` (see Tests/fuzz/README.md).
 import FuzzShim
+import Playfield
 import Simulation
 
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ func complain(_ text: String) {
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "write-snapshots" {
   // Seeds for the snapshot corpus: each model's default state after a few ticks.
-  for (index, type) in Simulations.all.enumerated() {
+  for (index, type) in DemoRegistry.models.enumerated() {
     guard var model = try? type.init(config: .object([:]), seed: 7) else { continue }
     for _ in 0..<10 { _ = model.step(checked: []) }
     let bytes = [UInt8(index)] + model.snapshot()
