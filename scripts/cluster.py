@@ -30,7 +30,9 @@ import time
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BINARY = pathlib.Path(os.environ.get("PLAYFIELD_BIN", ROOT / ".build" / "release" / "playfield"))
+# The one way to start `playfield serve` (and its BINARY: PLAYFIELD_BIN or the release build).
+sys.path.insert(0, str(ROOT / "Tests"))
+from launcher import BINARY, Playfield  # noqa: E402
 SHARD_NAMES = "abcdefghijklmnopqrstuvwxyz"
 # How long a session lease lasts unless renewed (StorageJournal.leaseSeconds).
 LEASE_SECONDS = 6
@@ -252,7 +254,8 @@ class Postgres:
 
 
 class Process:
-    """One `playfield serve --shard NAME` on a free port."""
+    """One `playfield serve --shard NAME` on a free port (Tests/launcher.py starts it), its log
+    `playfield-NAME.log` in the cluster's folder."""
 
     def __init__(self, shard, database, directory, extra=()):
         self.shard = shard
@@ -263,30 +266,29 @@ class Process:
 
     def start(self, port=None):
         self.port = port or free_port()
-        self.log = open(self.directory / f"playfield-{self.shard}.log", "ab")
-        # NB: a process group of its own, so that Ctrl-C reaches the supervisor only.
-        self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", str(self.port), "--database", self.database,
-             "--shard", self.shard, "--event-loops", "2", "--trusted-proxy", "127.0.0.1",
-             *self.extra],
-            stdout=subprocess.PIPE, stderr=self.log, process_group=0)
-        import selectors
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.process.stdout, selectors.EVENT_READ)
-            line = self.process.stdout.readline().decode() if selector.select(60) else ""
-        if not line.startswith("Playfield listening on "):
-            self.process.kill()
-            self.process.wait()
-            self.process.stdout.close()
-            self.log.close()
-            raise RuntimeError(f"process {self.shard} did not start: {line!r}; see {self.log.name}")
+        try:
+            # NB: a process group of its own, so that Ctrl-C reaches the supervisor only.
+            self.server = Playfield(
+                "--shard", self.shard, "--event-loops", "2", "--trusted-proxy", "127.0.0.1",
+                *self.extra, database=self.database, port=self.port, directory=self.directory,
+                log_name=f"playfield-{self.shard}.log", process_group=0)
+        except RuntimeError as error:
+            raise RuntimeError(f"process {self.shard} did not start: {error}") from None
+
+    @property
+    def process(self):
+        """The running (or exited) `subprocess.Popen`."""
+        return self.server.process
+
+    @property
+    def log(self):
+        return self.server.log
 
     def running(self):
         return self.process.poll() is None
 
     def restart(self):
         """Starts the process again on its port (nginx names it by its address), after it exited."""
-        self.process.stdout.close()
         self.log.close()
         self.start(self.port)
 
@@ -295,15 +297,7 @@ class Process:
         return f"127.0.0.1:{self.port}"
 
     def stop(self, sig=signal.SIGTERM, timeout=15):
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process.stdout.close()
-        self.log.close()
+        self.server.stop(sig, timeout)
 
 
 class Nginx:

@@ -1,28 +1,27 @@
-"""What the abuse benchmarks share: the server process, HTTP and WebSocket calls from a chosen
-loopback address (each address is one client to the server's quotas), and a bare WebSocket for
-holding thousands of connections cheaply.
+"""What the abuse benchmarks share: the server process (Tests/launcher.py's), HTTP and WebSocket
+calls from a chosen loopback address (each address is one client to the server's quotas), and
+a bare WebSocket for holding thousands of connections cheaply (Tests/bare_websocket.py's).
 
 Used by `heavy_load.py` and `attacks.py`; nothing here runs on its own.
 """
 import asyncio
-import base64
 import concurrent.futures
 import http.client
 import json
 import os
 import shutil
 import signal
-import socket
-import struct
-import subprocess
+import sys
 import tempfile
-import threading
 import time
 
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests"))
+from bare_websocket import BareWebSocket, split_base  # noqa: E402,F401 (BareWebSocket: attacks.py's)
+from launcher import Playfield, demo_names  # noqa: E402,F401 (demo_names: heavy_load.py's)
+
 NORMAL = "127.0.0.1"
-KINDS = ["bouncing-balls", "maze", "holes", "tag-cloud", "paintbrush"]
 
 
 def candidates():
@@ -54,14 +53,14 @@ class Server:
         self.folder = folder or tempfile.mkdtemp(prefix="playfield-abuse-")
         self.database = os.path.join(self.folder, "p.db")
         self.process = None
-        self.log_path = os.path.join(self.folder, "server.log")
+        self.log_path = os.path.join(self.folder, "server.log")  # Tests/launcher.py's, appended to
 
     @property
     def connect_host(self):
         return "127.0.0.1"
 
     def start(self, timeout=30, port=0):
-        """Starts it on `port` (0: a free one) and waits for it to listen."""
+        """Starts it on `port` (0: a free one) and waits for it to listen (Tests/launcher.py)."""
         limits = self.limits
 
         def apply_limits():
@@ -69,20 +68,15 @@ class Server:
             for name, value in limits.items():
                 resource.setrlimit(name, (value, value))
 
-        command = self.wrapper + [self.binary, "serve", "--host", self.host, "--port", str(port),
-                                  "--database", self.database] + self.extra
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log,
-                                            preexec_fn=apply_limits if limits else None)
-        deadline = time.monotonic() + timeout
-        line = b""
-        while time.monotonic() < deadline and b" on " not in line:
-            line = self.process.stdout.readline()
-            if not line and self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}: {self.log_tail()}")
-        self.port = int(line.decode().strip().rsplit(":", 1)[1].rstrip("/"))
-        # NB: anything the server prints later must not fill the pipe and block it.
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+        try:
+            self.playfield = Playfield(
+                "--host", self.host, *self.extra, database=self.database, port=port,
+                prefix=self.wrapper, preexec_fn=apply_limits if limits else None,
+                binary=self.binary, directory=self.folder, timeout=timeout)
+        except RuntimeError as error:
+            raise RuntimeError(f"the server did not start: {error}") from None
+        self.process = self.playfield.process
+        self.port = self.playfield.port
         self.base = f"http://{self.connect_host}:{self.port}"
         self.ws_base = f"ws://{self.connect_host}:{self.port}"
         return self
@@ -99,14 +93,7 @@ class Server:
         the exit status (negative: the signal that ended it)."""
         if self.process is None:
             return None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        return self.process.returncode
+        return self.playfield.stop(signal.SIGTERM, timeout)
 
     def remove(self):
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -142,11 +129,6 @@ def rss_mib(pid):
     except OSError:
         return None
     return None
-
-
-def split_base(base):
-    host, port = base[len("http://"):].rsplit(":", 1)
-    return host.strip("[]"), int(port)
 
 
 def call(base, path, method="GET", body=None, source=NORMAL, headers=None, timeout=300, raw=None):
@@ -243,102 +225,3 @@ def flood(base, paths, source, headers=None):
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(paths)) as pool:
         results = list(pool.map(lambda p: call(base, p, source=source, headers=headers)[0], paths))
     return {status: results.count(status) for status in sorted(set(results))}
-
-
-class BareWebSocket:
-    """A client WebSocket on a plain blocking socket, for holding thousands of connections and
-    for reading huge messages without decoding them (no JSON; with `deflate` it offers
-    permessage-deflate, as browsers do, and never inflates what it gets)."""
-
-    def __init__(self, base, path, source, timeout=30, deflate=False):
-        host, port = split_base(base)
-        self.socket = socket.socket(socket.AF_INET6 if ":" in source else socket.AF_INET)
-        self.socket.settimeout(timeout)
-        self.socket.bind((source, 0))
-        self.socket.connect((host, port))
-        key = base64.b64encode(os.urandom(16)).decode()
-        extension = "Sec-WebSocket-Extensions: permessage-deflate\r\n" if deflate else ""
-        authority = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        self.socket.sendall(
-            (f"GET {path} HTTP/1.1\r\nHost: {authority}\r\nUpgrade: websocket\r\n"
-             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-             f"{extension}\r\n").encode())
-        self.buffer = b""
-        self.status = None
-
-    def handshake(self):
-        """Reads the answer to the upgrade: its status (101 when open)."""
-        while b"\r\n\r\n" not in self.buffer:
-            chunk = self.socket.recv(65536)
-            if not chunk:
-                break
-            self.buffer += chunk
-        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        parts = head.split(b" ", 2)
-        self.status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-        return self.status
-
-    def _exactly(self, count, keep=True):
-        """The next `count` bytes (or None, reading and dropping them, when not `keep`)."""
-        pieces, wanted = [], count
-        if self.buffer:
-            piece, self.buffer = self.buffer[:wanted], self.buffer[wanted:]
-            wanted -= len(piece)
-            if keep:
-                pieces.append(piece)
-        scratch = bytearray(1 << 20)
-        while wanted > 0:
-            received = self.socket.recv_into(scratch, min(wanted, len(scratch)))
-            if received == 0:
-                raise ConnectionError("closed in the middle of a frame")
-            wanted -= received
-            if keep:
-                pieces.append(bytes(scratch[:received]))
-        return b"".join(pieces) if keep else None
-
-    def message(self, keep=True):
-        """(opcode, payload) of the next whole message; payload None when not `keep`. Counts
-        its size in `last_size`."""
-        opcode, size, payload = None, 0, []
-        while True:
-            first, second = self._exactly(2)
-            length = second & 0x7F
-            if length == 126:
-                length = struct.unpack("!H", self._exactly(2))[0]
-            elif length == 127:
-                length = struct.unpack("!Q", self._exactly(8))[0]
-            opcode = opcode or (first & 0x0F)
-            size += length
-            data = self._exactly(length, keep)
-            if keep:
-                payload.append(data)
-            if first & 0x80:
-                self.last_size = size
-                return opcode, (b"".join(payload) if keep else None)
-
-    @staticmethod
-    def frame(opcode, payload=b""):
-        """A masked client frame."""
-        mask = os.urandom(4)
-        length = len(payload)
-        if length < 126:
-            head = struct.pack("!BB", 0x80 | opcode, 0x80 | length)
-        elif length < 65536:
-            head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, length)
-        else:
-            head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, length)
-        key = int.from_bytes((mask * (length // 4 + 1))[:length], "big")
-        masked = (int.from_bytes(payload, "big") ^ key).to_bytes(length, "big")
-        return head + mask + masked
-
-    def send_text(self, text):
-        self.socket.sendall(self.frame(0x1, text.encode()))
-
-    def ping(self):
-        self.socket.sendall(self.frame(0x9, b"p"))
-
-    def close(self):
-        try:
-            self.socket.close()
-        except OSError:
-            pass

@@ -26,7 +26,7 @@ import json
 import statistics
 import time
 
-from common import (KINDS, Server, call, candidates, count_frames, create, delete,
+from common import (Server, call, demo_names, candidates, count_frames, create, delete,
                     first_status, flood, watch_without_reading, cached_tile_times)
 
 HEAVY, TILES, SPHERES, CHURN = "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"
@@ -48,6 +48,8 @@ async def normal_client_check(base, ws_base, tile, label):
 
 async def main(args):
     server = Server(args.binary).start()
+    # Every session demo that streams a frame a tick (the registry, `playfield demos`).
+    kinds = demo_names(every_tick=True, binary=args.binary)
     base, ws_base = server.base, server.ws_base
     results = {"seconds": args.seconds}
     stop = asyncio.Event()
@@ -56,9 +58,9 @@ async def main(args):
         assert call(base, tile)[0] == 200
 
         # Baseline: default sessions alone.
-        normal = [await asyncio.to_thread(create, base, kind) for kind in KINDS]
+        normal = [await asyncio.to_thread(create, base, kind) for kind in kinds]
         baseline = await asyncio.gather(*(count_frames(ws_base, s, 5) for s in normal))
-        results["baseline"] = dict(zip(KINDS, baseline))
+        results["baseline"] = dict(zip(kinds, baseline))
         print("alone (5 s):", {k: f"{t:.1f} ticks/s" for k, (t, _) in results["baseline"].items()}, flush=True)
 
         # Pick the heaviest allowed config by the cost each reports.
@@ -92,7 +94,7 @@ async def main(args):
         await asyncio.sleep(5)
 
         loaded = await asyncio.gather(*(count_frames(ws_base, s, args.seconds) for s in normal))
-        results["underLoad"] = dict(zip(KINDS, loaded))
+        results["underLoad"] = dict(zip(kinds, loaded))
         health = json.loads(call(base, "/healthz")[2])
         results["health"] = {k: health[k] for k in ("tickLatenessMs", "tickWorkMs", "droppedTicks")}
         results["throttled"] = sorted(set(health["throttled"].values()))
@@ -119,7 +121,7 @@ async def main(args):
         churning = asyncio.create_task(churn())
         during_churn = await asyncio.gather(*(count_frames(ws_base, s, args.seconds / 2) for s in normal))
         await churning
-        results["duringChurn"] = dict(zip(KINDS, during_churn))
+        results["duringChurn"] = dict(zip(kinds, during_churn))
         results["churned"] = churned
         print(f"while another client created and deleted {churned} heaviest sessions ({args.seconds / 2:.0f} s):",
               {k: f"{t:.1f} ticks/s, {f:.1f} frames/s" for k, (t, f) in results["duringChurn"].items()}, flush=True)

@@ -5,8 +5,9 @@ server's RSS before, after 20 s of flooding, and after they close (docs/reliabil
     .venv/bin/python Benchmarks/abuse/silent_batch_readers.py ADDRESSES CONNECTIONS_EACH
 
 Uses 127.0.0.20 and up as the addresses, and the release binary (or PLAYFIELD_BIN)."""
-import base64, json, os, socket, struct, sys, time, urllib.request
+import json, os, sys, time, urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests"))
+from bare_websocket import BareWebSocket  # noqa: E402
 from launcher import Playfield  # noqa: E402
 
 ADDRESSES = int(sys.argv[1]); PER = int(sys.argv[2])
@@ -22,10 +23,7 @@ def post(server, body, src):
     c.request("POST", "/api/sessions", json.dumps(body), {"Content-Type": "application/json"})
     r = c.getresponse(); data = json.loads(r.read()); c.close(); return r.status, data
 
-def frame(text):
-    p = text.encode(); n = len(p)
-    head = bytes([0x81, 0x80 | n]) if n < 126 else bytes([0x81, 0x80 | 126]) + struct.pack(">H", n)
-    return head + b"\0\0\0\0" + p
+frame = BareWebSocket.text_frame
 
 server = Playfield()
 try:
@@ -39,15 +37,10 @@ try:
         assert status == 201, session
         attach = frame(json.dumps({"type": "attach", "id": 0, "session": session["id"], "token": session["token"]}))
         for c in range(PER):
-            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            s.bind((src, 0)); s.connect((server.host, server.port))
-            key = base64.b64encode(os.urandom(16)).decode()
-            s.sendall((f"GET /ws/batch HTTP/1.1\r\nHost: {server.host}:{server.port}\r\nUpgrade: websocket\r\n"
-                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-            head = b""
-            while b"\r\n\r\n" not in head: head += s.recv(1)
-            if not head.startswith(b"HTTP/1.1 101"):
-                print("refused", head.split(b"\r\n")[0]); s.close(); break
+            bare = BareWebSocket(server.url, "/ws/batch", src, receive_buffer=4096)
+            if bare.handshake() != 101:
+                print("refused", bare.head.split(b"\r\n")[0]); bare.close(); break
+            s = bare.socket
             s.sendall(attach); s.setblocking(False); socks.append([s, burst])
     print("connections", len(socks), "rss before flood", base_rss, "MiB")
     t0 = time.time()

@@ -3,8 +3,8 @@ descriptors, to show neither grows.
 
     .venv/bin/python Benchmarks/soak/soak.py --minutes 30 [--binary .build/release/playfield]
 
-Load, all at once, from one process: spectators watching a few running sessions; session
-churn (create, watch briefly, delete); tile requests (mostly cached, some new); page loads.
+Load, all at once, from one process: spectators watching a running session of each demo that
+streams a frame a tick (the registry: `playfield demos`); session churn (create, watch briefly, delete); tile requests (mostly cached, some new); page loads.
 `--load churn` (a comma list) runs only some kinds, to see which one memory follows.
 
 Before the load starts, --fill-tiles MiB of distinct detailed tiles are requested, more than the
@@ -22,13 +22,16 @@ import asyncio
 import concurrent.futures
 import json
 import os
+import pathlib
 import random
-import subprocess
-import tempfile
+import sys
 import time
 import urllib.request
 
 from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests"))
+from launcher import Playfield, demo_names  # noqa: E402
 
 
 LOADS = ["spectators", "churn", "tiles", "pages"]
@@ -57,9 +60,10 @@ def http(url, method="GET", body=None):
         return error.code, error.read()
 
 
-async def spectators(base, ws_base, count, stop, counters):
+async def spectators(base, ws_base, kinds, count, stop, counters):
+    """`count` spectators over one running session of each kind in `kinds`."""
     sessions = []
-    for kind in ["bouncing-balls", "maze", "holes", "tag-cloud"]:
+    for kind in kinds:
         status, raw = await asyncio.to_thread(http, base + "/api/sessions", "POST", {"kind": kind})
         sessions.append(json.loads(raw))
 
@@ -95,9 +99,8 @@ async def spectators(base, ws_base, count, stop, counters):
         task.cancel()
 
 
-async def churn(base, ws_base, stop, counters):
+async def churn(base, ws_base, kinds, stop, counters):
     rng = random.Random(1)
-    kinds = ["bouncing-balls", "maze", "holes", "tag-cloud"]
     while not stop.is_set():
         status, raw = await asyncio.to_thread(http, base + "/api/sessions", "POST", {"kind": rng.choice(kinds)})
         if status != 201:
@@ -205,12 +208,9 @@ async def main():
     if not loads or any(load not in LOADS for load in loads):
         parser.error("--load takes a comma list of: " + ", ".join(LOADS))
 
-    directory = tempfile.mkdtemp(prefix="playfield-soak-")
-    log = open(os.path.join(directory, "server.log"), "wb")
-    server = subprocess.Popen([args.binary, "serve", "--port", "0", "--database", os.path.join(directory, "soak.db")],
-                              stdout=subprocess.PIPE, stderr=log)
-    url = server.stdout.readline().decode().strip().split(" on ", 1)[1]
-    ws_url = "ws://" + url[len("http://"):]
+    playfield = Playfield(binary=args.binary)
+    server, directory, url, ws_url = playfield.process, playfield.directory, playfield.url, playfield.ws_url
+    kinds = demo_names(every_tick=True, binary=args.binary)
     initial = (0, *sample(server.pid))
     began = time.monotonic()
     count, total = fill_tiles(url, args.fill_tiles)
@@ -219,8 +219,8 @@ async def main():
           f"RSS {initial[1]} -> {filled[1]} KiB", flush=True)
     stop = asyncio.Event()
     counters = {"frames": 0, "churned": 0, "tiles": 0, "pages": 0, "errors": 0}
-    runs = {"spectators": lambda: spectators(url, ws_url, args.spectators, stop, counters),
-            "churn": lambda: churn(url, ws_url, stop, counters),
+    runs = {"spectators": lambda: spectators(url, ws_url, kinds, args.spectators, stop, counters),
+            "churn": lambda: churn(url, ws_url, kinds, stop, counters),
             "tiles": lambda: tiles(url, stop, counters), "pages": lambda: pages(url, stop, counters)}
     tasks = [asyncio.create_task(runs[load]()) for load in loads]
     start = time.monotonic()
@@ -237,8 +237,7 @@ async def main():
     await asyncio.sleep(1)
     for task in tasks:
         task.cancel()
-    server.terminate()
-    server.wait(30)
+    playfield.stop(timeout=30)
     lines, failures = summarize(initial, filled, samples, args, counters)
     print(f"summary: {args.minutes} min, load {','.join(loads)}")
     for line in lines:

@@ -17,6 +17,7 @@ import pytest
 from axe import assert_accessible
 from deadline import Deadline
 from demo_pages import create_session, host_site
+from launcher import demo_names
 
 SHOTS = "/tmp/shots/embed"
 
@@ -567,24 +568,44 @@ def test_embed_options_pages_are_accessible(playfield, watched, path):
 
 
 
-EMBEDDABLE = ["bouncing-balls", "maze", "holes", "tag-cloud", "mandelbrot", "paintbrush",
-              "accelerometer", "color-picker", "apollonian", "stick-man", "temperature"]
+# Every demo the build serves (`playfield demos`, the one registry), each at `/embed/NAME`. NB:
+# but the embedding page, whose own content is frames of the others and a snippet builder
+# (embedded, it shows its first frame and clips the rest: nobody frames it small).
+EMBEDDABLE = [
+    # NB: known defect, for the recipe book's owner: embedded, the book cannot scroll
+    # (embed.css hides overflow), so its import form and book controls below the first screen
+    # cannot be reached, and at 240 x 180 the import field and button overlap.
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="the embedded book cannot scroll"))
+    if name == "recipes" else name
+    for name in demo_names() if name != "embedding"]
 
 # What a person reads or uses over the picture: the toolbar, the demo's controls with their
-# readouts and messages (the tag cloud's labels overlap by design: they are the picture).
-# Returns the ones cut by the frame and the pairs that overlap, one nesting the other aside.
+# readouts and messages (the tag cloud's labels and street soccer's squares overlap by design:
+# they are the picture, in `.stage`). Returns the ones cut by the frame and the pairs that
+# overlap, one nesting the other aside. NB: a page that is a document (the recipe book, the
+# embedding page) scrolls down: below the frame is not cut, beside it is.
 CONTROL_PROBLEMS = """() => {
   const wanted = 'button, input, select, a[href], output, .readouts > div, .explorer-readouts > div,'
     + ' .temp-message, .tilt-pad';
   const name = (e) => e.tagName.toLowerCase() + (e.dataset.action ? `[${e.dataset.action}]` : '')
     + ' ' + (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 24);
   const shown = [...document.querySelectorAll(wanted)]
-    .filter((e) => !e.closest('.cloud, .embed-menu, [hidden]'))
+    .filter((e) => !e.closest('.cloud, .stage, .embed-menu, [hidden]'))
     .map((e) => ({ e, r: e.getBoundingClientRect(), style: getComputedStyle(e) }))
     .filter(({ r, style }) => r.width > 0 && r.height > 0 && style.visibility !== 'hidden');
   const problems = [];
+  const scrollsDown = (e) => {
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const overflow = getComputedStyle(p).overflowY;
+      const root = p === document.documentElement || p === document.body;
+      if (p.scrollHeight > p.clientHeight + 1
+        && (overflow === 'auto' || overflow === 'scroll' || (root && overflow === 'visible'))) return true;
+    }
+    return false;
+  };
   for (const { e, r } of shown) {
-    if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+    const bottom = scrollsDown(e) ? Infinity : innerHeight;
+    if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > bottom + 0.5) {
       problems.push(`${name(e)} is cut by the frame: ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
     }
   }

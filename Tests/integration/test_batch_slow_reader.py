@@ -4,11 +4,8 @@ reading that connection (so its next steps wait in the kernel's buffers, and the
 client), while other clients' batches go on. When the client reads again, every message it
 sent has exactly one answer: a reply, or `busy` for a step sent before the last reply (one
 step at a time per connection)."""
-import base64
 import json
-import os
 import select
-import socket
 import struct
 import threading
 import time
@@ -16,6 +13,7 @@ import time
 import pytest
 from websockets.sync.client import connect
 
+from bare_websocket import BareWebSocket
 from deadline import Deadline, wait_until
 from helpers import request
 from test_idle_on_demand import batch_step
@@ -42,36 +40,14 @@ def on_demand_holes(server):
     return session
 
 
-def frame(text):
-    """A masked text frame (a zero mask: the payload goes as it is)."""
-    payload = text.encode()
-    n = len(payload)
-    if n < 126:
-        head = bytes([0x81, 0x80 | n])
-    elif n < 1 << 16:
-        head = bytes([0x81, 0x80 | 126]) + struct.pack(">H", n)
-    else:
-        head = bytes([0x81, 0x80 | 127]) + struct.pack(">Q", n)
-    return head + b"\0\0\0\0" + payload
-
-
 class SilentBatch:
-    """A raw `/ws/batch` connection whose replies are not read until `drain`."""
+    """A `/ws/batch` connection (Tests/bare_websocket.py) whose replies are not read until
+    `drain`."""
 
     def __init__(self, server):
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        self.sock.connect((server.host, server.port))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall((f"GET /ws/batch HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
-                           f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                           "Sec-WebSocket-Version: 13\r\n\r\n").encode())
-        self.buffer = b""
-        self.sock.settimeout(20)
-        while b"\r\n\r\n" not in self.buffer:
-            self.buffer += self.sock.recv(4096)
-        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
-        assert head.startswith(b"HTTP/1.1 101"), head
+        self.bare = BareWebSocket(server.url, "/ws/batch", timeout=20, receive_buffer=4096)
+        assert self.bare.handshake() == 101, self.bare.head
+        self.sock = self.bare.socket
         # NB: blocking from here on: one thread sends while another reads (with `select`).
         self.sock.settimeout(None)
         self.sent_frames = 0
@@ -83,7 +59,7 @@ class SilentBatch:
         for text in messages:
             if self.stop.is_set():
                 return
-            data = frame(text)
+            data = BareWebSocket.text_frame(text)
             self.sock.sendall(data)
             self.sent_frames += 1
             self.sent_bytes += len(data)
@@ -92,8 +68,8 @@ class SilentBatch:
         """Reads every answer, parsed, until `done(answers)`; pings are skipped."""
         answers = []
         while not done(answers):
-            if len(self.buffer) >= 2 and len(self.buffer) >= self._frame_length():
-                opcode, payload = self._take()
+            if (taken := self.bare.buffered_frame()) is not None:
+                opcode, payload = taken
                 if opcode == 1:
                     answers.append(json.loads(payload))
                 elif opcode == 2:
@@ -106,23 +82,8 @@ class SilentBatch:
                 continue
             chunk = self.sock.recv(1 << 16)
             assert chunk, "the server closed the connection"
-            self.buffer += chunk
+            self.bare.buffer += chunk
         return answers
-
-    def _frame_length(self):
-        n = self.buffer[1] & 0x7F
-        if n == 126:
-            return 4 + struct.unpack_from(">H", self.buffer, 2)[0] if len(self.buffer) >= 4 else 1 << 62
-        if n == 127:
-            return 10 + struct.unpack_from(">Q", self.buffer, 2)[0] if len(self.buffer) >= 10 else 1 << 62
-        return 2 + n
-
-    def _take(self):
-        length = self._frame_length()
-        opcode = self.buffer[0] & 0x0F
-        start = {126: 4, 127: 10}.get(self.buffer[1] & 0x7F, 2)
-        payload, self.buffer = self.buffer[start:length], self.buffer[length:]
-        return opcode, payload
 
 
 def test_a_batch_client_that_never_reads_is_paused_not_buffered(start_playfield):
@@ -193,10 +154,11 @@ def test_silent_connections_of_one_address_share_one_bound(start_playfield):
     longer read, however many there are."""
     server = start_playfield("--queued-bytes-per-address", str(BUDGET))
     session = on_demand_holes(server)
-    attach = frame(json.dumps({"type": "attach", "id": 0, "session": session["id"],
-                               "token": session["token"]}))
+    attach = BareWebSocket.text_frame(json.dumps({"type": "attach", "id": 0, "session": session["id"],
+                                                  "token": session["token"]}))
     pad = " " * PADDING
-    flood = b"".join(frame(f'{{"type": "step", "id": {n}, "count": 1}}{pad}') for n in range(1, 4000))
+    flood = b"".join(BareWebSocket.text_frame(f'{{"type": "step", "id": {n}, "count": 1}}{pad}')
+                     for n in range(1, 4000))
     silent = [SilentBatch(server) for _ in range(CONNECTIONS)]
     before = vm_rss(server)
     left = []  # NB: the kernel's buffers may take it all; the server's memory is what counts
