@@ -149,6 +149,18 @@ http {{
 """
 
 
+def missing_tools():
+    """Why a cluster cannot start here (PostgreSQL's server binaries or nginx are missing), or
+    None: the cluster tests skip with it."""
+    try:
+        Postgres.binaries()
+    except FileNotFoundError as error:
+        return str(error)
+    if not os.access(shutil.which("nginx") or "/usr/sbin/nginx", os.X_OK):
+        return "nginx is missing: run `make test-deps`, which installs it"
+    return None
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

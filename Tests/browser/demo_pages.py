@@ -72,14 +72,21 @@ def open_game_over(watched, server, role="control"):
 
 
 @contextlib.contextmanager
-def host_site(html):
-    """Serves `html` at / from another origin (a second port on loopback)."""
-    body = html.encode()
+def host_site(html, folders=None):
+    """Serves `html` at / from another origin (a second port on loopback), and the files of
+    each folder in `folders` (`{"/leaflet/": path}`) below its prefix."""
+    page = html.encode()
+    types = {".css": "text/css", ".js": "text/javascript"}
 
     class Host(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
+            body, kind = page, "text/html; charset=utf-8"
+            for prefix, folder in (folders or {}).items():
+                if self.path.startswith(prefix):
+                    file = folder / self.path[len(prefix):].split("?")[0]
+                    body, kind = file.read_bytes(), types.get(file.suffix, "application/octet-stream")
             self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

@@ -129,36 +129,14 @@ def leaflet_page(playfield):
 def test_the_leaflet_recipe_asks_for_tiles_that_exist(playfield, watched):
     """Leaflet (Debian's, no network) with the recipe of docs/tiles.md: every tile it asks for
     is one of ours (0 <= X, Y < 2^Z) and arrives; without `bounds` it asked for negative rows."""
-    import http.server
-    import threading
     if not (LEAFLET / "leaflet.js").exists():
         pytest.fail("Debian's libjs-leaflet is missing: run make test-deps")
-    page_body = leaflet_page(playfield).encode()
-
-    class Host(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            if self.path.startswith("/leaflet/"):
-                file = LEAFLET / self.path[len("/leaflet/"):].split("?")[0]
-                body, kind = file.read_bytes(), "text/css" if file.suffix == ".css" else "text/javascript"
-            else:
-                body, kind = page_body, "text/html; charset=utf-8"
-            self.send_response(200)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Host)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with host_site(leaflet_page(playfield), {"/leaflet/": LEAFLET}) as url:
         page = watched(viewport=(800, 600))
         p = page.page
         tiles = []
         p.on("response", lambda r: "/tiles/" in r.url and tiles.append((r.url, r.status)))
-        p.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        p.goto(url)
         p.wait_for_function("() => document.querySelectorAll('.leaflet-tile-loaded').length >= 4", timeout=20_000)
         # Deeper, off the centre: Seahorse valley.
         p.evaluate("() => { const map = window.map; map.setView([(0.1318 - 1.5) * 256 / 3, (-0.7436 + 2) * 256 / 3], 9, {animate: false}); }")
@@ -166,9 +144,6 @@ def test_the_leaflet_recipe_asks_for_tiles_that_exist(playfield, watched):
           && [...document.querySelectorAll('.leaflet-tile')].every(t => t.classList.contains('leaflet-tile-loaded'))""",
                             timeout=30_000)
         page.screenshot("leaflet-recipe")
-    finally:
-        server.shutdown()
-        server.server_close()
     assert len(tiles) >= 8
     for url, status in tiles:
         z, x, y = map(int, re.search(r"/tiles/mandelbrot/(\d+)/(\d+)/(\d+)\.png", url).groups())

@@ -1,5 +1,6 @@
 """Small HTTP and WebSocket helpers for the integration tests."""
 import asyncio
+import http.client
 import json
 import time
 import urllib.error
@@ -21,6 +22,22 @@ def request(url, method="GET", body=None, headers=None, timeout=10):
         return status, head, json.loads(raw) if raw else None
     except ValueError:
         return status, head, raw
+
+
+def raw(server, method, path, headers, body=None, address=None, timeout=10):
+    """One request with exactly these headers (urllib would add its own), to `address` (the
+    server's own by default: a server listening on every address is reached on 127.0.0.1)."""
+    connection = http.client.HTTPConnection(address or server.host, server.port, timeout=timeout)
+    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    for name, value in headers.items():
+        connection.putheader(name, value)
+    if body is not None:
+        connection.putheader("Content-Length", str(len(body)))
+    connection.endheaders(body)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, response.headers, data
 
 
 def create_session(server, kind="bouncing-balls", config=None):

@@ -1,7 +1,6 @@
 """Issue 17, findings 8, 10 and 11 over real sockets: Host allow-list, Origin scheme, typed
 bodies, tag links and duplicate JSON keys."""
 import asyncio
-import http.client
 import json
 
 import pytest
@@ -9,22 +8,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from deadline import receive_until_async
-from helpers import create_session, request
-
-
-def raw(server, method, path, headers, body=None):
-    """One request with exactly these headers (urllib would add its own)."""
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
-    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
-    for name, value in headers.items():
-        connection.putheader(name, value)
-    if body is not None:
-        connection.putheader("Content-Length", str(len(body)))
-    connection.endheaders(body)
-    response = connection.getresponse()
-    data = response.read()
-    connection.close()
-    return response.status, response.headers, data
+from helpers import create_session, raw, request
 
 
 def count(server):

@@ -31,12 +31,8 @@ pytestmark = [pytest.mark.timeout(400), pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def cluster():
-    try:
-        clusters.Postgres.binaries()
-    except FileNotFoundError as error:
-        pytest.skip(str(error))
-    if not os.access(clusters.shutil.which("nginx") or "/usr/sbin/nginx", os.X_OK):
-        pytest.skip("nginx is missing: run `make test-deps`, which installs it")
+    if reason := clusters.missing_tools():
+        pytest.skip(reason)
     made = clusters.Cluster(3, extra=["--sessions-per-client", "200"])
     made.ws_url = "ws://" + made.url[len("http://"):]
     yield made

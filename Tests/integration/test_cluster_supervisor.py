@@ -119,12 +119,8 @@ def processes_naming(folder):
 
 @pytest.fixture
 def supervised():
-    try:
-        clusters.Postgres.binaries()
-    except FileNotFoundError as error:
-        pytest.skip(str(error))
-    if not os.access(clusters.shutil.which("nginx") or "/usr/sbin/nginx", os.X_OK):
-        pytest.skip("nginx is missing: run `make test-deps`, which installs it")
+    if reason := clusters.missing_tools():
+        pytest.skip(reason)
     made = Supervised()
     try:
         yield made

@@ -2,7 +2,6 @@
 name, `make run ALLOW_HOST`, `serve --help`, the lock file in `git status`, gzipped tile
 counts and a cacheable `/oembed`."""
 import gzip
-import http.client
 import pathlib
 import socket
 import subprocess
@@ -10,22 +9,14 @@ import urllib.parse
 
 import pytest
 
+import helpers
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 
 
 def raw(server, method, path, headers, body=None):
     """One request with exactly these headers, to the server's loopback address."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
-    for name, value in headers.items():
-        connection.putheader(name, value)
-    if body is not None:
-        connection.putheader("Content-Length", str(len(body)))
-    connection.endheaders(body)
-    response = connection.getresponse()
-    data = response.read()
-    connection.close()
-    return response.status, response.headers, data
+    return helpers.raw(server, method, path, headers, body, address="127.0.0.1", timeout=30)
 
 
 def create(server, host):
