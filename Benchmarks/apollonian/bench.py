@@ -13,12 +13,14 @@ import os
 import pathlib
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "release" / "playfield"
+sys.path.insert(0, str(ROOT / "Tests"))
+from launcher import Playfield  # noqa: E402
 LEVELS = [7, 8, 10]
 
 
@@ -34,10 +36,8 @@ def main():
     reference = pathlib.Path(tempfile.gettempdir()) / "apollonian-reference"
     subprocess.run(["cc", "-O2", "-o", str(reference), str(ROOT / "Benchmarks/apollonian/reference.c"), "-lm"],
                    check=True)
-    directory = tempfile.mkdtemp()
-    server = subprocess.Popen([str(BINARY), "serve", "--port", "0", "--database", os.path.join(directory, "b.db")],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    url = server.stdout.readline().decode().split(" on ", 1)[1].strip()
+    server = Playfield()  # Tests/launcher.py: the release build, a fresh database
+    url = server.url
     forms = {"binary": ("/api/spheres/1/{}.bin", {}), "json": ("/api/spheres/1/{}", {}),
              "json+gzip": ("/api/spheres/1/{}", {"Accept-Encoding": "gzip"})}
     try:
@@ -53,8 +53,7 @@ def main():
         print("C reference:\n" + output.stdout.rstrip())
         print(f"load average at end: {os.getloadavg()[0]:.1f}")
     finally:
-        server.terminate()
-        server.wait()
+        server.stop()
 
 
 if __name__ == "__main__":

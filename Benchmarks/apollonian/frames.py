@@ -7,14 +7,13 @@ turning on its own; 5 s of requestAnimationFrame intervals each, after the level
 """
 import os
 import pathlib
-import subprocess
 import sys
-import tempfile
 
 from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "release" / "playfield"
+sys.path.insert(0, str(ROOT / "Tests"))
+from launcher import Playfield  # noqa: E402
 MEASURE = """() => new Promise((done) => {
   const stamps = [];
   const tick = (t) => {
@@ -26,10 +25,8 @@ MEASURE = """() => new Promise((done) => {
 
 
 def main():
-    directory = tempfile.mkdtemp()
-    server = subprocess.Popen([str(BINARY), "serve", "--port", "0", "--database", os.path.join(directory, "f.db")],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    url = server.stdout.readline().decode().split(" on ", 1)[1].strip()
+    server = Playfield()  # Tests/launcher.py: the release build, a fresh database
+    url = server.url
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(
@@ -56,8 +53,7 @@ def main():
                           f" median {gaps[len(gaps) // 2]:6.1f} ms")
             browser.close()
     finally:
-        server.terminate()
-        server.wait()
+        server.stop()
 
 
 if __name__ == "__main__":

@@ -4,16 +4,14 @@ The page marks its section `data-ready="true"` once every tile of the view is dr
 animation runs, and `data-journey` with the journey; the tests wait on those, then read the
 canvas's pixels. Tiles come from the real server, so the colours checked are the server's.
 """
-import contextlib
-import http.server
 import math
 import re
-import threading
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 from axe import assert_accessible
+from demo_pages import host_site
 
 READY = ".explorer[data-ready='true']"
 CANVAS = ".explorer-canvas"
@@ -418,40 +416,14 @@ def test_phone_touch(playfield, watched):
     page.screenshot("mandelbrot-phone-pinch")
 
 
-@contextlib.contextmanager
-def host_page(html):
-    """Serves `html` from another origin (a second port on loopback), as a site embedding us."""
-
-    class Host(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(html)))
-            self.end_headers()
-            self.wfile.write(html)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Host)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-
 def test_embed_in_an_iframe(playfield, watched):
     page = watched(viewport=(900, 700))
     p = page.page
     html = (
         '<!doctype html><title>Host</title><p>Another site that embeds the explorer:</p>'
         f'<iframe id="f" src="{playfield.url}/embed/mandelbrot?journey=1" '
-        'width="480" height="360" style="border:0"></iframe>').encode()
-    with host_page(html) as host:
+        'width="480" height="360" style="border:0"></iframe>')
+    with host_site(html) as host:
         p.goto(host)
         frame = p.frame_locator("#f")
         frame.locator(READY).wait_for(timeout=15000)
