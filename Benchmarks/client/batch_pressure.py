@@ -15,9 +15,7 @@ steps; needed against a server without them).
 import argparse
 import json
 import pathlib
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
@@ -28,7 +26,9 @@ import numpy as np
 import playfield_client.gym  # noqa: F401  (registers the ids)
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests"))
 import gym_steps  # noqa: E402
+from launcher import Playfield  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 KEYS = ("ticks", "droppedTicks", "tickLatenessMs", "tickWorkMs")
@@ -40,16 +40,13 @@ def main():
     parser.add_argument("--text-steps", action="store_true",
                         help="steps as JSON text messages instead of binary")
     args = parser.parse_args()
-    directory = tempfile.mkdtemp(prefix="playfield-pressure-")
-    server = subprocess.Popen(
-        [args.binary, "serve", "--port", "0", "--database",
-         directory + "/bench.db", "--sessions-per-client", "300", "--max-sessions", "600",
-         "--session-share", "100", "--inputs-per-session", "10000000",
-         "--on-demand-sessions-per-client", "300",
-         "--input-log-bytes", str(1 << 32)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    playfield = Playfield(
+        "--sessions-per-client", "300", "--max-sessions", "600",
+        "--session-share", "100", "--inputs-per-session", "10000000",
+        "--on-demand-sessions-per-client", "300",
+        "--input-log-bytes", str(1 << 32), binary=args.binary)  # Tests/launcher.py
     try:
-        url = server.stdout.readline().decode().split(" on ", 1)[1].strip()
+        url = playfield.url
 
         def health():
             with urllib.request.urlopen(url + "/healthz", timeout=10) as response:
@@ -94,8 +91,7 @@ def main():
         closed = health()
         watcher.close()
     finally:
-        server.terminate()
-        server.wait(15)
+        playfield.stop(timeout=15)
     print(f"4 x 64 envs, frame_skip 4: {sum(counts) / elapsed:,.0f} env steps/s over {elapsed:.1f} s")
     print(f"server game loop: {after['ticks'] - before['ticks']} ticks "
           f"({(after['ticks'] - before['ticks']) / elapsed:.1f}/s), "

@@ -14,7 +14,6 @@ limit at its default) and samples `/healthz` and `/proc/PID/status` once a secon
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -26,6 +25,9 @@ import playfield_client  # noqa: F401  (registers the ids)
 
 sys.path.insert(0, os.path.dirname(__file__))
 from gym_steps import ROOT, cpu_seconds  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "Tests"))
+from launcher import Playfield  # noqa: E402
 
 
 def health(url):
@@ -51,12 +53,12 @@ def main():
     count = args.vector
     directory = tempfile.mkdtemp(prefix="playfield-long-")
     database = args.database or os.path.join(directory, "bench.db")
-    server = subprocess.Popen(
-        [args.binary, "serve", "--port", "0", "--database", database,
-         "--sessions-per-client", str(max(16, count + 2)), "--session-share", "100",
-         "--max-sessions", str(max(256, 2 * count + 8)),
-         "--on-demand-sessions-per-client", str(max(16, count + 2))],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    playfield = Playfield(
+        "--sessions-per-client", str(max(16, count + 2)), "--session-share", "100",
+        "--max-sessions", str(max(256, 2 * count + 8)),
+        "--on-demand-sessions-per-client", str(max(16, count + 2)),
+        database=database, binary=args.binary)  # Tests/launcher.py
+    server = playfield.process
     steps = [0]
     error = [None]
     stop = threading.Event()
@@ -78,7 +80,7 @@ def main():
             error[0] = f"{type(failure).__name__}: {failure}"
 
     try:
-        url = server.stdout.readline().decode().split(" on ", 1)[1].strip()
+        url = playfield.url
         thread = threading.Thread(target=run, args=(url,))
         first = health(url).get("pendingWrites", {})
         cpu, wall = cpu_seconds(server.pid), time.monotonic()
@@ -98,8 +100,7 @@ def main():
         thread.join(30)
         last = health(url).get("pendingWrites", {})
     finally:
-        server.terminate()
-        server.wait(15)
+        playfield.stop(timeout=15)
     env_steps = steps[0] * count
     rows = last.get("writtenRows", 0) - first.get("writtenRows", 0)
     written = last.get("writtenBytes", 0) - first.get("writtenBytes", 0)

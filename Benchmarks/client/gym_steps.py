@@ -36,7 +36,7 @@ import http.client
 import signal
 import socket
 import subprocess
-import tempfile
+import sys
 import threading
 import time
 import urllib.request
@@ -47,6 +47,8 @@ import numpy as np
 import playfield_client  # noqa: F401  (registers the ids)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests"))
+from launcher import Playfield  # noqa: E402
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
 # `--perf FILE`: `perf record -g` of the server over each measured run (the last one stays).
 PERF_OUTPUT = None
@@ -340,15 +342,14 @@ def main():
         count = max(count, args.vector or 64)
     options = {"frame_skip": args.frame_skip, "realtime": args.realtime}
 
-    directory = tempfile.mkdtemp(prefix="playfield-bench-")
-    server = subprocess.Popen(
-        [args.binary, "serve", "--port", "0", "--database", os.path.join(directory, "bench.db"),
-         "--sessions-per-client", str(max(16, count + 2)), "--session-share", "100",
-         "--max-sessions", str(max(256, 2 * count + 8)),
-         "--on-demand-sessions-per-client", str(max(16, count + 2))],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    playfield = Playfield(
+        "--sessions-per-client", str(max(16, count + 2)), "--session-share", "100",
+        "--max-sessions", str(max(256, 2 * count + 8)),
+        "--on-demand-sessions-per-client", str(max(16, count + 2)),
+        binary=args.binary)  # Tests/launcher.py
+    server = playfield.process
     try:
-        url = server.stdout.readline().decode().split(" on ", 1)[1].strip()
+        url = playfield.url
         cpu, wall = cpu_seconds(server.pid), time.monotonic()
         time.sleep(args.idle)
         idle_per_second = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
@@ -365,8 +366,7 @@ def main():
                        for seed in range(args.envs)]
         elapsed, server_cpu, client_cpu, stepping = measure(server, url, threads, durations)
     finally:
-        server.terminate()
-        server.wait(15)
+        playfield.stop(timeout=15)
 
     calls = len(durations)
     steps = calls * (args.vector or 1)

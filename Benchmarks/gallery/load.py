@@ -20,12 +20,15 @@ context (empty cache) at 1280x800, opens `/`, and measures:
 """
 import argparse
 import os
+import pathlib
 import statistics
-import subprocess
-import tempfile
+import sys
 import time
 
 from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests"))
+from launcher import Playfield  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -102,15 +105,15 @@ def idle_cpu(server_pid, seconds):
 
 
 def one_run(browser, args):
-    folder = tempfile.mkdtemp(prefix="gallery-bench-")
-    command = [args.binary, "serve", "--port", "0", "--database", os.path.join(folder, "db")]
+    extra = []
     if args.public:
-        command += ["--public", args.public]
+        extra += ["--public", args.public]
     if args.templates:
-        command += ["--templates", args.templates]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        extra += ["--templates", args.templates]
+    playfield = Playfield(*extra, binary=args.binary)  # Tests/launcher.py
+    server = playfield.process
     try:
-        url = server.stdout.readline().decode().strip().split(" on ", 1)[1]
+        url = playfield.url
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         context.add_init_script(FIRST_FRAME)
         page = context.new_page()
@@ -148,8 +151,7 @@ def one_run(browser, args):
         context.close()
         return result
     finally:
-        server.terminate()
-        server.wait()
+        playfield.stop()
 
 
 def main():

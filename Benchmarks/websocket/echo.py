@@ -19,6 +19,9 @@ import time
 
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests"))
+from launcher import Playfield  # noqa: E402
+
 REFERENCE = """
 import asyncio, sys
 from websockets.asyncio.server import serve
@@ -84,8 +87,8 @@ def main():
     args = parser.parse_args()
     compression = "deflate" if args.compression else None
 
-    ours, line = start([args.playfield, "serve", "--port", "0", "--database", os.devnull + ".db"])
-    ours_url = "ws://" + line.split("http://", 1)[1] + "/ws/echo"
+    playfield = Playfield(binary=args.playfield)  # Tests/launcher.py
+    ours, ours_url = playfield.process, playfield.ws_url + "/ws/echo"
     reference, port = start([sys.executable, "-c", REFERENCE])
     reference_url = f"ws://127.0.0.1:{port}/"
     try:
@@ -102,7 +105,7 @@ def main():
         a, a_cpu, b, b_cpu = (total / args.rounds for total in totals)
         print(f"{'mean':<7}{a:>16.0f}{a_cpu:>11.1f}{b:>16.0f}{b_cpu:>11.1f}")
     finally:
-        ours.terminate()
+        playfield.stop()
         reference.terminate()
 
 
