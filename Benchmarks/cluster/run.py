@@ -244,14 +244,10 @@ def main():
         finally:
             one.stop()
         (work / "sqlite").mkdir()
-        port = clusters.free_port()
-        sqlite = subprocess.Popen(
-            [str(clusters.BINARY), "serve", "--port", str(port), "--database", str(work / "sqlite" / "db.sqlite"),
-             "--event-loops", "2", *EXTRA], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        assert sqlite.stdout.readline().decode().startswith("Playfield listening on ")
-        results["commit sqlite"] = commit_latency(f"http://127.0.0.1:{port}", "SQLite (1 process)")
-        sqlite.terminate()
-        sqlite.wait(15)
+        sqlite = clusters.Playfield("--event-loops", "2", *EXTRA, directory=work / "sqlite",
+                                    database=str(work / "sqlite" / "db.sqlite"))  # Tests/launcher.py
+        results["commit sqlite"] = commit_latency(sqlite.url, "SQLite (1 process)")
+        sqlite.stop(timeout=15)
         sqlite = None
 
         two = clusters.Cluster(2, extra=EXTRA)
@@ -266,8 +262,7 @@ def main():
             two.stop()
     finally:
         if sqlite:
-            sqlite.kill()
-            sqlite.wait()
+            sqlite.stop(timeout=0)
         shutil.rmtree(work, ignore_errors=True)
     say("")
     say(f"# nginx's cost, spectators: {results['spectators nginx 1']} kept through nginx against "
