@@ -1,6 +1,8 @@
 """`playfield serve` refuses a bad limit with one line and exit code 64, and `--help` lists every
-limit with its default (issue 21: each limit declared once)."""
+limit with its default (issue 21: each limit declared once); `playfield demos` lists the demos."""
+import json
 import subprocess
+import urllib.request
 
 
 def run(binary, *arguments):
@@ -32,3 +34,17 @@ def test_help_lists_every_limit_with_its_default(playfield_binary):
                  "--header-timeout (default 10 seconds)", "--families-per-address (default 4)",
                  "--input-log-bytes-per-client (default "]:
         assert line in result.stdout, line
+
+
+def test_demos_prints_what_the_server_lists(playfield_binary, playfield):
+    """`playfield demos` (what tests and scripts read before a server runs) is `GET /api/demos`,
+    every demo of the registry in gallery order, sessions flagged."""
+    result = run(playfield_binary, "demos")
+    assert result.returncode == 0 and result.stderr == ""
+    printed = json.loads(result.stdout)
+    with urllib.request.urlopen(playfield.url + "/api/demos", timeout=10) as response:
+        assert printed == json.load(response)
+    names = [demo["name"] for demo in printed["demos"]]
+    assert len(names) == len(set(names)) and {"maze", "mandelbrot"} <= set(names)
+    assert [demo["session"] for demo in printed["demos"] if demo["name"] in ("maze", "mandelbrot")] \
+        == [True, False]
