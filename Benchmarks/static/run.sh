@@ -4,10 +4,15 @@
 #   Benchmarks/static/run.sh            # 3 rounds of 10 s each, alternating servers
 #   ROUNDS=5 DURATION=20s Benchmarks/static/run.sh
 #   NGINX_CONF=Benchmarks/static/nginx-stock.conf Benchmarks/static/run.sh   # Debian's settings
+#   PLAYFIELD_BIN="/tmp/before/playfield .build/release/playfield" Benchmarks/static/run.sh
 #
 # Needs nginx, wrk and a release build (`swift build -c release --product playfield`, or set
-# PLAYFIELD_BIN). Both servers get two worker threads and no access log; wrk runs with 2
-# threads and 64 keep-alive connections over loopback.
+# PLAYFIELD_BIN; several binaries, space-separated, are run in turn in every round, so builds
+# compare under the same load). Both servers get two worker threads and no access log; wrk
+# runs with 2 threads and 64 keep-alive connections over loopback. Besides requests/s, each
+# round prints the CPU (user + system) each server and wrk spent per request, from
+# /proc/PID/stat around the wrk run: unlike requests/s, it hardly depends on how much of the
+# two cores other programs take.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -18,8 +23,9 @@ THREADS=${THREADS:-2}
 PLAYFIELD_BIN=${PLAYFIELD_BIN:-.build/release/playfield}
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 NGINX_CONF=${NGINX_CONF:-Benchmarks/static/nginx.conf}
+read -r -a binaries <<< "$PLAYFIELD_BIN"
 
-for tool in "$NGINX" wrk "$PLAYFIELD_BIN"; do
+for tool in "$NGINX" wrk /usr/bin/time "${binaries[@]}"; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is missing" >&2; exit 1; }
 done
 
@@ -30,23 +36,29 @@ mkdir -p "$work/public"
 head -c 3072 /dev/urandom | base64 -w 64 | head -c 4096 > "$work/public/4k.txt"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-nginx_port=$(free_port)
-playfield_port=$(free_port)
 
-sed -e "s|@DIR@|$work|g" -e "s|@PORT@|$nginx_port|g" "$NGINX_CONF" > "$work/nginx.conf"
+names=(nginx)
+ports=("$(free_port)")
+sed -e "s|@DIR@|$work|g" -e "s|@PORT@|${ports[0]}|g" "$NGINX_CONF" > "$work/nginx.conf"
 "$NGINX" -c "$work/nginx.conf" -p "$work" &
-nginx_pid=$!
-"$PLAYFIELD_BIN" serve --port "$playfield_port" --public "$work/public" \
-  --database "$work/playfield.db" --event-loops 2 > "$work/playfield.out" 2> "$work/playfield.log" &
-playfield_pid=$!
+pids=($!)
 cleanup() {
-  kill "$nginx_pid" "$playfield_pid" 2>/dev/null || true
-  wait "$nginx_pid" "$playfield_pid" 2>/dev/null || true
+  kill "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
+for index in "${!binaries[@]}"; do
+  port=$(free_port)
+  "${binaries[$index]}" serve --port "$port" --public "$work/public" \
+    --database "$work/playfield$index.db" --event-loops 2 \
+    > "$work/playfield$index.out" 2> "$work/playfield$index.log" &
+  pids+=($!)
+  ports+=("$port")
+  names+=("playfield$((index + 1))")
+done
 
-for port in "$nginx_port" "$playfield_port"; do
+for port in "${ports[@]}"; do
   for _ in $(seq 100); do
     curl -fsS -o /dev/null "http://127.0.0.1:$port/4k.txt" 2>/dev/null && break
     sleep 0.1
@@ -55,27 +67,51 @@ for port in "$nginx_port" "$playfield_port"; do
   [ "$size" = 4096 ] || { echo "run.sh: port $port serves $size bytes, not 4096" >&2; exit 1; }
 done
 
-nginx_cmd="wrk -t$THREADS -c$CONNECTIONS -d$DURATION http://127.0.0.1:$nginx_port/4k.txt"
-playfield_cmd="wrk -t$THREADS -c$CONNECTIONS -d$DURATION http://127.0.0.1:$playfield_port/4k.txt"
-rate() { "$@" | awk '/^Requests\/sec:/ { print $2 }'; }
+# Clock ticks of user + system time of a process and its children (nginx's workers).
+cpu_ticks() {
+  local total=0 pid
+  for pid in "$1" $(pgrep -P "$1" || true); do
+    total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
+  done
+  echo "$total"
+}
+tick=$(getconf CLK_TCK)
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "versions: $("$NGINX" -v 2>&1 | cut -d/ -f2), $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2), $(swift --version 2>/dev/null | head -1)"
 echo "nginx:     $NGINX -c $NGINX_CONF (2 workers, access_log off)"
-echo "playfield: $PLAYFIELD_BIN serve --event-loops 2 --public DIR"
-echo "commands:  $nginx_cmd"
-echo "           $playfield_cmd"
-echo
-printf "%-6s %14s %14s %8s\n" round "nginx req/s" "playfield" ratio
-total_nginx=0
-total_playfield=0
-for round in $(seq "$ROUNDS"); do
-  n=$(rate $nginx_cmd)
-  p=$(rate $playfield_cmd)
-  total_nginx=$(echo "$total_nginx + $n" | bc)
-  total_playfield=$(echo "$total_playfield + $p" | bc)
-  printf "%-6s %14.0f %14.0f %8.2f\n" "$round" "$n" "$p" "$(echo "$p / $n" | bc -l)"
+for index in "${!binaries[@]}"; do
+  echo "${names[$((index + 1))]}: ${binaries[$index]} serve --event-loops 2 --public DIR"
 done
-printf "%-6s %14.0f %14.0f %8.2f\n" mean "$(echo "$total_nginx / $ROUNDS" | bc -l)" \
-  "$(echo "$total_playfield / $ROUNDS" | bc -l)" "$(echo "$total_playfield / $total_nginx" | bc -l)"
+echo "commands:  wrk -t$THREADS -c$CONNECTIONS -d$DURATION http://127.0.0.1:PORT/4k.txt, one server after the other"
+echo "columns:   requests/s, server CPU µs per request, wrk CPU µs per request, requests/s against nginx's"
+echo
+declare -A total_rate total_cpu
+for round in $(seq "$ROUNDS"); do
+  line=$(printf "%-6s" "$round")
+  nginx_rate=0
+  for index in "${!ports[@]}"; do
+    before=$(cpu_ticks "${pids[$index]}")
+    out=$(/usr/bin/time -f "wrk-cpu %U %S" \
+      wrk "-t$THREADS" "-c$CONNECTIONS" "-d$DURATION" "http://127.0.0.1:${ports[$index]}/4k.txt" 2>&1)
+    after=$(cpu_ticks "${pids[$index]}")
+    requests=$(echo "$out" | awk '/requests in/ { print $1 }')
+    rate=$(echo "$out" | awk '/^Requests\/sec:/ { print $2 }')
+    server=$(echo "($after - $before) * 1000000 / $tick / $requests" | bc -l)
+    client=$(echo "$out" | awk -v n="$requests" '/^wrk-cpu/ { print ($2 + $3) * 1000000 / n }')
+    [ "$index" = 0 ] && nginx_rate=$rate
+    total_rate[$index]=$(echo "${total_rate[$index]:-0} + $rate" | bc -l)
+    total_cpu[$index]=$(echo "${total_cpu[$index]:-0} + $server" | bc -l)
+    line+=$(printf "  %s %6.0f/s %5.2f %5.2f %4.2fx" "${names[$index]}" "$rate" "$server" "$client" \
+      "$(echo "$rate / $nginx_rate" | bc -l)")
+  done
+  echo "$line"
+done
+line="mean  "
+for index in "${!ports[@]}"; do
+  line+=$(printf "  %s %6.0f/s %5.2f       %4.2fx" "${names[$index]}" \
+    "$(echo "${total_rate[$index]} / $ROUNDS" | bc -l)" "$(echo "${total_cpu[$index]} / $ROUNDS" | bc -l)" \
+    "$(echo "${total_rate[$index]} / ${total_rate[0]}" | bc -l)")
+done
+echo "$line"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

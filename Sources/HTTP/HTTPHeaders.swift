@@ -35,15 +35,21 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
   /// Every value of `name`, in order.
   public func values(_ name: String) -> [String] {
-    fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    var found: [String] = []
+    for field in fields where Self.sameName(field.name, name) { found.append(field.value) }
+    return found
   }
 
   public func contains(_ name: String) -> Bool { self[name] != nil }
 
   /// Every `name` field joined into one comma-separated list (RFC 9110 §5.3), or nil.
   public func combined(_ name: String) -> String? {
-    let all = values(name)
-    return all.isEmpty ? nil : all.joined(separator: ", ")
+    // NB: no array of the values: it is asked for fields most requests do not have.
+    var joined: String?
+    for field in fields where Self.sameName(field.name, name) {
+      joined = joined.map { $0 + ", " + field.value } ?? field.value
+    }
+    return joined
   }
 
   /// Appends a field, keeping any earlier ones of the same name.

@@ -22,16 +22,31 @@ public enum HTTPMethod: Sendable, Hashable, CustomStringConvertible {
   /// The method named by `bytes` if this server implements it: GET, HEAD, POST, PUT, DELETE,
   /// OPTIONS or PATCH. Any other token is answered with 501 (RFC 9110 §9.1).
   init?(implemented bytes: some Collection<UInt8>) {
-    switch bytes.count {
-    case 3 where bytes.elementsEqual("GET".utf8): self = .get
-    case 3 where bytes.elementsEqual("PUT".utf8): self = .put
-    case 4 where bytes.elementsEqual("HEAD".utf8): self = .head
-    case 4 where bytes.elementsEqual("POST".utf8): self = .post
-    case 5 where bytes.elementsEqual("PATCH".utf8): self = .patch
-    case 6 where bytes.elementsEqual("DELETE".utf8): self = .delete
-    case 7 where bytes.elementsEqual("OPTIONS".utf8): self = .options
+    // NB: the name's bytes as one number, compared at once (this runs for every request).
+    guard bytes.count <= 7 else { return nil }
+    switch (bytes.count, Self.packed(bytes)) {
+    case (3, Self.packedGET): self = .get
+    case (3, Self.packedPUT): self = .put
+    case (4, Self.packedHEAD): self = .head
+    case (4, Self.packedPOST): self = .post
+    case (5, Self.packedPATCH): self = .patch
+    case (6, Self.packedDELETE): self = .delete
+    case (7, Self.packedOPTIONS): self = .options
     default: return nil
     }
+  }
+
+  private static let packedGET = packed("GET".utf8)
+  private static let packedPUT = packed("PUT".utf8)
+  private static let packedHEAD = packed("HEAD".utf8)
+  private static let packedPOST = packed("POST".utf8)
+  private static let packedPATCH = packed("PATCH".utf8)
+  private static let packedDELETE = packed("DELETE".utf8)
+  private static let packedOPTIONS = packed("OPTIONS".utf8)
+
+  /// Up to eight bytes as one big-endian number, e.g. `GET` as 0x474554.
+  private static func packed(_ bytes: some Collection<UInt8>) -> UInt64 {
+    bytes.reduce(0) { $0 << 8 | UInt64($1) }
   }
 
   public var description: String {

@@ -28,6 +28,8 @@ public struct Request: Sendable {
       let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
       return target[..<(end ?? utf8.endIndex)]
     }
+    // NB: most targets have no query; the whole target needs no index rounded to a character.
+    if length == utf8.count { return target[...] }
     return target[..<utf8.index(utf8.startIndex, offsetBy: length)]
   }
 

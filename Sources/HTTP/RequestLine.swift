@@ -48,7 +48,11 @@ struct RequestLine: Sendable, Equatable {
   /// `HTTP/1.1` and friends: exactly `HTTP/` DIGIT `.` DIGIT (RFC 9112 §2.3).
   static func parseVersion(_ bytes: ByteSlice) -> Result<HTTPVersion, HTTPError> {
     let start = bytes.startIndex
-    guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8), bytes[start + 6] == UInt8(ascii: "."),
+    // NB: byte by byte, not `starts(with:)`, which is generic over two sequences.
+    guard bytes.count == 8, bytes[start] == UInt8(ascii: "H"),
+      bytes[start + 1] == UInt8(ascii: "T"), bytes[start + 2] == UInt8(ascii: "T"),
+      bytes[start + 3] == UInt8(ascii: "P"),
+      bytes[start + 4] == UInt8(ascii: "/"), bytes[start + 6] == UInt8(ascii: "."),
       Syntax.isDigit(bytes[start + 5]), Syntax.isDigit(bytes[start + 7])
     else {
       return .failure(HTTPError(.badRequest, "the HTTP version is malformed"))

@@ -19,16 +19,19 @@ public enum ResponseSerializer {
   ) {
     // NB: no reserveCapacity here: appends grow the buffer geometrically, an exact reservation
     // per head would copy a pipelined batch over and over.
+    // NB: the constant runs are appended as one piece each (`okDate`, `keepAliveLength`,
+    // `endOfHead`): every append checks uniqueness and capacity, and a static file's head is
+    // written for every request.
     if response.status == .ok {
-      out.append(contentsOf: okLine)
+      out.append(contentsOf: okDate)
     } else {
       out.append(contentsOf: version)
       appendDecimal(&out, response.status.code)
       out.append(UInt8(ascii: " "))
       out.append(contentsOf: response.status.reason.utf8)
       out.append(contentsOf: lineEnd)
+      out.append(contentsOf: dateName)
     }
-    out.append(contentsOf: dateName)
     out.append(contentsOf: date)
     out.append(contentsOf: lineEnd)
     if let prepared = response.preparedFields {
@@ -36,15 +39,18 @@ public enum ResponseSerializer {
     } else {
       appendFields(&out, response.headers, status: response.status)
     }
-    if let keepAlive {
-      out.append(contentsOf: keepAlive ? keepAliveLine : closeLine)
-    }
-    if !response.status.forbidsBody {
-      out.append(contentsOf: lengthName)
-      appendDecimal(&out, response.body.count)
+    if response.status.forbidsBody {
+      if let keepAlive { out.append(contentsOf: keepAlive ? keepAliveLine : closeLine) }
       out.append(contentsOf: lineEnd)
+      return
     }
-    out.append(contentsOf: lineEnd)
+    switch keepAlive {
+    case true?: out.append(contentsOf: keepAliveLength)
+    case false?: out.append(contentsOf: closeLength)
+    case nil: out.append(contentsOf: lengthName)
+    }
+    appendDecimal(&out, response.body.count)
+    out.append(contentsOf: endOfHead)
   }
 
   /// The same, with the date as text (IMF-fixdate).
@@ -54,12 +60,15 @@ public enum ResponseSerializer {
 
   // The constant pieces, as bytes once.
   private static let version = Array("HTTP/1.1 ".utf8)
-  private static let okLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+  private static let okDate = Array("HTTP/1.1 200 OK\r\nDate: ".utf8)
   private static let dateName = Array("Date: ".utf8)
   private static let lengthName = Array("Content-Length: ".utf8)
   private static let keepAliveLine = Array("Connection: keep-alive\r\n".utf8)
   private static let closeLine = Array("Connection: close\r\n".utf8)
+  private static let keepAliveLength = keepAliveLine + lengthName
+  private static let closeLength = closeLine + lengthName
   private static let lineEnd: [UInt8] = [0x0D, 0x0A]
+  private static let endOfHead: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
 
   /// The serialized header fields as `head` writes them, for `Response.prepare()`.
   static func fields(_ headers: HTTPHeaders, status: HTTPStatus) -> [UInt8] {

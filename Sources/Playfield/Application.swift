@@ -156,10 +156,10 @@ public final class Application: HTTPHandler {
             headers: ["Allow": allow.allowField])))
     case .options(let allow, let crossOrigin):
       return .response(Self.options(request, allow: allow, crossOrigin: crossOrigin))
-    case .handle(let route, let handler):
-      if route.traits.contains(.guardsState), let refusal = hosts.refusal(request) {
+    case .handle(let traits, let handler):
+      if traits.contains(.guardsState), let refusal = hosts.refusal(request) {
         // NB: in the route's style, so that a page's `fetch` reads the reason and shows it.
-        return .response(route.traits.errorStyle.response(.misdirectedRequest, refusal))
+        return .response(traits.errorStyle.response(.misdirectedRequest, refusal))
       }
       var call = RouteCall(request: request, context: context, app: self)
       if request.method == .head {
@@ -170,7 +170,6 @@ public final class Application: HTTPHandler {
         asGET.headers.remove("Upgrade")
         call = RouteCall(request: asGET, context: context, app: self)
       }
-      let traits = route.traits
       if touchesStore(traits, segments: segments) {
         let asked = call
         return answerOffEventLoop(

@@ -144,6 +144,16 @@ private func status(_ text: String, limits: HTTPLimits = .default) -> Int? {
     ("FOO / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
     ("TRACE / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
     ("CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    // Methods are matched as whole, case-sensitive names (compared as one packed word).
+    ("get / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    ("GETS / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    ("GE / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    ("OPTIONSS / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    ("PUTT / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+    ("GET / HTTQ/1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET / XTTP/1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET / HTTP-1.1\r\nHost: a\r\n\r\n", 400),
+    ("GET / HTTP/1-1\r\nHost: a\r\n\r\n", 400),
     ("GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400),
     ("GET relative HTTP/1.1\r\nHost: a\r\n\r\n", 400),
     ("GET http://u@h/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
@@ -206,6 +216,18 @@ private func status(_ text: String, limits: HTTPLimits = .default) -> Int? {
     #expect(status("GET / HTTP/1.1\r\nHost: a\r\n" + field.dropLast(2)) == 431)
     let justFits = "X-Long: " + String(repeating: "v", count: 8 * 1024 - 8) + "\r\n"
     #expect(status("GET / HTTP/1.1\r\nHost: a\r\n" + justFits + "\r\n") == 200)
+  }
+
+  @Test func everyImplementedMethodIsItsCase() throws {
+    let methods: [(String, HTTPMethod)] = [
+      ("GET", .get), ("HEAD", .head), ("POST", .post), ("PUT", .put), ("DELETE", .delete),
+      ("OPTIONS", .options), ("PATCH", .patch),
+    ]
+    for (name, method) in methods {
+      let r = try request("\(name) / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n")
+      #expect(r.method == method, "\(name)")
+    }
+    #expect(try request("GET / HTTP/1.0\r\n\r\n").version == HTTPVersion(major: 1, minor: 0))
   }
 
   @Test func badLinesAreRefusedBeforeTheHeadEnds() {

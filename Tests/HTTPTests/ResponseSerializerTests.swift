@@ -42,6 +42,36 @@ private func head(_ response: Response, keepAlive: Bool? = true) -> String {
     #expect(head(Response(status: .notFound)).contains("Content-Length: 0\r\n"))
   }
 
+  @Test func everyFramingCaseByteForByte() {
+    let notFound = Response(status: .notFound, body: Array("no".utf8))
+    let prefix = "HTTP/1.1 404 Not Found\r\nDate: \(date)\r\n"
+    #expect(
+      head(notFound, keepAlive: true) == prefix
+        + "Connection: keep-alive\r\nContent-Length: 2\r\n\r\n")
+    #expect(
+      head(notFound, keepAlive: false) == prefix + "Connection: close\r\nContent-Length: 2\r\n\r\n")
+    #expect(head(notFound, keepAlive: nil) == prefix + "Content-Length: 2\r\n\r\n")
+    let notModified = Response(status: .notModified)
+    let head304 = "HTTP/1.1 304 Not Modified\r\nDate: \(date)\r\n"
+    #expect(head(notModified, keepAlive: true) == head304 + "Connection: keep-alive\r\n\r\n")
+    #expect(head(notModified, keepAlive: false) == head304 + "Connection: close\r\n\r\n")
+    #expect(head(notModified, keepAlive: nil) == head304 + "\r\n")
+    #expect(
+      head(Response(status: .ok), keepAlive: nil)
+        == "HTTP/1.1 200 OK\r\nDate: \(date)\r\nContent-Length: 0\r\n\r\n")
+  }
+
+  @Test func headerValuesAndCombinedFields() {
+    let headers: HTTPHeaders = [
+      "If-None-Match": "\"a\"", "Accept": "*/*", "if-none-match": "\"b\", \"c\"",
+    ]
+    #expect(headers.values("IF-NONE-MATCH") == ["\"a\"", "\"b\", \"c\""])
+    #expect(headers.combined("If-None-Match") == "\"a\", \"b\", \"c\"")
+    #expect(headers.combined("Accept") == "*/*")
+    #expect(headers.combined("If-Match") == nil)
+    #expect(headers.values("If-Match").isEmpty)
+  }
+
   @Test func switchingProtocolsKeepsItsConnectionField() {
     let response = Response(
       status: .switchingProtocols, headers: ["Upgrade": "websocket", "Connection": "Upgrade"])

@@ -41,8 +41,8 @@ struct RouteTable: Sendable {
 
   /// What the table says of one request.
   enum Resolution {
-    /// Run this route's handler (for HEAD, its GET handler).
-    case handle(Route, Route.Handler)
+    /// Run the handler of the route with these traits (for HEAD, its GET handler).
+    case handle(RouteTraits, Route.Handler)
     /// No route has this path.
     case notFound
     /// Routes have this path, but none takes the method; `traits` are theirs, together.
@@ -61,7 +61,7 @@ struct RouteTable: Sendable {
       guard let captured = route.pattern.match(segments),
         let handler = route.match(captured, request)
       else { continue }
-      if route.methods.contains(method) { return .handle(route, handler) }
+      if route.methods.contains(method) { return .handle(route.traits, handler) }
       allow.formUnion(route.allowed)
       traits.formUnion(route.traits)
     }
