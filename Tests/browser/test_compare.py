@@ -88,3 +88,16 @@ def test_a_refused_comparison_says_why(playfield, watched):
         "() => document.querySelector('.compare-status').textContent.includes('wobble')")
     page.allow(lambda problem: "400" in problem)
     page.screenshot("compare-refused")
+
+
+@pytest.mark.parametrize("kind", ["maze", "holes", "tag-cloud"])
+def test_a_demo_pages_compare_link_opens_a_comparison_of_it(playfield, watched, kind):
+    page = watched()
+    page.page.goto(f"{playfield.url}/demos/{kind}")
+    page.page.get_by_role("link", name="Compare with…").click()
+    page.page.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 2",
+                                timeout=10_000)
+    assert page.page.evaluate("() => window.playfield.hello.kind") == kind
+    assert page.page.locator(".compare-pane canvas").count() == 2
+    if kind == "maze":
+        page.screenshot("compare-maze")

@@ -1,10 +1,17 @@
 // Compare: how one pane of each kind is drawn from its `hello` (the static part) and a frame
 // (docs/protocol.md, "Compare"). The world is fitted into the canvas with its aspect kept.
 
-/** Fits `world` ({width, height}) into `canvas` at the device's pixel ratio; returns the scale. */
+/** Most of the window's height one pane may take, so that the transport stays in view. */
+const maxHeightShare = 0.55;
+
+/** Fits `world` ({width, height}) into `canvas` (its pane's width, at most `maxHeightShare` of
+ * the window high) at the device's pixel ratio; returns the scale. */
 function fit(canvas, world) {
   const ratio = window.devicePixelRatio || 1;
-  const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
+  const box = canvas.parentElement?.clientWidth || canvas.clientWidth;
+  const cssWidth = Math.min(box, (window.innerHeight * maxHeightShare * world.width) / world.height);
+  canvas.style.width = `${Math.max(1, Math.floor(cssWidth))}px`;
+  const width = Math.max(1, Math.round(cssWidth * ratio));
   const height = Math.max(1, Math.round((width * world.height) / world.width));
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;

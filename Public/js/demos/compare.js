@@ -19,6 +19,18 @@ const example = {
   variants: [{ restitution: 1 }, { restitution: 0.8 }],
 };
 
+/** What `/compare?kind=K` compares when the address names no variants (a demo's "compare"
+ * link): one setting of that model that shows. */
+const examples = {
+  maze: [{ restitution: 0.9 }, { restitution: 0.3 }],
+  holes: [{ holeRadius: 14 }, { holeRadius: 22 }],
+  "tag-cloud": [{ autoRotate: 0.5 }, { autoRotate: -1 }],
+  "street-soccer": [
+    { home: "novice", away: "novice" },
+    { home: "novice", away: "strong" },
+  ],
+};
+
 const root = $(".demo-compare");
 const panesBox = $(".compare-panes", root);
 const playButton = $('[data-action="play"]', root);
@@ -61,7 +73,7 @@ function fromAddress() {
     seed: query.has("seed") ? Number(query.get("seed")) : example.seed,
     ticks: query.has("ticks") ? Number(query.get("ticks")) : example.ticks,
     config: json("config", query.has("kind") ? {} : example.config),
-    variants: json("variants", example.variants),
+    variants: json("variants", query.has("kind") ? (examples[query.get("kind")] ?? [{}, {}]) : example.variants),
   };
 }
 
