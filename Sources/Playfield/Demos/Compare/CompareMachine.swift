@@ -30,7 +30,7 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     case send([UInt8], to: [Viewer], latestOnly: Bool)
   }
 
-  static var speeds: ClosedRange<Double> { 0.25...8 }
+  static var speeds: ClosedRange<Double> { PlaybackMessage.speeds }
 
   let id: String
   /// The last tick there is to show.

@@ -32,55 +32,36 @@ final class CompareSocketHandler: WebSocketHandler {
   func command(_ message: WebSocketMessage) -> Result<
     CompareMachine<WebSocket>.Command, ClientError
   > {
-    guard case .text(let text) = message else {
-      return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
+    PlaybackMessage.parse(message).flatMap { type, parsed in
+      switch type {
+      case "play": .success(.play)
+      case "pause": .success(.pause)
+      case "step": stepCount(in: parsed).map { .step($0) }
+      case "speed": PlaybackMessage.speed(in: parsed).map { .speed($0) }
+      case "seek":
+        PlaybackMessage.tick(in: parsed).flatMap { tick in
+          tick <= group.end
+            ? .success(.seek(tick))
+            : .failure(
+              ClientError(
+                "bad-field", "tick \(tick) is past the group's end (\(group.end))", field: "tick"))
+        }
+      default:
+        .failure(PlaybackMessage.unknown(type, known: "play, pause, step, seek or speed"))
+      }
     }
-    guard let parsed = try? JSONValue.parse(text, maxDepth: 8), case .object = parsed else {
-      return .failure(ClientError("bad-json", "a message must be a JSON object with a type"))
-    }
-    switch parsed["type"]?.stringValue {
-    case "play":
-      return .success(.play)
-    case "pause":
-      return .success(.pause)
-    case "step":
-      // NB: at most the group's length; its steps run in slices charged to its owner.
-      let count = parsed["count"].map { $0.intValue ?? 0 } ?? 1
-      guard (1...Int(group.end)).contains(count) else {
-        return .failure(
-          ClientError(
-            "bad-field", "count must be a whole number of ticks from 1 to \(group.end)",
-            field: "count"))
-      }
-      return .success(.step(count))
-    case "speed":
-      let speeds = CompareMachine<WebSocket>.speeds
-      guard let value = parsed["value"]?.doubleValue, speeds.contains(value) else {
-        return .failure(
-          ClientError("bad-field", "value must be a number from 0.25 to 8", field: "value"))
-      }
-      return .success(.speed(value))
-    case "seek":
-      guard let tick = parsed["tick"]?.intValue, tick >= 0 else {
-        return .failure(
-          ClientError("bad-field", "tick must be a whole number of ticks, 0 or more", field: "tick")
-        )
-      }
-      guard tick <= group.end else {
-        return .failure(
-          ClientError(
-            "bad-field", "tick \(tick) is past the group's end (\(group.end))", field: "tick"))
-      }
-      return .success(.seek(UInt64(tick)))
-    case let other?:
+  }
+
+  /// `step`'s `count`: 1 (the default) to the group's length; its steps run in slices charged
+  /// to the group's owner.
+  private func stepCount(in parsed: JSONValue) -> Result<Int, ClientError> {
+    let count = parsed["count"].map { $0.intValue ?? 0 } ?? 1
+    guard (1...Int(group.end)).contains(count) else {
       return .failure(
         ClientError(
-          "unknown-type",
-          "unknown message type \"\(other)\"; send play, pause, step, seek or speed",
-          field: "type"))
-    case nil:
-      return .failure(
-        ClientError("missing-type", "a message needs a \"type\" string", field: "type"))
+          "bad-field", "count must be a whole number of ticks from 1 to \(group.end)",
+          field: "count"))
     }
+    return .success(count)
   }
 }
