@@ -15,13 +15,9 @@ final class CompareGroup: @unchecked Sendable {
   let kind: String
   /// The last tick there is to show.
   let end: UInt64
-  private let inbox = Mutex<[CompareMachine<WebSocket>.Command]>([])
-  private let closed = Atomic<Bool>(false)
-  /// The machine's `wantsTick` after its last tick.
-  private let busyMachine = Atomic<Bool>(false)
+  private let inbox: ViewerInbox<CompareMachine<WebSocket>.Command>
   /// Seconds since 1970 since which nobody watches; nil while someone does.
   private let idle: Mutex<(viewers: Int, since: Double?)>
-  private let wake: @Sendable () -> Void
   // Owned by the game loop.
   private var machine: CompareMachine<WebSocket>
 
@@ -34,20 +30,19 @@ final class CompareGroup: @unchecked Sendable {
     self.client = client
     self.kind = request.kind
     self.end = request.end
-    self.wake = wake
+    self.inbox = ViewerInbox(busy: false, wake: wake)
     self.idle = Mutex((0, now))
     self.machine = CompareMachine(id: id, panes: request.panes, end: request.end)
   }
 
-  var isClosed: Bool { closed.load(ordering: .relaxed) }
+  var isClosed: Bool { inbox.isClosed }
 
   /// Seconds since 1970 since which nobody watches; nil while someone does.
   var idleSince: Double? { idle.withLock { $0.since } }
 
   /// Queues a viewer's command for the next tick.
   func send(_ command: CompareMachine<WebSocket>.Command) {
-    inbox.withLock { $0.append(command) }
-    wake()
+    inbox.send(command)
   }
 
   /// A viewer joins; it is greeted on the next tick.
@@ -64,7 +59,7 @@ final class CompareGroup: @unchecked Sendable {
 
   /// Ends the group (nobody watched it for too long): a job of it stops within one step.
   func close() {
-    closed.store(true, ordering: .relaxed)
+    inbox.close()
   }
 }
 
@@ -72,19 +67,14 @@ extension CompareGroup: ViewerWork {
   var jobLabel: String { "compare" }
 
   var wantsTick: Bool {
-    !isClosed && (busyMachine.load(ordering: .relaxed) || inbox.withLock { !$0.isEmpty })
+    inbox.wantsTick
   }
 
   func advance(mayStepAgain: () -> Bool) {
     guard !isClosed else { return }
-    defer { busyMachine.store(machine.wantsTick, ordering: .relaxed) }
-    let commands = inbox.withLock { commands in
-      let taken = commands
-      commands.removeAll()
-      return taken
-    }
+    defer { inbox.settle(busy: machine.wantsTick) }
     machine.tick(
-      commands, mayStepAgain: mayStepAgain,
+      inbox.take(), mayStepAgain: mayStepAgain,
       perform: { action in
         switch action {
         case .send(let bytes, let viewers, let latestOnly):

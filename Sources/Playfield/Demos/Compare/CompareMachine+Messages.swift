@@ -15,15 +15,10 @@ extension CompareMachine {
     writer.field("end", Int(end))
     writer.field("playing", playing)
     writer.field("speed", speed)
-    writer.key("panes")
-    writer.beginArray()
-    for pane in panes {
-      writer.beginObject()
+    writePanes(into: &writer) { pane, writer in
       writer.field("config", pane.config)
       pane.writeHello(into: &writer)
-      writer.endObject()
     }
-    writer.endArray()
     writer.endObject()
     return writer.bytes
   }
@@ -34,16 +29,23 @@ extension CompareMachine {
     writer.beginObject()
     writer.field("type", "frames")
     writer.field("tick", Int(tick))
+    writePanes(into: &writer) { pane, writer in pane.writeFrame(into: &writer) }
+    writer.endObject()
+    return writer.bytes
+  }
+
+  /// `"panes": [{...}, ...]`, each pane's object's fields written by `fields`.
+  private func writePanes(
+    into writer: inout JSONWriter, _ fields: (any Simulation, inout JSONWriter) -> Void
+  ) {
     writer.key("panes")
     writer.beginArray()
     for pane in panes {
       writer.beginObject()
-      pane.writeFrame(into: &writer)
+      fields(pane, &writer)
       writer.endObject()
     }
     writer.endArray()
-    writer.endObject()
-    return writer.bytes
   }
 
   /// `status`: the transport.
