@@ -6,6 +6,7 @@ import urllib.parse
 import pytest
 
 from axe import assert_accessible
+from test_demos import host_page  # noqa: F401 (the fixture: a page of another origin)
 
 SPEC = {
     "kind": "bouncing-balls", "seed": "7", "ticks": "600",
@@ -101,3 +102,33 @@ def test_a_demo_pages_compare_link_opens_a_comparison_of_it(playfield, watched, 
     assert page.page.locator(".compare-pane canvas").count() == 2
     if kind == "maze":
         page.screenshot("compare-maze")
+
+
+def test_a_host_page_of_another_origin_drives_the_whole_group(playfield, watched, host_page):
+    page = watched()
+    p = page.page
+    spec = urllib.parse.urlencode(SPEC)
+    p.goto(host_page(
+        '<!doctype html><title>host</title>'
+        '<script>window.heard = []; addEventListener("message", (e) => heard.push(e.data));</script>'
+        f'<iframe title="compare" src="{playfield.url}/embed/compare?{spec}" width="640" height="420"></iframe>'))
+    frame = p.wait_for_selector("iframe").content_frame()
+    frame.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 2",
+                            timeout=10_000)
+
+    def post(message):
+        p.evaluate("(m) => document.querySelector('iframe').contentWindow.postMessage("
+                   "{ playfield: { v: 1, ...m } }, '*')", message)
+
+    post({"type": "pause"})
+    frame.wait_for_function("() => window.playfield.status && !window.playfield.status.playing")
+    post({"type": "input", "input": {"type": "seek", "tick": 100}})
+    frame.wait_for_function("() => window.playfield.frames.newest.tick === 100")
+    post({"type": "step"})
+    frame.wait_for_function("() => window.playfield.frames.newest.tick === 101")
+    newest = frame.evaluate("() => window.playfield.frames.newest")
+    assert len(newest["panes"]) == 2, "every pane moved with the one command"
+    heard = p.evaluate("() => window.heard.map((m) => m.playfield)")
+    assert any(m["type"] == "ready" and m["demo"] == "compare" for m in heard)
+    assert any(m["type"] == "event" and m.get("name") == "diverged" for m in heard)
+    page.screenshot("compare-embedded")
