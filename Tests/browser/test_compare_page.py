@@ -131,4 +131,11 @@ def test_a_host_page_of_another_origin_drives_the_whole_group(playfield, watched
     heard = p.evaluate("() => window.heard.map((m) => m.playfield)")
     assert any(m["type"] == "ready" and m["demo"] == "compare" for m in heard)
     assert any(m["type"] == "event" and m.get("name") == "diverged" for m in heard)
+    # A capture is every pane side by side, 8 px apart.
+    post({"type": "capture", "id": 7})
+    p.wait_for_function("() => window.heard.some((m) => m.playfield?.type === 'reply' && m.playfield.id === 7)")
+    reply = p.evaluate("() => window.heard.find((m) => m.playfield?.type === 'reply' && m.playfield.id === 7).playfield")
+    assert reply["ok"], reply
+    widths = frame.evaluate("() => [...document.querySelectorAll('.compare-pane canvas')].map((c) => c.width)")
+    assert reply["result"]["width"] == sum(widths) + 8 and reply["result"]["image"].startswith("data:image/png")
     page.screenshot("compare-embedded")

@@ -278,8 +278,27 @@ const embed = startEmbed({
     tick: state.frames.newest?.tick ?? null,
     diverged: state.diverged,
   }),
-  capture: () => canvases[0],
+  capture: captureAll,
 });
+
+/** Every pane side by side in one picture (the embed's `capture`), `captureGap` px apart. */
+function captureAll() {
+  const shown = canvases.filter((canvas) => canvas.width > 0 && canvas.height > 0);
+  if (shown.length === 0) return null;
+  const captureGap = 8;
+  const picture = document.createElement("canvas");
+  picture.width = shown.reduce((sum, canvas) => sum + canvas.width, 0) + captureGap * (shown.length - 1);
+  picture.height = Math.max(...shown.map((canvas) => canvas.height));
+  const context = picture.getContext("2d");
+  context.fillStyle = "#101217";
+  context.fillRect(0, 0, picture.width, picture.height);
+  let x = 0;
+  for (const canvas of shown) {
+    context.drawImage(canvas, x, 0);
+    x += canvas.width + captureGap;
+  }
+  return picture;
+}
 
 async function boot() {
   try {
