@@ -25,6 +25,7 @@ extension Application {
         "steps": .number(Double(jobs.steps)), "refused": .number(Double(jobs.refused)),
         "finished": .number(Double(jobs.finished)), "cancelled": .number(Double(jobs.cancelled)),
         "submitted": .object(jobs.submitted.mapValues { .number(Double($0)) }),
+        "cpuMs": .number(GameLoop.milliseconds(jobs.cpu)),
       ]),
     ]
     let hellos = registry.helloWork.statistics

@@ -104,8 +104,14 @@ public final class Application: HTTPHandler {
         inputPages, name: "input-pages", perClient: Limit.inputPagesPerClient.name,
         queue: Limit.inputPageQueue.name, wait: Limit.inputPageWait.name)
     }
+    let compares = CompareRegistry(
+      perClient: limits[.comparesPerClient],
+      perAddress: limits[.comparesPerClient] * limits[.familiesPerAddress],
+      limit: limits[.maxCompares], idleLimit: limits[.idlePause],
+      wallClock: environment.wallClock, wake: { wake.signal() })
     let context = DemoContext(
-      environment: environment, registry: registry, store: journal?.store, meters: meters)
+      environment: environment, registry: registry, store: journal?.store, meters: meters,
+      compares: compares)
     self.routes = RouteTable(
       Self.appRoutes + demos.flatMap { $0.routes(context) } + Self.fileRoutes(files))
     if let journal, journal.leases != nil {
@@ -121,7 +127,7 @@ public final class Application: HTTPHandler {
     self.replays = replays
     self.gameLoop = GameLoop(
       wallClock: environment.wallClock, sessions: { registry.all },
-      replays: { replays.all }, owner: { registry.quota.owner(of: $0) },
+      replays: { replays.all + compares.all }, owner: { registry.quota.owner(of: $0) },
       maintenance: { registry.removeExpired() }, scheduler: scheduler, wake: wake)
     if environment.gameLoop == .thread { gameLoop.start() }
   }

@@ -32,6 +32,7 @@ struct Demo: Sendable {
     Demo(session: TagCloud.self, seed: "3D Tag Cloud", group: .simulations, frame: .init(480, 520)),
     .mandelbrot,
     .apollonian,
+    .compare,
     Demo(
       page: "stick-man", title: "Stick Man",
       summary: "A figure drawn in stacked layers: read, smile, frown, hat on or off, fly, swing.",

@@ -8,4 +8,6 @@ struct DemoContext: Sendable {
   let store: (any SessionStore)?
   /// Where the demos' services are counted, for `/metrics`.
   let meters: Meters
+  /// The compare groups, which the game loop steps as its viewers' jobs.
+  let compares: CompareRegistry
 }

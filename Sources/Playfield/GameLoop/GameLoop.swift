@@ -45,7 +45,8 @@ final class GameLoop: @unchecked Sendable {
   static let windowTicks: UInt64 = 600
 
   private let sessions: @Sendable () -> [LiveSession]
-  private let replays: @Sendable () -> [ReplaySession]
+  /// Replays and compare groups: each one's tick is a job of its viewer.
+  private let replays: @Sendable () -> [any ViewerWork]
   /// Who a session's steps are charged to (its creator); nil for sessions nobody owns
   /// (restored, gallery previews), which are then clients of their own.
   private let owner: @Sendable (String) -> ClientKey?
@@ -79,7 +80,7 @@ final class GameLoop: @unchecked Sendable {
   init(
     wallClock: @escaping @Sendable () -> Double,
     sessions: @escaping @Sendable () -> [LiveSession],
-    replays: @escaping @Sendable () -> [ReplaySession],
+    replays: @escaping @Sendable () -> [any ViewerWork],
     owner: @escaping @Sendable (String) -> ClientKey? = { _ in nil },
     maintenance: @escaping @Sendable () -> Void,
     scheduler: StepScheduler = StepScheduler(),
@@ -263,13 +264,13 @@ final class GameLoop: @unchecked Sendable {
         }))
   }
 
-  /// One tick of `replay` as a job of its viewer, unless one is under way.
-  private func submitTick(of replay: ReplaySession) {
+  /// One tick of `replay` (or compare group) as a job of its viewer, unless one is under way.
+  private func submitTick(of replay: any ViewerWork) {
     let key = ObjectIdentifier(replay)
     guard replaysInFlight.withLock({ $0.insert(key).inserted }) else { return }
     scheduler.submit(
       StepJob(
-        client: replay.client, label: "replay",
+        client: replay.client, label: replay.jobLabel,
         work: { slice in
           // NB: a viewer who left stops the replay (or seek) within one step.
           replay.advance(mayStepAgain: { !replay.isClosed && slice.mayStep() })

@@ -28,6 +28,7 @@ extension Limits {
     Option(.bigHelloWait), Option(.bigHelloBytes),
     Option(.onDemandSessionsPerClient), Option(.stepTicks),
     Option(.batchSessionsPerConnection), Option(.batchSessionsPerMessage),
+    Option(.comparesPerClient), Option(.maxCompares),
     Option(.mazesPerClient), Option(.recipesPerBook), Option(.recipeImportBytes),
     Option(.recipeImportsPerMinute), Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),

@@ -21,12 +21,7 @@ final class ReplaySession: @unchecked Sendable {
   /// Who watches it, and pays for its steps.
   let client: ClientKey
 
-  private let inbox = Mutex<[ReplayMachine.Command]>([])
-  private let closed = Atomic<Bool>(false)
-  /// The machine's `wantsTick` after its last tick.
-  private let busyMachine = Atomic<Bool>(true)
-  /// Wakes a game loop that sleeps for lack of work.
-  private let wake: @Sendable () -> Void
+  private let inbox: ViewerInbox<ReplayMachine.Command>
   // Owned by the game loop.
   private var machine: ReplayMachine
 
@@ -53,36 +48,30 @@ final class ReplaySession: @unchecked Sendable {
     }
     self.socket = socket
     self.client = client
-    self.wake = wake
+    self.inbox = ViewerInbox(busy: true, wake: wake)
     self.machine = ReplayMachine(id: stored.id, start: start, log: log, end: end)
   }
 
-  var isClosed: Bool { closed.load(ordering: .relaxed) }
+  var isClosed: Bool { inbox.isClosed }
 
   func send(_ command: Command) {
     switch command {
-    case .close: closed.store(true, ordering: .relaxed)
-    case .replay(let command): inbox.withLock { $0.append(command) }
+    case .close: inbox.close()
+    case .replay(let command): inbox.send(command)
     }
-    wake()
   }
 
   /// Whether its next tick has anything to do.
   var wantsTick: Bool {
-    !isClosed && (busyMachine.load(ordering: .relaxed) || inbox.withLock { !$0.isEmpty })
+    inbox.wantsTick
   }
 
   /// Runs one tick of the replay, stepping while `mayStepAgain` allows, and sends what it asks.
   func advance(mayStepAgain: () -> Bool) {
     guard !isClosed else { return }
-    defer { busyMachine.store(machine.wantsTick, ordering: .relaxed) }
-    let commands = inbox.withLock { commands in
-      let taken = commands
-      commands.removeAll()
-      return taken
-    }
+    defer { inbox.settle(busy: machine.wantsTick) }
     machine.tick(
-      commands, mayStepAgain: mayStepAgain,
+      inbox.take(), mayStepAgain: mayStepAgain,
       perform: { action in
         switch action {
         case .send(let message, latestOnly: true):
@@ -92,7 +81,7 @@ final class ReplaySession: @unchecked Sendable {
         case .send(let message, latestOnly: false):
           socket.send(message)
         case .fail(let reason):
-          closed.store(true, ordering: .relaxed)
+          inbox.close()
           socket.send(.error(ClientError("replay-unavailable", reason)))
           socket.close(.internalError, reason: "replay log unreadable")
         }

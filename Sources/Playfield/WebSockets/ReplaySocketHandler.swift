@@ -112,38 +112,14 @@ final class ReplaySocketHandler: WebSocketHandler {
   }
 
   func command(_ message: WebSocketMessage) -> Result<ReplayMachine.Command, ClientError> {
-    guard case .text(let text) = message else {
-      return .failure(ClientError("bad-message", "send JSON text messages, not binary"))
-    }
-    guard let parsed = try? JSONValue.parse(text, maxDepth: 8), case .object = parsed else {
-      return .failure(ClientError("bad-json", "a message must be a JSON object with a type"))
-    }
-    switch parsed["type"]?.stringValue {
-    case "play":
-      return .success(.play)
-    case "pause":
-      return .success(.pause)
-    case "speed":
-      guard let value = parsed["value"]?.doubleValue, ReplayMachine.speeds.contains(value) else {
-        return .failure(
-          ClientError("bad-field", "value must be a number from 0.25 to 8", field: "value"))
+    PlaybackMessage.parse(message).flatMap { type, parsed in
+      switch type {
+      case "play": .success(.play)
+      case "pause": .success(.pause)
+      case "speed": PlaybackMessage.speed(in: parsed).map { .speed($0) }
+      case "seek": PlaybackMessage.tick(in: parsed).map { .seek($0) }
+      default: .failure(PlaybackMessage.unknown(type, known: "play, pause, speed or seek"))
       }
-      return .success(.speed(value))
-    case "seek":
-      guard let tick = parsed["tick"]?.intValue, tick >= 0 else {
-        return .failure(
-          ClientError("bad-field", "tick must be a whole number of ticks, 0 or more", field: "tick")
-        )
-      }
-      return .success(.seek(UInt64(tick)))
-    case let other?:
-      return .failure(
-        ClientError(
-          "unknown-type", "unknown message type \"\(other)\"; send play, pause, speed or seek",
-          field: "type"))
-    case nil:
-      return .failure(
-        ClientError("missing-type", "a message needs a \"type\" string", field: "type"))
     }
   }
 

@@ -14,6 +14,7 @@
 """
 from . import _registration
 from .client import AsyncClient, Client
+from .compare import Compare
 from .errors import (Disconnected, HTTPError, NotController, PlayfieldError, ServerError,
                      SessionEnded)
 from .messages import (BallsFrame, Budget, Event, Frame, Hello, HighScore, HolesFrame, MazeFrame,
@@ -23,7 +24,8 @@ from .session import AsyncSession, Session
 _registration.register()
 
 __all__ = [
-    "AsyncClient", "AsyncSession", "BallsFrame", "Budget", "Client", "Disconnected", "Event",
+    "AsyncClient", "AsyncSession", "BallsFrame", "Budget", "Client", "Compare", "Disconnected",
+    "Event",
     "Frame", "HTTPError", "Hello", "HighScore", "HolesFrame", "MazeFrame", "NotController",
     "PaintbrushFrame", "PlayfieldError", "Pong", "SavedMaze", "ServerError", "Session", "SessionEnded",
     "SessionInfo", "Status", "TagCloudFrame",

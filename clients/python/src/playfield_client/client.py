@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from .compare import Compare
     from .street_soccer import StreetSoccerMatch
 
 
@@ -270,6 +271,25 @@ class Client:
 
         return StreetSoccerMatch.create(self, home=home, away=away, turns_per_side=turns_per_side,
                                         seed=seed, clock=clock, **config)
+
+    def compare(self, kind: str, *, variants: list[JSONObject], seed: int | None = None,
+                config: JSONObject | None = None, ticks: int | None = None) -> "Compare":
+        """A new compare group (docs/protocol.md section 6b): 2 to 4 panes of `kind`, the same
+        `seed` and `config`, each with the overrides of one of `variants`, `ticks` long (default
+        3,600); connected and paused at tick 0. Raises `HTTPError` naming the field for bad
+        input (nothing is started then)."""
+        from .compare import Compare
+
+        body: JSONObject = {"kind": kind, "variants": variants, "config": config or {}}
+        if seed is not None:
+            body["seed"] = seed
+        if ticks is not None:
+            body["ticks"] = ticks
+        created: JSONObject = self._request("POST", "/api/compare", body)
+        scheme = "wss" if self.base_url.startswith("https") else "ws"
+        host = self.base_url.split("://", 1)[1]
+        return Compare(created, f"{scheme}://{host}/ws/compare/{self._quote(created['id'])}",
+                       timeout=self.timeout)
 
     def socket_url(self, session_id: str, token: str | None = None) -> str:
         """`ws://HOST/ws/sessions/ID[?token=T]`."""

@@ -1,0 +1,67 @@
+import JSON
+import Server
+import WebSocket
+
+/// `/ws/compare/ID?token=T`: one viewer of a compare group, who sends `play`, `pause`,
+/// `step {count}`, `seek {tick}` and `speed {value}`, and gets `hello`, `frames`, `status` and
+/// `diverged` (docs/protocol.md, "Compare").
+final class CompareSocketHandler: WebSocketHandler {
+  let group: CompareGroup
+  let wallClock: @Sendable () -> Double
+
+  init(group: CompareGroup, wallClock: @escaping @Sendable () -> Double) {
+    self.group = group
+    self.wallClock = wallClock
+  }
+
+  func opened(_ socket: WebSocket) {
+    group.join(socket)
+  }
+
+  func received(_ message: WebSocketMessage, on socket: WebSocket) {
+    switch command(message) {
+    case .success(let command): group.send(command)
+    case .failure(let error): socket.send(.error(error))
+    }
+  }
+
+  func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+    group.leave(socket, now: wallClock())
+  }
+
+  func command(_ message: WebSocketMessage) -> Result<
+    CompareMachine<WebSocket>.Command, ClientError
+  > {
+    PlaybackMessage.parse(message).flatMap { type, parsed in
+      switch type {
+      case "play": .success(.play)
+      case "pause": .success(.pause)
+      case "step": stepCount(in: parsed).map { .step($0) }
+      case "speed": PlaybackMessage.speed(in: parsed).map { .speed($0) }
+      case "seek":
+        PlaybackMessage.tick(in: parsed).flatMap { tick in
+          tick <= group.end
+            ? .success(.seek(tick))
+            : .failure(
+              ClientError(
+                "bad-field", "tick \(tick) is past the group's end (\(group.end))", field: "tick"))
+        }
+      default:
+        .failure(PlaybackMessage.unknown(type, known: "play, pause, step, seek or speed"))
+      }
+    }
+  }
+
+  /// `step`'s `count`: 1 (the default) to the group's length; its steps run in slices charged
+  /// to the group's owner.
+  private func stepCount(in parsed: JSONValue) -> Result<Int, ClientError> {
+    let count = parsed["count"].map { $0.intValue ?? 0 } ?? 1
+    guard (1...Int(group.end)).contains(count) else {
+      return .failure(
+        ClientError(
+          "bad-field", "count must be a whole number of ticks from 1 to \(group.end)",
+          field: "count"))
+    }
+    return .success(count)
+  }
+}

@@ -1,0 +1,3 @@
+extension ReplaySession: ViewerWork {
+  var jobLabel: String { "replay" }
+}

@@ -1,0 +1,41 @@
+"""`client.compare(...)`: a group steps N ticks, reads every pane's frames and the tick where
+the panes part; bad input is an `HTTPError` naming the field."""
+import pytest
+
+from playfield_client import Compare, HTTPError
+
+BALLS = {"balls": 6, "width": 300, "height": 200, "radiusMin": 10, "radiusMax": 20,
+         "speedMin": 200, "speedMax": 400}
+
+
+def test_a_sweep_reads_where_each_run_parts_from_the_elastic_one(client):
+    parted = {}
+    for restitution in (1.0, 0.9, 0.5):
+        with client.compare("bouncing-balls", seed=42, config=BALLS,
+                            variants=[{}, {"restitution": restitution}], ticks=600) as group:
+            assert isinstance(group, Compare) and len(group.panes) == 2
+            assert group.panes[1]["restitution"] == restitution
+            parted[restitution] = group.run_until_diverged()
+            assert group.tick <= 600
+    assert parted[1.0] is None, "identical panes never differ"
+    assert parted[0.9] is not None and parted[0.5] is not None
+    # The same seed and walls: the first bounce is where any lossy run parts.
+    assert parted[0.9] == parted[0.5] > 0
+
+
+def test_steps_and_seeks_read_the_same_frames_again(client):
+    with client.compare("bouncing-balls", seed=3, config=BALLS,
+                        variants=[{}, {"restitution": 0.5}], ticks=300) as group:
+        frames = group.step(120)
+        assert group.tick == 120 and len(frames) == 2 and len(frames[0]["positions"]) == 12
+        assert group.step(500) and group.tick == 300, "to the end at most"
+        assert group.seek(120) == frames
+
+
+def test_bad_input_names_the_field(client):
+    with pytest.raises(HTTPError) as caught:
+        client.compare("bouncing-balls", variants=[{}])
+    assert caught.value.status == 400 and caught.value.field == "variants"
+    with pytest.raises(HTTPError) as caught:
+        client.compare("maze", variants=[{}, {"wobble": 1}])
+    assert caught.value.field == "variants[1].wobble"
