@@ -494,6 +494,7 @@ final class LiveSession: @unchecked Sendable {
       }
       return .done
     }
+    var held = false
     let left = withTurn { () -> Bool in
       guard !isClosing else { return false }
       leftover += mailbox.withLock { box in
@@ -503,13 +504,20 @@ final class LiveSession: @unchecked Sendable {
       guard !leftover.isEmpty else { return false }
       let taken = leftover
       machine.drain(
-        &leftover, now: now, mayStep: { slice.mayStep() }, perform: { perform($0) })
+        &leftover, now: now,
+        mayStep: {
+          guard slice.mayStep() else { return false }
+          held = !writerTakesStep()
+          return !held
+        }, perform: { perform($0) })
       answered(taken, left: leftover)
       return !leftover.isEmpty
     }
     // One job per session: a command that came after the mailbox was read is this job's too.
     let more = mailbox.withLock { box in
       box.unshown = true
+      // NB: held back by the writer: the flush that makes room submits the job again.
+      if held { return false }
       guard box.close == nil, left || !box.commands.isEmpty else {
         box.drainSubmitted = false
         return false
@@ -518,6 +526,21 @@ final class LiveSession: @unchecked Sendable {
     }
     wake()
     return more ? .more : .done
+  }
+
+  /// Whether the writer takes an on-demand session's next step now. Back-pressure for its
+  /// own sockets, as for batch steps: while the writes waiting for the database are at their
+  /// bound (or past half of it, for the owner filling it most), the step and everything after
+  /// it wait in the mailbox, in order, and their frames come later; the flush that makes room
+  /// submits the job again (`drainSubmitted` stays set meanwhile, so nothing else does).
+  /// Joins, leaves and questions never wait. A database that cannot be written is not waited
+  /// for here: its inputs are refused as they come (`InputLogCap.admit`, `storage-backlog`).
+  private func writerTakesStep() -> Bool {
+    guard let journal, let onDemand, journal.storageRefusal() == nil else { return true }
+    return journal.whenWritable(payer: onDemand.payer(of: id), sessions: [id]) { [self] _ in
+      mailbox.withLock { $0.drainSubmitted = false }
+      submitDrain()
+    }
   }
 
   /// What one session's part of a batch step did.
