@@ -174,9 +174,10 @@ final class LiveSession: @unchecked Sendable {
     }
     switch command {
     case .join where queued: connections.add(1, ordering: .relaxed)
-    case .leave(let socket) where queued || close != nil:
-      // NB: a leave is never refused for numbers, and counts even once closed.
-      connections.subtract(1, ordering: .relaxed)
+    case .leave(let socket):
+      // NB: a leave is never refused for numbers. Once closed nothing is counted: the session
+      // is out of the registry, and a join that came after the close was never counted.
+      if queued { connections.subtract(1, ordering: .relaxed) }
       joiners.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(socket)) }
     default: break
     }
