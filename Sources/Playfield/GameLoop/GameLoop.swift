@@ -20,7 +20,7 @@ import Synchronization
 /// charged to the session's owner or the replay's viewer, and runs off the tick in bounded
 /// slices. Sessions with nothing to do are not looked at beyond `wantsTick`; with no session
 /// or replay wanting a tick, the loop sleeps until woken (`GameLoopWake`), at most a minute
-/// (housekeeping).
+/// (housekeeping, handed to its own queue).
 final class GameLoop: @unchecked Sendable {
   /// Lateness and throughput, for `/healthz` and benchmarks. Percentiles and work cover the
   /// last full window of `windowTicks` ticks; the counts cover the whole run.
@@ -50,8 +50,12 @@ final class GameLoop: @unchecked Sendable {
   /// Who a session's steps are charged to (its creator); nil for sessions nobody owns
   /// (restored, gallery previews), which are then clients of their own.
   private let owner: @Sendable (String) -> ClientKey?
-  /// Housekeeping (removing expired sessions), run once a minute of ticks.
+  /// Housekeeping (removing expired sessions, which deletes them from the store), run once a
+  /// minute of ticks on `housekeeping`, never on the loop's thread: a slow store never holds up
+  /// a tick. One at a time: while one is under way (a store that hangs) the next is skipped.
   private let maintenance: @Sendable () -> Void
+  private let housekeeping = DispatchQueue(label: "playfield.housekeeping", qos: .utility)
+  private let maintaining = Atomic<Bool>(false)
   static let maintenanceInterval: UInt64 = 3600
   private let wallClock: @Sendable () -> Double
   private let stopped = Atomic<Bool>(false)
@@ -135,7 +139,7 @@ final class GameLoop: @unchecked Sendable {
         lateness.record(MonotonicTime.now() - schedule.nextDue)
         busy = tick()
         schedule.ran()
-        if schedule.ticks % Self.maintenanceInterval == 0 { maintenance() }
+        if schedule.ticks % Self.maintenanceInterval == 0 { startMaintenance() }
       }
       if due > 0 { publish(schedule, windowEnded: schedule.ticks % Self.windowTicks < due) }
       if !busy {
@@ -143,12 +147,21 @@ final class GameLoop: @unchecked Sendable {
         sleeps += 1
         publish(schedule, windowEnded: false)
         if !wake.wait(timeout: .now() + .seconds(Int(Self.maintenanceInterval / 60))) {
-          maintenance()
+          startMaintenance()
         }
         schedule.restart(at: MonotonicTime.now())
         continue
       }
       sleep(until: schedule.nextDue)
+    }
+  }
+
+  /// Starts housekeeping off the loop's thread, unless the last one is still under way.
+  private func startMaintenance() {
+    guard !maintaining.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    housekeeping.async { [self] in
+      maintenance()
+      maintaining.store(false, ordering: .releasing)
     }
   }
 

@@ -38,6 +38,12 @@ final class OnDemandSteps: Sendable {
         work: work, completion: completion))
   }
 
+  /// Who pays for session `id`'s writes (`SessionJournal.whenWritable`): its owner, as for its
+  /// jobs.
+  func payer(of id: String) -> String {
+    (owner(id) ?? ClientKey(address: "session \(id)")).description
+  }
+
   /// A job charged to `client`, counted in these statistics, to `submit(_:)` (a batch of
   /// sessions stepped over one connection is charged to the connection's client, whoever
   /// created them).

@@ -6,12 +6,16 @@ import Simulation
 import Synchronization
 import WebSocket
 
-/// One running simulation: the commands waiting for the next tick, and the I/O around its
+/// One running simulation: the commands waiting for it, and the I/O around its
 /// `SessionMachine` (sockets, the journal, the published summary).
 ///
-/// Any thread may `send` commands or read `summary`. The game loop calls `advance`, one tick
-/// at a time, on the tick or off it (a `StepJob` of the `StepScheduler`), never both at once;
-/// `using` still guards the machine, because a delete or a shutdown comes from other threads.
+/// One owner at a time: the machine and what goes with it (`machine`, `encoder`, `writer`,
+/// `leftover`) are touched only by the thread that holds the session's turn (`turn`): the game
+/// loop's tick or show, a job of the step scheduler (a heavy or asked-for step, an on-demand
+/// slice, a batch part), or briefly a snapshot, a restore or a shutdown. Every other thread
+/// only posts to the `mailbox`: commands, and a close (delete, park, lost lease), which the
+/// turn under way carries out before it ends, or the poster itself when no turn is under way
+/// (`afterTurn`). Any thread may `send` commands or read `summary`.
 ///
 /// A session with nothing to do (`wantsTick` false: stopped or paused, no command waiting)
 /// is not advanced at all, so it costs nothing.
@@ -29,10 +33,6 @@ final class LiveSession: @unchecked Sendable {
   let clock: @Sendable () -> MonotonicTime
   /// Where an on-demand session's work runs; nil for a realtime session.
   let onDemand: OnDemandSteps?
-  /// Whether an on-demand session has a job submitted to `onDemand` (one at a time).
-  private let drainWaiting = Atomic<Bool>(false)
-  /// Whether an on-demand session stepped since the game loop last showed it.
-  private let news = Atomic<Bool>(false)
   /// When an on-demand session was last shown (`clock`, nanoseconds).
   private let lastShown = Atomic<UInt64>(0)
 
@@ -40,15 +40,13 @@ final class LiveSession: @unchecked Sendable {
   static let maxPendingCommands = 512
   /// Most events sent in one tick; the rest are counted in a `dropped` event.
   static let maxEventsPerTick = 32
-  private let inbox = Mutex<[SessionCommand]>([])
+  /// Commands and orders waiting for the session's turn.
+  private let mailbox: Mutex<SessionMailbox>
   /// Connections joined or joining: counted when the join is sent, not when the next tick
   /// applies it, so that nothing reads a watched session as unwatched in between.
   private let connections = Atomic<Int>(0)
   /// The machine's `Activity` after its last tick.
   private let activity: Atomic<UInt8>
-  /// Whether its model is still being rebuilt from storage (`SessionCatchUp`): until then it
-  /// takes no tick, and joiners wait in the inbox for their `hello`.
-  private let restoring: Atomic<Bool>
   /// The model's `nextStepIsHeavy` after its last tick.
   private let heavyNext: Atomic<Bool>
   /// The model's `inputsMayMakeNextStepHeavy`: a step with inputs is then never on the tick.
@@ -95,13 +93,10 @@ final class LiveSession: @unchecked Sendable {
   static let helloWorkers = DispatchQueue(
     label: "playfield.hellos", qos: .utility, attributes: .concurrent)
 
-  /// Held while the machine is used: a step (on the tick, or off it for a heavy session) and
-  /// a delete or shutdown from another thread never overlap.
-  private let using = Mutex(())
-  /// A close asked for by a delete; done by whoever next holds the machine.
-  private let closing = Mutex<(code: WebSocketCloseCode, reason: String)?>(nil)
+  /// Held by the session's one owner: whoever holds it alone touches the fields below.
+  private let turn = Mutex(())
 
-  // Used under `using`, by the step and by a delete or shutdown.
+  // Used only under `turn`.
   private var machine: SessionMachine<WebSocket>
   private var encoder = FanOutEncoder(level: 1)
   private var writer = JSONWriter(capacity: 1024)
@@ -120,7 +115,7 @@ final class LiveSession: @unchecked Sendable {
     seatGeneration: Int64 = 0, paused: Bool = false, wake: @escaping @Sendable () -> Void = {},
     onDemand: OnDemandSteps? = nil, restoring: Bool = false, snapshotInputs: Int = .max
   ) {
-    self.restoring = Atomic(restoring)
+    self.mailbox = Mutex(SessionMailbox(restoring: restoring))
     self.seatLinks = Mutex(seatGeneration)
     self.clock = clock
     self.wake = wake
@@ -158,7 +153,8 @@ final class LiveSession: @unchecked Sendable {
 
   // MARK: Any thread
 
-  /// Queues a command for the next tick; false when too many are waiting.
+  /// Queues a command for the next tick; false when too many are waiting. A join to a
+  /// session closed meanwhile (deleted, parked, lost) is closed with the close's reason.
   @discardableResult
   func send(_ command: SessionCommand) -> Bool {
     if case .query(let socket, let query, let sender, let id) = command,
@@ -167,19 +163,30 @@ final class LiveSession: @unchecked Sendable {
       answered([command], left: [])
       return true
     }
-    let queued = inbox.withLock { commands in
-      guard commands.count < Self.maxPendingCommands || command.isMembership else { return false }
-      commands.append(command)
-      return true
+    let (queued, close) = mailbox.withLock {
+      box -> (Bool, (code: WebSocketCloseCode, reason: String)?) in
+      if let close = box.close { return (false, close) }
+      guard box.commands.count < Self.maxPendingCommands || command.isMembership else {
+        return (false, nil)
+      }
+      box.commands.append(command)
+      return (true, nil)
     }
-    guard queued else { return false }
     switch command {
-    case .join: connections.add(1, ordering: .relaxed)
+    case .join where queued: connections.add(1, ordering: .relaxed)
     case .leave(let socket):
-      connections.subtract(1, ordering: .relaxed)
+      // NB: a leave is never refused for numbers. Once closed nothing is counted: the session
+      // is out of the registry, and a join that came after the close was never counted.
+      if queued { connections.subtract(1, ordering: .relaxed) }
       joiners.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(socket)) }
     default: break
     }
+    if let (code, reason) = close {
+      if case .join(let socket, _) = command { socket.close(code, reason: reason) }
+      answered([command], left: [])
+      return true
+    }
+    guard queued else { return false }
     guard onDemand == nil else {
       submitDrain()
       return true
@@ -189,15 +196,17 @@ final class LiveSession: @unchecked Sendable {
   }
 
   /// Answers a query at once, on the caller's thread (microseconds of reading the model),
-  /// when a realtime session's machine is free and nothing waits before the query in its
-  /// inbox, so the answer is the state after everything sent before it; else false, and it
-  /// waits for the next tick like any command. NB: never waits for a tick under way.
+  /// when a realtime session's turn is free and nothing waits before the query in its
+  /// mailbox, so the answer is the state after everything sent before it; else false, and it
+  /// waits for the next tick like any command. NB: never waits for a turn under way.
   private func answerNow(
     _ query: JSONValue, sentBy sender: Sender?, id: JSONValue?, to socket: WebSocket
   ) -> Bool {
-    guard onDemand == nil, !isRestoring else { return false }
-    let answer: ServerMessage?? = using.withLockIfAvailable { _ in
-      guard inbox.withLock({ $0.isEmpty }) else { return nil }
+    guard onDemand == nil else { return false }
+    let answer: ServerMessage?? = tryTurn {
+      guard mailbox.withLock({ $0.commands.isEmpty && !$0.restoring && $0.close == nil }) else {
+        return nil
+      }
       return machine.answer(query, sentBy: sender, id: id)
     }
     guard let answer = answer ?? nil else { return false }
@@ -205,19 +214,25 @@ final class LiveSession: @unchecked Sendable {
     return true
   }
 
-  /// An on-demand session: submits a job to drain the inbox unless one is waiting to.
+  /// An on-demand session: submits a job to drain the mailbox unless one is submitted.
   private func submitDrain() {
-    guard let onDemand, !drainWaiting.exchange(true, ordering: .acquiringAndReleasing) else {
-      return
-    }
+    guard let onDemand,
+      mailbox.withLock({ box in
+        guard !box.drainSubmitted else { return false }
+        box.drainSubmitted = true
+        return true
+      })
+    else { return }
     onDemand.submit(
       id, work: { [self] now, slice in drain(now: now, slice: &slice) },
       completion: { [self] outcome in
         guard outcome != .finished else { return }
         // NB: refused (the owner has too many jobs) or cancelled: the commands wait in the
-        // inbox, and the game loop's next tick of this session submits the job again.
-        drainWaiting.store(false, ordering: .sequentiallyConsistent)
-        news.store(true, ordering: .sequentiallyConsistent)
+        // mailbox, and the game loop's next show of this session submits the job again.
+        mailbox.withLock { box in
+          box.drainSubmitted = false
+          box.unshown = true
+        }
         wake()
       })
   }
@@ -241,25 +256,28 @@ final class LiveSession: @unchecked Sendable {
   /// Whether the next tick has anything to do: it runs, steps were asked for, or a command
   /// waits. False for a stopped or paused session left alone: it is not advanced at all.
   var wantsTick: Bool {
-    // NB: joins and commands wait until the model is where it was.
-    if isRestoring { return false }
+    let (restoring, closed, unshown, waiting) = mailbox.withLock { box in
+      (box.restoring, box.close != nil, box.unshown, !box.commands.isEmpty)
+    }
+    // NB: joins and commands wait until the model is where it was; a closed one is done.
+    if restoring || closed { return false }
     // An on-demand session wants a tick only to show what its steps did: every tick while
     // someone watches, else (listings and the store's tick) at most every
     // `unwatchedShowInterval`, so that sessions stepped flat out cost the tick nothing.
     if onDemand != nil {
-      guard news.load(ordering: .relaxed) else { return false }
+      guard unshown else { return false }
       return isWatched
         || clock().nanoseconds >= lastShown.load(ordering: .relaxed) &+ Self.unwatchedShowInterval
     }
     return activity.load(ordering: .relaxed) != SessionMachine<WebSocket>.Activity.idle.rawValue
-      || inbox.withLock { !$0.isEmpty }
+      || waiting
   }
 
   /// An on-demand session whose steps are not shown yet (`wantsTick` may still say not now):
   /// the game loop must not sleep. Nor is it parked meanwhile: its steps' tick is neither
   /// listed nor stored until they are shown, and steps without inputs leave nothing in the
   /// log, so parked now it would come back without them.
-  var waitsToShow: Bool { onDemand != nil && news.load(ordering: .relaxed) }
+  var waitsToShow: Bool { onDemand != nil && mailbox.withLock { $0.unshown && $0.close == nil } }
 
   /// How often an on-demand session nobody watches is shown at most (nanoseconds): its
   /// listing's and the store's tick; the store writes every 250 ms anyway.
@@ -275,13 +293,13 @@ final class LiveSession: @unchecked Sendable {
   }
 
   /// Whether its model is still being rebuilt from storage.
-  var isRestoring: Bool { restoring.load(ordering: .acquiring) }
+  var isRestoring: Bool { mailbox.withLock { $0.restoring } }
 
   /// The rebuilt model takes the stand-in's place (a `SessionCatchUp` finished): the session
   /// is where it was stored, paused until someone joins, and the joiners that waited get their
   /// `hello` on the next tick.
   func restored(_ model: any Simulation, running: Bool) {
-    using.withLock { _ in
+    withTurn {
       let configuration = machine.configuration
       let seats = machine.seatTokens
       machine = SessionMachine(
@@ -297,8 +315,12 @@ final class LiveSession: @unchecked Sendable {
         }
       }
     }
-    restoring.store(false, ordering: .releasing)
-    if onDemand != nil, inbox.withLock({ !$0.isEmpty }) { submitDrain() }
+    // NB: after the machine is in place, under the lock a drain job reads it with.
+    let waiting = mailbox.withLock { box in
+      box.restoring = false
+      return !box.commands.isEmpty
+    }
+    if onDemand != nil, waiting { submitDrain() }
     wake()
   }
 
@@ -309,11 +331,7 @@ final class LiveSession: @unchecked Sendable {
 
   /// The rebuild failed: whoever waited to join is closed with `reason`.
   func restoreFailed(_ code: WebSocketCloseCode, reason: String) {
-    let waiting = inbox.withLock { commands in
-      defer { commands.removeAll() }
-      return commands
-    }
-    for case .join(let socket, _) in waiting { socket.close(code, reason: reason) }
+    disconnectAll(code, reason: reason)
   }
 
   /// Whether its next step is heavy (`Simulation.nextStepIsHeavy`, or inputs wait and the
@@ -321,7 +339,8 @@ final class LiveSession: @unchecked Sendable {
   /// off the realtime tick.
   var nextStepIsHeavy: Bool {
     heavyNext.load(ordering: .relaxed)
-      || (heavyInputs.load(ordering: .relaxed) && inbox.withLock { $0.contains(where: \.isInput) })
+      || (heavyInputs.load(ordering: .relaxed)
+        && mailbox.withLock { $0.commands.contains(where: \.isInput) })
   }
 
   /// How many ticks it has run.
@@ -350,6 +369,58 @@ final class LiveSession: @unchecked Sendable {
     return tokens
   }
 
+  // MARK: The turn
+
+  /// Runs `body` as the session's one owner, waiting for the turn; what was asked meanwhile
+  /// (a close) is carried out before the turn ends.
+  private func withTurn<T: Sendable>(_ body: () -> T) -> T {
+    let result = turn.withLock { _ in
+      let result = body()
+      carryOutOrders()
+      return result
+    }
+    afterTurn()
+    return result
+  }
+
+  /// `withTurn` if no turn is under way, else nil (the turn under way carries out the orders).
+  private func tryTurn<T: Sendable>(_ body: () -> T) -> T? {
+    let result = turn.withLockIfAvailable { _ in
+      let result = body()
+      carryOutOrders()
+      return result
+    }
+    afterTurn()
+    return result
+  }
+
+  /// An order posted while a turn was ending (after its `carryOutOrders`, before it let go)
+  /// found the turn taken: the turn that ended carries it out now, unless a new one is under
+  /// way (which will, when it ends).
+  private func afterTurn() {
+    while mailbox.withLock({ $0.closePending }) {
+      guard turn.withLockIfAvailable({ _ in carryOutOrders() }) != nil else { return }
+    }
+  }
+
+  /// Under `turn`: a close asked for is carried out: every client is closed, the joiners and
+  /// commands still waiting too (their questions given back), and nothing applies after it.
+  private func carryOutOrders() {
+    let order = mailbox.withLock { box -> (WebSocketCloseCode, String, [SessionCommand])? in
+      guard let close = box.close, !box.closed else { return nil }
+      box.closed = true
+      defer { box.commands.removeAll() }
+      return (close.code, close.reason, box.commands)
+    }
+    guard let (code, reason, waiting) = order else { return }
+    for socket in machine.removeAllClients() { socket.close(code, reason: reason) }
+    for case .join(let socket, _) in waiting { socket.close(code, reason: reason) }
+    answered(waiting, left: [])
+  }
+
+  /// Whether a close was asked for: nothing more applies.
+  private var isClosing: Bool { mailbox.withLock { $0.close != nil } }
+
   // MARK: Game loop
 
   /// Runs one tick of the session's machine at `now` (seconds since 1970), under what the tick
@@ -361,33 +432,20 @@ final class LiveSession: @unchecked Sendable {
     mayStepAgain: () -> Bool = { false }
   ) {
     advances.add(1, ordering: .relaxed)
-    if onDemand != nil {
-      news.store(false, ordering: .sequentiallyConsistent)
-      lastShown.store(clock().nanoseconds, ordering: .relaxed)
-      // NB: never waits on the tick for a slice under way; the next tick shows it.
-      let shown: Void? = using.withLockIfAvailable { _ in
-        machine.budgeted(budget)
-        machine.show(now: now, perform: { perform($0) })
-      }
-      if shown == nil { news.store(true, ordering: .sequentiallyConsistent) }
-      closeIfAsked()
-      if inbox.withLock({ !$0.isEmpty }) { submitDrain() }
-      return
-    }
-    // NB: fenced before anything applies: commands wait in the inbox meanwhile.
-    guard journal?.mayApply(sessionID: id) ?? true else {
-      closeIfAsked()
-      return
-    }
-    using.withLock { _ in
+    if onDemand != nil { return show(now: now, budget: budget) }
+    // NB: fenced before anything applies: commands wait in the mailbox meanwhile.
+    guard journal?.mayApply(sessionID: id) ?? true else { return afterTurn() }
+    withTurn {
+      guard !isClosing else { return }
       machine.budgeted(budget)
       let holdInputs = !offTick && heavyInputs.load(ordering: .relaxed)
-      let commands = inbox.withLock { commands in
+      let commands = mailbox.withLock { box in
         // NB: in order: commands sent after an input wait with it.
         let end =
-          holdInputs ? commands.firstIndex(where: \.isInput) ?? commands.count : commands.count
-        let taken = Array(commands[..<end])
-        commands.removeFirst(end)
+          holdInputs
+          ? box.commands.firstIndex(where: \.isInput) ?? box.commands.count : box.commands.count
+        let taken = Array(box.commands[..<end])
+        box.commands.removeFirst(end)
         return taken
       }
       machine.tick(commands, now: now, mayStepAgain: mayStepAgain, perform: { perform($0) })
@@ -395,52 +453,95 @@ final class LiveSession: @unchecked Sendable {
       activity.store(machine.activity.rawValue, ordering: .relaxed)
       heavyNext.store(machine.model.nextStepIsHeavy, ordering: .relaxed)
     }
-    closeIfAsked()
+  }
+
+  /// An on-demand session's tick: shows what its steps did (never a model step), unless a
+  /// turn is under way (never waited for on the tick: the next tick shows it).
+  private func show(now: Double, budget: SessionBudget) {
+    mailbox.withLock { $0.unshown = false }
+    lastShown.store(clock().nanoseconds, ordering: .relaxed)
+    let shown: Bool? = tryTurn {
+      guard !isClosing else { return false }
+      machine.budgeted(budget)
+      machine.show(now: now, perform: { perform($0) })
+      return true
+    }
+    if shown == nil { mailbox.withLock { $0.unshown = true } }
+    if mailbox.withLock({ !$0.commands.isEmpty }) { submitDrain() }
   }
 
   /// One slice of an on-demand session's job (`OnDemandSteps`): what the last slice left and
   /// everything its clients sent since, in order, each `step` run while `slice` allows; then
   /// the game loop is woken to show it. `.more` while commands are left.
   private func drain(now: Double, slice: inout StepSlice) -> StepJob.Progress {
-    // NB: commands wait until the model is where it was stored; `restored` drains them then.
-    if isRestoring {
-      drainWaiting.store(false, ordering: .sequentiallyConsistent)
-      // Restored meanwhile: its own submit may have found this job still waiting.
-      guard !isRestoring, inbox.withLock({ !$0.isEmpty }) else { return .done }
-      return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
+    // NB: commands wait until the model is where it was stored (`restored` drains them
+    // then); a closed session takes none.
+    let idle = mailbox.withLock { box in
+      guard box.restoring || box.close != nil else { return false }
+      box.drainSubmitted = false
+      return true
     }
+    if idle { return .done }
     guard journal?.mayApply(sessionID: id) ?? true else {
       // Fenced (see `advance`): the commands wait, those a slice left first; the game loop's
-      // next tick submits the job again (`news` makes it look).
-      using.withLock { _ in
-        inbox.withLock { $0.insert(contentsOf: leftover, at: 0) }
+      // next show submits the job again (`unshown` makes it look).
+      withTurn {
+        mailbox.withLock { box in
+          box.commands.insert(contentsOf: leftover, at: 0)
+          box.drainSubmitted = false
+          box.unshown = true
+        }
         leftover.removeAll()
       }
-      drainWaiting.store(false, ordering: .sequentiallyConsistent)
-      news.store(true, ordering: .sequentiallyConsistent)
       return .done
     }
-    let left = using.withLock { _ -> Bool in
-      leftover += inbox.withLock { commands in
-        let taken = commands
-        commands.removeAll(keepingCapacity: true)
-        return taken
+    var held = false
+    let left = withTurn { () -> Bool in
+      guard !isClosing else { return false }
+      leftover += mailbox.withLock { box in
+        defer { box.commands.removeAll(keepingCapacity: true) }
+        return box.commands
       }
       guard !leftover.isEmpty else { return false }
       let taken = leftover
       machine.drain(
-        &leftover, now: now, mayStep: { slice.mayStep() }, perform: { perform($0) })
+        &leftover, now: now,
+        mayStep: {
+          guard slice.mayStep() else { return false }
+          held = !writerTakesStep()
+          return !held
+        }, perform: { perform($0) })
       answered(taken, left: leftover)
       return !leftover.isEmpty
     }
-    closeIfAsked()
-    news.store(true, ordering: .sequentiallyConsistent)
+    // One job per session: a command that came after the mailbox was read is this job's too.
+    let more = mailbox.withLock { box in
+      box.unshown = true
+      // NB: held back by the writer: the flush that makes room submits the job again.
+      if held { return false }
+      guard box.close == nil, left || !box.commands.isEmpty else {
+        box.drainSubmitted = false
+        return false
+      }
+      return true
+    }
     wake()
-    if left { return .more }
-    // One job per session: a command that came after the inbox was taken is this job's too.
-    drainWaiting.store(false, ordering: .sequentiallyConsistent)
-    guard inbox.withLock({ !$0.isEmpty }) else { return .done }
-    return drainWaiting.exchange(true, ordering: .acquiringAndReleasing) ? .done : .more
+    return more ? .more : .done
+  }
+
+  /// Whether the writer takes an on-demand session's next step now. Back-pressure for its
+  /// own sockets, as for batch steps: while the writes waiting for the database are at their
+  /// bound (or past half of it, for the owner filling it most), the step and everything after
+  /// it wait in the mailbox, in order, and their frames come later; the flush that makes room
+  /// submits the job again (`drainSubmitted` stays set meanwhile, so nothing else does).
+  /// Joins, leaves and questions never wait. A database that cannot be written is not waited
+  /// for here: its inputs are refused as they come (`InputLogCap.admit`, `storage-backlog`).
+  private func writerTakesStep() -> Bool {
+    guard let journal, let onDemand, journal.storageRefusal() == nil else { return true }
+    return journal.whenWritable(payer: onDemand.payer(of: id), sessions: [id]) { [self] _ in
+      mailbox.withLock { $0.drainSubmitted = false }
+      submitDrain()
+    }
   }
 
   /// What one session's part of a batch step did.
@@ -452,6 +553,8 @@ final class LiveSession: @unchecked Sendable {
     /// This process may not apply anything to it now (its lease, `SessionJournal.mayApply`):
     /// nothing applied this time, its inputs given back to the log's bound.
     case fenced(tick: UInt64)
+    /// Still being rebuilt from storage: nothing applied yet; ask again in a later slice.
+    case waiting
   }
 
   /// One session's part of a batch step (`BatchStep`, on the step scheduler's thread or an
@@ -460,28 +563,32 @@ final class LiveSession: @unchecked Sendable {
   func stepBatch(
     _ inputs: [CheckedInput], count: Int, mayStep: () -> Bool, values: inout BatchValues
   ) -> BatchPart {
-    guard closing.withLock({ $0 == nil }) else { return .deleted }
+    let (closing, restoring) = mailbox.withLock { ($0.close != nil, $0.restoring) }
+    guard !closing else { return .deleted }
+    // NB: the stand-in of a session being rebuilt takes no step: the part waits for it.
+    guard !restoring else { return .waiting }
     // NB: fenced before anything applies, as `advance` and `drain`.
     guard journal?.mayApply(sessionID: id) ?? true else {
       for input in inputs { inputLog?.refund(id, bytes: input.loggedSize) }
-      return .fenced(tick: using.withLock { _ in machine.model.tick })
+      return .fenced(tick: withTurn { machine.model.tick })
     }
-    let result = using.withLock { _ -> BatchPart in
+    let result = withTurn { () -> BatchPart in
+      guard !isClosing else { return .deleted }
       let left = machine.stepBatch(inputs, count: count, mayStep: mayStep) { perform($0) }
       if left == 0, let model = machine.model as? any BatchStepping {
         model.writeBatchValues(into: &values)
       }
       return .stepped(left: left, tick: machine.model.tick)
     }
-    news.store(true, ordering: .sequentiallyConsistent)
+    guard case .stepped = result else { return result }
+    mailbox.withLock { $0.unshown = true }
     wake()
-    closeIfAsked()
     return result
   }
 
   /// The names of the model's batch values (`BatchStepping`); empty for a model without.
   var batchFields: [String] {
-    using.withLock { _ in (machine.model as? any BatchStepping)?.batchFields ?? [] }
+    withTurn { (machine.model as? any BatchStepping)?.batchFields ?? [] }
   }
 
   /// Gives back to their askers the questions of `commands` answered (those not still `left`).
@@ -499,31 +606,33 @@ final class LiveSession: @unchecked Sendable {
 
   /// The state the journal saves to end a session for good.
   func endForShutdown() -> (tick: UInt64, running: Bool) {
-    using.withLock { _ in (machine.model.tick, machine.isRunning) }
+    withTurn { (machine.model.tick, machine.isRunning) }
   }
 
   /// Takes a snapshot now (for a clean shutdown).
   func snapshotNow() {
     // NB: a session still being rebuilt is stored further on than its stand-in model.
     guard !isRestoring else { return }
-    let (state, tick) = using.withLock { _ in machine.snapshotNow() }
+    let (state, tick) = withTurn { machine.snapshotNow() }
     journal?.snapshot(sessionID: id, tick: tick, state: state)
   }
 
-  /// Closes every client connection (the session is being deleted): now, or at the end of a
-  /// step under way, so that a delete never waits for a heavy step.
+  /// Closes every client connection (the session is deleted, parked or lost): now, or at the
+  /// end of the turn under way, so that a delete never waits for a heavy step. Nothing applies
+  /// after it.
   func disconnectAll(_ code: WebSocketCloseCode, reason: String) {
-    closing.withLock { $0 = (code, reason) }
-    closeIfAsked()
+    mailbox.withLock { box in
+      if box.close == nil { box.close = (code, reason) }
+    }
+    afterTurn()
   }
 
-  /// Closes every client if a delete asked for it and the machine is free; a step that holds
-  /// it calls this again when it ends, so one of the two always does it.
-  private func closeIfAsked() {
-    guard let (code, reason) = closing.withLock({ $0 }),
-      let sockets = using.withLockIfAvailable({ _ in machine.removeAllClients() })
-    else { return }
-    for socket in sockets { socket.close(code, reason: reason) }
+  /// Parks the session (its registry let it go, to bring it back from storage later): closed
+  /// as `disconnectAll`, and once the turn under way (a bounded slice) has ended, so that
+  /// nothing of it is applied or logged after its lease is given up.
+  func park() {
+    disconnectAll(.tryAgainLater, reason: "the session was parked to make room; reconnect")
+    withTurn {}
   }
 
   // MARK: Actions

@@ -31,6 +31,9 @@ extension SessionRegistry {
     // input log bring it back, as after a crash.
     parked.withLock { _ = $0.insert(oldest.id) }
     live.withLock { $0[oldest.id] = nil }
+    // NB: a message to the session: a join that raced the check is told to reconnect, and
+    // nothing is applied or logged here once its lease is given up below.
+    oldest.park()
     if let owner = quota.owner(of: oldest.id) { parkedOwners.withLock { $0[oldest.id] = owner } }
     quota.release(oldest.id)
     (journal as? StorageJournal)?.release(sessionID: oldest.id)

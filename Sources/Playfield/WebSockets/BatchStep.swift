@@ -39,6 +39,9 @@ final class BatchStep: @unchecked Sendable {
         reply.notStepped(BatchReply.deleted, tick: 0)
       case .fenced(let tick):
         reply.notStepped(BatchReply.fenced, tick: tick)
+      case .waiting:
+        // NB: brought back from storage, not yet where it was: the next slice asks again.
+        return .more
       }
       next += 1
       left = next < entries.count ? entries[next].count : 0
