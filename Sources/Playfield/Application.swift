@@ -121,7 +121,8 @@ public final class Application: HTTPHandler {
         from: journal.store, into: registry, journal: journal, logger: logger)
       if count.live > 0 { logger.info("restored \(count.live) stored sessions") }
       if count.parked > 0 {
-        logger.info("\(count.parked) stored sessions stay parked (past the limits), back when asked")
+        logger.info(
+          "\(count.parked) stored sessions stay parked (past the limits), back when asked")
       }
     }
     let replays = ReplayRegistry(wake: { wake.signal() })

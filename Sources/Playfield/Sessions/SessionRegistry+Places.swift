@@ -71,9 +71,12 @@ extension SessionRegistry {
   /// Notes why parked session `id` could not come back now, for whoever asks next.
   func noteNotBack(_ id: String, _ error: APIError?) {
     notBack.withLock {
-      guard let error else { return _ = $0.removeValue(forKey: id) }
-      if $0.count >= Self.maxUnreachable { $0.removeAll() }
-      $0[id] = error
+      if let error {
+        if $0.count >= Self.maxUnreachable { $0.removeAll() }
+        $0[id] = error
+      } else {
+        $0[id] = nil
+      }
     }
   }
 }
