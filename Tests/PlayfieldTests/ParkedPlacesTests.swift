@@ -54,4 +54,27 @@ import Testing
     #expect(health["memoryOnlySessions"]?.intValue == 1)
     #expect(health["status"]?.stringValue == "degraded")
   }
+
+  @Test("past its stored share, a client's own oldest parked session makes room")
+  func ownOldestParkedMakesRoom() throws {
+    let app = try TestApplication {
+      $0.limits[.sessionsPerClient] = 1
+      $0.limits[.storedSessionsPerClient] = 2
+    }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    let first = try #require(create(app).id)
+    app.clock.advance(1)
+    let second = try #require(create(app).id)
+    app.clock.advance(1)
+    let third = create(app)
+    #expect(third.status == 201)
+    #expect(app.request(.get, "/api/sessions/\(first)").status.code == 404, "the oldest went")
+    #expect(registry.parked.withLock { $0 == [second] })
+    let stored = try #require(try app.application.journal?.store.listSessions())
+    #expect(Set(stored.map(\.id)) == [second, try #require(third.id)])
+  }
 }

@@ -97,6 +97,8 @@ extension SessionRegistry {
       } catch {
         journal.release(sessionID: id)
         if wasParked { parked.withLock { _ = $0.insert(id) } }
+        parkedOwners.withLock { $0[id] = owner }
+        parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
         noteNotBack(id, error)
         return nil
       }

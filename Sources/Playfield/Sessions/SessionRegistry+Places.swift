@@ -61,11 +61,36 @@ extension SessionRegistry {
       return ids
     }
     for id in expired where parked.withLock({ $0.remove(id) }) != nil {
-      parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
-      notBack.withLock { _ = $0.removeValue(forKey: id) }
+      forgetParked(id)
       journal?.deleted(sessionID: id)
       logger.info("parked session \(id) deleted: nobody asked for it in time")
     }
+  }
+
+  /// Deletes `owner`'s parked session updated longest ago, to make a stored place for its new
+  /// one; false when it has none parked here.
+  func expireOldestParked(of owner: ClientKey) -> Bool {
+    // NB: under `adopting`, so that the session is not being brought back meanwhile.
+    let oldest = adopting.withLock { _ -> String? in
+      let mine = parkedOwners.withLock { $0.filter { $0.value == owner }.map(\.key) }
+      let since = parkedAt.withLock { $0 }
+      guard
+        let oldest = mine.min(by: { (since[$0] ?? 0, $0) < (since[$1] ?? 0, $1) }),
+        parked.withLock({ $0.remove(oldest) }) != nil
+      else { return nil }
+      forgetParked(oldest)
+      journal?.deleted(sessionID: oldest)
+      return oldest
+    }
+    guard let oldest else { return false }
+    logger.info("parked session \(oldest) deleted: its owner made a new one past its share")
+    return true
+  }
+
+  private func forgetParked(_ id: String) {
+    parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
+    parkedAt.withLock { _ = $0.removeValue(forKey: id) }
+    notBack.withLock { _ = $0.removeValue(forKey: id) }
   }
 
   /// Notes why parked session `id` could not come back now, for whoever asks next.

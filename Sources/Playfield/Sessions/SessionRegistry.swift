@@ -171,9 +171,10 @@ final class SessionRegistry: Sendable {
     return (session, token, warning)
   }
 
-  /// Stores a new session for `owner`; says why when storage fails. Throws when the store has
-  /// no place for it (the owner's share, its address's, or the whole store is full): a session
-  /// that could not be stored for lack of a place is refused, not run in memory only.
+  /// Stores a new session for `owner`; says why when storage fails. When the store has no place
+  /// for it (the owner's share, its address's, or the whole store is full), the owner's own
+  /// oldest parked sessions are deleted to make room, one at a time; with none left, throws:
+  /// a session that could not be stored for lack of a place is refused, not run in memory only.
   private func record(
     id: String, model: any Simulation, seed: UInt64, token: String, now: Double,
     clock: SessionClock, owner: ClientKey?
@@ -181,18 +182,22 @@ final class SessionRegistry: Sendable {
     guard let journal else {
       return "the database is not open, so this session will not survive a restart"
     }
-    do {
-      try journal.created(
-        sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
-        config: model.config, seed: seed, token: token, now: now, clock: clock,
-        owner: owner?.description)
-      return nil
-    } catch let error as StoreError {
-      guard let refusal = StoredPlaces.refusal(error) else { return memoryOnly(id, error) }
-      refusals.note(refusal.limitName)
-      throw refusal.error
-    } catch {
-      return memoryOnly(id, error)
+    while true {
+      do {
+        try journal.created(
+          sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
+          config: model.config, seed: seed, token: token, now: now, clock: clock,
+          owner: owner?.description)
+        return nil
+      } catch let error as StoreError {
+        guard let refusal = StoredPlaces.refusal(error) else { return memoryOnly(id, error) }
+        // NB: past its share, the owner's own oldest parked session makes room, nobody else's.
+        if let owner, expireOldestParked(of: owner) { continue }
+        refusals.note(refusal.limitName)
+        throw refusal.error
+      } catch {
+        return memoryOnly(id, error)
+      }
     }
   }
 
