@@ -96,9 +96,11 @@ extension SessionRegistry {
           told: "session \(id) is parked and cannot come back now (it counts for its owner): ")
       } catch {
         journal.release(sessionID: id)
-        if wasParked { parked.withLock { _ = $0.insert(id) } }
-        parkedOwners.withLock { $0[id] = owner }
-        parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
+        if wasParked {
+          parked.withLock { _ = $0.insert(id) }
+          parkedOwners.withLock { $0[id] = owner }
+          parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
+        }
         noteNotBack(id, error)
         return nil
       }

@@ -42,6 +42,9 @@ extension SessionRegistry {
     return ClientKey(address: parts[0], family: parts.count > 1 ? parts[1] : nil)
   }
 
+  /// Parked sessions deleted for age at most at a time (`removeExpiredParked`).
+  static let expiredPerCall = 64
+
   /// The one client all sessions stored without an owner are charged to.
   static let unowned = ClientKey(address: "(stored without an owner)")
 
@@ -53,10 +56,13 @@ extension SessionRegistry {
     parkedAt.withLock { $0[stored.id] = stored.updatedAt }
   }
 
-  /// Deletes the parked sessions nobody has asked for in `limits.parkedMaxAge`.
+  /// Deletes the parked sessions nobody has asked for in `limits.parkedMaxAge`, at most
+  /// `expiredPerCall` of them (the game loop's maintenance calls it once a minute; each is a
+  /// write to the store).
   func removeExpiredParked(now: Double) {
     let expired = parkedAt.withLock { parkedAt in
       let ids = parkedAt.filter { now - $0.value > limits.parkedMaxAge }.map(\.key)
+        .prefix(Self.expiredPerCall)
       for id in ids { parkedAt[id] = nil }
       return ids
     }
