@@ -5,12 +5,14 @@ extension SessionRegistry {
   /// create or a return from storage alike: under its own and its address's live places (and
   /// on-demand ones when `onDemand`), and the server's. With `mayPark`, a bound is first met
   /// by parking the longest-idle unwatched session under it (`parkIdle`). Throws what the
-  /// client is told, `told` prefixed; records the place otherwise.
+  /// client is told, `told` prefixed; records the place otherwise. A refusal is counted in
+  /// `/metrics` (`refusals`) unless `mayPark` is false (a start's restore, which refuses
+  /// nobody: the session stays parked).
   func admitLive(
     _ id: String, client: ClientKey?, onDemand: Bool, mayPark: Bool, told: String = ""
   ) throws(APIError) {
     func refuse(_ bound: SessionQuota.Bound) -> APIError {
-      refusals.note(bound.limitName)
+      if mayPark { refusals.note(bound.limitName) }
       return APIError(.tooManyRequests, told + quota.message(bound))
     }
     var free: Int { limits.maxLive - listed.count }
@@ -25,7 +27,7 @@ extension SessionRegistry {
       throw refuse(bound)
     }
     guard free > 0 || (mayPark && parkIdle(of: nil)) else {
-      refusals.note(Limit.maxSessions.name)
+      if mayPark { refusals.note(Limit.maxSessions.name) }
       throw APIError.full(
         told + "the server is full: \(limits.maxLive) live sessions in use; try again later")
     }
