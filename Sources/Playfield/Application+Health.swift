@@ -48,6 +48,11 @@ extension Application {
         status.lastError = "the database cannot be written (the server log says why)"
       }
       body["storage"] = .string(status.summary)
+      // NB: a session the store could not keep runs in memory only: it will not survive.
+      let unstored = registry.memoryOnly.withLock { $0.count }
+      body["memoryOnlySessions"] = .number(Double(unstored))
+      if unstored > 0 { body["status"] = "degraded" }
+      body["parkedSessions"] = .number(Double(registry.parked.withLock { $0.count }))
       let committed = journal.writer.commitLatency
       body["inputCommitMs"] = .object([
         "ticks": .number(Double(committed.count)),

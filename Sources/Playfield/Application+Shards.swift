@@ -11,6 +11,7 @@ extension Application {
   /// gets 503 with `Retry-After: 1` too, not 404. Nil when the request is this process's to
   /// answer.
   func sessionHeldElsewhere(segments: [String]) -> Reply? {
+    if let refusal = parkedNotBack(segments: segments) { return refusal }
     guard (journal?.leases) != nil, let id = Self.sessionID(in: segments),
       registry.session(id) == nil
     else { return nil }
@@ -30,6 +31,15 @@ extension Application {
       "session \(id) cannot be brought back now: the database cannot be reached; ask again")
     error.headers.set("Retry-After", "1")
     return .response(error.response)
+  }
+
+  /// A parked session asked for that cannot come back now (its owner at a limit, or the server
+  /// full): 429 or 503 saying which, not 404. Nil when it came back or was not parked.
+  private func parkedNotBack(segments: [String]) -> Reply? {
+    guard let id = Self.sessionID(in: segments), registry.mayBringBack(id),
+      registry.session(id) == nil, let refusal = registry.notBack.withLock({ $0[id] })
+    else { return nil }
+    return .response(refusal.response)
   }
 
   /// The session id a path names: `/api/sessions/ID…`, `/ws/sessions/ID`, `/ws/replays/ID`,

@@ -57,6 +57,10 @@ public final class Application: HTTPHandler {
         storeLimits.maxMazesPerClient = limits[.mazesPerClient]
         storeLimits.maxMazesPerAddress = limits[.mazesPerClient] * limits[.familiesPerAddress]
         storeLimits.maxRecipesPerBook = limits[.recipesPerBook]
+        let stored = StoredPlaces(limits)
+        storeLimits.maxSessions = stored.total
+        storeLimits.maxSessionsPerClient = stored.perClient
+        storeLimits.maxSessionsPerAddress = stored.perAddress
         let shared = PostgresURL.isPostgreSQL(path)
         var writing = WriterConfiguration()
         writing.maxPendingBytes = limits[.pendingBytes]
@@ -121,7 +125,11 @@ public final class Application: HTTPHandler {
     } else if let journal {
       let count = SessionRestorer.restore(
         from: journal.store, into: registry, journal: journal, logger: logger)
-      if count > 0 { logger.info("restored \(count) stored sessions") }
+      if count.live > 0 { logger.info("restored \(count.live) stored sessions") }
+      if count.parked > 0 {
+        logger.info(
+          "\(count.parked) stored sessions stay parked (past the limits), back when asked")
+      }
     }
     let replays = ReplayRegistry(wake: { wake.signal() })
     self.replays = replays

@@ -11,7 +11,6 @@ extension SQLSessionStore {
         field: "config", reason: "is larger than \(limits.maxConfigBytes) bytes")
     }
     let terms = try terms?.validated()
-    let limit = limits.maxSessions
     return try withWriter { database in
       try database.transaction {
         let resolved = try terms?.resolved(on: database)
@@ -20,24 +19,7 @@ extension SQLSessionStore {
         let found = try database.count(
           "SELECT COUNT(*) FROM sessions WHERE id = ?", [.text(session.id)])
         guard found == 0 else { throw StoreError.sessionExists(id: session.id) }
-        let excess = try database.count("SELECT COUNT(*) FROM sessions", []) - limit + 1
-        var evicted: [String] = []
-        if excess > 0 {
-          // NB: a stopped session some process still holds is live there, so it stays.
-          evicted = try database.query(
-            """
-            SELECT id FROM sessions
-            WHERE status != ? AND (lease_owner IS NULL OR lease_expires_at <= ?)
-            ORDER BY updated_at, id LIMIT ?
-            """,
-            [.text(SessionStatus.running.rawValue), .real(now), .integer(Int64(excess))]
-          ) { $0.string(0) }
-          guard evicted.count == excess else { throw StoreError.tooManySessions(limit: limit) }
-          try database.executeBatch(
-            evicted.map {
-              BatchStatement(sql: "DELETE FROM sessions WHERE id = ?", values: [.text($0)])
-            })
-        }
+        let evicted = try Self.makeRoom(for: session, limits: limits, now: now, in: database)
         let lease = terms.map {
           Lease(
             sessionID: session.id, owner: $0.owner, epoch: 1,
@@ -47,8 +29,8 @@ extension SQLSessionStore {
           """
           INSERT INTO sessions
             (id, kind, config, seed, status, created_at, updated_at, tick, token_hash,
-             lease_owner, lease_epoch, lease_expires_at, clock)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             lease_owner, lease_epoch, lease_expires_at, clock, owner_client)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           [
             .text(session.id), .text(session.kind), .text(session.config),
@@ -56,7 +38,7 @@ extension SQLSessionStore {
             .real(session.createdAt), .real(session.updatedAt), .integer(session.tick),
             .text(session.tokenHash), lease.map { .text($0.owner) } ?? .null,
             .integer(lease?.epoch ?? 0), lease.map { .real($0.expiresAt) } ?? .null,
-            .text(session.clock),
+            .text(session.clock), session.owner.map { .text($0) } ?? .null,
           ])
         return CreatedSession(lease: lease, evicted: evicted)
       }

@@ -238,5 +238,14 @@ public enum Schema {
         CREATE INDEX recipes_by_book ON recipes (book_id, name);
         CREATE INDEX recipes_by_search ON recipes USING GIN (search_vector);
         """),
+    // The client that made each session (`ADDRESS` or `ADDRESS FAMILY`): stored sessions are
+    // counted per client and per address (`StoreLimits.maxSessionsPerClient`); NULL for
+    // sessions stored before.
+    Migration(
+      name: "session-owners",
+      sql: """
+        ALTER TABLE sessions ADD COLUMN owner_client TEXT;
+        CREATE INDEX sessions_by_owner ON sessions (owner_client);
+        """),
   ]
 }

@@ -7,10 +7,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidValue(field: String, reason: String)
   /// A session with this id exists already.
   case sessionExists(id: String)
-  /// Every stored session is running, so none can make room for another.
+  /// The store keeps as many sessions as it may, and none of the new one's owner (or, without
+  /// an owner, none ownerless) can make room for it.
   case tooManySessions(limit: Int)
   /// The maze table is full.
   case tooManyMazes(limit: Int)
+  /// The session's owner has as many sessions stored as one client may.
+  case tooManySessionsForClient(limit: Int)
+  /// The owners of the session's address have as many sessions stored as one address may.
+  case tooManySessionsForAddress(limit: Int)
   /// This client owns as many mazes as it may.
   case tooManyMazesForClient(limit: Int)
   /// The clients of this address own as many mazes as they may.
@@ -31,7 +36,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case .sessionExists(let id):
       "session \(id) exists already"
     case .tooManySessions(let limit):
-      "too many sessions: all \(limit) stored sessions are running"
+      "the store is full: it keeps \(limit) sessions, and none of yours can make room"
+    case .tooManySessionsForClient(let limit):
+      "you have \(limit) stored sessions, the most one client may; delete one of yours first"
+    case .tooManySessionsForAddress(let limit):
+      "your address has \(limit) stored sessions, the most one address may; delete one first"
     case .tooManyMazes(let limit):
       "too many saved mazes (the limit is \(limit)); delete one first"
     case .tooManyMazesForClient(let limit):

@@ -1,7 +1,12 @@
 /// The bounds that keep the database's size in check.
 public struct StoreLimits: Sendable, Equatable {
-  /// Sessions kept; creating one more evicts the least recently updated non-running ones.
+  /// Sessions kept. Creating one more of a session without an owner evicts the least recently
+  /// updated non-running ownerless ones; one with an owner is refused (never another's evicted).
   public var maxSessions = 1000
+  /// Sessions one owner (a client: an address, or a browser family of it) may have stored.
+  public var maxSessionsPerClient = 1000
+  /// Sessions all owners of one address may have stored together.
+  public var maxSessionsPerAddress = 1000
   /// Snapshots kept per session, the newest ones.
   public var snapshotsPerSession = 3
   /// High scores kept, the best ones.

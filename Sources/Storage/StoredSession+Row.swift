@@ -2,7 +2,7 @@ extension StoredSession {
   /// The columns `init(row:)` reads, in order.
   static let columns =
     "id, kind, config, seed, status, created_at, updated_at, tick, token_hash, seat_generation, "
-    + "clock, log_start"
+    + "clock, log_start, owner_client"
 
   /// The session in a row of `columns`.
   init(row: some SQLRow) {
@@ -14,6 +14,6 @@ extension StoredSession {
       status: SessionStatus(rawValue: row.string(4)) ?? .paused,
       createdAt: row.double(5), updatedAt: row.double(6), tick: row.int64(7),
       tokenHash: row.string(8), seatGeneration: row.int64(9), clock: row.string(10),
-      logStart: row.int64(11))
+      logStart: row.int64(11), owner: row.optionalString(12))
   }
 }

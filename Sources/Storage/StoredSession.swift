@@ -28,13 +28,18 @@ public struct StoredSession: Sendable, Equatable {
   /// session whose log was compacted, the tick of its earliest kept snapshot (the inputs at or
   /// before it are gone, so no state before it can be rebuilt).
   public var logStart: Int64
+  /// The client that made it (`ADDRESS` or `ADDRESS FAMILY`), whose stored places it takes;
+  /// nil for sessions stored before owners were, or made by nobody in particular.
+  public var owner: String?
 
   /// Makes a stored session.
   public init(
     id: String, kind: String, config: String, seed: UInt64, status: SessionStatus,
     createdAt: Double, updatedAt: Double, tick: Int64, tokenHash: String,
-    seatGeneration: Int64 = 0, clock: String = "realtime", logStart: Int64 = 0
+    seatGeneration: Int64 = 0, clock: String = "realtime", logStart: Int64 = 0,
+    owner: String? = nil
   ) {
+    self.owner = owner
     self.seatGeneration = seatGeneration
     self.clock = clock
     self.logStart = logStart
@@ -53,11 +58,11 @@ public struct StoredSession: Sendable, Equatable {
   /// is false (an on-demand session never runs on the tick).
   public init(
     id: String, kind: String, config: String, seed: UInt64, token: String, now: Double,
-    running: Bool = true, clock: String = "realtime"
+    running: Bool = true, clock: String = "realtime", owner: String? = nil
   ) {
     self.init(
       id: id, kind: kind, config: config, seed: seed, status: running ? .running : .paused,
       createdAt: now, updatedAt: now, tick: 0, tokenHash: TokenHash.hash(token: token),
-      clock: clock)
+      clock: clock, owner: owner)
   }
 }

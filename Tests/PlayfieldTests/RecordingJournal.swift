@@ -20,7 +20,7 @@ final class RecordingJournal: SessionJournal {
 
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
-    clock: SessionClock
+    clock: SessionClock, owner: String?
   ) throws {}
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
     logged.withLock { $0 += inputs.map(\.json) }

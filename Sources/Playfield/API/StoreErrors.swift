@@ -12,7 +12,8 @@ extension APIError {
       case .invalidValue(let field, _): self.init(.badRequest, store.description, field: field)
       case .sessionExists: self.init(.conflict, store.description)
       case .tooManySessions, .tooManyMazes: self.init(.conflict, store.description)
-      case .tooManyMazesForClient, .tooManyMazesForAddress:
+      case .tooManyMazesForClient, .tooManyMazesForAddress, .tooManySessionsForClient,
+        .tooManySessionsForAddress:
         self.init(.tooManyRequests, store.description)
       case .notMazeOwner, .recipeBookAccess: self.init(.forbidden, store.description)
       case .tooManyRecipes: self.init(.tooManyRequests, store.description)

@@ -13,6 +13,14 @@ extension Limit where Value == Int {
     "sessions-per-client", 16, from: 1, to: 10_000_000,
     help:
       "Live sessions one client (an address, or a browser's cookie family) may hold; past it, 429.")
+  public static let storedSessions = Limit(
+    "stored-sessions", 1_000, from: 1, to: 10_000_000,
+    help: "Most sessions the database keeps (live, parked, stopped, on demand), at least "
+      + "--max-sessions; when full, a create gets 503 and nobody's session is deleted for it.")
+  public static let storedSessionsPerClient = Limit(
+    "stored-sessions-per-client", 64, from: 1, to: 10_000_000,
+    help: "Sessions one client may keep stored (at least its --sessions-per-client), its "
+      + "address's clients together --session-share of --stored-sessions; past either, 429.")
   public static let inputsPerSession = Limit(
     "inputs-per-session", 200_000, from: 1, to: 10_000_000,
     help: "Inputs one session may log; past it, the session takes no more input.")
@@ -160,6 +168,10 @@ extension Limit where Value == Double {
   public static let sessionMaxAge = Limit(
     "session-max-age", 7 * 24 * 3600, unit: "seconds", upTo: nil,
     help: "Seconds without updates before a session is deleted.")
+  public static let parkedMaxAge = Limit(
+    "parked-max-age", 24 * 3600, unit: "seconds", upTo: nil,
+    help: "Seconds a parked session (out of memory, back when asked for) is kept without "
+      + "updates before it is deleted.")
   public static let headerTimeout = Limit(
     "header-timeout", seconds(HTTPConnectionStateMachine.Configuration().headerTimeout),
     unit: "seconds", upTo: 3600, help: "Seconds a client has to send a request head.")

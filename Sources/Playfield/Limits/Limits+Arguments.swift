@@ -21,6 +21,7 @@ extension Limits {
   /// Every limit, in the order `--help` lists them.
   public static let all: [Option] = [
     Option(.maxSessions), Option(.sessionsPerClient), Option(.sessionShare),
+    Option(.storedSessions), Option(.storedSessionsPerClient), Option(.parkedMaxAge),
     Option(.inputsPerSession), Option(.inputLogBytes), Option(.inputPagesPerClient),
     Option(.inputPageBytes), Option(.inputLogBytesPerClient),
     Option(.inputPageQueue), Option(.inputPageWait),

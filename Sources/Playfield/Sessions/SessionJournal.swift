@@ -3,10 +3,11 @@ import Simulation
 
 /// Where sessions are made durable. The game loop reports to it and never waits on it.
 protocol SessionJournal: Sendable {
-  /// A new session, before its first tick, advanced by `clock`.
+  /// A new session, before its first tick, advanced by `clock`, made by `owner` (a
+  /// `ClientKey`'s description), whose stored places it takes.
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
-    clock: SessionClock
+    clock: SessionClock, owner: String?
   ) throws
   /// Inputs applied in the step that produced `tick`, in order (each logged as its
   /// `loggedText`).

@@ -6,6 +6,8 @@ struct SessionLimits: Sendable {
   var idlePause: Double
   /// Seconds without any update before a session is removed for good.
   var maxAge: Double
+  /// Seconds a parked session is kept without updates before it is deleted.
+  var parkedMaxAge: Double
   /// Live sessions one client (an address, or a browser family of it) may hold.
   var perClient: Int
   /// Live sessions all clients of one address may hold together: their families' quotas, but
@@ -39,6 +41,7 @@ struct SessionLimits: Sendable {
     maxLive = limits[.maxSessions]
     idlePause = limits[.idlePause]
     maxAge = limits[.sessionMaxAge]
+    parkedMaxAge = limits[.parkedMaxAge]
     perClient = limits[.sessionsPerClient]
     let share = Int(Double(limits[.maxSessions]) * limits[.sessionShare] / 100)
     perAddress = min(

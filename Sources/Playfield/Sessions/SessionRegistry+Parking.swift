@@ -6,10 +6,12 @@ extension SessionRegistry {
   /// `.client` bound), its address's (at the `.address` bound) or all. Connections count from
   /// the moment they join (`LiveSession.isWatched`), not from the next tick's summary.
   /// An on-demand session is not parked before the game loop has shown (and stored) its last
-  /// steps (`LiveSession.waitsToShow`). False when every candidate has
-  /// someone connected.
+  /// steps (`LiveSession.waitsToShow`). A session the store could not keep (`memoryOnly`) is
+  /// never parked: that would lose it. False when every candidate has someone connected.
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
+    let unstored = memoryOnly.withLock { $0 }
     let candidates = listed.filter { session in
+      guard !unstored.contains(session.id) else { return false }
       let summary = session.summary
       guard !session.isWatched, !session.isRestoring, !session.waitsToShow,
         summary.spectators + summary.controllers == 0
@@ -35,6 +37,7 @@ extension SessionRegistry {
     // nothing is applied or logged here once its lease is given up below.
     oldest.park()
     if let owner = quota.owner(of: oldest.id) { parkedOwners.withLock { $0[oldest.id] = owner } }
+    parkedAt.withLock { $0[oldest.id] = oldest.summary.updatedAt }
     quota.release(oldest.id)
     (journal as? StorageJournal)?.release(sessionID: oldest.id)
     logger.info("session \(oldest.id) parked: idle and unwatched, to make room")
@@ -87,10 +90,35 @@ extension SessionRegistry {
         journal.release(sessionID: id)
         return nil
       }
+      // NB: it comes back charged to its owner's live places, not to whoever asked.
+      let owner = parkedOwners.withLock { $0[id] } ?? Self.owner(of: stored)
+      do {
+        try admitLive(
+          id, client: owner, onDemand: SessionClock(stored: stored.clock) == .onDemand,
+          mayPark: true,
+          told: "session \(id) is parked and cannot come back now (it counts for its owner): ")
+      } catch {
+        journal.release(sessionID: id)
+        if wasParked {
+          parked.withLock { _ = $0.insert(id) }
+          parkedOwners.withLock { $0[id] = owner }
+          parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
+        }
+        noteNotBack(id, error)
+        return nil
+      }
+      noteNotBack(id, nil)
+      parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
+      parkedAt.withLock { _ = $0.removeValue(forKey: id) }
       // NB: the replay from the snapshot is a job charged to the owner, not done here (on an
       // event loop); joiners get their hello once it is done.
-      let owner = parkedOwners.withLock { $0.removeValue(forKey: id) }
-      let session = try restore(stored, store: journal.store, journal: journal, owner: owner)
+      let session: LiveSession
+      do {
+        session = try restore(stored, store: journal.store, journal: journal, owner: owner)
+      } catch {
+        quota.release(id)
+        throw error
+      }
       logger.info("session \(id) unparked from tick \(session.summary.tick)")
       return session
     } catch {

@@ -57,6 +57,7 @@ extension SessionRegistry {
       return true
     }
     guard removed else { return }
+    quota.release(session.id)
     inputLog.forget(session.id)
     (journal as? StorageJournal)?.release(sessionID: session.id)
     session.restoreFailed(.internalError, reason: "the session could not be restored")

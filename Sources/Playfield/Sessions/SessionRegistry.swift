@@ -46,6 +46,14 @@ final class SessionRegistry: Sendable {
   let scheduler: StepScheduler
   /// Who made each parked session, to charge its return to (`unpark`).
   let parkedOwners = Mutex<[String: ClientKey]>([:])
+  /// When each parked session was last updated; it is deleted `limits.parkedMaxAge` after.
+  let parkedAt = Mutex<[String: Double]>([:])
+  /// Why each parked session last asked for could not come back (its owner at a limit, or the
+  /// server full); at most `maxUnreachable`.
+  let notBack = Mutex<[String: APIError]>([:])
+  /// Live sessions the store could not keep (it failed): they run in memory only, are never
+  /// parked (that would lose them), and `/healthz` counts them.
+  let memoryOnly = Mutex<Set<String>>([])
   /// This process's shard (`--shard`), which begins every session id it makes (`a.ID`), so
   /// that nginx sends the session's requests here; empty for a lone process.
   let shard: String
@@ -143,34 +151,16 @@ final class SessionRegistry: Sendable {
     let id = (shard.isEmpty ? "" : shard + ".") + Self.identifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
-    if let client, let bound = quota.bound(for: client, free: limits.maxLive - listed.count),
-      !parkIdle(of: client, at: bound)
-    {
-      refusals.note(bound.limitName)
-      throw APIError(.tooManyRequests, quota.message(bound))
-    }
-    if clock == .onDemand, let client, let bound = quota.onDemandBound(for: client),
-      !parkIdle(of: client, at: bound)
-    {
-      refusals.note(bound.limitName)
-      throw APIError(.tooManyRequests, quota.message(bound))
-    }
-    guard listed.count < limits.maxLive || parkIdle(of: nil) else {
-      refusals.note(Limit.maxSessions.name)
-      var error = APIError(
-        .serviceUnavailable,
-        "the server is full: \(limits.maxLive) live sessions in use; try again later")
-      error.headers.set("Retry-After", "60")
+    try admitLive(id, client: client, onDemand: clock == .onDemand, mayPark: true)
+    let warning: String?
+    do {
+      warning = try record(
+        id: id, model: model, seed: seed, token: token, now: now, clock: clock, owner: client)
+    } catch {
+      quota.release(id)
       throw error
     }
-    if let client,
-      let bound = quota.admit(
-        id, client: client, free: limits.maxLive - listed.count, onDemand: clock == .onDemand)
-    {
-      refusals.note(bound.limitName)
-      throw APIError(.tooManyRequests, quota.message(bound))
-    }
-    let warning = record(id: id, model: model, seed: seed, token: token, now: now, clock: clock)
+    if warning != nil, journal != nil { memoryOnly.withLock { _ = $0.insert(id) } }
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
       running: clock == .realtime, journal: warning == nil ? journal : nil,
@@ -181,24 +171,40 @@ final class SessionRegistry: Sendable {
     return (session, token, warning)
   }
 
-  /// Stores a new session; says why when storage fails.
+  /// Stores a new session for `owner`; says why when storage fails. When the store has no place
+  /// for it (the owner's share, its address's, or the whole store is full), the owner's own
+  /// oldest parked sessions are deleted to make room, one at a time; with none left, throws:
+  /// a session that could not be stored for lack of a place is refused, not run in memory only.
   private func record(
     id: String, model: any Simulation, seed: UInt64, token: String, now: Double,
-    clock: SessionClock
-  ) -> String? {
+    clock: SessionClock, owner: ClientKey?
+  ) throws(APIError) -> String? {
     guard let journal else {
       return "the database is not open, so this session will not survive a restart"
     }
-    do {
-      try journal.created(
-        sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
-        config: model.config, seed: seed, token: token, now: now, clock: clock)
-      return nil
-    } catch {
-      logger.error("cannot store new session \(id), it runs in memory only: \(error)")
-      return "the session could not be stored (\(APIError.told(error))); it runs but will not "
-        + "survive a restart"
+    while true {
+      do {
+        try journal.created(
+          sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
+          config: model.config, seed: seed, token: token, now: now, clock: clock,
+          owner: owner?.description)
+        return nil
+      } catch let error as StoreError {
+        guard let refusal = StoredPlaces.refusal(error) else { return memoryOnly(id, error) }
+        // NB: past its share, the owner's own oldest parked session makes room, nobody else's.
+        if let owner, expireOldestParked(of: owner) { continue }
+        refusals.note(refusal.limitName)
+        throw refusal.error
+      } catch {
+        return memoryOnly(id, error)
+      }
     }
+  }
+
+  private func memoryOnly(_ id: String, _ error: any Error) -> String {
+    logger.error("cannot store new session \(id), it runs in memory only: \(error)")
+    return "the session could not be stored (\(APIError.told(error))); it runs but will not "
+      + "survive a restart"
   }
 
   /// Deletes a session when `token` controls it.
@@ -215,9 +221,11 @@ final class SessionRegistry: Sendable {
     remove(session, reason: "the session was deleted")
   }
 
-  /// Removes sessions nobody has touched for `limits.maxAge`.
+  /// Removes sessions nobody has touched for `limits.maxAge`, and parked ones nobody asked
+  /// for in `limits.parkedMaxAge`.
   func removeExpired() {
     let now = wallClock()
+    removeExpiredParked(now: now)
     for session in listed where now - session.summary.updatedAt > limits.maxAge {
       remove(session, reason: "the session expired")
     }
@@ -226,6 +234,7 @@ final class SessionRegistry: Sendable {
   private func remove(_ session: LiveSession, reason: String) {
     live.withLock { $0[session.id] = nil }
     quota.release(session.id)
+    memoryOnly.withLock { _ = $0.remove(session.id) }
     inputLog.forget(session.id)
     session.disconnectAll(.goingAway, reason: reason)
     journal?.deleted(sessionID: session.id)

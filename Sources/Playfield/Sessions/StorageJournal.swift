@@ -67,7 +67,7 @@ final class StorageJournal: SessionJournal {
 
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
-    clock: SessionClock
+    clock: SessionClock, owner: String?
   ) throws {
     let file = checkFile()
     guard file == .same else { throw file }
@@ -75,7 +75,7 @@ final class StorageJournal: SessionJournal {
     let created = try store.createSession(
       StoredSession(
         id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now,
-        running: clock == .realtime, clock: clock.rawValue),
+        running: clock == .realtime, clock: clock.rawValue, owner: owner),
       lease: leases?.terms)
     if let lease = created.lease { hold(lease, sentAt: sentAt) }
     if !created.evicted.isEmpty {

@@ -289,6 +289,11 @@ final class BatchSocketHandler: WebSocketHandler {
       error.retryAfterMs = Self.heldRetryMs
       return error
     }
+    if let refusal = registry.notBack.withLock({ $0[sessionID] }) {
+      var error = ClientError("too-many", refusal.message, field: "session")
+      error.retryAfterMs = Self.heldRetryMs
+      return error
+    }
     if registry.unreachable.withLock({ $0.contains(sessionID) }) {
       var error = ClientError(
         "busy",

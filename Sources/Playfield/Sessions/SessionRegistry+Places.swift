@@ -1,0 +1,115 @@
+import Storage
+
+extension SessionRegistry {
+  /// Charges live session `id` to `client`'s quotas (none but the server's when nil), for a
+  /// create or a return from storage alike: under its own and its address's live places (and
+  /// on-demand ones when `onDemand`), and the server's. With `mayPark`, a bound is first met
+  /// by parking the longest-idle unwatched session under it (`parkIdle`). Throws what the
+  /// client is told, `told` prefixed; records the place otherwise. A refusal is counted in
+  /// `/metrics` (`refusals`) unless `mayPark` is false (a start's restore, which refuses
+  /// nobody: the session stays parked).
+  func admitLive(
+    _ id: String, client: ClientKey?, onDemand: Bool, mayPark: Bool, told: String = ""
+  ) throws(APIError) {
+    func refuse(_ bound: SessionQuota.Bound) -> APIError {
+      if mayPark { refusals.note(bound.limitName) }
+      return APIError(.tooManyRequests, told + quota.message(bound))
+    }
+    var free: Int { limits.maxLive - listed.count }
+    if let client, let bound = quota.bound(for: client, free: free),
+      !(mayPark && parkIdle(of: client, at: bound))
+    {
+      throw refuse(bound)
+    }
+    if onDemand, let client, let bound = quota.onDemandBound(for: client),
+      !(mayPark && parkIdle(of: client, at: bound))
+    {
+      throw refuse(bound)
+    }
+    guard free > 0 || (mayPark && parkIdle(of: nil)) else {
+      if mayPark { refusals.note(Limit.maxSessions.name) }
+      throw APIError.full(
+        told + "the server is full: \(limits.maxLive) live sessions in use; try again later")
+    }
+    if let client, let bound = quota.admit(id, client: client, free: free, onDemand: onDemand) {
+      throw refuse(bound)
+    }
+  }
+
+  /// The client a stored session is charged to: its owner, or for a session stored before
+  /// owners were, `SessionRegistry.unowned` (they share one client's places).
+  static func owner(of stored: StoredSession) -> ClientKey {
+    guard let owner = stored.owner, !owner.isEmpty else { return unowned }
+    let parts = owner.split(separator: " ", maxSplits: 1).map(String.init)
+    return ClientKey(address: parts[0], family: parts.count > 1 ? parts[1] : nil)
+  }
+
+  /// Parked sessions deleted for age at most at a time (`removeExpiredParked`).
+  static let expiredPerCall = 64
+
+  /// The one client all sessions stored without an owner are charged to.
+  static let unowned = ClientKey(address: "(stored without an owner)")
+
+  /// Keeps `stored` parked (in the store only, back when asked for), charged to `owner` when
+  /// it comes back, deleted once `limits.parkedMaxAge` has passed without updates.
+  func keepParked(_ stored: StoredSession, owner: ClientKey) {
+    parked.withLock { _ = $0.insert(stored.id) }
+    parkedOwners.withLock { $0[stored.id] = owner }
+    parkedAt.withLock { $0[stored.id] = stored.updatedAt }
+  }
+
+  /// Deletes the parked sessions nobody has asked for in `limits.parkedMaxAge`, at most
+  /// `expiredPerCall` of them (the game loop's maintenance calls it once a minute; each is a
+  /// write to the store).
+  func removeExpiredParked(now: Double) {
+    let expired = parkedAt.withLock { parkedAt in
+      let ids = parkedAt.filter { now - $0.value > limits.parkedMaxAge }.map(\.key)
+        .prefix(Self.expiredPerCall)
+      for id in ids { parkedAt[id] = nil }
+      return ids
+    }
+    for id in expired where parked.withLock({ $0.remove(id) }) != nil {
+      forgetParked(id)
+      journal?.deleted(sessionID: id)
+      logger.info("parked session \(id) deleted: nobody asked for it in time")
+    }
+  }
+
+  /// Deletes `owner`'s parked session updated longest ago, to make a stored place for its new
+  /// one; false when it has none parked here.
+  func expireOldestParked(of owner: ClientKey) -> Bool {
+    // NB: under `adopting`, so that the session is not being brought back meanwhile.
+    let oldest = adopting.withLock { _ -> String? in
+      let mine = parkedOwners.withLock { $0.filter { $0.value == owner }.map(\.key) }
+      let since = parkedAt.withLock { $0 }
+      guard
+        let oldest = mine.min(by: { (since[$0] ?? 0, $0) < (since[$1] ?? 0, $1) }),
+        parked.withLock({ $0.remove(oldest) }) != nil
+      else { return nil }
+      forgetParked(oldest)
+      journal?.deleted(sessionID: oldest)
+      return oldest
+    }
+    guard let oldest else { return false }
+    logger.info("parked session \(oldest) deleted: its owner made a new one past its share")
+    return true
+  }
+
+  private func forgetParked(_ id: String) {
+    parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
+    parkedAt.withLock { _ = $0.removeValue(forKey: id) }
+    notBack.withLock { _ = $0.removeValue(forKey: id) }
+  }
+
+  /// Notes why parked session `id` could not come back now, for whoever asks next.
+  func noteNotBack(_ id: String, _ error: APIError?) {
+    notBack.withLock {
+      if let error {
+        if $0.count >= Self.maxUnreachable { $0.removeAll() }
+        $0[id] = error
+      } else {
+        $0[id] = nil
+      }
+    }
+  }
+}

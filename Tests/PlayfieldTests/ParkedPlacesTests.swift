@@ -1,0 +1,80 @@
+import Foundation
+import JSON
+import Testing
+
+@testable import Playfield
+
+/// Parked sessions are bounded: they expire after `--parked-max-age` without updates, and a
+/// session the store could not keep is never parked (that would lose it).
+@Suite(.serialized) struct ParkedPlacesTests {
+  private func create(_ app: TestApplication) -> (status: Int, id: String?) {
+    let response = app.request(.post, "/api/sessions", json: ["kind": "maze"])
+    let body = try? JSONValue.parse(response.body)
+    return (response.status.code, body?["id"]?.stringValue)
+  }
+
+  @Test("a parked session nobody asks for is deleted after --parked-max-age")
+  func parkedSessionsExpire() throws {
+    let app = try TestApplication {
+      $0.limits[.sessionsPerClient] = 1
+      $0.limits[.parkedMaxAge] = 60
+    }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    let first = try #require(create(app).id)
+    let second = create(app)
+    #expect(second.status == 201)
+    #expect(registry.parked.withLock { $0.contains(first) }, "the first made room")
+    app.clock.advance(59)
+    registry.removeExpired()
+    #expect(registry.parked.withLock { $0.contains(first) }, "not yet expired")
+    app.clock.advance(2)
+    registry.removeExpired()
+    #expect(!registry.parked.withLock { $0.contains(first) })
+    #expect(app.request(.get, "/api/sessions/\(first)").status.code == 404)
+    #expect(app.request(.get, "/api/sessions/\(try #require(second.id))").status.code == 200)
+  }
+
+  @Test("a session the store could not keep is never parked: the next create is refused")
+  func memoryOnlySessionsStay() throws {
+    let app = try TestApplication { $0.limits[.sessionsPerClient] = 1 }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    let first = try #require(create(app).id)
+    registry.memoryOnly.withLock { _ = $0.insert(first) }
+    #expect(create(app).status == 429)
+    #expect(registry.session(first) != nil)
+    let health = try app.json(.get, "/healthz")
+    #expect(health["memoryOnlySessions"]?.intValue == 1)
+    #expect(health["status"]?.stringValue == "degraded")
+  }
+
+  @Test("past its stored share, a client's own oldest parked session makes room")
+  func ownOldestParkedMakesRoom() throws {
+    let app = try TestApplication {
+      $0.limits[.sessionsPerClient] = 1
+      $0.limits[.storedSessionsPerClient] = 2
+    }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    let first = try #require(create(app).id)
+    app.clock.advance(1)
+    let second = try #require(create(app).id)
+    app.clock.advance(1)
+    let third = create(app)
+    #expect(third.status == 201)
+    #expect(app.request(.get, "/api/sessions/\(first)").status.code == 404, "the oldest went")
+    #expect(registry.parked.withLock { $0 == [second] })
+    let stored = try #require(try app.application.journal?.store.listSessions())
+    #expect(Set(stored.map(\.id)) == [second, try #require(third.id)])
+  }
+}
