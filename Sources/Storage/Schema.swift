@@ -238,5 +238,15 @@ public enum Schema {
         CREATE INDEX recipes_by_book ON recipes (book_id, name);
         CREATE INDEX recipes_by_search ON recipes USING GIN (search_vector);
         """),
+    // The client that made a session, and its address, so that the processes sharing a store
+    // hold each client to one quota of live sessions together (`ClientClaim`); NULL for
+    // sessions made before, or by no known client.
+    Migration(
+      name: "session-owners",
+      sql: """
+        ALTER TABLE sessions ADD COLUMN owner_client TEXT;
+        ALTER TABLE sessions ADD COLUMN owner_address TEXT;
+        CREATE INDEX sessions_by_owner_address ON sessions (owner_address);
+        """),
   ]
 }

@@ -28,6 +28,9 @@ public struct StoredSession: Sendable, Equatable {
   /// session whose log was compacted, the tick of its earliest kept snapshot (the inputs at or
   /// before it are gone, so no state before it can be rebuilt).
   public var logStart: Int64
+  /// The client that makes it and the quota it must fit (`createSession` only: it is stored as
+  /// the session's owner, never read back).
+  public var claim: ClientClaim?
 
   /// Makes a stored session.
   public init(

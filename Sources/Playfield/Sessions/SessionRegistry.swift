@@ -170,7 +170,8 @@ final class SessionRegistry: Sendable {
       refusals.note(bound.limitName)
       throw APIError(.tooManyRequests, quota.message(bound))
     }
-    let warning = record(id: id, model: model, seed: seed, token: token, now: now, clock: clock)
+    let warning = try record(
+      id: id, model: model, seed: seed, token: token, now: now, clock: clock, client: client)
     let session = LiveSession(
       id: id, model: model, seed: seed, tokenHash: TokenHash.hash(token: token), createdAt: now,
       running: clock == .realtime, journal: warning == nil ? journal : nil,
@@ -181,19 +182,34 @@ final class SessionRegistry: Sendable {
     return (session, token, warning)
   }
 
-  /// Stores a new session; says why when storage fails.
+  /// Stores a new session of `client`; says why when storage fails. When the processes
+  /// sharing the store hold as many of the client's sessions as its quota allows, parks one of
+  /// the client's idle sessions here and tries once more (`parking`), or refuses the session and
+  /// frees its place here.
   private func record(
     id: String, model: any Simulation, seed: UInt64, token: String, now: Double,
-    clock: SessionClock
-  ) -> String? {
+    clock: SessionClock, client: ClientKey?, parking: Bool = true
+  ) throws(APIError) -> String? {
     guard let journal else {
       return "the database is not open, so this session will not survive a restart"
     }
     do {
       try journal.created(
         sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
-        config: model.config, seed: seed, token: token, now: now, clock: clock)
+        config: model.config, seed: seed, token: token, now: now, clock: clock,
+        claim: client.map { quota.claim(for: $0, onDemand: clock == .onDemand) })
       return nil
+    } catch StoreError.clientQuota(let stored) {
+      let bound = SessionQuota.Bound(stored)
+      if parking, let client, parkIdle(of: client, at: bound) {
+        return try record(
+          id: id, model: model, seed: seed, token: token, now: now, clock: clock, client: client,
+          parking: false)
+      }
+      quota.release(id)
+      refusals.note(bound.limitName)
+      throw APIError(
+        .tooManyRequests, quota.message(bound) + " (counted across every process of this service)")
     } catch {
       logger.error("cannot store new session \(id), it runs in memory only: \(error)")
       return "the session could not be stored (\(APIError.told(error))); it runs but will not "

@@ -67,16 +67,16 @@ final class StorageJournal: SessionJournal {
 
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
-    clock: SessionClock
+    clock: SessionClock, claim: ClientClaim?
   ) throws {
     let file = checkFile()
     guard file == .same else { throw file }
     let sentAt = leases?.steadyNow
-    let created = try store.createSession(
-      StoredSession(
-        id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now,
-        running: clock == .realtime, clock: clock.rawValue),
-      lease: leases?.terms)
+    var session = StoredSession(
+      id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now,
+      running: clock == .realtime, clock: clock.rawValue)
+    session.claim = claim
+    let created = try store.createSession(session, lease: leases?.terms)
     if let lease = created.lease { hold(lease, sentAt: sentAt) }
     if !created.evicted.isEmpty {
       logger.info("storage evicted old sessions: \(created.evicted.joined(separator: ", "))")
