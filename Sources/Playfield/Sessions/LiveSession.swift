@@ -41,6 +41,8 @@ final class LiveSession: @unchecked Sendable {
   /// Most events sent in one tick; the rest are counted in a `dropped` event.
   static let maxEventsPerTick = 32
   private let inbox = Mutex<[SessionCommand]>([])
+  /// Which of each connection's inputs are stored (`LiveSession+Stored`).
+  let watermarks = Mutex(StoredWatermarks<WebSocket>())
   /// Connections joined or joining: counted when the join is sent, not when the next tick
   /// applies it, so that nothing reads a watched session as unwatched in between.
   private let connections = Atomic<Int>(0)
@@ -177,6 +179,7 @@ final class LiveSession: @unchecked Sendable {
     case .join: connections.add(1, ordering: .relaxed)
     case .leave(let socket):
       connections.subtract(1, ordering: .relaxed)
+      watermarks.withLock { $0.left(socket) }
       joiners.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(socket)) }
     default: break
     }
@@ -536,6 +539,14 @@ final class LiveSession: @unchecked Sendable {
       if !ready(message, for: [socket]).isEmpty { socket.send(message) }
     case .broadcast(let message, let sockets, let delivery):
       broadcast(message, to: ready(message, for: sockets), delivery)
+    case .applied(let senders, let tick):
+      guard journal != nil else { break }
+      tell(
+        watermarks.withLock { marks in
+          senders.flatMap {
+            marks.applied(logged: $0.logged, refused: $0.refused, by: $0.client, at: tick)
+          }
+        })
     case .journalInputs(let inputs, let tick):
       journal?.inputs(sessionID: id, tick: tick, inputs: inputs, packed: onDemand != nil)
     case .snapshot(let state, let tick):
@@ -593,6 +604,14 @@ final class LiveSession: @unchecked Sendable {
           joining.withLock { _ = $0.removeValue(forKey: key) }
           socket.close(.tryAgainLater, reason: reason)
         }))
+  }
+
+  /// Sends `stored` notices, after the `hello` of a socket still joining.
+  func tell(_ notices: [StoredWatermarks<WebSocket>.Notice]) {
+    for notice in notices {
+      let message = ServerMessage.stored(inputs: notice.inputs, tick: notice.tick, id: notice.id)
+      if !ready(message, for: [notice.client]).isEmpty { notice.client.send(message) }
+    }
   }
 
   /// Keeps `message` for those of `sockets` still waiting for their `hello`, and returns the

@@ -248,6 +248,13 @@ final class SessionRegistry: Sendable {
     logger.info("session \(session.id) removed: \(reason)")
   }
 
+  /// The writer committed these sessions' inputs through these ticks (the `stored` watermark).
+  func stored(_ ticks: [String: Int64]) {
+    for (id, tick) in ticks {
+      live.withLock { $0[id] }?.stored(through: UInt64(max(tick, 0)))
+    }
+  }
+
   /// Adds a session (new, or brought back from storage), and wakes the game loop for it.
   func adopt(_ session: LiveSession) {
     session.inputLog = inputLog

@@ -22,6 +22,9 @@ final class StorageJournal: SessionJournal {
   let lastFileCheck = Mutex(DatabaseFileCheck.same)
   /// Told of sessions another process took over (set once the registry exists).
   let lostSessions: LostSessions
+  /// Told, after each commit, of the sessions whose inputs it stored and the last tick of
+  /// them it stored (the `stored` watermark).
+  let storedInputs = Relay<[String: Int64]>()
 
   /// A journal on `store`; `owner` names this process's leases when the store is shared.
   init(
@@ -31,8 +34,10 @@ final class StorageJournal: SessionJournal {
     let lost = LostSessions()
     self.lostSessions = lost
     self.store = store
+    let stored = storedInputs
     let writer = SessionWriter(
-      store: store, configuration: configuration, leaseLost: { lost.report($0) })
+      store: store, configuration: configuration, leaseLost: { lost.report($0) },
+      stored: { stored.report($0) })
     self.writer = writer
     self.leases = owner.map {
       LeaseKeeper(
