@@ -1,5 +1,6 @@
 import JSON
 import Server
+import Synchronization
 
 /// The `stored` watermark (docs/protocol.md): each connection is told how many of its inputs
 /// are in the committed log, as the writer commits them, and a `flush` is answered once every
@@ -28,6 +29,16 @@ extension LiveSession {
 
   /// The writer committed the session's log through `tick` (on the writer's thread).
   func stored(through tick: UInt64) {
+    storedThrough.max(tick, ordering: .sequentiallyConsistent)
     tell(watermarks.withLock { $0.stored(through: tick) })
+  }
+
+  /// The tick at or before which every input the session applied is durably stored, for a
+  /// session now at `tick` (a batch reply's `stored`): `tick` itself when every input it
+  /// journaled is committed, else the last tick committed; 0 for a session not stored.
+  func storedWatermark(at tick: UInt64) -> UInt64 {
+    guard journal != nil else { return 0 }
+    let stored = storedThrough.load(ordering: .sequentiallyConsistent)
+    return stored >= loggedThrough.load(ordering: .sequentiallyConsistent) ? tick : stored
   }
 }

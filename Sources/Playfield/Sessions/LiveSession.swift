@@ -43,6 +43,9 @@ final class LiveSession: @unchecked Sendable {
   private let inbox = Mutex<[SessionCommand]>([])
   /// Which of each connection's inputs are stored (`LiveSession+Stored`).
   let watermarks = Mutex(StoredWatermarks<WebSocket>())
+  /// The last tick whose inputs went to the journal, and the last the writer committed.
+  let loggedThrough = Atomic<UInt64>(0)
+  let storedThrough = Atomic<UInt64>(0)
   /// Connections joined or joining: counted when the join is sent, not when the next tick
   /// applies it, so that nothing reads a watched session as unwatched in between.
   private let connections = Atomic<Int>(0)
@@ -548,6 +551,8 @@ final class LiveSession: @unchecked Sendable {
           }
         })
     case .journalInputs(let inputs, let tick):
+      // NB: before the journal has them, so a commit of them is never older than this.
+      loggedThrough.store(tick, ordering: .sequentiallyConsistent)
       journal?.inputs(sessionID: id, tick: tick, inputs: inputs, packed: onDemand != nil)
     case .snapshot(let state, let tick):
       journal?.snapshot(sessionID: id, tick: tick, state: state)
