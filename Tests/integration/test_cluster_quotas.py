@@ -7,17 +7,12 @@ why, only when PostgreSQL's or nginx's binaries are missing (`make test-deps` in
 """
 import asyncio
 import json
-import os
-import pathlib
-import sys
 
 import pytest
 from websockets.asyncio.client import connect
 
 from helpers import request
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
-import cluster as clusters  # noqa: E402  (scripts/cluster.py, which `make cluster` runs)
+from test_cluster import start_cluster
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
@@ -26,14 +21,7 @@ PER_CLIENT = 4
 
 @pytest.fixture(scope="module")
 def cluster():
-    try:
-        clusters.Postgres.binaries()
-    except FileNotFoundError as error:
-        pytest.skip(str(error))
-    if not os.access(clusters.shutil.which("nginx") or "/usr/sbin/nginx", os.X_OK):
-        pytest.skip("nginx is missing: run `make test-deps`, which installs it")
-    made = clusters.Cluster(3, extra=["--sessions-per-client", str(PER_CLIENT)])
-    made.ws_url = "ws://" + made.url[len("http://"):]
+    made = start_cluster(3, ["--sessions-per-client", str(PER_CLIENT)])
     yield made
     made.stop()
 
