@@ -102,6 +102,15 @@ http {{
 {everyone}
     keepalive 32;
   }}
+  # Cold work (tile renders, sphere packings): each client address to one process (the next
+  # one on the ring while it is down), so that the per-client and per-address limits of that
+  # process are the client's across the cluster (docs/deployment.md, "Quotas").
+  upstream playfield_by_address {{
+    zone playfield_by_address 64k;
+    hash $remote_addr consistent;
+{everyone}
+    keepalive 32;
+  }}
 {shard_upstreams}
 
   server {{
@@ -123,13 +132,16 @@ http {{
     proxy_next_upstream_timeout 30s;
 
     location /tiles/ {{
-      proxy_pass http://playfield_all;
+      proxy_pass http://playfield_by_address;
       proxy_buffering on;
       proxy_cache playfield_tiles;
       proxy_cache_valid 200 1d;
       proxy_cache_lock on;
       proxy_read_timeout 30s;
       add_header X-Cache-Status $upstream_cache_status always;
+    }}
+    location /api/spheres {{
+      proxy_pass http://playfield_by_address;
     }}
     # /metrics: any one process's (Prometheus' text format); /metrics/NAME: process NAME's.
     location = /metrics {{

@@ -99,7 +99,8 @@ public final class Application: HTTPHandler {
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger,
       wake: { wake.signal() }, scheduler: scheduler, shard: environment.shard)
     self.registry = registry
-    journal?.lostSessions.onLost { registry.dropLost($0) }
+    journal?.lostSessions.on { registry.dropLost($0) }
+    journal?.storedInputs.on { registry.stored($0) }
     self.sessionAPI = SessionAPI(registry: registry, scheduler: scheduler)
     let meters = Meters(refusals: registry.refusals)
     self.meters = meters

@@ -20,6 +20,9 @@ extension SQLSessionStore {
           "SELECT COUNT(*) FROM sessions WHERE id = ?", [.text(session.id)])
         guard found == 0 else { throw StoreError.sessionExists(id: session.id) }
         let evicted = try Self.makeRoom(for: session, limits: limits, now: now, in: database)
+        if let claim = session.claim, let terms {
+          try Self.check(claim, clock: session.clock, on: database, owner: terms.owner, now: now)
+        }
         let lease = terms.map {
           Lease(
             sessionID: session.id, owner: $0.owner, epoch: 1,
@@ -29,8 +32,8 @@ extension SQLSessionStore {
           """
           INSERT INTO sessions
             (id, kind, config, seed, status, created_at, updated_at, tick, token_hash,
-             lease_owner, lease_epoch, lease_expires_at, clock, owner_client)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             lease_owner, lease_epoch, lease_expires_at, clock, owner_client, owner_address)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           [
             .text(session.id), .text(session.kind), .text(session.config),
@@ -38,7 +41,8 @@ extension SQLSessionStore {
             .real(session.createdAt), .real(session.updatedAt), .integer(session.tick),
             .text(session.tokenHash), lease.map { .text($0.owner) } ?? .null,
             .integer(lease?.epoch ?? 0), lease.map { .real($0.expiresAt) } ?? .null,
-            .text(session.clock), session.owner.map { .text($0) } ?? .null,
+            .text(session.clock), (session.owner ?? session.claim?.client).map { .text($0) } ?? .null,
+            session.claim.map { .text($0.address) } ?? .null,
           ])
         return CreatedSession(lease: lease, evicted: evicted)
       }
@@ -116,6 +120,33 @@ extension SQLSessionStore {
       StoreStatistics(
         sessions: try database.count("SELECT COUNT(*) FROM sessions", []),
         bytes: Int64(try database.count(database.dialect.sizeQuery, [])))
+    }
+  }
+
+  /// Refuses `claim` (`StoreError.clientQuota`) when its client's sessions held by processes
+  /// other than `owner` under leases live at `now`, with those it holds itself, pass a bound;
+  /// the client's sessions of `clock` count as its on-demand ones when the claim is on demand.
+  /// Called with the sessions table serialized, so two processes never both take the last place.
+  static func check(
+    _ claim: ClientClaim, clock: String, on database: some SQLConnection, owner: String,
+    now: Double
+  ) throws {
+    let counts = try database.query(
+      """
+      SELECT COALESCE(SUM(CASE WHEN owner_client = ?1 THEN 1 ELSE 0 END), 0), COUNT(*),
+        COALESCE(SUM(CASE WHEN owner_client = ?1 AND clock = ?4 THEN 1 ELSE 0 END), 0)
+      FROM sessions
+      WHERE owner_address = ?2 AND lease_owner IS NOT NULL AND lease_owner <> ?3
+        AND lease_expires_at > ?5
+      """,
+      [.text(claim.client), .text(claim.address), .text(owner), .text(clock), .real(now)]
+    ) {
+      ClientCounts(client: Int($0.int64(0)), address: Int($0.int64(1)), onDemand: Int($0.int64(2)))
+    }
+    if let bound = claim.bound(
+      elsewhere: counts.first ?? ClientCounts(client: 0, address: 0, onDemand: 0))
+    {
+      throw StoreError.clientQuota(bound)
     }
   }
 }

@@ -238,14 +238,17 @@ public enum Schema {
         CREATE INDEX recipes_by_book ON recipes (book_id, name);
         CREATE INDEX recipes_by_search ON recipes USING GIN (search_vector);
         """),
-    // The client that made each session (`ADDRESS` or `ADDRESS FAMILY`): stored sessions are
-    // counted per client and per address (`StoreLimits.maxSessionsPerClient`); NULL for
-    // sessions stored before.
+    // The client that made each session (`ADDRESS` or `ADDRESS FAMILY`) and its address:
+    // stored sessions are counted per client and per address (`StoreLimits`), and the
+    // processes sharing a store hold each client to one quota of live sessions together
+    // (`ClientClaim`); NULL for sessions stored before, or made by no known client.
     Migration(
       name: "session-owners",
       sql: """
         ALTER TABLE sessions ADD COLUMN owner_client TEXT;
+        ALTER TABLE sessions ADD COLUMN owner_address TEXT;
         CREATE INDEX sessions_by_owner ON sessions (owner_client);
+        CREATE INDEX sessions_by_owner_address ON sessions (owner_address);
         """),
   ]
 }

@@ -48,6 +48,8 @@ public final class SessionWriter: @unchecked Sendable {
   private var lostSessions = 0
   private var refusedRows = 0
   private let leaseLost: @Sendable ([String]) -> Void
+  /// Told after each commit of the sessions whose inputs it wrote, with the last tick written.
+  private let stored: @Sendable ([String: Int64]) -> Void
   /// When each queued tick's inputs were queued, by the `enqueued` count they reach: a flush
   /// that makes everything through that count durable records how long they waited.
   private var queuedAt: [(through: UInt64, at: Double)] = []
@@ -59,8 +61,10 @@ public final class SessionWriter: @unchecked Sendable {
   public init(
     store: any SessionStore, configuration: WriterConfiguration = WriterConfiguration(),
     now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
-    leaseLost: @escaping @Sendable ([String]) -> Void = { _ in }
+    leaseLost: @escaping @Sendable ([String]) -> Void = { _ in },
+    stored: @escaping @Sendable ([String: Int64]) -> Void = { _ in }
   ) {
+    self.stored = stored
     self.store = store
     self.configuration = configuration
     self.now = now
@@ -363,6 +367,12 @@ public final class SessionWriter: @unchecked Sendable {
             leaseLost(written.lostSessions)
             condition.lock()
           }
+          let storedTicks = Self.lastTicks(of: batch.inputs, except: written.lostSessions)
+          if !storedTicks.isEmpty {
+            condition.unlock()
+            stored(storedTicks)
+            condition.lock()
+          }
         case .failure(let error):
           pending.restore(batch)
           lastError = error
@@ -377,6 +387,14 @@ public final class SessionWriter: @unchecked Sendable {
         }
       }
     }
+  }
+
+  /// The last tick of each session's `inputs`, but for the sessions `except`.
+  static func lastTicks(of inputs: [LoggedInput], except: [String]) -> [String: Int64] {
+    var ticks: [String: Int64] = [:]
+    for input in inputs { ticks[input.sessionID] = max(ticks[input.sessionID] ?? 0, input.tick) }
+    for id in except { ticks[id] = nil }
+    return ticks
   }
 
   private static func describe(_ error: any Error) -> String {

@@ -22,6 +22,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooManyMazesForAddress(limit: Int)
   /// The maze exists and the token given is not its owner's.
   case notMazeOwner(name: String)
+  /// The client (or its address) already holds as many live sessions as `ClientClaim` allows,
+  /// counted across every process sharing the store.
+  case clientQuota(ClientClaim.Bound)
   /// The recipe book holds as many recipes as it may.
   case tooManyRecipes(limit: Int)
   /// The token may read the recipe book but not do this.
@@ -49,6 +52,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
       "your address has saved \(limit) mazes, the most one address may; delete one first"
     case .notMazeOwner(let name):
       "the maze \(name) belongs to someone else: send its token to change or delete it"
+    case .clientQuota(let bound):
+      "the \(bound.rawValue) quota of live sessions is reached across the processes sharing the store"
     case .tooManyRecipes(let limit):
       "the recipe book is full (\(limit) recipes); delete some first"
     case .recipeBookAccess(let needed):

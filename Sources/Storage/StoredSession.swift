@@ -31,6 +31,9 @@ public struct StoredSession: Sendable, Equatable {
   /// The client that made it (`ADDRESS` or `ADDRESS FAMILY`), whose stored places it takes;
   /// nil for sessions stored before owners were, or made by nobody in particular.
   public var owner: String?
+  /// The quota of live sessions across processes the new session must fit (`createSession`
+  /// only: its address is stored beside the owner, never read back).
+  public var claim: ClientClaim?
 
   /// Makes a stored session.
   public init(

@@ -1,5 +1,6 @@
 import JSON
 import Simulation
+import Storage
 import Synchronization
 
 @testable import Playfield
@@ -20,7 +21,7 @@ final class RecordingJournal: SessionJournal {
 
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
-    clock: SessionClock, owner: String?
+    clock: SessionClock, owner: String?, claim: ClientClaim?
   ) throws {}
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
     logged.withLock { $0 += inputs.map(\.json) }

@@ -29,12 +29,19 @@ import cluster as clusters  # noqa: E402  (scripts/cluster.py, which `make clust
 pytestmark = [pytest.mark.timeout(400), pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def cluster():
+def start_cluster(count, extra):
+    """A cluster of `count` processes started with `extra` options (`ws_url` set too); skips
+    the test, saying why, when PostgreSQL's or nginx's binaries are missing."""
     if reason := clusters.missing_tools():
         pytest.skip(reason)
-    made = clusters.Cluster(3, extra=["--sessions-per-client", "200"])
+    made = clusters.Cluster(count, extra=extra)
     made.ws_url = "ws://" + made.url[len("http://"):]
+    return made
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    made = start_cluster(3, ["--sessions-per-client", "200"])
     yield made
     made.stop()
 

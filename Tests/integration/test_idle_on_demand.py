@@ -57,7 +57,8 @@ def batch_step(ws, step_id, count):
         magic, got, n, w = struct.unpack_from("<4sIII", reply)
         assert (magic, got) == (b"PFB1", step_id)
         ticks = struct.unpack_from(f"<{n}Q", reply, 16)
-        return list(ticks), list(reply[16 + 8 * n + 8 * n * w:])
+        statuses = 16 + 8 * n + 8 * n * w
+        return list(ticks), list(reply[statuses:statuses + n])
 
 
 def test_a_closed_connections_on_demand_sessions_are_parked_to_make_room(start_playfield):

@@ -16,7 +16,7 @@ extension APIError {
         .tooManySessionsForAddress:
         self.init(.tooManyRequests, store.description)
       case .notMazeOwner, .recipeBookAccess: self.init(.forbidden, store.description)
-      case .tooManyRecipes: self.init(.tooManyRequests, store.description)
+      case .tooManyRecipes, .clientQuota: self.init(.tooManyRequests, store.description)
       }
     case let sqlite as SQLiteError:
       self.init(.serviceUnavailable, "the database cannot do this now: \(sqlite.message)")

@@ -42,6 +42,11 @@ final class LiveSession: @unchecked Sendable {
   static let maxEventsPerTick = 32
   /// Commands and orders waiting for the session's turn.
   private let mailbox: Mutex<SessionMailbox>
+  /// Which of each connection's inputs are stored (`LiveSession+Stored`).
+  let watermarks = Mutex(StoredWatermarks<WebSocket>())
+  /// The last tick whose inputs went to the journal, and the last the writer committed.
+  let loggedThrough = Atomic<UInt64>(0)
+  let storedThrough = Atomic<UInt64>(0)
   /// Connections joined or joining: counted when the join is sent, not when the next tick
   /// applies it, so that nothing reads a watched session as unwatched in between.
   private let connections = Atomic<Int>(0)
@@ -178,6 +183,7 @@ final class LiveSession: @unchecked Sendable {
       // NB: a leave is never refused for numbers. Once closed nothing is counted: the session
       // is out of the registry, and a join that came after the close was never counted.
       if queued { connections.subtract(1, ordering: .relaxed) }
+      watermarks.withLock { $0.left(socket) }
       joiners.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(socket)) }
     default: break
     }
@@ -645,7 +651,17 @@ final class LiveSession: @unchecked Sendable {
       if !ready(message, for: [socket]).isEmpty { socket.send(message) }
     case .broadcast(let message, let sockets, let delivery):
       broadcast(message, to: ready(message, for: sockets), delivery)
+    case .applied(let senders, let tick):
+      guard journal != nil else { break }
+      tell(
+        watermarks.withLock { marks in
+          senders.flatMap {
+            marks.applied(logged: $0.logged, refused: $0.refused, by: $0.client, at: tick)
+          }
+        })
     case .journalInputs(let inputs, let tick):
+      // NB: before the journal has them, so a commit of them is never older than this.
+      loggedThrough.store(tick, ordering: .sequentiallyConsistent)
       journal?.inputs(sessionID: id, tick: tick, inputs: inputs, packed: onDemand != nil)
     case .snapshot(let state, let tick):
       journal?.snapshot(sessionID: id, tick: tick, state: state)
@@ -702,6 +718,14 @@ final class LiveSession: @unchecked Sendable {
           joining.withLock { _ = $0.removeValue(forKey: key) }
           socket.close(.tryAgainLater, reason: reason)
         }))
+  }
+
+  /// Sends `stored` notices, after the `hello` of a socket still joining.
+  func tell(_ notices: [StoredWatermarks<WebSocket>.Notice]) {
+    for notice in notices {
+      let message = ServerMessage.stored(inputs: notice.inputs, tick: notice.tick, id: notice.id)
+      if !ready(message, for: [notice.client]).isEmpty { notice.client.send(message) }
+    }
   }
 
   /// Keeps `message` for those of `sockets` still waiting for their `hello`, and returns the

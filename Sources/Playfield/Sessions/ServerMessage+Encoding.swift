@@ -77,6 +77,11 @@ extension ServerMessage {
     case .ack(let id):
       writer.field("type", "ack")
       writer.field("id", id)
+    case .stored(let inputs, let tick, let id):
+      writer.field("type", "stored")
+      writer.field("inputs", inputs)
+      if let tick { writer.field("tick", Int(tick)) }
+      if let id { writer.field("id", id) }
     case .answer(let query, let body, let id):
       writer.field("type", "answer")
       writer.field("query", query)

@@ -24,6 +24,10 @@ enum ServerMessage: Sendable {
   case pong(id: JSONValue?, t: JSONValue?)
   /// A command that carried an `id` was checked and queued for the session.
   case ack(id: JSONValue)
+  /// The `stored` watermark: the first `inputs` of the connection's inputs are in the log (or
+  /// were refused at their step, never to be logged), which is stored through `tick` when
+  /// known; with the `id` of the `flush` it answers.
+  case stored(inputs: Int, tick: UInt64?, id: JSONValue?)
   /// The answer to a query (`Simulation.queries`): `body` is one JSON value, sent as the
   /// field named after the query, with the query's `id`.
   case answer(query: String, body: [UInt8], id: JSONValue?)

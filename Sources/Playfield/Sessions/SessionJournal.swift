@@ -1,13 +1,16 @@
 import JSON
 import Simulation
+import Storage
 
 /// Where sessions are made durable. The game loop reports to it and never waits on it.
 protocol SessionJournal: Sendable {
   /// A new session, before its first tick, advanced by `clock`, made by `owner` (a
-  /// `ClientKey`'s description), whose stored places it takes.
+  /// `ClientKey`'s description), whose stored places it takes, and held to `claim` (when
+  /// known): on a store several processes share, refused with `StoreError.clientQuota` when
+  /// the client's sessions in all of them would pass its quota.
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
-    clock: SessionClock, owner: String?
+    clock: SessionClock, owner: String?, claim: ClientClaim?
   ) throws
   /// Inputs applied in the step that produced `tick`, in order (each logged as its
   /// `loggedText`).

@@ -73,6 +73,9 @@ struct SessionMachine<Client: AnyObject & Sendable> {
   enum Action: Sendable {
     case send(ServerMessage, to: Client)
     case broadcast(ServerMessage, to: [Client], Delivery)
+    /// Connections' inputs the step that made `tick` applied: `logged` of them go to the log
+    /// (`journalInputs`, next), `refused` never will (the `stored` watermark).
+    case applied([(client: Client, logged: Int, refused: Int)], tick: UInt64)
     /// Log the inputs applied in the step that made `tick`.
     case journalInputs([CheckedInput], tick: UInt64)
     /// Store the exact state at `tick`.
@@ -449,6 +452,8 @@ struct SessionMachine<Client: AnyObject & Sendable> {
         perform(.gameEnded(GameResult(tick: tick, score: score, level: level)))
       }
     }
+    let senders = Self.senders(waiting, refused: refused)
+    if !senders.isEmpty { perform(.applied(senders, tick: tick)) }
     if !inputs.isEmpty { perform(.journalInputs(inputs, tick: tick)) }
     inputsSinceSnapshot += inputs.count
     if tick - lastSnapshotTick >= configuration.snapshotInterval
@@ -468,6 +473,25 @@ struct SessionMachine<Client: AnyObject & Sendable> {
     }
     let messages = ServerMessage.events(events, tick: tick, limit: configuration.maxEventsPerTick)
     for message in messages { perform(.broadcast(message, to: everyone, .reliable)) }
+  }
+
+  /// How many of each connection's `waiting` inputs were logged and `refused`, in the order
+  /// the connections first appear.
+  private static func senders(
+    _ waiting: [(input: CheckedInput, from: Client?)], refused: [Int: String]
+  ) -> [(client: Client, logged: Int, refused: Int)] {
+    var senders: [(client: Client, logged: Int, refused: Int)] = []
+    for (index, (_, client)) in waiting.enumerated() {
+      guard let client else { continue }
+      let slot =
+        senders.firstIndex { $0.client === client }
+        ?? {
+          senders.append((client, 0, 0))
+          return senders.count - 1
+        }()
+      if refused[index] == nil { senders[slot].logged += 1 } else { senders[slot].refused += 1 }
+    }
+    return senders
   }
 
   /// Acknowledges the asked-for steps whose last tick ran: after that tick's frame and events.

@@ -1,3 +1,4 @@
+import Storage
 import Synchronization
 
 /// Live sessions per client and per address: one client (an address, or a browser family of it)
@@ -17,6 +18,15 @@ final class SessionQuota: Sendable {
     case reserve
     /// The client holds as many on-demand sessions as it may (`perClientOnDemand`).
     case onDemand
+
+    /// The bound a claim on a shared store passed (`ClientClaim`).
+    init(_ bound: ClientClaim.Bound) {
+      switch bound {
+      case .client: self = .client
+      case .address: self = .address
+      case .onDemand: self = .onDemand
+      }
+    }
   }
 
   /// Sessions one client may have live at once.
@@ -86,6 +96,30 @@ final class SessionQuota: Sendable {
   /// The client that made `sessionID`, if known.
   func owner(of sessionID: String) -> ClientKey? {
     owners.withLock { $0[sessionID] }
+  }
+
+  /// How many live sessions `client` holds here, its address's clients together, and its
+  /// on-demand ones.
+  func counts(of client: ClientKey) -> ClientCounts {
+    owners.withLock { owners in
+      var counts = ClientCounts(client: 0, address: 0, onDemand: 0)
+      for (id, owner) in owners where owner.address == client.address {
+        counts.address += 1
+        guard owner == client else { continue }
+        counts.client += 1
+        if isOnDemand(id) { counts.onDemand += 1 }
+      }
+      return counts
+    }
+  }
+
+  /// The claim a new session of `client` makes on a store other processes share: this
+  /// process's counts (`counts(of:)`, the new session admitted) and the bounds.
+  func claim(for client: ClientKey, onDemand: Bool) -> ClientClaim {
+    ClientClaim(
+      client: client.description, address: client.address, onDemand: onDemand,
+      perClient: perClient, perAddress: perAddress, perClientOnDemand: perClientOnDemand,
+      heldHere: counts(of: client))
   }
 
   /// How many live sessions the clients of `address` hold together.

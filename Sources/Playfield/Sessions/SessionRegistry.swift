@@ -175,6 +175,8 @@ final class SessionRegistry: Sendable {
   /// for it (the owner's share, its address's, or the whole store is full), the owner's own
   /// oldest parked sessions are deleted to make room, one at a time; with none left, throws:
   /// a session that could not be stored for lack of a place is refused, not run in memory only.
+  /// When the processes sharing the store hold as many of the owner's live sessions as its
+  /// quota allows, parks one of the owner's idle sessions here and tries once more, or refuses.
   private func record(
     id: String, model: any Simulation, seed: UInt64, token: String, now: Double,
     clock: SessionClock, owner: ClientKey?
@@ -182,13 +184,24 @@ final class SessionRegistry: Sendable {
     guard let journal else {
       return "the database is not open, so this session will not survive a restart"
     }
+    var parkedForClaim = false
     while true {
       do {
         try journal.created(
           sessionID: id, kind: model.config["kind"]?.stringValue ?? Swift.type(of: model).kind,
           config: model.config, seed: seed, token: token, now: now, clock: clock,
-          owner: owner?.description)
+          owner: owner?.description,
+          claim: owner.map { quota.claim(for: $0, onDemand: clock == .onDemand) })
         return nil
+      } catch StoreError.clientQuota(let stored) {
+        let bound = SessionQuota.Bound(stored)
+        if !parkedForClaim, let owner, parkIdle(of: owner, at: bound) {
+          parkedForClaim = true
+          continue
+        }
+        refusals.note(bound.limitName)
+        throw APIError(
+          .tooManyRequests, quota.message(bound) + " (counted across every process of this service)")
       } catch let error as StoreError {
         guard let refusal = StoredPlaces.refusal(error) else { return memoryOnly(id, error) }
         // NB: past its share, the owner's own oldest parked session makes room, nobody else's.
@@ -239,6 +252,13 @@ final class SessionRegistry: Sendable {
     session.disconnectAll(.goingAway, reason: reason)
     journal?.deleted(sessionID: session.id)
     logger.info("session \(session.id) removed: \(reason)")
+  }
+
+  /// The writer committed these sessions' inputs through these ticks (the `stored` watermark).
+  func stored(_ ticks: [String: Int64]) {
+    for (id, tick) in ticks {
+      live.withLock { $0[id] }?.stored(through: UInt64(max(tick, 0)))
+    }
   }
 
   /// Adds a session (new, or brought back from storage), and wakes the game loop for it.

@@ -22,6 +22,9 @@ final class StorageJournal: SessionJournal {
   let lastFileCheck = Mutex(DatabaseFileCheck.same)
   /// Told of sessions another process took over (set once the registry exists).
   let lostSessions: LostSessions
+  /// Told, after each commit, of the sessions whose inputs it stored and the last tick of
+  /// them it stored (the `stored` watermark).
+  let storedInputs = Relay<[String: Int64]>()
 
   /// A journal on `store`; `owner` names this process's leases when the store is shared.
   init(
@@ -31,8 +34,10 @@ final class StorageJournal: SessionJournal {
     let lost = LostSessions()
     self.lostSessions = lost
     self.store = store
+    let stored = storedInputs
     let writer = SessionWriter(
-      store: store, configuration: configuration, leaseLost: { lost.report($0) })
+      store: store, configuration: configuration, leaseLost: { lost.report($0) },
+      stored: { stored.report($0) })
     self.writer = writer
     self.leases = owner.map {
       LeaseKeeper(
@@ -67,16 +72,16 @@ final class StorageJournal: SessionJournal {
 
   func created(
     sessionID: String, kind: String, config: JSONValue, seed: UInt64, token: String, now: Double,
-    clock: SessionClock, owner: String?
+    clock: SessionClock, owner: String?, claim: ClientClaim?
   ) throws {
     let file = checkFile()
     guard file == .same else { throw file }
     let sentAt = leases?.steadyNow
-    let created = try store.createSession(
-      StoredSession(
-        id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now,
-        running: clock == .realtime, clock: clock.rawValue, owner: owner),
-      lease: leases?.terms)
+    var session = StoredSession(
+      id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now,
+      running: clock == .realtime, clock: clock.rawValue, owner: owner)
+    session.claim = claim
+    let created = try store.createSession(session, lease: leases?.terms)
     if let lease = created.lease { hold(lease, sentAt: sentAt) }
     if !created.evicted.isEmpty {
       logger.info("storage evicted old sessions: \(created.evicted.joined(separator: ", "))")

@@ -11,6 +11,8 @@ import Simulation
 ///     ..  n*w f64  each session's values (`BatchStepping.batchFields`), row by row
 ///     ..  n u8     each session's status: 0 stepped; not stepped (values 0): 1 deleted, 2
 ///                  fenced (this process may not apply anything to it now; its tick given)
+///     ..  n u64    each session's `stored` watermark: every input applied at or before this
+///                  tick is durably stored (`LiveSession.storedWatermark`)
 struct BatchReply: Sendable {
   static let magic: [UInt8] = Array("PFB1".utf8)
   static let stepped: UInt8 = 0
@@ -22,31 +24,36 @@ struct BatchReply: Sendable {
   private(set) var ticks: [UInt64] = []
   var values: BatchValues
   private(set) var status: [UInt8] = []
+  private(set) var stored: [UInt64] = []
 
   init(request: UInt32, sessions: Int, width: Int) {
     self.request = request
     self.width = width
     ticks.reserveCapacity(sessions)
     status.reserveCapacity(sessions)
+    stored.reserveCapacity(sessions)
     values = BatchValues(capacity: sessions * width)
   }
 
-  /// The next session stepped to `tick` (its values are appended to `values`).
-  mutating func stepped(tick: UInt64) {
+  /// The next session stepped to `tick` (its values are appended to `values`), its inputs
+  /// stored through `stored`.
+  mutating func stepped(tick: UInt64, stored: UInt64) {
     ticks.append(tick)
     status.append(Self.stepped)
+    self.stored.append(stored)
   }
 
   /// The next session was not stepped (`deleted`, `fenced`); its values are 0.
-  mutating func notStepped(_ why: UInt8, tick: UInt64) {
+  mutating func notStepped(_ why: UInt8, tick: UInt64, stored: UInt64 = 0) {
     ticks.append(tick)
     for _ in 0..<width { values.append(0) }
     status.append(why)
+    self.stored.append(stored)
   }
 
   var bytes: [UInt8] {
     var bytes = Self.magic
-    bytes.reserveCapacity(16 + ticks.count * (9 + 8 * width))
+    bytes.reserveCapacity(16 + ticks.count * (17 + 8 * width))
     for word in [request, UInt32(ticks.count), UInt32(width)] {
       withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
     }
@@ -57,6 +64,9 @@ struct BatchReply: Sendable {
       withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
     }
     bytes += status
+    for tick in stored {
+      withUnsafeBytes(of: tick.littleEndian) { bytes += $0 }
+    }
     return bytes
   }
 }

@@ -34,11 +34,12 @@ final class BatchStep: @unchecked Sendable {
         entries[next].inputs = []
         left = remaining
         guard remaining == 0 else { return .more }
-        reply.stepped(tick: tick)
+        reply.stepped(tick: tick, stored: entry.session.storedWatermark(at: tick))
       case .deleted:
         reply.notStepped(BatchReply.deleted, tick: 0)
       case .fenced(let tick):
-        reply.notStepped(BatchReply.fenced, tick: tick)
+        reply.notStepped(
+          BatchReply.fenced, tick: tick, stored: entry.session.storedWatermark(at: tick))
       case .waiting:
         // NB: brought back from storage, not yet where it was: the next slice asks again.
         return .more

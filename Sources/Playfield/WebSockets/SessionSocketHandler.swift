@@ -112,6 +112,13 @@ struct SessionSocketHandler: WebSocketHandler {
     if type == "ping" {
       return .success(.now(.pong(id: fields["id"], t: fields["t"])))
     }
+    if type == "flush", let socket {
+      guard session.flushStored(socket, id: id) else {
+        return .failure(
+          ClientError("not-stored", "this session is kept in memory only: nothing of it is stored"))
+      }
+      return .success(.later)
+    }
     if let socket, session.type.queries.contains(type) {
       return ask(type, .object(fields), id: id, socket: socket).map { .later }
     }
@@ -212,7 +219,10 @@ struct SessionSocketHandler: WebSocketHandler {
     {
       return .failure(ClientError(bound.code, inputLog.message(bound)))
     }
+    let counted = command.isInput ? socket : nil
+    if let counted { session.accepted(from: counted) }
     guard session.send(command) else {
+      if let counted { session.withdrawn(from: counted) }
       return .failure(ClientError("too-many", "too many messages waiting; slow down"))
     }
     return .success(command)

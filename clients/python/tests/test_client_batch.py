@@ -221,3 +221,29 @@ def test_the_limits_of_a_connection_and_a_message(start_server):
         assert error.code == "too-many" and "not 3" in error.message
         reply = batch.step(slots=[2, 0])
         assert reply.status.tolist() == [STEPPED, STEPPED]
+
+
+def test_a_reply_says_up_to_which_tick_each_sessions_inputs_are_stored(client):
+    import time
+    infos = _holes(client, 2)
+    try:
+        with Batch(client) as batch:
+            for info in infos:
+                batch.attach(info)
+            acted = batch.step(actions=[[0.5, 0], None])
+            assert (acted.stored <= acted.ticks).all()
+            # Steps without actions log nothing: once the writer has committed the first step's
+            # input (every 250 ms), each session's watermark is its tick.
+            deadline = time.monotonic() + 10
+            while True:
+                reply = batch.step()
+                if (reply.stored == reply.ticks).all():
+                    break
+                assert time.monotonic() < deadline, (reply.ticks, reply.stored)
+                time.sleep(0.05)
+            assert reply.stored[0] >= acted.ticks[0]
+            # The tilt is in the log the database holds.
+            logged = [row["input"] for row in client.inputs(infos[0])["inputs"]]
+            assert {"type": "tilt", "x": 0.5, "y": 0} in logged, logged
+    finally:
+        _delete(client, infos)

@@ -415,3 +415,28 @@ def test_session_and_async_session_are_one_api():
         if name == "connect":
             continue
         assert inspect.signature(method) == inspect.signature(asynchronous[name]), name
+
+
+def test_flush_waits_until_every_input_sent_is_in_the_stored_log(client):
+    info = client.create_session("maze", seed=1)
+    try:
+        with client.connect(info) as session:
+            session.stop()
+            assert session.flush(timeout=5) == 0  # nothing sent: answered at once
+            for x in (0.25, 0.5, 0.75):
+                session.tilt(x, 0)
+            session.step()  # a stopped session applies its inputs at the step
+            assert session.flush(timeout=5) == 3
+            assert session.stored == 3
+            # The log read from the database (not from memory) has every one of them.
+            logged = [row["input"] for row in client.inputs(info)["inputs"]]
+            assert [row.get("x") for row in logged if row["type"] == "tilt"] == [0.25, 0.5, 0.75]
+            # A tilt waiting for a step is not stored: flush says so within its bound.
+            session.tilt(1, 0)
+            with pytest.raises(TimeoutError):
+                session.flush(timeout=0.5)
+            session.step()
+            assert session.flush(timeout=5) == 4
+    finally:
+        client.delete_session(info)
+

@@ -51,10 +51,12 @@ RETRIED = ("held-elsewhere", "busy")
 
 class BatchReply:
     """One step's answer: `ticks` (n uint64), `values` (n x len(fields) float64, rows in the
-    request's order) and `status` (n uint8: 0 stepped, 1 deleted, 2 fenced). The arrays are read-only
-    views of the received message."""
+    request's order), `status` (n uint8: 0 stepped, 1 deleted, 2 fenced) and `stored` (n uint64,
+    each session's `stored` watermark: every input applied at or before that tick is durably
+    stored; all 0 from a server that does not send it). The arrays are read-only views of the
+    received message."""
 
-    __slots__ = ("request", "ticks", "values", "status")
+    __slots__ = ("request", "ticks", "values", "status", "stored")
 
     def __init__(self, data: bytes) -> None:
         magic, self.request, n, width = HEADER.unpack_from(data)
@@ -68,6 +70,10 @@ class BatchReply:
         offset += 8 * n * width
         self.status: NDArray[np.uint8] = np.frombuffer(data, dtype=np.uint8, count=n,
                                                        offset=offset)
+        offset += n
+        self.stored: NDArray[np.uint64] = (
+            np.frombuffer(data, dtype="<u8", count=n, offset=offset)
+            if len(data) >= offset + 8 * n else np.zeros(n, dtype=np.uint64))
 
 
 class _BlockingSocket:

@@ -127,7 +127,7 @@ def _answers(message: Message, key: str | int) -> bool:
     `ack`; a query's `answer`; an on-demand step's frame, which carries the id."""
     if isinstance(message, Frame):
         return bool(message.data.get("id") == key)
-    return (isinstance(message, dict) and message.get("type") in ("ack", "answer")
+    return (isinstance(message, dict) and message.get("type") in ("ack", "answer", "stored")
             and message.get("id") == key)
 
 
@@ -135,7 +135,8 @@ class AsyncSession:
     """A connection to one session as controller (URL with `?token=`) or spectator.
 
     Attributes kept current from the stream: `hello`, `id`, `kind`, `role`, `tick`, `running`,
-    `frame` (the newest), `status` (the newest). Iterate (`async for message in session`) for
+    `frame` (the newest), `status` (the newest), `stored` (how many of this connection's inputs
+    the server has durably stored, its `stored` watermark; `flush()` waits for it). Iterate (`async for message in session`) for
     frames, events, statuses and, after a reconnect, the new `Hello`.
     """
 
@@ -153,6 +154,7 @@ class AsyncSession:
         self.status: Status | None = None
         self.tick = 0
         self.running = False
+        self.stored = 0
         self._socket: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._buffer: collections.deque[Message] = collections.deque(maxlen=buffer)
@@ -259,10 +261,15 @@ class AsyncSession:
         elif isinstance(message, Hello):
             self._take_hello(message)
         consumed = False
+        # The `stored` watermark is kept, not queued for iteration (one comes after each commit).
+        watermark = False
+        if isinstance(message, dict) and message.get("type") == "stored":
+            watermark = True
+            self.stored = max(self.stored, int(message.get("inputs", 0)))
         for waiter in self._waiters:
             consumed = waiter.offer(message) or consumed
         answer = isinstance(message, dict) and message.get("type") == "answer"
-        if not consumed and not isinstance(message, Pong) and not answer:
+        if not consumed and not isinstance(message, Pong) and not answer and not watermark:
             self._buffer.append(message)
             self._arrived.set()
 
@@ -432,6 +439,27 @@ class AsyncSession:
         await self._send_text(socket, json.dumps({"type": "ping", "id": key}))
         await self._await(waiter)
         return time.perf_counter() - started
+
+    async def flush(self, timeout: float | None = None) -> int:
+        """Waits until every input this connection sent so far is durably stored (in the
+        server's committed log, or refused at its step and never to be logged), at most
+        `timeout` seconds (default the session's `timeout`), and returns the `stored`
+        watermark: how many of this connection's inputs are. Raises `TimeoutError` when the
+        server did not store them in time (they may be lost if it fails now), `ServerError`
+        `not-stored` for a session kept in memory only. Counts restart with each connection:
+        after a reconnect, inputs sent before it that were not stored are not known."""
+        socket = await self._ready()
+        key = f"pfc-{next(self._pings)}"
+        waiter = _ReplyWaiter(key)
+        self._waiters.append(waiter)
+        try:
+            await self._send_text(socket, json.dumps({"type": "flush", "id": key}))
+        except BaseException:
+            self._waiters.remove(waiter)
+            raise
+        reply = await self._await(waiter, timeout)
+        assert isinstance(reply, dict)
+        return int(reply["inputs"])
 
     async def ask(self, query: JSONObject) -> Any:
         """Sends a query (a dict with `type`, such as street soccer's `{"type": "plan", ...}`)
@@ -712,6 +740,13 @@ class Session:
 
     def ask(self, query: JSONObject) -> Any:
         return self._run(self._inner.ask(query))
+
+    def flush(self, timeout: float | None = None) -> int:
+        return self._run(self._inner.flush(timeout))
+
+    @property
+    def stored(self) -> int:
+        return self._inner.stored
 
     def start(self) -> None:
         self._run(self._inner.start())

@@ -1,0 +1,44 @@
+import JSON
+import Server
+import Synchronization
+
+/// The `stored` watermark (docs/protocol.md): each connection is told how many of its inputs
+/// are in the committed log, as the writer commits them, and a `flush` is answered once every
+/// input sent before it is. Only for a session with a journal (one kept in memory stores
+/// nothing).
+extension LiveSession {
+  /// `socket` sent an input about to be queued (`withdrawn` if it is not).
+  func accepted(from socket: WebSocket) {
+    guard journal != nil else { return }
+    watermarks.withLock { $0.accepted(by: socket) }
+  }
+
+  /// An input counted by `accepted(from:)` could not be queued.
+  func withdrawn(from socket: WebSocket) {
+    guard journal != nil else { return }
+    watermarks.withLock { $0.withdrawn(by: socket) }
+  }
+
+  /// Answers `socket`'s `flush` with `id` now, or once its inputs so far are settled; false
+  /// when the session is not stored at all.
+  func flushStored(_ socket: WebSocket, id: JSONValue?) -> Bool {
+    guard journal != nil else { return false }
+    if let notice = watermarks.withLock({ $0.flush(socket, id: id) }) { tell([notice]) }
+    return true
+  }
+
+  /// The writer committed the session's log through `tick` (on the writer's thread).
+  func stored(through tick: UInt64) {
+    storedThrough.max(tick, ordering: .sequentiallyConsistent)
+    tell(watermarks.withLock { $0.stored(through: tick) })
+  }
+
+  /// The tick at or before which every input the session applied is durably stored, for a
+  /// session now at `tick` (a batch reply's `stored`): `tick` itself when every input it
+  /// journaled is committed, else the last tick committed; 0 for a session not stored.
+  func storedWatermark(at tick: UInt64) -> UInt64 {
+    guard journal != nil else { return 0 }
+    let stored = storedThrough.load(ordering: .sequentiallyConsistent)
+    return stored >= loggedThrough.load(ordering: .sequentiallyConsistent) ? tick : stored
+  }
+}
