@@ -64,7 +64,10 @@ extension Application {
         BatchSocketHandler(
           registry: registry, storeCalls: storeCalls, client: client,
           sessionsPerConnection: environment.limits[.batchSessionsPerConnection],
-          sessionsPerMessage: environment.limits[.batchSessionsPerMessage]))
+          sessionsPerMessage: environment.limits[.batchSessionsPerMessage],
+          inputBounds: BatchRequest.InputBounds(
+            perMessage: environment.limits[.batchInputsPerMessage],
+            perSession: environment.limits[.batchInputsPerSession])))
     case .reject(let response):
       return .response(response)
     }
