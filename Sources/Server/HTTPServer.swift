@@ -34,7 +34,7 @@ public final class HTTPServer: Sendable {
     public var maxQueuedBytesPerAddress = 16 << 20
     /// What the connections of one address group may read on one event loop in one of its
     /// turns (`ReadBudget`): past it, they are read no further until the next turn.
-    public var readBudget = ReadBudget(bytes: 64 << 10, messages: 64)
+    public var readBudget = ReadBudget(bytes: 32 << 10, messages: 32)
     /// How peer addresses are grouped into clients, and which proxies are believed.
     public var addressGrouping = AddressGrouping()
     /// Pending connections the kernel may queue.
