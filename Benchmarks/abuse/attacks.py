@@ -1,4 +1,7 @@
-"""Issue 22's attacks, each beside a well-behaved client, in one run.
+"""Issue 22's attacks, each beside a well-behaved client, in one run (and later issues': 12,
+batch stepping flat out; 16 to 19, issue 35's items 4, 5 and 7: one event loop taken by small
+valid commands, a reset storm, batch steps of 40,000 inputs, hellos just under the big-hello
+bound).
 
     swift build -c release --product playfield
     .venv/bin/python Benchmarks/abuse/attacks.py [--seconds 10] [--only 4] [--json out.json]
@@ -435,7 +438,7 @@ def hello_joiners(stop, ready, base, session_id, sources):
     """From each address, joins `session_id` as a spectator offering permessage-deflate (as a
     browser does), reads the whole hello without inflating it, leaves, and again."""
     lock = threading.Lock()
-    joins, sizes, times, failures = [], [], [], []
+    joins, sizes, times, failures, refusals = [], [], [], [], []
 
     def joiner(source):
         while not stop.is_set():
@@ -445,7 +448,12 @@ def hello_joiners(stop, ready, base, session_id, sources):
                 bare = BareWebSocket(base, f"/ws/sessions/{session_id}", source, timeout=60, deflate=True)
                 if bare.handshake() != 101:
                     raise OSError(f"status {bare.status}")
-                bare.message(keep=False)
+                opcode, _ = bare.message(keep=False)
+                if opcode == 0x8:
+                    # Closed instead (1013: the joiner's share of big hellos is taken).
+                    with lock:
+                        refusals.append(source)
+                    continue
                 with lock:
                     joins.append(source)
                     sizes.append(bare.last_size)
@@ -461,7 +469,8 @@ def hello_joiners(stop, ready, base, session_id, sources):
     run_threads(stop, ready, [lambda s=s: joiner(s) for s in sources])
     return {"joins": len(joins), "helloBytes": max(sizes, default=0),
             "joinSecondsMedian": statistics.median(times) if times else None,
-            "joinSecondsMax": max(times, default=None), "failures": len(failures),
+            "joinSecondsMax": max(times, default=None), "refusedWith1013": len(refusals),
+            "failures": len(failures),
             "firstFailure": failures[:1]}
 
 
@@ -1468,7 +1477,8 @@ def junk_messages(sessions):
         (json.dumps({"type": "step", "actions": [[1, 2, 3]] * len(sessions)}).encode(), "error"),
         (json.dumps({"type": "step", "slots": [0, 0]}).encode(), "error"),
         (json.dumps({"type": "attach", "session": "nope", "token": "x"}).encode(), "error"),
-        # Nearly the 1 MiB message limit, valid JSON, whose one fault is at its very end.
+        # Valid JSON of 9,000 inputs whose one fault is at its very end (past
+        # --batch-message-bytes since issue 35: closed with 1009 unread).
         (json.dumps(late_fault).encode(), "error"),
         # Past the message limit: closed with 1009.
         (b'{"type":"step","inputs":[' + b"0," * (1 << 20) + b"0]}", "close"),
@@ -1658,10 +1668,10 @@ BIG_STEP_INPUTS = 40_000
 
 def big_batch_steps(stop, ready, base, source, sessions, connections):
     """From `source`, `connections` /ws/batch connections, each attached to one of `sessions`
-    (in turn), each sending step messages of `BIG_STEP_INPUTS` tilts (about 960 KB) flat out,
+    (in turn), each sending step messages of `BIG_STEP_INPUTS` resets (about 840 KB) flat out,
     reading each answer."""
-    message = json.dumps({"type": "step", "count": 1,
-                          "inputs": [[0, {"type": "tilt", "x": 0.1, "y": 0.1}]] * BIG_STEP_INPUTS}).encode()
+    message = json.dumps({"type": "step", "count": 1, "inputs": [[0, {"type": "reset"}]] * BIG_STEP_INPUTS},
+                         separators=(",", ":")).encode()
     frame = BareWebSocket.frame(0x1, message)
     counts = {"messages": 0, "bytes": len(message)}
     lock = threading.Lock()
@@ -1673,13 +1683,19 @@ def big_batch_steps(stop, ready, base, source, sessions, connections):
             while not stop.is_set():
                 bare.socket.sendall(frame)
                 opcode, payload = bare.message()
+                while opcode == 0x9:  # the server's ping
+                    opcode, payload = bare.message()
                 outcome = ("reply" if opcode == 0x2 else
-                           "error " + json.loads(payload).get("error", "?") if opcode == 0x1 else f"opcode {opcode}")
+                           "error " + json.loads(payload).get("error", "?") if opcode == 0x1
+                           else f"close {struct.unpack('!H', payload[:2])[0]}" if opcode == 0x8
+                           else f"opcode {opcode}")
                 with lock:
                     counts["messages"] += 1
                     counts[outcome] = counts.get(outcome, 0) + 1
                 if opcode == 0x8:
-                    return
+                    # Closed (1009: past --batch-message-bytes): again, on a new connection.
+                    bare.close()
+                    bare = attach_all(base, source, [session])
         except (OSError, ConnectionError, ValueError, RuntimeError) as error:
             with lock:
                 counts.setdefault("errors", []).append(repr(error))
@@ -1697,7 +1713,7 @@ async def attack_18_batch_inputs(run):
     """Batch steps of unbounded inputs (issue 35 item 5).
 
     4 addresses, each with 8 on-demand holes sessions, 16 /ws/batch connections each: every
-    step message carries 40,000 tilts for its one session (about 960 KB), flat out. Before
+    step message carries 40,000 resets for its one session (about 840 KB), flat out. Before
     the fix such a message was parsed, admitted and logged on the event loop and applied in
     one model step no slice bound split.
 

@@ -11,6 +11,7 @@ import os
 import socket
 import threading
 
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from deadline import Deadline
@@ -147,3 +148,23 @@ def test_a_batch_step_carries_a_bounded_number_of_inputs(start_playfield):
             f"{server.url}/api/sessions/{session['id']}/inputs?token={session['token']}")
         assert status == 200, page
         assert [entry["input"]["type"] for entry in page["inputs"]] == ["reset"] * 3, page
+
+
+def test_a_batch_message_over_its_bound_closes_the_connection_unread(start_playfield):
+    server = start_playfield("--batch-message-bytes", "4096")
+    status, _, session = create_on_demand(server)
+    assert status == 201, session
+    with connect(f"{server.ws_url}/ws/batch") as ws:
+        attach(ws, session)
+        # Valid, and within the input bounds, but over the message bound.
+        ws.send(json.dumps({"type": "step", "inputs": [[0, {"type": "reset"}]] * 10,
+                            "pad": "x" * 5000}))
+        try:
+            while True:
+                ws.recv(timeout=20)
+        except ConnectionClosed:
+            pass
+        assert ws.close_code == 1009, (ws.close_code, ws.close_reason)
+    status, _, page = request(
+        f"{server.url}/api/sessions/{session['id']}/inputs?token={session['token']}")
+    assert status == 200 and page["inputs"] == [], page

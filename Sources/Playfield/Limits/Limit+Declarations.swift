@@ -136,6 +136,10 @@ extension Limit where Value == Int {
   public static let batchSessionsPerMessage = Limit(
     "batch-sessions-per-message", 256, from: 1, to: 100_000,
     help: "Sessions one batch step message may step; a larger batch is refused whole.")
+  public static let batchMessageBytes = Limit(
+    "batch-message-bytes", 256 << 10, from: 4096, to: 1 << 20,
+    help: "Largest message a /ws/batch connection may send (a step of 256 sessions' actions "
+      + "and 1,024 inputs fits); past it, the connection closes with 1009, the message unread.")
   public static let batchInputsPerMessage = Limit(
     "batch-inputs-per-message", 1024, from: 1, to: 1_000_000,
     help: "Inputs (the [slot, input] pairs of inputs) one batch step message may carry, all its "

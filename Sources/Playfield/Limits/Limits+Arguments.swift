@@ -28,7 +28,7 @@ extension Limits {
     Option(.bigHelloWait), Option(.bigHelloBytes),
     Option(.onDemandSessionsPerClient), Option(.stepTicks),
     Option(.batchSessionsPerConnection), Option(.batchSessionsPerMessage),
-    Option(.batchInputsPerMessage), Option(.batchInputsPerSession),
+    Option(.batchMessageBytes), Option(.batchInputsPerMessage), Option(.batchInputsPerSession),
     Option(.mazesPerClient), Option(.recipesPerBook), Option(.recipeImportBytes),
     Option(.recipeImportsPerMinute), Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),
