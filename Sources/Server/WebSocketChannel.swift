@@ -72,7 +72,9 @@ final class WebSocketChannel: EvictableChannel, BudgetedChannel, @unchecked Send
   func start(leftover: [UInt8]) {
     handler.opened(socket)
     if !leftover.isEmpty && !closed {
+      loop.chargeRead(slot.group, bytes: leftover.count)
       perform(machine.receive(leftover, now: MonotonicTime.now()))
+      if !held.isEmpty { owe() }
     }
     flush()
   }
