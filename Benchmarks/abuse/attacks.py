@@ -1,4 +1,7 @@
-"""Issue 22's attacks, each beside a well-behaved client, in one run.
+"""Issue 22's attacks, each beside a well-behaved client, in one run (and later issues': 12,
+batch stepping flat out; 16 to 19, issue 35's items 4, 5 and 7: one event loop taken by small
+valid commands, a reset storm, batch steps of 40,000 inputs, hellos just under the big-hello
+bound).
 
     swift build -c release --product playfield
     .venv/bin/python Benchmarks/abuse/attacks.py [--seconds 10] [--only 4] [--json out.json]
@@ -435,7 +438,7 @@ def hello_joiners(stop, ready, base, session_id, sources):
     """From each address, joins `session_id` as a spectator offering permessage-deflate (as a
     browser does), reads the whole hello without inflating it, leaves, and again."""
     lock = threading.Lock()
-    joins, sizes, times, failures = [], [], [], []
+    joins, sizes, times, failures, refusals = [], [], [], [], []
 
     def joiner(source):
         while not stop.is_set():
@@ -445,7 +448,12 @@ def hello_joiners(stop, ready, base, session_id, sources):
                 bare = BareWebSocket(base, f"/ws/sessions/{session_id}", source, timeout=60, deflate=True)
                 if bare.handshake() != 101:
                     raise OSError(f"status {bare.status}")
-                bare.message(keep=False)
+                opcode, _ = bare.message(keep=False)
+                if opcode == 0x8:
+                    # Closed instead (1013: the joiner's share of big hellos is taken).
+                    with lock:
+                        refusals.append(source)
+                    continue
                 with lock:
                     joins.append(source)
                     sizes.append(bare.last_size)
@@ -461,7 +469,8 @@ def hello_joiners(stop, ready, base, session_id, sources):
     run_threads(stop, ready, [lambda s=s: joiner(s) for s in sources])
     return {"joins": len(joins), "helloBytes": max(sizes, default=0),
             "joinSecondsMedian": statistics.median(times) if times else None,
-            "joinSecondsMax": max(times, default=None), "failures": len(failures),
+            "joinSecondsMax": max(times, default=None), "refusedWith1013": len(refusals),
+            "failures": len(failures),
             "firstFailure": failures[:1]}
 
 
@@ -1468,7 +1477,8 @@ def junk_messages(sessions):
         (json.dumps({"type": "step", "actions": [[1, 2, 3]] * len(sessions)}).encode(), "error"),
         (json.dumps({"type": "step", "slots": [0, 0]}).encode(), "error"),
         (json.dumps({"type": "attach", "session": "nope", "token": "x"}).encode(), "error"),
-        # Nearly the 1 MiB message limit, valid JSON, whose one fault is at its very end.
+        # Valid JSON of 9,000 inputs whose one fault is at its very end (past
+        # --batch-message-bytes since issue 35: closed with 1009 unread).
         (json.dumps(late_fault).encode(), "error"),
         # Past the message limit: closed with 1009.
         (b'{"type":"step","inputs":[' + b"0," * (1 << 20) + b"0]}", "close"),
@@ -1539,6 +1549,211 @@ async def attack_12_batch_flood(run):
                                  "droppedTicks": health.get("droppedTicks")})
 
 
+# 16, 17: one event loop taken (issue 35 item 4); 18: unbounded batch inputs (item 5);
+# 19: hellos just under the big-hello bound (item 7)
+
+FLOOD_ADDRESSES, FLOOD_SESSIONS, FLOOD_PER_TICK = 4, 16, 512
+
+
+def zero_mask_frame(payload):
+    """A client text frame masked with a key of zeros (the payload as it is: cheap to make in
+    bulk)."""
+    length = len(payload)
+    head = (struct.pack("!BB", 0x81, 0x80 | length) if length < 126
+            else struct.pack("!BBH", 0x81, 0x80 | 126, length))
+    return head + b"\0\0\0\0" + payload
+
+
+def command_flood(stop, ready, base, sessions, source, message):
+    """From `source`, one controller connection per session, each writing `FLOOD_PER_TICK`
+    copies of `message` every tick (1/60 s) and reading (and dropping) every answer."""
+    blob = zero_mask_frame(message) * FLOOD_PER_TICK
+    counts = {"sentBytes": 0, "readBytes": 0, "errors": []}
+    lock = threading.Lock()
+    sockets = []
+    for session in sessions:
+        bare = BareWebSocket(base, f"/ws/sessions/{session['id']}?token={session['token']}", source)
+        if bare.handshake() != 101:
+            raise RuntimeError(f"join refused: {bare.status}")
+        bare.socket.settimeout(0.5)
+        sockets.append(bare)
+
+    def writer(bare):
+        next_tick = time.monotonic()
+        while not stop.is_set():
+            try:
+                bare.socket.sendall(blob)
+                with lock:
+                    counts["sentBytes"] += len(blob)
+            except socket.timeout:
+                continue
+            except OSError as error:
+                with lock:
+                    counts["errors"].append(repr(error))
+                return
+            next_tick += 1 / 60
+            pause = next_tick - time.monotonic()
+            if pause > 0:
+                stop.wait(pause)
+            else:
+                next_tick = time.monotonic()
+
+    def reader(bare):
+        while not stop.is_set():
+            try:
+                chunk = bare.socket.recv(1 << 16)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if not chunk:
+                return
+            with lock:
+                counts["readBytes"] += len(chunk)
+
+    loops = [lambda b=b: writer(b) for b in sockets] + [lambda b=b: reader(b) for b in sockets]
+    run_threads(stop, ready, loops)
+    for bare in sockets:
+        bare.close()
+    return {"sentMiB": round(counts["sentBytes"] / 2**20, 1),
+            "readMiB": round(counts["readBytes"] / 2**20, 1), "errors": counts["errors"][:2]}
+
+
+async def flood_attack(run, message, label):
+    """`FLOOD_ADDRESSES` addresses with `FLOOD_SESSIONS` bouncing-balls sessions each, each
+    session's controller writing `message` `FLOOD_PER_TICK` times a tick."""
+    base = run.server.base
+    everyone = []
+    for n in range(FLOOD_ADDRESSES):
+        source = attacker(n)
+        sessions = [await asyncio.to_thread(create, base, "bouncing-balls", {"balls": 3}, source)
+                    for _ in range(FLOOD_SESSIONS)]
+        everyone.append((source, [{"id": s["id"], "token": s["token"]} for s in sessions]))
+    run.outcome("sessions", f"{FLOOD_SESSIONS} bouncing-balls sessions on each of {FLOOD_ADDRESSES} addresses")
+    await run.before()
+    workers = [await run.launch(command_flood, base, sessions, source, message)
+               for source, sessions in everyone]
+    await run.during(label)
+    for n, worker in enumerate(workers):
+        await run.stop(worker, f"flood from {attacker(n)}")
+
+
+async def attack_16_loop_flood(run):
+    """One event loop taken by small valid commands (issue 35 item 4).
+
+    4 addresses with 16 bouncing-balls sessions each; each session's controller writes 512
+    small valid commands (`throw` of ball 0) every tick over its own connection and reads the
+    answers (the errors past 512 waiting commands). Before the fix the event loop read each
+    ready connection up to 256 KiB at a time and handled every message in it before sending
+    any frame, so every client sharing a loop with the flood got a few frames a second.
+
+    A fair server charges each turn's reading to the connection's address (`--read-bytes-per-turn`,
+    `--read-messages-per-turn`): the flood waits for its own turns, and the well-behaved
+    client, whatever loop it is on, keeps its frames."""
+    await flood_attack(run, b'{"type":"throw","index":0,"vx":1,"vy":1}',
+                       "4 addresses x 16 controllers, 512 throws a tick each")
+
+
+async def attack_17_reset_storm(run):
+    """A `reset` storm (issue 35 item 4): as attack 16, each command a `reset` (whose event
+    carries the model's whole new hello to every joiner). Before the fix, the answers and
+    events queued behind the taken event loop took the server to 1 GB.
+
+    A fair server keeps the bystander's frames and its own memory bounded."""
+    await flood_attack(run, b'{"type":"reset"}', "4 addresses x 16 controllers, 512 resets a tick each")
+
+
+BIG_STEP_INPUTS = 40_000
+
+
+def big_batch_steps(stop, ready, base, source, sessions, connections):
+    """From `source`, `connections` /ws/batch connections, each attached to one of `sessions`
+    (in turn), each sending step messages of `BIG_STEP_INPUTS` resets (about 840 KB) flat out,
+    reading each answer."""
+    message = json.dumps({"type": "step", "count": 1, "inputs": [[0, {"type": "reset"}]] * BIG_STEP_INPUTS},
+                         separators=(",", ":")).encode()
+    frame = BareWebSocket.frame(0x1, message)
+    counts = {"messages": 0, "bytes": len(message)}
+    lock = threading.Lock()
+
+    def stepper(session):
+        bare = None
+        try:
+            bare = attach_all(base, source, [session])
+            while not stop.is_set():
+                bare.socket.sendall(frame)
+                opcode, payload = bare.message()
+                while opcode == 0x9:  # the server's ping
+                    opcode, payload = bare.message()
+                outcome = ("reply" if opcode == 0x2 else
+                           "error " + json.loads(payload).get("error", "?") if opcode == 0x1
+                           else f"close {struct.unpack('!H', payload[:2])[0]}" if opcode == 0x8
+                           else f"opcode {opcode}")
+                with lock:
+                    counts["messages"] += 1
+                    counts[outcome] = counts.get(outcome, 0) + 1
+                if opcode == 0x8:
+                    # Closed (1009: past --batch-message-bytes): again, on a new connection.
+                    bare.close()
+                    bare = attach_all(base, source, [session])
+        except (OSError, ConnectionError, ValueError, RuntimeError) as error:
+            with lock:
+                counts.setdefault("errors", []).append(repr(error))
+        finally:
+            if bare:
+                bare.close()
+
+    run_threads(stop, ready, [lambda n=n: stepper(sessions[n % len(sessions)]) for n in range(connections)])
+    if "errors" in counts:
+        counts["errors"] = counts["errors"][:2]
+    return counts
+
+
+async def attack_18_batch_inputs(run):
+    """Batch steps of unbounded inputs (issue 35 item 5).
+
+    4 addresses, each with 8 on-demand holes sessions, 16 /ws/batch connections each: every
+    step message carries 40,000 resets for its one session (about 840 KB), flat out. Before
+    the fix such a message was parsed, admitted and logged on the event loop and applied in
+    one model step no slice bound split.
+
+    A fair server bounds the inputs of a step message (`--batch-inputs-per-message`,
+    `--batch-inputs-per-session`: `too-many-inputs`, nothing stepped) and reads each address's
+    bytes within its turn's budget."""
+    base = run.server.base
+    everyone = [(attacker(n), await asyncio.to_thread(on_demand_sessions, base, attacker(n), 8))
+                for n in range(4)]
+    await run.before()
+    workers = [await run.launch(big_batch_steps, base, source,
+                                [{"id": s["id"], "token": s["token"]} for s in sessions], 16)
+               for source, sessions in everyone]
+    await run.during("4 addresses x 16 batch connections, 40,000 inputs a step message")
+    for n, worker in enumerate(workers):
+        await run.stop(worker, f"batch steps from {attacker(n)}")
+
+
+async def attack_19_hello_flood(run):
+    """Hellos just under the big-hello bound (issue 35 item 7).
+
+    Another address fills a canvas with 70 strokes of 256 points (a hello of about 235 KB,
+    estimated just under `--big-hello-bytes`, 256 KiB), then four addresses, four joiners
+    each, join it as spectators in a loop offering compression, each reading the whole hello.
+    Before the fix such hellos were neither niced nor charged.
+
+    A fair server charges every hello its bytes to its joiner: a client's joins past 4 times the
+    bound within a few seconds take the big hellos' turns (niced, a few per client)."""
+    base, a = run.server.base, attacker(0)
+    canvas = await asyncio.to_thread(create, base, "paintbrush", {"maxPoints": 250000, "maxStrokes": 10000}, a)
+    frame = await asyncio.to_thread(fill_canvas, base, canvas, a, 70)
+    run.outcome("canvas", {k: frame.get(k) for k in ("strokes", "points", "tooMany")})
+    await run.before()
+    joiners = [attacker(1 + i) for i in range(4) for _ in range(4)]
+    worker = await run.launch(hello_joiners, base, canvas["id"], joiners)
+    await asyncio.sleep(1)
+    await run.during("4 addresses x 4 joiners of a 235 KB canvas in a loop")
+    await run.stop(worker, "joiners", timeout=90)
+
+
 def health_text(server):
     status, _, raw, _ = try_call(server.base, "/healthz")
     health = json.loads(raw) if status == 200 else {}
@@ -1558,6 +1773,10 @@ ATTACKS = {
     10: ("Address keys", attack_10_address_keys),
     11: ("Smaller holes", attack_11_smaller),
     12: ("Batch stepping flat out", attack_12_batch_flood),
+    16: ("One event loop taken", attack_16_loop_flood),
+    17: ("A reset storm", attack_17_reset_storm),
+    18: ("Batch steps of unbounded inputs", attack_18_batch_inputs),
+    19: ("Hellos under the big-hello bound", attack_19_hello_flood),
 }
 # Server options an attack needs beyond the defaults.
 SERVER_EXTRA = {12: BATCH_SERVER}

@@ -57,14 +57,21 @@ extension Application {
   /// once with its control token), charged to `client`.
   func batchSocket(_ request: Request, client: ClientKey) -> Reply {
     if let refusal = origins.check(request) { return .response(refusal) }
-    switch WebSocketHandshake.evaluate(request, options: Self.sessionOptions) {
+    // NB: a step message over its bound is refused by its frame's header, before it is read
+    // and parsed on the event loop (close 1009).
+    var options = Self.sessionOptions
+    options.configuration.maxMessageSize = environment.limits[.batchMessageBytes]
+    switch WebSocketHandshake.evaluate(request, options: options) {
     case .accept(let accepted):
       return .webSocket(
         accepted,
         BatchSocketHandler(
           registry: registry, storeCalls: storeCalls, client: client,
           sessionsPerConnection: environment.limits[.batchSessionsPerConnection],
-          sessionsPerMessage: environment.limits[.batchSessionsPerMessage]))
+          sessionsPerMessage: environment.limits[.batchSessionsPerMessage],
+          inputBounds: BatchRequest.InputBounds(
+            perMessage: environment.limits[.batchInputsPerMessage],
+            perSession: environment.limits[.batchInputsPerSession])))
     case .reject(let response):
       return .response(response)
     }

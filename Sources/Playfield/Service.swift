@@ -54,6 +54,8 @@ public enum Service {
     configuration.maxConnectionsPerAddress = limits[.connectionsPerAddress]
     configuration.maxConnectionsPerFamily = limits[.connectionsPerFamily]
     configuration.maxQueuedBytesPerAddress = limits[.queuedBytesPerAddress]
+    configuration.readBudget = ReadBudget(
+      bytes: limits[.readBytesPerTurn], messages: limits[.readMessagesPerTurn])
     configuration.addressGrouping = AddressGrouping(
       loopbackAsOne: options.loopbackAsOne, trustedProxies: options.trustedProxies)
     configuration.http.headerTimeout = .seconds(limits[.headerTimeout])

@@ -19,12 +19,24 @@ protocol Channel: AnyObject {
   func beginShutdown()
 }
 
+/// A channel whose reading its client's `ReadBudget` may stop for a turn.
+protocol BudgetedChannel: Channel {
+  /// A new turn: goes on with what the last one's budget stopped (held messages, then reads).
+  func resumeReading()
+}
+
 /// One thread that owns a poller and every channel registered with it.
 ///
 /// Channels are touched only on the loop's thread. Other threads hand work over with
 /// `execute`, which wakes the loop.
+///
+/// It serves its connections in turns (wait for the sockets, read the ready ones, run the
+/// handed-over work): in each turn, the connections of one client (an address group) together
+/// read at most `readBudget`; those it stopped go first in the next turn.
 final class EventLoop: @unchecked Sendable {
   let index: Int
+  /// What one address group may read on this loop in one turn.
+  let readBudget: ReadBudget
   private let poller: Poller
   private let queue = Mutex<[@Sendable () -> Void]>([])
   /// Channels by descriptor.
@@ -38,15 +50,24 @@ final class EventLoop: @unchecked Sendable {
   private var dateSecond = -1
   /// The `Date` value for responses, as bytes, refreshed each second.
   @exclusivity(unchecked) private(set) var date: [UInt8] = []
+  /// What each address group has read in this turn (loop thread only).
+  @exclusivity(unchecked) private var spent: [String: ReadBudget] = [:]
+  /// Connections their group's budget stopped in this turn, to go first in the next.
+  @exclusivity(unchecked) private var owed: [any BudgetedChannel] = []
   /// Scratch space for reads, shared by the loop's channels.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+  /// Within a turn, the handed-over tasks (frames) run at least this often, however many
+  /// connections the turn reads.
+  static let taskNanoseconds: UInt64 = 2_000_000
 
   /// How often channels' timers are checked.
   static let timerInterval: Duration = .milliseconds(100)
   static let timerNanoseconds = MonotonicTime.nanoseconds(in: timerInterval)
 
-  init(index: Int) throws {
+  init(index: Int, readBudget: ReadBudget = HTTPServer.Configuration().readBudget) throws {
     self.index = index
+    self.readBudget = readBudget
     self.poller = try Poller()
     refreshDate()
   }
@@ -103,6 +124,44 @@ final class EventLoop: @unchecked Sendable {
     poller.remove(channel.fd)
   }
 
+  // MARK: Read budgets
+
+  /// Bytes `group` may still read in this turn (0: none until the next).
+  func readAllowance(_ group: String) -> Int {
+    guard let used = spent[group] else { return readBudget.bytes }
+    return used.messages < readBudget.messages ? max(0, readBudget.bytes - used.bytes) : 0
+  }
+
+  /// Counts `bytes` read by a connection of `group` in this turn.
+  func chargeRead(_ group: String, bytes: Int) {
+    spent[group, default: ReadBudget(bytes: 0, messages: 0)].bytes += bytes
+  }
+
+  /// Counts one message of `group` if its budget has room for it in this turn; false when not
+  /// (the message waits for the next turn).
+  func chargeMessage(_ group: String) -> Bool {
+    var used = spent[group] ?? ReadBudget(bytes: 0, messages: 0)
+    guard used.messages < readBudget.messages else { return false }
+    used.messages += 1
+    spent[group] = used
+    return true
+  }
+
+  /// `channel` was stopped by its group's budget: it goes on first in the next turn.
+  func owe(_ channel: any BudgetedChannel) {
+    owed.append(channel)
+  }
+
+  /// Starts a turn: every group's budget is whole again, and the connections stopped in the last
+  /// turn go on first.
+  private func startTurn() {
+    if !spent.isEmpty { spent.removeAll(keepingCapacity: true) }
+    guard !owed.isEmpty else { return }
+    let stopped = owed
+    owed = []
+    for channel in stopped { channel.resumeReading() }
+  }
+
   /// Every registered channel, for timers and shutdown.
   private var allChannels: [Channel] { channels.compactMap { $0 } }
 
@@ -113,9 +172,11 @@ final class EventLoop: @unchecked Sendable {
     var events = [PollEvents](repeating: [], count: 256)
     var moreTasks = false
     while running {
-      // Tasks left from the last turn: look at the sockets without sleeping, then run them.
-      let timeout = moreTasks ? Duration.zero : EventLoop.timerInterval
+      // Tasks or reads left from the last turn: look at the sockets without sleeping.
+      let timeout = moreTasks || !owed.isEmpty ? Duration.zero : EventLoop.timerInterval
       let count = poller.wait(into: &fds, &events, timeout: timeout)
+      startTurn()
+      var tasksRan = MonotonicTime.now()
       for i in 0..<count {
         if fds[i] == poller.wakeFD {
           poller.drainWake()
@@ -123,6 +184,13 @@ final class EventLoop: @unchecked Sendable {
         }
         let slot = Int(fds[i])
         if slot < channels.count { channels[slot]?.ready(events[i]) }
+        // NB: a turn that reads many busy connections sends the frames handed over meanwhile
+        // on the way, so that they are not overtaken by newer ones and dropped.
+        let now = MonotonicTime.now()
+        if now.nanoseconds &- tasksRan.nanoseconds >= Self.taskNanoseconds {
+          _ = runTasks()
+          tasksRan = now
+        }
       }
       moreTasks = runTasks()
       let now = MonotonicTime.now()

@@ -20,19 +20,22 @@ enum SocketReader {
   /// Most reads in one readiness event.
   static let rounds = 4
 
-  /// Reads while `wanted()` holds, handing each chunk to `deliver`.
+  /// Reads while `wanted()` holds, handing each chunk to `deliver`; each read takes at most
+  /// `allowance()` bytes (the connection's client's `ReadBudget`; 0 stops).
   static func read(
     _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, while wanted: () -> Bool,
-    deliver: (UnsafeRawBufferPointer) -> Void
+    allowance: () -> Int = { .max }, deliver: (UnsafeRawBufferPointer) -> Void
   ) -> Outcome {
     var round = 0
     while round < rounds && wanted() {
+      let size = min(buffer.count, allowance())
+      guard size > 0 else { return .drained }
       round += 1
-      let count = systemRead(fd, buffer.baseAddress, buffer.count)
+      let count = systemRead(fd, buffer.baseAddress, size)
       if count > 0 {
         deliver(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         // A short read emptied the socket's buffer.
-        if count < buffer.count { return .drained }
+        if count < size { return .drained }
       } else if count == 0 {
         return .endOfFile
       } else {

@@ -10,7 +10,7 @@ import WebSocket
 
 /// A connection after its upgrade: the socket side of `WebSocketStateMachine`. Confined to its
 /// event loop's thread.
-final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
+final class WebSocketChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable {
   let fd: Int32
   /// The connection's place in the server's connection table.
   let slot: ConnectionSlot
@@ -30,6 +30,12 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
   private var closed = false
   /// Of `output`, the bytes counted in the group's `slot.queued`.
   private var reportedQueued = 0
+  /// What the machine made of bytes already read, from the first message its group's read
+  /// budget had no room for in that turn: handled first in the next turn, and nothing more is
+  /// read meanwhile (so at most one read's worth waits here).
+  private var held: [WebSocketAction] = []
+  /// Waiting for the loop's next turn (`EventLoop.owe`).
+  private var owing = false
 
   /// Stop reading from a peer while this much is queued for it (it is not reading).
   static let pauseReadingAbove = 256 * 1024
@@ -66,7 +72,9 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
   func start(leftover: [UInt8]) {
     handler.opened(socket)
     if !leftover.isEmpty && !closed {
+      loop.chargeRead(slot.group, bytes: leftover.count)
       perform(machine.receive(leftover, now: MonotonicTime.now()))
+      if !held.isEmpty { owe() }
     }
     flush()
   }
@@ -141,10 +149,46 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
     finalClose()
   }
 
+  // MARK: Reading, within the group's budget
+
+  func resumeReading() {
+    owing = false
+    guard !closed else { return }
+    guard interest.contains(.readable) else {
+      // Paused for a peer that does not read: only what was read already goes on.
+      if !releaseHeld() { owe() }
+      return flush()
+    }
+    readAvailable()
+  }
+
+  /// Handles the held actions within the budget; whether none is left.
+  private func releaseHeld() -> Bool {
+    guard !held.isEmpty else { return true }
+    let actions = held
+    held = []
+    perform(actions)
+    return held.isEmpty
+  }
+
+  /// Goes on in the loop's next turn.
+  private func owe() {
+    guard !owing, !closed else { return }
+    owing = true
+    loop.owe(self)
+  }
+
   private func readAvailable() {
+    guard releaseHeld() else {
+      owe()
+      return flush()
+    }
+    let group = slot.group
     let outcome = SocketReader.read(
-      fd, into: loop.readBuffer, while: { !closed },
+      fd, into: loop.readBuffer, while: { !closed && held.isEmpty },
+      allowance: { loop.readAllowance(group) },
       deliver: { bytes in
+        loop.chargeRead(group, bytes: bytes.count)
         // Lingering, what the peer still sends is drained and dropped.
         guard !lingering else { return }
         let now = MonotonicTime.now()
@@ -162,16 +206,22 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
       _ = machine.peerClosedConnection()
       finalClose()
     }
+    if !held.isEmpty || loop.readAllowance(group) == 0 { owe() }
     flush()
   }
 
   private func perform(_ actions: [WebSocketAction]) {
-    for action in actions {
+    for (index, action) in actions.enumerated() {
       guard !closed else { return }
       switch action {
       case .write(let bytes):
         output.append(bytes)
       case .deliver(let message):
+        // Past the group's budget for this turn, this message and what follows it wait.
+        guard held.isEmpty, loop.chargeMessage(slot.group) else {
+          held.append(contentsOf: actions[index...])
+          return
+        }
         handler.received(message, on: socket)
       case .closeConnection where lingering:
         finalClose()
@@ -249,6 +299,7 @@ final class WebSocketChannel: EvictableChannel, @unchecked Sendable {
   private func finalClose() {
     guard !closed else { return }
     closed = true
+    held = []
     reportQueued()
     loop.deregister(self)
     _ = systemClose(fd)

@@ -46,4 +46,26 @@ import Testing
       log.withLock { Array($0.dropFirst()) } == ["a1", "a2", "b1", "a3"], "in turn across clients")
     #expect(work.statistics == HelloWork.Statistics(encoded: 4, refused: 1))
   }
+
+  @Test("every hello is charged its bytes: a client's hellos just under the bound add up to big")
+  func smallHellosAddUp() {
+    let now = Mutex(0.0)
+    let work = HelloWork(bigBytes: 1000, clock: { now.withLock { $0 } }, run: { _ in })
+    let joiner = ClientKey(address: "10.0.0.1")
+    let other = ClientKey(address: "10.0.0.2")
+    // Up to 4 times the bound (`HelloWork.burst`) together, a client's hellos are small.
+    for _ in 0..<4 { #expect(!work.charge(joiner, estimate: 900, lastBytes: 0)) }
+    #expect(work.charge(joiner, estimate: 900, lastBytes: 0), "the fifth at once is big")
+    #expect(work.charge(joiner, estimate: 0, lastBytes: 900), "the session's last size counts")
+    #expect(!work.charge(other, estimate: 900, lastBytes: 0), "another client is not charged")
+    #expect(work.charge(other, estimate: 1000, lastBytes: 0), "big by itself")
+    // The charge drains at the bound a second, and counts at most the burst: half a second
+    // later, one more fits, then no more.
+    now.withLock { $0 = 0.5 }
+    #expect(!work.charge(joiner, estimate: 450, lastBytes: 0))
+    #expect(work.charge(joiner, estimate: 100, lastBytes: 0))
+    // Four seconds after the burst, the joiner's hellos are small again.
+    now.withLock { $0 = 4.5 }
+    for _ in 0..<4 { #expect(!work.charge(joiner, estimate: 900, lastBytes: 0)) }
+  }
 }

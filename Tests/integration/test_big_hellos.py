@@ -70,3 +70,28 @@ def test_a_burst_of_joiners_is_charged_before_any_big_hello_was_encoded(start_pl
         if result != "hello":
             code, reason = result
             assert code == 1013 and "--big-hellos-per-client" in reason, result
+
+
+def test_small_hellos_are_charged_their_bytes_and_a_burst_of_them_adds_up(start_playfield):
+    """Issue 35 item 7: hellos just under the big-hello bound were neither niced nor charged, so
+    a joiner loop on a 235 KB canvas cost everyone's frames. Each hello is charged its bytes:
+    a client's recent hellos (draining at the bound a second) count as big once together they
+    reach 4 times the bound."""
+    server = start_playfield(*BIG_FROM)
+    # About 1.2 KB of hello: small by itself, a quarter of the bound.
+    session = create_session(server, "bouncing-balls", {"balls": 5})
+    url = f"{server.ws_url}/ws/sessions/{session['id']}"
+
+    async def run():
+        deadline = Deadline(60, "a burst of small joins")
+        return await asyncio.gather(*(join(url, deadline) for _ in range(32)))
+
+    results = asyncio.run(run())
+    # NB: a hello is counted just after it is sent: wait for the count.
+    wait_until(lambda: sum(big_hellos(server)) >= 1, 10,
+               "a burst of 32 small hellos (37 KB) to take the big hellos' turns")
+    assert sum(big_hellos(server)) <= 32 - 14, "the first 14 of them (16 KB) are small"
+    for result in results:
+        if result != "hello":
+            code, reason = result
+            assert code == 1013 and "--big-hellos-per-client" in reason, result

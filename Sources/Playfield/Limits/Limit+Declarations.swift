@@ -78,6 +78,15 @@ extension Limit where Value == Int {
     "queued-bytes-per-address", 16 << 20, from: 1 << 16, to: 1 << 34,
     help: "Bytes the WebSocket connections of one address may have queued for peers that do not "
       + "read; past it, those connections are no longer read until their peers catch up.")
+  public static let readBytesPerTurn = Limit(
+    "read-bytes-per-turn", HTTPServer.Configuration().readBudget.bytes, from: 1024, to: 1 << 30,
+    help: "Bytes the WebSocket connections of one address may read on one event loop in one "
+      + "of its turns (between two rounds of frames it sends); past it, they wait for the next.")
+  public static let readMessagesPerTurn = Limit(
+    "read-messages-per-turn", HTTPServer.Configuration().readBudget.messages, from: 1,
+    to: 1_000_000,
+    help: "Messages the WebSocket connections of one address may hand over on one event loop "
+      + "in one of its turns; past it, the rest wait for the next (nothing more is read).")
   public static let inputLogBytes = Limit(
     "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
     help: "Bytes of input one session may log; past it, the session takes no more input.")
@@ -100,7 +109,9 @@ extension Limit where Value == Int {
   public static let bigHelloBytes = Limit(
     "big-hello-bytes", 256 << 10, from: 1024, to: 1 << 30,
     help: "Bytes of JSON from which a hello is big (--big-hellos-per-client): its size is "
-      + "estimated from the model before encoding, or known from the session's last hello.")
+      + "estimated from the model before encoding, or known from the session's last hello; "
+      + "a client's smaller hellos count as big too once together they reach 4 times it "
+      + "(they drain at this many bytes a second).")
   public static let inputPageQueue = Limit(
     "input-page-queue", 64, from: 1, to: 100_000,
     help: "Input-log pages waiting across all clients (one is read at a time); past it, 503.")
@@ -133,6 +144,18 @@ extension Limit where Value == Int {
   public static let batchSessionsPerMessage = Limit(
     "batch-sessions-per-message", 256, from: 1, to: 100_000,
     help: "Sessions one batch step message may step; a larger batch is refused whole.")
+  public static let batchMessageBytes = Limit(
+    "batch-message-bytes", 256 << 10, from: 4096, to: 1 << 20,
+    help: "Largest message a /ws/batch connection may send (a step of 256 sessions' actions "
+      + "and 1,024 inputs fits); past it, the connection closes with 1009, the message unread.")
+  public static let batchInputsPerMessage = Limit(
+    "batch-inputs-per-message", 1024, from: 1, to: 1_000_000,
+    help: "Inputs (the [slot, input] pairs of inputs) one batch step message may carry, all its "
+      + "sessions together; more gets too-many-inputs and nothing is stepped.")
+  public static let batchInputsPerSession = Limit(
+    "batch-inputs-per-session", 64, from: 1, to: 1_000_000,
+    help: "Inputs one batch step message may give one session (besides its action); more gets "
+      + "too-many-inputs and nothing is stepped.")
   public static let pendingBytes = Limit(
     "pending-bytes", 32 << 20, from: 1024, to: 1 << 36,
     help: "Bytes of writes (inputs, snapshots) waiting for the database. From half of it the "

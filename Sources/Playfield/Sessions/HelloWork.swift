@@ -15,6 +15,12 @@ import Tiles
 /// (`--big-hello-bytes`). The estimate is what charges the first big hello of a session, and
 /// every joiner of a burst that arrives before any big one was encoded.
 ///
+/// Every hello, whatever its size, is charged its bytes to its joiner (`charge`): a client's
+/// recent hellos, which drain at `bigBytes` a second, count as big once together they reach
+/// `burst` bigBytes (a few joins at once, a page's reloads, stay small), so that many joins of
+/// a hello just under the bound (a canvas of 235 KB, 120 times a second) take turns of this
+/// queue, charged to that client, rather than the shared hello workers.
+///
 /// One hello is encoded at a time server-wide, a design constant rather than a limit: the
 /// thread is niced below the game loop and the event loops, so a second one would only take
 /// their spare core from the ticks and sockets of everyone else, and the queue's turns across
@@ -41,6 +47,22 @@ final class HelloWork: Sendable {
   }
 
   private let queue: Mutex<FairQueue<Job>>
+  /// Each client's recent hello bytes: they drain at `bigBytes` a second, and count at most
+  /// `burst` times `bigBytes`, so that a client's hellos are small again soon after its burst.
+  private let recent = Mutex<[ClientKey: Recent]>([:])
+
+  /// A client's charged hello bytes, as of `at` (monotonic seconds).
+  private struct Recent {
+    var bytes: Double
+    var at: Double
+  }
+
+  /// How many times `bigBytes` one client's recent hellos may add up to before they count as
+  /// big: a design constant beside `--big-hello-bytes`.
+  static let burst = 4
+
+  /// Clients kept in `recent` before those drained to nothing are forgotten.
+  static let recentClients = 1024
   private let counts = Mutex(Statistics())
   /// Monotonic seconds, for the queue's deadline.
   private let clock: @Sendable () -> Double
@@ -74,6 +96,29 @@ final class HelloWork: Sendable {
   /// `lastBytes`, is big: charged to its joiner here.
   func isBig(estimate: Int, lastBytes: Int) -> Bool {
     max(estimate, lastBytes) >= bigBytes
+  }
+
+  /// Charges a hello estimated at `estimate` bytes (`lastBytes`: the session's last one) to
+  /// `client`, and says whether it is big: big by itself, or with the client's recent hellos
+  /// (which drain at `bigBytes` a second) it reaches `burst` times `bigBytes`.
+  func charge(_ client: ClientKey, estimate: Int, lastBytes: Int) -> Bool {
+    let bytes = Double(max(estimate, lastBytes))
+    let now = clock()
+    if bytes >= Double(bigBytes) { return true }
+    let drain = Double(bigBytes)
+    let limit = Double(Self.burst) * drain
+    return recent.withLock { table in
+      if table.count >= Self.recentClients {
+        table = table.filter { $0.value.bytes - (now - $0.value.at) * drain > 0 }
+      }
+      var entry = table[client] ?? Recent(bytes: 0, at: now)
+      entry.bytes = max(0, entry.bytes - max(0, now - entry.at) * drain)
+      entry.at = now
+      let big = entry.bytes + bytes >= limit
+      entry.bytes = min(limit, entry.bytes + bytes)
+      table[client] = entry
+      return big
+    }
   }
 
   /// Starts, queues or refuses `job`.

@@ -688,8 +688,9 @@ final class LiveSession: @unchecked Sendable {
   }
 
   /// Sends a joining socket its `hello` from a worker: encoded and compressed there (the event
-  /// loop only writes the bytes), then whatever the game loop sent it meanwhile, in order. A
-  /// big one takes a turn of `helloWork`, charged to the joiner.
+  /// loop only writes the bytes), then whatever the game loop sent it meanwhile, in order.
+  /// Every one is charged to its joiner (`HelloWork.charge`); a big one, or one past the
+  /// joiner's recent hello bytes, takes a turn of `helloWork`.
   private func greet(_ socket: WebSocket, _ hello: ServerMessage.Hello) {
     let estimate = hello.model.helloBytesEstimate
     let hello = ServerMessage.hello(hello)
@@ -709,7 +710,8 @@ final class LiveSession: @unchecked Sendable {
       }
     }
     guard let client, let helloWork,
-      helloWork.isBig(estimate: estimate, lastBytes: lastHelloBytes.load(ordering: .relaxed))
+      helloWork.charge(
+        client, estimate: estimate, lastBytes: lastHelloBytes.load(ordering: .relaxed))
     else { return Self.helloWorkers.async(execute: encode) }
     helloWork.submit(
       HelloWork.Job(

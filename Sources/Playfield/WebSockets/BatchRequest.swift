@@ -52,10 +52,18 @@ enum BatchRequest {
     return .success(slots)
   }
 
+  /// Most inputs one step message may carry: all its sessions together
+  /// (`--batch-inputs-per-message`), and one session (`--batch-inputs-per-session`).
+  struct InputBounds: Sendable {
+    var perMessage = Limit<Int>.batchInputsPerMessage.defaultValue
+    var perSession = Limit<Int>.batchInputsPerSession.defaultValue
+  }
+
   /// Each listed session's inputs (`inputs` for it, then its action) and tick count.
   static func entries(
     _ message: [String: JSONValue], slots: [Int], sessions: [LiveSession],
-    model: any BatchStepping.Type, action: (type: String, fields: [String]), maxCount: Int
+    model: any BatchStepping.Type, action: (type: String, fields: [String]), maxCount: Int,
+    bounds: InputBounds = InputBounds()
   ) -> Result<[BatchStep.Entry], ClientError> {
     if let unknown = message.keys.first(where: { !fields.contains($0) }) {
       return .failure(
@@ -93,6 +101,14 @@ enum BatchRequest {
           ClientError(
             "bad-field", "inputs must be an array of [slot, input] pairs", field: "inputs"))
       }
+      // NB: counted before any input is checked, so that a huge list costs no model work.
+      guard items.count <= bounds.perMessage else {
+        return .failure(
+          ClientError(
+            "too-many-inputs",
+            "a step message carries at most \(bounds.perMessage) inputs "
+              + "(--batch-inputs-per-message), not \(items.count)", field: "inputs"))
+      }
       let position = Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1, $0) })
       for (index, item) in items.enumerated() {
         guard let pair = item.arrayValue, pair.count == 2, let slot = pair[0].intValue,
@@ -107,6 +123,13 @@ enum BatchRequest {
             ClientError(
               "unknown-slot", "inputs[\(index)]: slot \(slot) is not stepped by this message",
               field: "inputs"))
+        }
+        guard inputs[at].count < bounds.perSession else {
+          return .failure(
+            ClientError(
+              "too-many-inputs",
+              "inputs[\(index)]: a step message gives one session at most \(bounds.perSession) "
+                + "inputs (--batch-inputs-per-session); slot \(slot) has more", field: "inputs"))
         }
         switch check(pair[1], model: model, at: "inputs[\(index)]", field: "inputs") {
         case .success(let input): inputs[at].append(input)

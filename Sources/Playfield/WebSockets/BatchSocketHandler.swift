@@ -28,6 +28,9 @@ final class BatchSocketHandler: WebSocketHandler {
   let client: ClientKey
   let sessionsPerConnection: Int
   let sessionsPerMessage: Int
+  /// Most inputs per step message and per session of one (`--batch-inputs-per-message`,
+  /// `--batch-inputs-per-session`).
+  let inputBounds: BatchRequest.InputBounds
   private let state = Mutex(State())
 
   /// The sessions attached, in attach order (their slots), and what they share.
@@ -54,13 +57,15 @@ final class BatchSocketHandler: WebSocketHandler {
 
   init(
     registry: SessionRegistry, storeCalls: StoreCalls, client: ClientKey,
-    sessionsPerConnection: Int, sessionsPerMessage: Int
+    sessionsPerConnection: Int, sessionsPerMessage: Int,
+    inputBounds: BatchRequest.InputBounds = BatchRequest.InputBounds()
   ) {
     self.registry = registry
     self.storeCalls = storeCalls
     self.client = client
     self.sessionsPerConnection = sessionsPerConnection
     self.sessionsPerMessage = sessionsPerMessage
+    self.inputBounds = inputBounds
   }
 
   func opened(_ socket: WebSocket) {}
@@ -325,7 +330,7 @@ final class BatchSocketHandler: WebSocketHandler {
         .flatMap { slots in
           BatchRequest.entries(
             fields, slots: slots, sessions: state.slots, model: model, action: state.action,
-            maxCount: registry.limits.maxStepTicks)
+            maxCount: registry.limits.maxStepTicks, bounds: inputBounds)
         }
     }
   }
