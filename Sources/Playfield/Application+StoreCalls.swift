@@ -21,8 +21,14 @@ extension Application {
     _ call: RouteCall, segments: [String], style: ErrorStyle,
     finish: @escaping @Sendable (Response) -> Response, handler: @escaping Route.Handler
   ) -> Reply {
-    storeCalls.answer(client: call.client, style: style) { [self] in
-      switch sessionHeldElsewhere(segments: segments) ?? handler(call) {
+    storeCalls.answer(client: call.client, style: style) { [self] () -> Reply in
+      // NB: a session parked here is deleted where it is stored (`SessionRegistry.delete`),
+      // never brought back first: that would need a live place of its owner.
+      let deletesParked =
+        call.request.method == .delete && segments.count == 3
+        && Self.sessionID(in: segments).map { registry.isParkedHere($0) } == true
+      let elsewhere: Reply? = deletesParked ? nil : sessionHeldElsewhere(segments: segments)
+      return switch elsewhere ?? handler(call) {
       case .response(let response): .response(finish(response))
       case .later(let pending): .later(pending.map(finish))
       case let reply: reply

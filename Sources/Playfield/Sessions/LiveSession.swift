@@ -253,8 +253,16 @@ final class LiveSession: @unchecked Sendable {
 
   /// A `/ws/batch` connection drives the session from now until `detached()`: it counts as a
   /// connection, so the session is not parked under its driver (a parked session left attached
-  /// would go on stepping beside the copy brought back from storage).
-  func attached() { connections.add(1, ordering: .relaxed) }
+  /// would go on stepping beside the copy brought back from storage). False, and not counted,
+  /// when the session was closed (parked, deleted) first: its driver asks the registry again.
+  /// NB: counted under the mailbox's lock, as `tryPark` checks, so the two never cross.
+  func attached() -> Bool {
+    mailbox.withLock { box in
+      guard box.close == nil else { return false }
+      connections.add(1, ordering: .relaxed)
+      return true
+    }
+  }
 
   /// The `/ws/batch` connection that drove the session closed.
   func detached() { connections.subtract(1, ordering: .relaxed) }
@@ -636,9 +644,18 @@ final class LiveSession: @unchecked Sendable {
   /// Parks the session (its registry let it go, to bring it back from storage later): closed
   /// as `disconnectAll`, and once the turn under way (a bounded slice) has ended, so that
   /// nothing of it is applied or logged after its lease is given up.
-  func park() {
-    disconnectAll(.tryAgainLater, reason: "the session was parked to make room; reconnect")
+  /// False, and nothing done, when someone is connected or a batch attached it meanwhile
+  /// (checked under the mailbox's lock, where `attached` counts).
+  func tryPark() -> Bool {
+    let closing = mailbox.withLock { box in
+      guard box.close == nil, connections.load(ordering: .relaxed) == 0 else { return false }
+      box.close = (.tryAgainLater, "the session was parked to make room; reconnect")
+      return true
+    }
+    guard closing else { return false }
+    afterTurn()
     withTurn {}
+    return true
   }
 
   // MARK: Actions

@@ -26,16 +26,18 @@ extension SessionRegistry {
       case .onDemand: return owner == client && quota.isOnDemand(session.id)
       }
     }
-    guard let oldest = candidates.min(by: { $0.summary.updatedAt < $1.summary.updatedAt }),
-      journal != nil
+    guard journal != nil else { return false }
+    // NB: a message to the session, refused when a batch attached it since the check above
+    // (then the next oldest); a join that raced the check is told to reconnect, and nothing
+    // is applied or logged here once its lease is given up below.
+    guard
+      let oldest = candidates.sorted(by: { $0.summary.updatedAt < $1.summary.updatedAt })
+        .first(where: { $0.tryPark() })
     else { return false }
     // NB: no snapshot here (the game loop owns the model); the periodic snapshots and the
     // input log bring it back, as after a crash.
     parked.withLock { _ = $0.insert(oldest.id) }
     live.withLock { $0[oldest.id] = nil }
-    // NB: a message to the session: a join that raced the check is told to reconnect, and
-    // nothing is applied or logged here once its lease is given up below.
-    oldest.park()
     if let owner = quota.owner(of: oldest.id) { parkedOwners.withLock { $0[oldest.id] = owner } }
     parkedAt.withLock { $0[oldest.id] = oldest.summary.updatedAt }
     quota.release(oldest.id)

@@ -95,7 +95,8 @@ extension SessionRegistry {
     return true
   }
 
-  private func forgetParked(_ id: String) {
+  /// Forgets what is known of parked session `id` here (it was deleted or came back).
+  func forgetParked(_ id: String) {
     parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
     parkedAt.withLock { _ = $0.removeValue(forKey: id) }
     notBack.withLock { _ = $0.removeValue(forKey: id) }

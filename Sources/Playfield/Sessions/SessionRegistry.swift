@@ -220,18 +220,56 @@ final class SessionRegistry: Sendable {
       + "survive a restart"
   }
 
-  /// Deletes a session when `token` controls it.
+  /// Deletes a session when `token` controls it. A session this process parked is deleted
+  /// where it is stored, without coming back live first (that would need a live place of its
+  /// owner, and deleting must never wait for one).
   func delete(_ id: String, token: String?) throws(APIError) {
+    if try deleteParked(id, token: token) { return }
     guard let session = session(id) else { throw APIError(.notFound, "no session \(id)") }
+    try Self.checkDeleting(token: token, storedHash: session.tokenHash)
+    remove(session, reason: "the session was deleted")
+  }
+
+  private static func checkDeleting(token: String?, storedHash: String) throws(APIError) {
     guard let token else {
       var error = APIError(.unauthorized, "deleting a session needs its token")
       error.headers.set("WWW-Authenticate", "Bearer")
       throw error
     }
-    guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
+    guard TokenHash.matches(token: token, storedHash: storedHash) else {
       throw APIError(.forbidden, "the token does not control this session")
     }
-    remove(session, reason: "the session was deleted")
+  }
+
+  /// Whether this process parked session `id` (it is stored, not live here).
+  func isParkedHere(_ id: String) -> Bool {
+    live.withLock { $0[id] } == nil && parked.withLock { $0.contains(id) }
+  }
+
+  /// Deletes `id` when this process parked it and `token` controls it; false when it is not
+  /// parked here.
+  private func deleteParked(_ id: String, token: String?) throws(APIError) -> Bool {
+    guard let journal = journal as? StorageJournal else { return false }
+    // NB: under `adopting`, so that the session is not being brought back meanwhile.
+    return try adopting.withLock { _ throws(APIError) -> Bool in
+      guard isParkedHere(id) else { return false }
+      let stored: StoredSession?
+      do {
+        stored = try journal.store.session(id: id)
+      } catch {
+        var refusal = APIError(
+          .serviceUnavailable, "session \(id) cannot be read from the database now; try again")
+        refusal.headers.set("Retry-After", "1")
+        throw refusal
+      }
+      guard let stored else { return false }
+      try Self.checkDeleting(token: token, storedHash: stored.tokenHash)
+      parked.withLock { _ = $0.remove(id) }
+      forgetParked(id)
+      journal.deleted(sessionID: id)
+      logger.info("parked session \(id) deleted")
+      return true
+    }
   }
 
   /// Removes sessions nobody has touched for `limits.maxAge`, and parked ones nobody asked

@@ -260,13 +260,20 @@ final class BatchSocketHandler: WebSocketHandler {
             "this connection drives \(kind) sessions with \(state.fields.count) values each; "
               + "attach session \(sessionID) on another connection", field: "session"))
       }
+      guard session.attached() else {
+        // NB: parked (or deleted) to make room between the lookup and now: nothing attached.
+        var error = ClientError(
+          "parked", "session \(sessionID) was parked to make room just now: attach it again",
+          field: "session")
+        error.retryAfterMs = 100
+        return .failure(error)
+      }
       state.kind = session.kind
       state.fields = fieldNames
       state.action = model.batchAction
       state.model = model
       state.slots.append(session)
       state.ids.insert(sessionID)
-      session.attached()
       var reply: [String: JSONValue] = [
         "type": "attached", "session": .string(sessionID),
         "slot": .number(Double(state.slots.count - 1)),
