@@ -137,6 +137,41 @@ def test_getting_parked_sessions_never_exceeds_their_owners_live_places(start_pl
         client.close()
 
 
+def test_a_parked_session_is_deleted_by_its_owner_while_every_live_place_is_in_use(start_playfield):
+    """Deleting needs no live place: a session parked here is deleted where it is stored (it
+    was 429 while the owner's live places were all watched)."""
+    from websockets.sync.client import connect
+
+    server = start_playfield("--sessions-per-client", "2")
+    owner = Client(server, "127.0.0.2")
+    made = []
+    for _ in range(3):
+        status, body = owner.create()
+        assert status == 201, body
+        made.append(body)
+    parked, *live = made
+    assert parked["id"] not in listed_ids(server), "the third create parked the first"
+    sockets = [connect(f"{server.ws_url}/ws/sessions/{s['id']}", open_timeout=30) for s in live]
+    try:
+        # Both live places watched: the parked one cannot come back now...
+        status, body = owner.get(parked["id"])
+        assert status == 429, (status, body)
+        # ...yet its owner deletes it, with its token only.
+        headers = {"Authorization": "Bearer " + live[0]["token"]}
+        status, _ = owner.call("DELETE", f"/api/sessions/{parked['id']}", headers=headers)
+        assert status == 403
+        headers = {"Authorization": "Bearer " + parked["token"]}
+        status, body = owner.call("DELETE", f"/api/sessions/{parked['id']}", headers=headers)
+        assert status == 204, (status, body)
+        status, body = owner.get(parked["id"])
+        assert status == 404, (status, body)
+        assert {s["id"] for s in live} <= listed_ids(server)
+    finally:
+        for ws in sockets:
+            ws.close()
+        owner.close()
+
+
 @pytest.mark.slow
 def test_a_restart_with_more_stored_sessions_than_places_comes_up_within_the_limits(start_playfield):
     limits = ("--max-sessions", "8", "--sessions-per-client", "4")
