@@ -2,6 +2,7 @@
 creates never deletes another client's stored session; a parked session comes back charged to
 its owner's live places, whoever asks; a restart with more stored sessions than --max-sessions
 comes up within the limits, and every session comes back when its owner asks."""
+import contextlib
 import http.client
 import json
 import signal
@@ -151,8 +152,10 @@ def test_a_parked_session_is_deleted_by_its_owner_while_every_live_place_is_in_u
         made.append(body)
     parked, *live = made
     assert parked["id"] not in listed_ids(server), "the third create parked the first"
-    sockets = [connect(f"{server.ws_url}/ws/sessions/{s['id']}", open_timeout=30) for s in live]
-    try:
+    with contextlib.ExitStack() as sockets:
+        for session in live:
+            sockets.enter_context(
+                connect(f"{server.ws_url}/ws/sessions/{session['id']}", open_timeout=30))
         # Both live places watched: the parked one cannot come back now...
         status, body = owner.get(parked["id"])
         assert status == 429, (status, body)
@@ -166,10 +169,7 @@ def test_a_parked_session_is_deleted_by_its_owner_while_every_live_place_is_in_u
         status, body = owner.get(parked["id"])
         assert status == 404, (status, body)
         assert {s["id"] for s in live} <= listed_ids(server)
-    finally:
-        for ws in sockets:
-            ws.close()
-        owner.close()
+    owner.close()
 
 
 @pytest.mark.slow
