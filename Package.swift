@@ -87,7 +87,7 @@ let package = Package(
     .target(name: "FuzzShim", path: "Tests/fuzz/FuzzShim"),
     .executableTarget(
       name: "PlayfieldFuzz",
-      dependencies: ["FuzzShim", "HTTP", "JSON", "WebSocket", "Tiles", "Simulation"],
+      dependencies: ["FuzzShim", "HTTP", "JSON", "WebSocket", "Tiles", "Simulation", "Recipes"],
       path: "Tests/fuzz/PlayfieldFuzz"),
 
     // A seeded generator the unit tests share.

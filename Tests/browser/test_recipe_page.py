@@ -5,6 +5,7 @@ import http.server
 import json
 import re
 import threading
+import urllib.request
 
 from axe import assert_accessible
 
@@ -188,3 +189,32 @@ def test_owner_makes_a_read_only_link_and_revokes_it(playfield, watched):
     reader.page.wait_for_selector(".rb-list li:not(:has(.rb-entry))")
     reader.allow(lambda problem: "403" in problem)
     assert_accessible(owner)
+
+
+def test_markup_stored_in_a_recipe_is_shown_as_text_and_never_run(playfield, watched):
+    # NB: a book export is stored as sent (only checked to be a named Recipe), so markup reaches
+    # the page untouched: the page must show it as text.
+    hostile = {"@context": "https://schema.org", "@type": "Recipe",
+               "name": "<img src=x onerror=\"window.__ran=1\">Pie",
+               "description": "<script>window.__ran=2</script>",
+               "recipeIngredient": ["<b onmouseover=\"window.__ran=3\">1 egg</b>"],
+               "recipeInstructions": [{"@type": "HowToStep",
+                                       "text": "<a href=\"javascript:window.__ran=4\">Bake</a>"}]}
+    export = {"playfield": "recipe-book", "version": 1, "recipes": [{"recipe": hostile, "tags": []}]}
+    data = json.dumps(export).encode()
+    request = urllib.request.Request(playfield.url + "/api/recipes/import?save=1", data=data,
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        token = json.loads(response.read())["book"]["token"]
+    page = watched()
+    page.page.goto(playfield.url + "/demos/recipes?book=" + token)
+    page.page.wait_for_selector(".rb-entry")
+    page.page.locator(".rb-entry").first.click()
+    page.page.wait_for_selector(".rb-recipe:not([hidden])")
+    assert page.page.locator(".rb-name").inner_text() == hostile["name"]
+    assert ingredients(page) == [hostile["recipeIngredient"][0]]
+    page.page.locator(".rb-ingredients li").first.hover()
+    for selector in [".rb-recipe img:not(.rb-image)", ".rb-recipe script", ".rb-recipe b",
+                     ".rb-recipe a[href^='javascript']"]:
+        assert page.page.locator(selector).count() == 0, selector
+    assert page.page.evaluate("() => window.__ran") is None

@@ -57,6 +57,10 @@ class Site:
                     self.send(302, headers=[("Location", "/loop")])
                 elif path == "/big":
                     self.send(200, PAGE + b"<p>" + b"x" * 8192 + b"</p>")
+                elif path == "/deep":
+                    self.send(200, b"<html><body>" + b"<div>" * 300_000 + PAGE + b"</div>" * 300_000)
+                elif path == "/malformed":
+                    self.send(200, b'<script type="application/ld+json">{"@type": "Recipe", "name": oops</script>')
                 elif path == "/text":
                     self.send(200, b"just text", "text/plain")
                 elif path == "/slow":
@@ -162,4 +166,15 @@ def test_slow_pages_time_out_and_fetches_at_once_are_charged(start_playfield, si
     first.join(20)
     status, _, error = answers[0]
     assert status == 504 and "--recipe-fetch-timeout" in error["error"], error
+    assert stored(server) == []
+
+
+def test_hostile_pages_by_url(start_playfield, site):
+    """A 3.3 MB page (over the 1 MiB body cap, under the fetch cap) of 300,000 nested divs still
+    imports; JSON-LD that does not parse is a clear error and stores nothing."""
+    server = start_playfield("--recipe-fetch-allow-host", "127.0.0.1")
+    status, _, recipe = by_url(server, site.url("/deep"))
+    assert status == 200 and recipe["name"] == "Fetched flapjacks", recipe
+    status, _, error = by_url(server, site.url("/malformed"), "&save=1")
+    assert status == 422 and "JSON-LD" in error["error"], error
     assert stored(server) == []

@@ -16,6 +16,8 @@ enum FuzzTarget: String, CaseIterable {
   case snapshot
   /// Street soccer sessions fed sequences of turns, dice, kits, rematches and plans.
   case soccer
+  /// Recipe pages through the extractor (JSON-LD, microdata, microformats, RDFa, headings).
+  case recipe
 
   /// How many times dearer one input is than a parser's: a run of `FUZZ_RUNS` executes
   /// `FUZZ_RUNS / costFactor` inputs of this target (a soccer input plays up to 24 steps).
@@ -39,6 +41,7 @@ enum FuzzTarget: String, CaseIterable {
     case .input: Self.input(bytes)
     case .snapshot: Self.snapshot(bytes)
     case .soccer: Self.soccer(bytes)
+    case .recipe: Self.recipe(bytes)
     }
   }
 }
