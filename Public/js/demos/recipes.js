@@ -99,10 +99,17 @@ if (params.get("receive") && window.opener) {
   window.opener.postMessage("playfield-recipes-ready", "*");
 }
 
-async function refresh() {
+const more = $(".rb-more", root);
+/** How many recipes the list shows: the next page starts there. */
+let shown = 0;
+
+/** Lists the book's first page of recipes (the search's, in the chosen order), or with
+ * `append` the next page below those shown. */
+async function refresh(append = false) {
   const query = new URLSearchParams({ sort: $("#rb-sort", root).value });
   const q = $("#rb-q", root).value.trim();
   if (q) query.set("q", q);
+  if (append === true) query.set("offset", String(shown));
   let answer;
   try {
     answer = await call(`/api/recipes?${query}`);
@@ -114,26 +121,29 @@ async function refresh() {
     }
     return say(`The book cannot be read: ${error.message}`);
   }
-  list.replaceChildren(
-    ...answer.recipes.map((recipe) => {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "rb-entry";
-      button.textContent = recipe.name;
-      button.addEventListener("click", async () => show(await call(`/api/recipes/${recipe.id}`), recipe.id));
-      item.append(button);
-      return item;
-    }),
-  );
-  if (!answer.recipes.length) {
+  const entries = answer.recipes.map((recipe) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "rb-entry";
+    button.textContent = recipe.name;
+    button.addEventListener("click", async () => show(await call(`/api/recipes/${recipe.id}`), recipe.id));
+    item.append(button);
+    return item;
+  });
+  if (append === true) list.append(...entries);
+  else list.replaceChildren(...entries);
+  shown = (append === true ? shown : 0) + answer.recipes.length;
+  more.hidden = !answer.more;
+  if (!shown) {
     const empty = document.createElement("li");
     empty.textContent = q ? "No recipe matches." : "No recipes yet: import one.";
     list.append(empty);
   }
 }
-$("#rb-q", root).addEventListener("input", refresh);
-$("#rb-sort", root).addEventListener("change", refresh);
+$("#rb-q", root).addEventListener("input", () => refresh());
+$("#rb-sort", root).addEventListener("change", () => refresh());
+more.addEventListener("click", () => refresh(true));
 $(".rb-search", root).addEventListener("submit", (event) => event.preventDefault());
 
 function firstImage(image) {

@@ -10,7 +10,8 @@ extension FuzzTarget {
     for recipe in recipes {
       let text = recipe.serialized()
       guard let again = try? JSONValue.parse(text, maxDepth: 128) else {
-        preconditionFailure("a recipe's JSON does not parse: \(String(decoding: text, as: UTF8.self))")
+        preconditionFailure(
+          "a recipe's JSON does not parse: \(String(decoding: text, as: UTF8.self))")
       }
       precondition(again == recipe, "a recipe changed in a serialize-parse round trip")
       if case .array(let lines)? = recipe["recipeIngredient"] {

@@ -214,23 +214,43 @@ final class RecipeAPI: Sendable {
         }
         sort = chosen
       }
-      let recipes =
-        try book.map {
-          try store.recipes(
-            bookID: $0.id, query: RecipeQuery(text: query["q"], tag: query["tag"], sort: sort))
-        } ?? []
+      let limit = try Self.whole(query, "limit", default: 100, in: 1...1000)
+      let offset = try Self.whole(query, "offset", default: 0, in: 0...10_000_000)
+      // NB: one more than asked, to say whether there are more.
+      let listed = RecipeQuery(
+        text: query["q"], tag: query["tag"], sort: sort, limit: limit + 1, offset: offset)
+      let recipes = try book.map { try store.recipes(bookID: $0.id, query: listed) } ?? []
       return .json(
         .object([
           "book": Self.bookJSON(book),
-          "recipes": .array(recipes.map(Self.summary)),
+          "recipes": .array(recipes.prefix(limit).map(Self.summary)),
+          "offset": .number(Double(offset)),
+          "more": .bool(recipes.count > limit),
         ]))
     }
+  }
+
+  /// The whole number `name` of `query`, `fallback` when absent; 400 outside `range`.
+  private static func whole(
+    _ query: QueryParameters, _ name: String, default fallback: Int, in range: ClosedRange<Int>
+  ) throws(APIError) -> Int {
+    guard let text = query[name] else { return fallback }
+    guard let value = Int(text), range.contains(value) else {
+      throw APIError(
+        .badRequest,
+        "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)",
+        field: name)
+    }
+    return value
   }
 
   func export(_ request: Request, client: ClientKey) -> Response {
     answer(request, client: client, need: .read) { store, book in
       let recipes =
-        try book.map { try store.recipes(bookID: $0.id, query: RecipeQuery(sort: .oldest)) } ?? []
+        try book.map {
+          // NB: every recipe, however many the book may hold (--recipes-per-book).
+          try store.recipes(bookID: $0.id, query: RecipeQuery(sort: .oldest, limit: 1_000_000))
+        } ?? []
       let entries = recipes.map { ((try? JSONValue.parse($0.recipe)) ?? .null, $0.tags) }
       var response = Response.json(Self.exported(entries))
       response.headers.set(
