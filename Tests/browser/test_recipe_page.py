@@ -1,11 +1,11 @@
 """Issue 33: the recipe book in a real browser: import by paste and by file, save, search,
 scale and convert, 300 % text in one column, phone width, cook mode, print view, keyboard
 only, axe clean, and the bookmarklet from a page served on another origin."""
+import http.client
 import http.server
 import json
 import re
 import threading
-import urllib.request
 
 from axe import assert_accessible
 
@@ -191,6 +191,19 @@ def test_owner_makes_a_read_only_link_and_revokes_it(playfield, watched):
     assert_accessible(owner)
 
 
+def new_book(playfield, export, address):
+    """Saves a book export as the client at `address` (each 127.x.y.z is its own client, so
+    this makes a new book) and returns the book's owner token."""
+    host, port = playfield.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10,
+                                            source_address=(address, 0))
+    connection.request("POST", "/api/recipes/import?save=1", body=json.dumps(export),
+                       headers={"Content-Type": "application/json"})
+    answer = json.loads(connection.getresponse().read())
+    connection.close()
+    return answer["book"]["token"]
+
+
 def test_markup_stored_in_a_recipe_is_shown_as_text_and_never_run(playfield, watched):
     # NB: a book export is stored as sent (only checked to be a named Recipe), so markup reaches
     # the page untouched: the page must show it as text.
@@ -201,11 +214,7 @@ def test_markup_stored_in_a_recipe_is_shown_as_text_and_never_run(playfield, wat
                "recipeInstructions": [{"@type": "HowToStep",
                                        "text": "<a href=\"javascript:window.__ran=4\">Bake</a>"}]}
     export = {"playfield": "recipe-book", "version": 1, "recipes": [{"recipe": hostile, "tags": []}]}
-    data = json.dumps(export).encode()
-    request = urllib.request.Request(playfield.url + "/api/recipes/import?save=1", data=data,
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        token = json.loads(response.read())["book"]["token"]
+    token = new_book(playfield, export, "127.0.0.71")
     page = watched()
     page.page.goto(playfield.url + "/demos/recipes?book=" + token)
     page.page.wait_for_selector(".rb-entry")
@@ -218,3 +227,18 @@ def test_markup_stored_in_a_recipe_is_shown_as_text_and_never_run(playfield, wat
                      ".rb-recipe a[href^='javascript']"]:
         assert page.page.locator(selector).count() == 0, selector
     assert page.page.evaluate("() => window.__ran") is None
+
+
+def test_a_long_book_lists_a_page_and_shows_more(playfield, watched):
+    recipes = [{"recipe": {"@type": "Recipe", "name": f"Dish {n:03}", "recipeIngredient": ["x"]},
+                "tags": []} for n in range(130)]
+    token = new_book(playfield, {"playfield": "recipe-book", "version": 1, "recipes": recipes},
+                     "127.0.0.72")
+    page = watched()
+    page.page.goto(playfield.url + "/demos/recipes?book=" + token)
+    page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 100")
+    page.page.get_by_role("button", name="Show more recipes").click()
+    page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 130")
+    assert page.page.locator(".rb-entry").all_inner_texts()[-1] == "Dish 129"
+    assert page.page.locator(".rb-more").is_hidden()
+    assert_accessible(page)

@@ -101,7 +101,7 @@ if (params.get("receive") && window.opener) {
 
 const more = $(".rb-more", root);
 /** How many recipes the list shows: the next page starts there. */
-let shown = 0;
+let listed = 0;
 
 /** Lists the book's first page of recipes (the search's, in the chosen order), or with
  * `append` the next page below those shown. */
@@ -109,7 +109,7 @@ async function refresh(append = false) {
   const query = new URLSearchParams({ sort: $("#rb-sort", root).value });
   const q = $("#rb-q", root).value.trim();
   if (q) query.set("q", q);
-  if (append === true) query.set("offset", String(shown));
+  if (append === true) query.set("offset", String(listed));
   let answer;
   try {
     answer = await call(`/api/recipes?${query}`);
@@ -133,9 +133,9 @@ async function refresh(append = false) {
   });
   if (append === true) list.append(...entries);
   else list.replaceChildren(...entries);
-  shown = (append === true ? shown : 0) + answer.recipes.length;
+  listed = (append === true ? listed : 0) + answer.recipes.length;
   more.hidden = !answer.more;
-  if (!shown) {
+  if (!listed) {
     const empty = document.createElement("li");
     empty.textContent = q ? "No recipe matches." : "No recipes yet: import one.";
     list.append(empty);
