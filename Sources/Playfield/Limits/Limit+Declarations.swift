@@ -29,6 +29,10 @@ extension Limit where Value == Int {
   public static let recipeImportsPerMinute = Limit(
     "recipe-imports-per-minute", 60, from: 1, to: 1_000_000,
     help: "Recipe imports one client may make in any 60 seconds; past it, 429 with Retry-After.")
+  public static let shoppingChangesPerMinute = Limit(
+    "shopping-changes-per-minute", 600, from: 1, to: 1_000_000,
+    help: "Changes (add, check, remove, clear) one client may send to recipe shopping lists in "
+      + "any 60 seconds; past it, the change is refused with an error message.")
   public static let recipeFetches = Limit(
     "recipe-fetches", 4, from: 1, to: 256,
     help: "Pages fetched at once for recipe imports by URL, across all clients (on their own "

@@ -37,7 +37,8 @@ final class RecipeAPI: Sendable {
     self.random = random
     self.maxImportBytes = limits[.recipeImportBytes]
     self.window = Mutex(ImportWindow(perMinute: limits[.recipeImportsPerMinute]))
-    self.shopping = ShoppingHub(store: store)
+    self.shopping = ShoppingHub(
+      store: store, changesPerMinute: limits[.shoppingChangesPerMinute], wallClock: wallClock)
     self.fetcher = RecipeFetcher(
       allowedHosts: Set(fetchAllowedHosts.map { $0.lowercased() }),
       maxBytes: limits[.recipeFetchBytes], timeout: limits[.recipeFetchTimeout])
@@ -319,7 +320,8 @@ final class RecipeAPI: Sendable {
       return .webSocket(
         accepted,
         ShoppingSocketHandler(
-          hub: shopping, bookID: book.id, stored: stored, canChange: book.access >= .write))
+          hub: shopping, bookID: book.id, stored: stored, canChange: book.access >= .write,
+          client: client.description))
     case .reject(let response):
       return .response(response)
     }
