@@ -237,8 +237,36 @@ def test_a_long_book_lists_a_page_and_shows_more(playfield, watched):
     page = watched()
     page.page.goto(playfield.url + "/demos/recipes?book=" + token)
     page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 100")
+    page.page.locator(".rb-more").scroll_into_view_if_needed()
+    page.screenshot("recipes-show-more")
     page.page.get_by_role("button", name="Show more recipes").click()
     page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 130")
     assert page.page.locator(".rb-entry").all_inner_texts()[-1] == "Dish 129"
     assert page.page.locator(".rb-more").is_hidden()
     assert_accessible(page)
+
+
+def test_import_by_address_alone(watched):
+    """An address with nothing pasted: the server fetches the page (here from a test host it is
+    told to allow), and refuses a loopback name it was not told about."""
+    import conftest
+    server = conftest._server_module().Playfield("--recipe-fetch-allow-host", "127.0.0.1")
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Other)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page = open_book(watched, server.url)
+        page.page.locator("#rb-url").fill(f"http://127.0.0.1:{other.server_address[1]}/cake")
+        page.page.get_by_role("button", name="Import", exact=True).click()
+        page.page.wait_for_selector(".rb-recipe:not([hidden])")
+        assert page.page.locator(".rb-name").inner_text().startswith("A very long recipe name")
+        page.page.locator("#rb-url").fill(f"http://localhost:{other.server_address[1]}/cake")
+        page.page.get_by_role("button", name="Import", exact=True).click()
+        page.page.wait_for_function(
+            "() => document.querySelector('.rb-message').textContent.includes('non-public')")
+        page.allow(lambda problem: "403" in problem)
+        assert_accessible(page)
+    finally:
+        other.shutdown()
+        other.server_close()
+        server.stop()

@@ -69,8 +69,11 @@ async function importText(text, url = "", save = false) {
 $(".rb-paste", root).addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("#rb-source", root).value;
-  if (!text.trim()) return say("Paste a page or JSON-LD first.");
-  importText(text, $("#rb-url", root).value.trim());
+  const url = $("#rb-url", root).value.trim();
+  // NB: an address alone is fetched by the server (public addresses only).
+  if (!text.trim() && !url) return say("Paste a page or JSON-LD, or give its address, first.");
+  if (!text.trim()) say("Fetching the page…");
+  importText(text.trim() ? text : "", url);
 });
 
 async function importFile(file) {
