@@ -2,7 +2,9 @@
 #define CURL_SHIM_H
 
 #include <stddef.h>
-#include <sys/socket.h>
+
+// NB: declared, not included: the module Swift imports stays free of the system's headers.
+struct sockaddr;
 
 /// Says whether a connection to `address` (just resolved, about to be opened) may go ahead:
 /// 1 yes, 0 no.

@@ -112,7 +112,8 @@ struct RecipeFetcher: Sendable {
     guard let context, let address else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     if transfer.allowAnyAddress { return 1 }
-    return FetchAddressPolicy.isPublic(addressBytes(address)) ? 1 : 0
+    let socketAddress = UnsafeRawPointer(address).assumingMemoryBound(to: sockaddr.self)
+    return FetchAddressPolicy.isPublic(addressBytes(socketAddress)) ? 1 : 0
   }
 
   private static let sink: curl_shim_sink = { context, data, length in
