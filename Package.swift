@@ -28,6 +28,9 @@ let package = Package(
       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
     .target(name: "PNGShim", dependencies: ["CPNG"]),
     .target(name: "CPosix"),
+    // libcurl (`libcurl4-openssl-dev`) for recipe imports by URL, with a typed face (its
+    // setopt is variadic) and the hook that checks each address before connecting.
+    .target(name: "CurlShim", linkerSettings: [.linkedLibrary("curl")]),
 
     // Pure layers: no sockets, no clock, no disk.
     .target(name: "Deflate", dependencies: ["CZlib"]),
@@ -64,7 +67,8 @@ let package = Package(
       name: "Playfield",
       dependencies: [
         "HTTP", "WebSocket", "Server", "JSON", "Simulation", "Tiles", "Storage", "Deflate",
-        "Apollonian", "Recipes", "CPosix", .product(name: "Logging", package: "swift-log"),
+        "Apollonian", "Recipes", "CPosix", "CurlShim",
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "Mustache", package: "swift-mustache"),
       ]),
     .executableTarget(
@@ -84,7 +88,9 @@ let package = Package(
     .target(name: "FuzzShim", path: "Tests/fuzz/FuzzShim"),
     .executableTarget(
       name: "PlayfieldFuzz",
-      dependencies: ["FuzzShim", "HTTP", "JSON", "WebSocket", "Tiles", "Simulation", "Playfield"],
+      dependencies: [
+        "FuzzShim", "HTTP", "JSON", "WebSocket", "Tiles", "Simulation", "Recipes", "Playfield",
+      ],
       path: "Tests/fuzz/PlayfieldFuzz"),
 
     // A seeded generator the unit tests share.

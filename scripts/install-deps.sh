@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Playfield needs and is missing: system libraries to build and run (libpq is
-# linked even when only SQLite is used; libxml2 reads recipe pages); with --cluster also nginx
+# linked even when only SQLite is used; libxml2 reads recipe pages,
+# libcurl fetches them for imports by URL); with --cluster also nginx
 # and the PostgreSQL server (what `make cluster` starts); with --test those and Chromium, wrk,
 # Leaflet (the tile recipe's browser test) and the Python test tools. Installs through apt when
 # run as root; otherwise says what to install.
@@ -12,7 +13,8 @@ want_cluster=0
 [ "${1:-}" = "--test" ] && want_test=1 && want_cluster=1
 [ "${1:-}" = "--cluster" ] && want_cluster=1
 
-packages=(pkg-config libsqlite3-dev libpq-dev libpng-dev zlib1g-dev libxml2-dev)
+packages=(pkg-config libsqlite3-dev libpq-dev libpng-dev zlib1g-dev libxml2-dev
+  libcurl4-openssl-dev)
 if [ "$want_cluster" = 1 ]; then
   packages+=(nginx postgresql)
 fi

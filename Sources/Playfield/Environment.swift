@@ -24,6 +24,10 @@ public struct Environment: Sendable {
   /// Host names answered besides `localhost` and IP literals (the bound name, `--allow-host`);
   /// any other `Host` gets 421 on the routes that hold state.
   public var allowedHosts: [String] = []
+  /// Hosts a recipe import by URL may fetch from whatever their address
+  /// (`--recipe-fetch-allow-host`, for tests against a local server); every other host must be
+  /// at a public address.
+  public var recipeFetchAllowedHosts: [String] = []
   public var logger: Logger
   /// Random bytes for ids, tokens and seeds.
   public var random: @Sendable (Int) -> [UInt8] = { count in

@@ -9,16 +9,61 @@ import JSON
 /// nodes of the same page (images and authors in a Yoast `@graph`).
 enum JSONLDReader {
   static func recipes(in document: HTMLDocument) -> [JSONValue] {
-    var roots: [JSONValue] = []
+    var texts: [String] = []
     for index in document.descendants() {
       let node = document.nodes[index]
       guard node.name == "script",
         let type = node.attribute("type")?.lowercased(),
         type.contains("ld+json")
       else { continue }
-      let text = node.children.map { document.nodes[$0].text }.joined()
-      roots.append(contentsOf: values(in: text))
+      texts.append(node.children.map { document.nodes[$0].text }.joined())
     }
+    return recipes(inScripts: texts)
+  }
+
+  /// Recipes in the JSON-LD script blocks found in the raw bytes of a page, without its tree:
+  /// for pages the HTML parser gave up on part of (libxml2 stops at 256 levels of nesting, so
+  /// a block after a deeply nested part is not in the tree).
+  static func recipes(inRaw bytes: [UInt8]) -> [JSONValue] {
+    recipes(inScripts: scriptBlocks(bytes))
+  }
+
+  /// The contents of `<script ...ld+json...>` elements, found by scanning bytes.
+  static func scriptBlocks(_ bytes: [UInt8]) -> [String] {
+    var texts: [String] = []
+    var position = 0
+    while let open = find(Array("<script".utf8), in: bytes, from: position) {
+      guard let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) else { break }
+      let tag = String(decoding: bytes[open..<close], as: UTF8.self).lowercased()
+      let end = find(Array("</script".utf8), in: bytes, from: close + 1) ?? bytes.count
+      if tag.contains("ld+json") {
+        texts.append(String(decoding: bytes[(close + 1)..<end], as: UTF8.self))
+      }
+      position = end
+    }
+    return texts
+  }
+
+  /// Where `needle` (lowercase ASCII) first occurs in `bytes` from `start`, ignoring case.
+  private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard needle.count <= bytes.count else { return nil }
+    var index = start
+    while index + needle.count <= bytes.count {
+      guard let first = bytes[index...].firstIndex(of: needle[0]) else { return nil }
+      if first + needle.count > bytes.count { return nil }
+      var matches = true
+      for offset in 1..<needle.count where bytes[first + offset] | 0x20 != needle[offset] {
+        matches = false
+        break
+      }
+      if matches { return first }
+      index = first + 1
+    }
+    return nil
+  }
+
+  private static func recipes(inScripts texts: [String]) -> [JSONValue] {
+    let roots = texts.flatMap(values(in:))
     var identified: [String: JSONValue] = [:]
     var found: [JSONValue] = []
     var stack = Array(roots.reversed())

@@ -53,13 +53,26 @@ struct PageFallback {
     }
   }
 
-  /// Fills a normalised recipe's missing name, image and description from the page; the main
-  /// (first) recipe of a page takes the page's share image, which pages choose as their best
-  /// picture of it.
+  /// Fills a normalised recipe's missing name, image and description from the page. The main
+  /// (first) recipe of a page takes the page's share image when that is another picture than
+  /// the recipe's own (pages choose it as their best picture of the dish), or the same picture
+  /// at a larger size both URLs state; otherwise the recipe keeps its own.
   func fill(_ recipe: JSONValue, url: String?, main: Bool) -> JSONValue {
     guard var members = recipe.objectValue else { return recipe }
     if main, let shareImage {
-      members["image"] = .string(PageURL.resolve(shareImage, base: url))
+      let share = PageURL.resolve(shareImage, base: url)
+      if let own = members["image"]?.stringValue.map({ PageURL.resolve($0, base: url) }),
+        own.contains("://"), PictureName.key(own) == PictureName.key(share)
+      {
+        members["image"] = .string(own)
+        if let ownArea = PictureName.area(own), let shareArea = PictureName.area(share),
+          shareArea > ownArea
+        {
+          members["image"] = .string(share)
+        }
+      } else {
+        members["image"] = .string(share)
+      }
     }
     if members["name"] == nil, let title, !title.isEmpty { members["name"] = .string(title) }
     if members["image"] == nil, let image, !image.isEmpty {

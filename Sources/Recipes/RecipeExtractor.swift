@@ -15,7 +15,8 @@ public enum RecipeExtractor {
   /// links and as the recipe's `url` when the page gives none.
   public static func recipes(html: [UInt8], url: String?) throws(RecipeImportError) -> [JSONValue] {
     let document = HTMLDocument(bytes: html)
-    let found = rawRecipes(in: document)
+    var found = rawRecipes(in: document)
+    if found.isEmpty { found = JSONLDReader.recipes(inRaw: html).filter(hasContent) }
     guard !found.isEmpty else {
       throw RecipeImportError(
         "\(notFound) (looked for JSON-LD, microdata, h-recipe/hRecipe, RDFa, and headings "

@@ -15,13 +15,20 @@ public struct RecipeQuery: Sendable, Equatable {
   /// A tag every listed recipe has.
   public var tag: String?
   public var sort: Sort
+  /// Most recipes listed.
   public var limit: Int
+  /// Recipes of the order skipped before the first listed (paging).
+  public var offset: Int
 
-  public init(text: String? = nil, tag: String? = nil, sort: Sort = .name, limit: Int = 1000) {
+  public init(
+    text: String? = nil, tag: String? = nil, sort: Sort = .name, limit: Int = 1000,
+    offset: Int = 0
+  ) {
     self.text = text
     self.tag = tag
     self.sort = sort
     self.limit = limit
+    self.offset = offset
   }
 
   /// The words of `text` as an FTS5 query: each one quoted (so no word is an operator) and a

@@ -121,10 +121,12 @@ extension SQLSessionStore {
         case .oldest: "r.created_at, r.id"
         }
       values.append(.integer(Int64(max(0, query.limit))))
+      values.append(.integer(Int64(max(0, query.offset))))
       return try database.query(
         """
         SELECT \(Self.recipeColumns("r.")) FROM recipes AS r
-        WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?\(values.count)
+        WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
+        LIMIT ?\(values.count - 1) OFFSET ?\(values.count)
         """, values, row: Self.storedRecipe)
     }
   }

@@ -76,6 +76,13 @@ struct Serve: ParsableCommand {
   var allowedOrigins: [String] = []
 
   @Option(
+    name: .customLong("recipe-fetch-allow-host"),
+    help:
+      "A host a recipe import by URL may fetch from even at a private or loopback address (repeatable; for tests), e.g. 127.0.0.1. Others must be at public addresses."
+  )
+  var recipeFetchAllowedHosts: [String] = []
+
+  @Option(
     name: .customLong("trusted-proxy"),
     help:
       "A reverse proxy's address (repeatable), e.g. 127.0.0.1 for nginx in front: requests from it count against the client its X-Forwarded-For names, not the proxy."
@@ -170,6 +177,7 @@ struct Serve: ParsableCommand {
       logger: logger)
     environment.allowedOrigins = allowedOrigins
     environment.allowedHosts = allowedHosts
+    environment.recipeFetchAllowedHosts = recipeFetchAllowedHosts.map { $0.lowercased() }
     environment.shard = shard ?? ""
     // NB: validate() has read them already.
     environment.limits = (try? Limits.parse(limitArguments)) ?? Limits()

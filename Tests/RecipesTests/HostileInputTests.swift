@@ -21,6 +21,18 @@ struct HostileInputTests {
     #expect(try RecipePages.recipes(Array(microdata.utf8)).first?["name"] == "M")
   }
 
+  @Test("a recipe after 100,000 nested divs (past where libxml2 stops the tree) is still found")
+  func recipeAfterDeepNesting() throws {
+    let depth = 100_000
+    let html =
+      "<html><body>" + String(repeating: "<div>", count: depth)
+      + RecipePages.ldJSON(#"{"@type":"Recipe","name":"Below","recipeIngredient":["z"]}"#)
+      + String(repeating: "</div>", count: depth) + "</body></html>"
+    let recipes = try RecipePages.recipes(Array(html.utf8))
+    #expect(recipes.first?["name"] == "Below")
+    #expect(RecipePages.strings(recipes.first?["recipeIngredient"]) == ["z"])
+  }
+
   @Test("deeply nested JSON-LD is skipped, not a crash")
   func deepJSON() {
     let json = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)

@@ -59,6 +59,9 @@ struct RecipeBookTests {
       #expect(try names(RecipeQuery()) == ["apple pie", "Banana bread", "Tomato soup"])
       #expect(try names(RecipeQuery(text: "flour BUTTER")) == ["apple pie", "Banana bread"])
       #expect(try names(RecipeQuery(text: "tomat")) == ["Tomato soup"])
+      #expect(try names(RecipeQuery(limit: 1, offset: 1)) == ["Banana bread"])
+      #expect(try names(RecipeQuery(text: "flour", limit: 5, offset: 1)) == ["Banana bread"])
+      #expect(try names(RecipeQuery(limit: 5, offset: 3)) == [])
       #expect(try names(RecipeQuery(text: "\"OR* NOT")) == [])
       #expect(try names(RecipeQuery(text: "!!!")) == [])
       #expect(

@@ -1,6 +1,7 @@
 """Issue 33: the recipe book in a real browser: import by paste and by file, save, search,
 scale and convert, 300 % text in one column, phone width, cook mode, print view, keyboard
 only, axe clean, and the bookmarklet from a page served on another origin."""
+import http.client
 import http.server
 import json
 import re
@@ -188,3 +189,84 @@ def test_owner_makes_a_read_only_link_and_revokes_it(playfield, watched):
     reader.page.wait_for_selector(".rb-list li:not(:has(.rb-entry))")
     reader.allow(lambda problem: "403" in problem)
     assert_accessible(owner)
+
+
+def new_book(playfield, export, address):
+    """Saves a book export as the client at `address` (each 127.x.y.z is its own client, so
+    this makes a new book) and returns the book's owner token."""
+    host, port = playfield.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10,
+                                            source_address=(address, 0))
+    connection.request("POST", "/api/recipes/import?save=1", body=json.dumps(export),
+                       headers={"Content-Type": "application/json"})
+    answer = json.loads(connection.getresponse().read())
+    connection.close()
+    return answer["book"]["token"]
+
+
+def test_markup_stored_in_a_recipe_is_shown_as_text_and_never_run(playfield, watched):
+    # NB: a book export is stored as sent (only checked to be a named Recipe), so markup reaches
+    # the page untouched: the page must show it as text.
+    hostile = {"@context": "https://schema.org", "@type": "Recipe",
+               "name": "<img src=x onerror=\"window.__ran=1\">Pie",
+               "description": "<script>window.__ran=2</script>",
+               "recipeIngredient": ["<b onmouseover=\"window.__ran=3\">1 egg</b>"],
+               "recipeInstructions": [{"@type": "HowToStep",
+                                       "text": "<a href=\"javascript:window.__ran=4\">Bake</a>"}]}
+    export = {"playfield": "recipe-book", "version": 1, "recipes": [{"recipe": hostile, "tags": []}]}
+    token = new_book(playfield, export, "127.0.0.71")
+    page = watched()
+    page.page.goto(playfield.url + "/demos/recipes?book=" + token)
+    page.page.wait_for_selector(".rb-entry")
+    page.page.locator(".rb-entry").first.click()
+    page.page.wait_for_selector(".rb-recipe:not([hidden])")
+    assert page.page.locator(".rb-name").inner_text() == hostile["name"]
+    assert ingredients(page) == [hostile["recipeIngredient"][0]]
+    page.page.locator(".rb-ingredients li").first.hover()
+    for selector in [".rb-recipe img:not(.rb-image)", ".rb-recipe script", ".rb-recipe b",
+                     ".rb-recipe a[href^='javascript']"]:
+        assert page.page.locator(selector).count() == 0, selector
+    assert page.page.evaluate("() => window.__ran") is None
+
+
+def test_a_long_book_lists_a_page_and_shows_more(playfield, watched):
+    recipes = [{"recipe": {"@type": "Recipe", "name": f"Dish {n:03}", "recipeIngredient": ["x"]},
+                "tags": []} for n in range(130)]
+    token = new_book(playfield, {"playfield": "recipe-book", "version": 1, "recipes": recipes},
+                     "127.0.0.72")
+    page = watched()
+    page.page.goto(playfield.url + "/demos/recipes?book=" + token)
+    page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 100")
+    page.page.locator(".rb-more").scroll_into_view_if_needed()
+    page.screenshot("recipes-show-more")
+    page.page.get_by_role("button", name="Show more recipes").click()
+    page.page.wait_for_function("() => document.querySelectorAll('.rb-entry').length === 130")
+    assert page.page.locator(".rb-entry").all_inner_texts()[-1] == "Dish 129"
+    assert page.page.locator(".rb-more").is_hidden()
+    assert_accessible(page)
+
+
+def test_import_by_address_alone(watched):
+    """An address with nothing pasted: the server fetches the page (here from a test host it is
+    told to allow), and refuses a loopback name it was not told about."""
+    import conftest
+    server = conftest._server_module().Playfield("--recipe-fetch-allow-host", "127.0.0.1")
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Other)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        page = open_book(watched, server.url)
+        page.page.locator("#rb-url").fill(f"http://127.0.0.1:{other.server_address[1]}/cake")
+        page.page.get_by_role("button", name="Import", exact=True).click()
+        page.page.wait_for_selector(".rb-recipe:not([hidden])")
+        assert page.page.locator(".rb-name").inner_text().startswith("A very long recipe name")
+        page.page.locator("#rb-url").fill(f"http://localhost:{other.server_address[1]}/cake")
+        page.page.get_by_role("button", name="Import", exact=True).click()
+        page.page.wait_for_function(
+            "() => document.querySelector('.rb-message').textContent.includes('non-public')")
+        page.allow(lambda problem: "403" in problem)
+        assert_accessible(page)
+    finally:
+        other.shutdown()
+        other.server_close()
+        server.stop()

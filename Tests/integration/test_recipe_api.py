@@ -177,3 +177,24 @@ def test_the_demo_is_listed_with_its_page_and_embed(playfield):
     for path in ["/demos/recipes", "/embed/recipes"]:
         status, _, page = request(playfield.url + path)
         assert status == 200 and b'class="demo demo-recipes"' in page, path
+
+
+def test_the_list_comes_in_pages(start_playfield):
+    server = start_playfield("--recipes-per-book", "1200", "--recipe-imports-per-minute", "100")
+    recipes = [{"recipe": dict(SOUP, name=f"Soup {n:04}"), "tags": []} for n in range(1050)]
+    export = {"playfield": "recipe-book", "version": 1, "recipes": recipes}
+    status, _, answer = ld(server, export, "?save=1")
+    assert status == 201 and answer["imported"] == 1050, answer
+    token = answer["book"]["token"]
+    first = request(server.url + "/api/recipes", headers=bearer(token))[2]
+    assert [r["name"] for r in first["recipes"]] == [f"Soup {n:04}" for n in range(100)]
+    assert first["more"] is True and first["offset"] == 0
+    last = request(server.url + "/api/recipes?limit=1000&offset=1000&q=soup", headers=bearer(token))[2]
+    assert [r["name"] for r in last["recipes"]] == [f"Soup {n:04}" for n in range(1000, 1050)]
+    assert last["more"] is False
+    for bad in ["limit=0", "limit=1001", "offset=-1", "limit=ten"]:
+        status, _, error = request(server.url + "/api/recipes?" + bad, headers=bearer(token))
+        assert status == 400 and error["field"] == bad.split("=")[0], (bad, error)
+    # The export holds every recipe, past the list's 1,000 (it stopped there before).
+    exported = request(server.url + "/api/recipes/export", headers=bearer(token))[2]
+    assert len(exported["recipes"]) == 1050

@@ -69,8 +69,11 @@ async function importText(text, url = "", save = false) {
 $(".rb-paste", root).addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("#rb-source", root).value;
-  if (!text.trim()) return say("Paste a page or JSON-LD first.");
-  importText(text, $("#rb-url", root).value.trim());
+  const url = $("#rb-url", root).value.trim();
+  // NB: an address alone is fetched by the server (public addresses only).
+  if (!text.trim() && !url) return say("Paste a page or JSON-LD, or give its address, first.");
+  if (!text.trim()) say("Fetching the page…");
+  importText(text.trim() ? text : "", url);
 });
 
 async function importFile(file) {
@@ -99,10 +102,17 @@ if (params.get("receive") && window.opener) {
   window.opener.postMessage("playfield-recipes-ready", "*");
 }
 
-async function refresh() {
+const more = $(".rb-more", root);
+/** How many recipes the list shows: the next page starts there. */
+let listed = 0;
+
+/** Lists the book's first page of recipes (the search's, in the chosen order), or with
+ * `append` the next page below those shown. */
+async function refresh(append = false) {
   const query = new URLSearchParams({ sort: $("#rb-sort", root).value });
   const q = $("#rb-q", root).value.trim();
   if (q) query.set("q", q);
+  if (append === true) query.set("offset", String(listed));
   let answer;
   try {
     answer = await call(`/api/recipes?${query}`);
@@ -114,26 +124,29 @@ async function refresh() {
     }
     return say(`The book cannot be read: ${error.message}`);
   }
-  list.replaceChildren(
-    ...answer.recipes.map((recipe) => {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "rb-entry";
-      button.textContent = recipe.name;
-      button.addEventListener("click", async () => show(await call(`/api/recipes/${recipe.id}`), recipe.id));
-      item.append(button);
-      return item;
-    }),
-  );
-  if (!answer.recipes.length) {
+  const entries = answer.recipes.map((recipe) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "rb-entry";
+    button.textContent = recipe.name;
+    button.addEventListener("click", async () => show(await call(`/api/recipes/${recipe.id}`), recipe.id));
+    item.append(button);
+    return item;
+  });
+  if (append === true) list.append(...entries);
+  else list.replaceChildren(...entries);
+  listed = (append === true ? listed : 0) + answer.recipes.length;
+  more.hidden = !answer.more;
+  if (!listed) {
     const empty = document.createElement("li");
     empty.textContent = q ? "No recipe matches." : "No recipes yet: import one.";
     list.append(empty);
   }
 }
-$("#rb-q", root).addEventListener("input", refresh);
-$("#rb-sort", root).addEventListener("change", refresh);
+$("#rb-q", root).addEventListener("input", () => refresh());
+$("#rb-sort", root).addEventListener("change", () => refresh());
+more.addEventListener("click", () => refresh(true));
 $(".rb-search", root).addEventListener("submit", (event) => event.preventDefault());
 
 function firstImage(image) {

@@ -37,6 +37,26 @@ extension Limit where Value == Int {
   public static let recipeImportsPerMinute = Limit(
     "recipe-imports-per-minute", 60, from: 1, to: 1_000_000,
     help: "Recipe imports one client may make in any 60 seconds; past it, 429 with Retry-After.")
+  public static let shoppingChangesPerMinute = Limit(
+    "shopping-changes-per-minute", 600, from: 1, to: 1_000_000,
+    help: "Changes (add, check, remove, clear) one client may send to recipe shopping lists in "
+      + "any 60 seconds; past it, the change is refused with an error message.")
+  public static let recipeFetches = Limit(
+    "recipe-fetches", 4, from: 1, to: 256,
+    help: "Pages fetched at once for recipe imports by URL, across all clients (on their own "
+      + "threads, off the event loops).")
+  public static let recipeFetchesPerClient = Limit(
+    "recipe-fetches-per-client", 2, from: 1, to: 10_000,
+    help: "Recipe imports by URL one client may have fetching or waiting; past it, 429 with "
+      + "Retry-After.")
+  public static let recipeFetchQueue = Limit(
+    "recipe-fetch-queue", 32, from: 1, to: 100_000,
+    help: "Recipe imports by URL waiting for a fetch across all clients; past it, 503 with "
+      + "Retry-After.")
+  public static let recipeFetchBytes = Limit(
+    "recipe-fetch-bytes", 4 << 20, from: 1024, to: 64 << 20,
+    help: "Largest page (after decompression) a recipe import by URL may fetch; past it, 422 "
+      + "and nothing stored.")
   public static let tileRendersPerClient = Limit(
     "tile-renders-per-client", 32, from: 1, to: 10_000_000,
     help: "Tile renders one client may have running or waiting; past it, 429.")
@@ -169,6 +189,10 @@ extension Limit where Value == Double {
     "session-share", 12.5, unit: "percent", upTo: 100,
     help: "Share of --max-sessions one address may hold, all its clients together; and when "
       + "fewer places are free than an address holds, it gets no more; past either, 429.")
+  public static let recipeFetchTimeout = Limit(
+    "recipe-fetch-timeout", 10, unit: "seconds", upTo: 120,
+    help: "Seconds a recipe import by URL may take to fetch its page, redirects included (and "
+      + "may wait for its turn); past it, 504 (or 503 while waiting) and nothing stored.")
   public static let tileWait = Limit(
     "tile-wait", 10, unit: "seconds", upTo: 3600,
     help: "Seconds a tile render may wait for its turn before 503.")

@@ -38,3 +38,15 @@ def test_a_page_without_a_recipe_says_what_was_looked_for(client):
     with pytest.raises(HTTPError) as missing:
         client.recipe(987654)
     assert missing.value.status == 404
+
+
+def test_import_by_url_is_refused_for_loopback_and_lists_come_whole(start_server):
+    client = Client(start_server(args=("--recipes-per-book", "1200")).url)
+    with pytest.raises(HTTPError) as refused:
+        client.import_recipe_url("http://127.0.0.1:9/recipe", save=True)
+    assert refused.value.status == 403 and "non-public" in str(refused.value)
+    book = {"playfield": "recipe-book", "version": 1, "recipes": [
+        {"recipe": {"@type": "Recipe", "name": f"Dish {n:04}", "recipeIngredient": ["x"]},
+         "tags": []} for n in range(1100)]}
+    client.import_recipes(book)
+    assert [r["name"] for r in client.recipes()] == [f"Dish {n:04}" for n in range(1100)]

@@ -8,7 +8,8 @@ extension Demo {
     routes: { context in
       RecipeAPI(
         store: context.store, wallClock: context.environment.wallClock,
-        random: context.environment.random, limits: context.environment.limits
+        random: context.environment.random, limits: context.environment.limits,
+        fetchAllowedHosts: context.environment.recipeFetchAllowedHosts
       ).routes
     })
 }

@@ -1,5 +1,6 @@
-/// How many imports each client made in the last minute: a pure counter over the times it is
-/// given (unix seconds), for the `recipe-imports-per-minute` limit.
+/// How many imports (or shopping-list changes) each client made in the last minute: a pure
+/// counter over the times it is given (unix seconds), for the `recipe-imports-per-minute` and
+/// `shopping-changes-per-minute` limits.
 struct ImportWindow: Sendable {
   /// Imports a client may start in any 60 seconds.
   let perMinute: Int

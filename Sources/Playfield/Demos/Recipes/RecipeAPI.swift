@@ -21,23 +21,39 @@ final class RecipeAPI: Sendable {
   private let window: Mutex<ImportWindow>
   /// The live shopping lists.
   let shopping: ShoppingHub
+  /// Fetches the pages of imports by URL, guarded (`--recipe-fetch-*`).
+  let fetcher: RecipeFetcher
+  /// Where imports by URL run, a few at a time, each charged to its client
+  /// (`--recipe-fetches`, `--recipe-fetches-per-client`, `--recipe-fetch-queue`).
+  let fetches: StoreCalls
 
   init(
     store: (any SessionStore)?, wallClock: @escaping @Sendable () -> Double,
-    random: @escaping @Sendable (Int) -> [UInt8], limits: Limits
+    random: @escaping @Sendable (Int) -> [UInt8], limits: Limits,
+    fetchAllowedHosts: [String] = []
   ) {
     self.store = store
     self.wallClock = wallClock
     self.random = random
     self.maxImportBytes = limits[.recipeImportBytes]
     self.window = Mutex(ImportWindow(perMinute: limits[.recipeImportsPerMinute]))
-    self.shopping = ShoppingHub(store: store)
+    self.shopping = ShoppingHub(
+      store: store, changesPerMinute: limits[.shoppingChangesPerMinute], wallClock: wallClock)
+    self.fetcher = RecipeFetcher(
+      allowedHosts: Set(fetchAllowedHosts.map { $0.lowercased() }),
+      maxBytes: limits[.recipeFetchBytes], timeout: limits[.recipeFetchTimeout])
+    // NB: the same fair queue and workers as store calls, with their own bounds: a fetch waits
+    // for the network for seconds, and must hold neither an event loop nor a store worker.
+    self.fetches = StoreCalls(
+      limits: limits.queue(
+        running: limits[.recipeFetches], waiting: .recipeFetchQueue,
+        perClient: .recipeFetchesPerClient, deadline: .recipeFetchTimeout))
   }
 
   var routes: [Route] {
     [
       Route([.post], "/api/recipes/import", [.api, .guardsState, .store]) { call in
-        .response(self.importing(call.request, client: call.client))
+        self.importing(call.request, client: call.client)
       },
       Route([.get], "/api/recipes", [.api, .guardsState, .store]) { call in
         .response(self.list(call.request, client: call.client))
@@ -63,7 +79,9 @@ final class RecipeAPI: Sendable {
 
   // MARK: Import
 
-  func importing(_ request: Request, client: ClientKey) -> Response {
+  /// Imports the page, JSON-LD or book export sent as the body; with `?url=URL` and no body,
+  /// the page the server fetches from URL (on a fetch worker, guarded: `RecipeFetcher`).
+  func importing(_ request: Request, client: ClientKey) -> Reply {
     do {
       let query = try Self.query(request)
       if let wait = window.withLock({ $0.admit(client.description, now: wallClock()) }) {
@@ -72,36 +90,89 @@ final class RecipeAPI: Sendable {
         error.headers.set("Retry-After", String(Int(wait.rounded(.up))))
         throw error
       }
-      let upload = try RecipeUpload(request, url: query["url"], maxBytes: maxImportBytes)
-      let save = ["1", "true", "yes"].contains(query["save"] ?? "")
-      let tags = query.pairs.filter { $0.name == "tag" }.map(\.value)
-      switch upload {
-      case .recipes(let found) where !save:
-        return .json(found[0])
-      case .book(let entries) where !save:
-        return .json(Self.exported(entries.map { ($0.recipe, $0.tags) }))
-      case .recipes(let found):
-        return try saving([(found[0], tags)], request, client: client) { book, stored in
-          var answer = Self.full(stored[0])
-          if let book { answer = Self.adding(["book": book], to: answer) }
-          return .json(answer, status: .created)
-        }
-      case .book(let entries):
-        return try saving(entries.map { ($0.recipe, $0.tags) }, request, client: client) {
-          book, stored in
-          var answer: [String: JSONValue] = [
-            "imported": .number(Double(stored.count)),
-            "ids": .array(stored.map { .number(Double($0.id)) }),
-          ]
-          if let book { answer["book"] = book }
-          return .json(.object(answer), status: .created)
-        }
+      if let url = query["url"], !request.declaresBody || request.body.isEmpty {
+        _ = try RecipeFetcher.host(of: url)
+        return fetching(url, request, query: query, client: client)
       }
-    } catch let error as APIError {
-      return error.response
+      let upload = try RecipeUpload(request, url: query["url"], maxBytes: maxImportBytes)
+      return .response(try answer(upload, request, query: query, client: client))
     } catch {
-      return APIError(storage: error).response
+      return .response(Self.failure(error))
     }
+  }
+
+  /// Fetches `url` on a fetch worker and answers as an import of its page would.
+  private func fetching(
+    _ url: String, _ request: Request, query: QueryParameters, client: ClientKey
+  ) -> Reply {
+    let pending = PendingResponse()
+    let refusal = fetches.run(
+      client: client,
+      { [self] in
+        guard !pending.isAbandoned else { return }
+        do {
+          let page = try fetcher.fetch(url)
+          let upload = try RecipeUpload(
+            fetched: page.body, contentType: page.contentType, url: page.url)
+          pending.succeed(try answer(upload, request, query: query, client: client))
+        } catch {
+          pending.succeed(Self.failure(error))
+        }
+      },
+      expired: { retryAfter in
+        var error = APIError(
+          .serviceUnavailable,
+          "too many pages are being fetched for imports (--recipe-fetches); ask again")
+        error.headers.set("Retry-After", String(retryAfter))
+        pending.succeed(error.response)
+      })
+    if let refusal {
+      var error =
+        refusal.tooManyFromClient
+        ? APIError(
+          .tooManyRequests,
+          "this client has too many imports by URL under way (--recipe-fetches-per-client)")
+        : APIError(
+          .serviceUnavailable,
+          "too many imports by URL are waiting (--recipe-fetch-queue); ask again")
+      error.headers.set("Retry-After", String(refusal.retryAfter))
+      return .response(error.response)
+    }
+    return .later(pending)
+  }
+
+  /// The answer to an import of `upload`: the recipe (or book) read, or, with `save=1`, stored.
+  private func answer(
+    _ upload: RecipeUpload, _ request: Request, query: QueryParameters, client: ClientKey
+  ) throws -> Response {
+    let save = ["1", "true", "yes"].contains(query["save"] ?? "")
+    let tags = query.pairs.filter { $0.name == "tag" }.map(\.value)
+    switch upload {
+    case .recipes(let found) where !save:
+      return .json(found[0])
+    case .book(let entries) where !save:
+      return .json(Self.exported(entries.map { ($0.recipe, $0.tags) }))
+    case .recipes(let found):
+      return try saving([(found[0], tags)], request, client: client) { book, stored in
+        var answer = Self.full(stored[0])
+        if let book { answer = Self.adding(["book": book], to: answer) }
+        return .json(answer, status: .created)
+      }
+    case .book(let entries):
+      return try saving(entries.map { ($0.recipe, $0.tags) }, request, client: client) {
+        book, stored in
+        var answer: [String: JSONValue] = [
+          "imported": .number(Double(stored.count)),
+          "ids": .array(stored.map { .number(Double($0.id)) }),
+        ]
+        if let book { answer["book"] = book }
+        return .json(.object(answer), status: .created)
+      }
+    }
+  }
+
+  private static func failure(_ error: any Error) -> Response {
+    (error as? APIError)?.response ?? APIError(storage: error).response
   }
 
   /// Stores `recipes` in the caller's book (made first when it has none) and answers with
@@ -144,23 +215,43 @@ final class RecipeAPI: Sendable {
         }
         sort = chosen
       }
-      let recipes =
-        try book.map {
-          try store.recipes(
-            bookID: $0.id, query: RecipeQuery(text: query["q"], tag: query["tag"], sort: sort))
-        } ?? []
+      let limit = try Self.whole(query, "limit", default: 100, in: 1...1000)
+      let offset = try Self.whole(query, "offset", default: 0, in: 0...10_000_000)
+      // NB: one more than asked, to say whether there are more.
+      let listed = RecipeQuery(
+        text: query["q"], tag: query["tag"], sort: sort, limit: limit + 1, offset: offset)
+      let recipes = try book.map { try store.recipes(bookID: $0.id, query: listed) } ?? []
       return .json(
         .object([
           "book": Self.bookJSON(book),
-          "recipes": .array(recipes.map(Self.summary)),
+          "recipes": .array(recipes.prefix(limit).map(Self.summary)),
+          "offset": .number(Double(offset)),
+          "more": .bool(recipes.count > limit),
         ]))
     }
+  }
+
+  /// The whole number `name` of `query`, `fallback` when absent; 400 outside `range`.
+  private static func whole(
+    _ query: QueryParameters, _ name: String, default fallback: Int, in range: ClosedRange<Int>
+  ) throws(APIError) -> Int {
+    guard let text = query[name] else { return fallback }
+    guard let value = Int(text), range.contains(value) else {
+      throw APIError(
+        .badRequest,
+        "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)",
+        field: name)
+    }
+    return value
   }
 
   func export(_ request: Request, client: ClientKey) -> Response {
     answer(request, client: client, need: .read) { store, book in
       let recipes =
-        try book.map { try store.recipes(bookID: $0.id, query: RecipeQuery(sort: .oldest)) } ?? []
+        try book.map {
+          // NB: every recipe, however many the book may hold (--recipes-per-book).
+          try store.recipes(bookID: $0.id, query: RecipeQuery(sort: .oldest, limit: 1_000_000))
+        } ?? []
       let entries = recipes.map { ((try? JSONValue.parse($0.recipe)) ?? .null, $0.tags) }
       var response = Response.json(Self.exported(entries))
       response.headers.set(
@@ -229,7 +320,8 @@ final class RecipeAPI: Sendable {
       return .webSocket(
         accepted,
         ShoppingSocketHandler(
-          hub: shopping, bookID: book.id, stored: stored, canChange: book.access >= .write))
+          hub: shopping, bookID: book.id, stored: stored, canChange: book.access >= .write,
+          client: client.description))
     case .reject(let response):
       return .response(response)
     }

@@ -41,7 +41,31 @@ enum RecipeUpload {
     }
   }
 
+  /// Reads a page a URL import fetched: `contentType` as its server declared it (guessed from
+  /// the first character when missing), `url` where it came from.
+  init(fetched body: [UInt8], contentType: String, url: String) throws(APIError) {
+    guard !body.isEmpty else { throw APIError(HTTPStatus(422), "\(url) sent an empty page") }
+    let media = Self.media(contentType)
+    switch media {
+    case "text/html", "application/xhtml+xml": self = try Self.page(body, url: url)
+    case "application/ld+json", "application/json": self = try Self.json(body, url: url)
+    case "":
+      let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+      let json = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+      self = try json ? Self.json(body, url: url) : Self.page(body, url: url)
+    default:
+      throw APIError(
+        HTTPStatus(422), "\(url) is \(media), not an HTML page or schema.org JSON-LD")
+    }
+  }
+
   private enum Media { case html, json }
+
+  /// `text/html` of `text/html; charset=utf-8`.
+  private static func media(_ type: String) -> String {
+    (type.split(separator: ";", maxSplits: 1).first ?? "")
+      .trimmingCharacters(in: .whitespaces).lowercased()
+  }
 
   /// The body's type: declared, or, untyped from this site's own pages only, guessed from its
   /// first character (see `JSONBody.isJSON`).
@@ -53,8 +77,7 @@ enum RecipeUpload {
       let first = request.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
       return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .html
     }
-    let media = (type.split(separator: ";", maxSplits: 1).first ?? "")
-      .trimmingCharacters(in: .whitespaces).lowercased()
+    let media = Self.media(type)
     switch media {
     case "text/html", "application/xhtml+xml": return .html
     case "application/ld+json", "application/json": return .json

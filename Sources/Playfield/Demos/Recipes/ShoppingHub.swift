@@ -20,9 +20,26 @@ final class ShoppingHub: Sendable {
   private let channels = Mutex<[String: Channel]>([:])
   private let writes = DispatchQueue(label: "playfield.shopping-writes")
   private let log = Logger(label: "playfield.recipes")
+  /// The changes each client sent in the last minute (`--shopping-changes-per-minute`).
+  private let changes: Mutex<ImportWindow>
+  private let wallClock: @Sendable () -> Double
 
-  init(store: (any SessionStore)?) {
+  init(
+    store: (any SessionStore)?, changesPerMinute: Int = 600,
+    wallClock: @escaping @Sendable () -> Double = { 0 }
+  ) {
     self.store = store
+    self.changes = Mutex(ImportWindow(perMinute: changesPerMinute))
+    self.wallClock = wallClock
+  }
+
+  /// Counts one change by `client`; refuses it (counting nothing) past its share of the
+  /// minute, saying when it may change the list again.
+  func charge(_ client: String) throws(ShoppingListError) {
+    guard let wait = changes.withLock({ $0.admit(client, now: wallClock()) }) else { return }
+    throw ShoppingListError(
+      "too many shopping-list changes this minute (--shopping-changes-per-minute); try again "
+        + "in \(Int(wait.rounded(.up))) s")
   }
 
   /// Adds a device to the book's channel and sends it the list (`stored`, as the store held

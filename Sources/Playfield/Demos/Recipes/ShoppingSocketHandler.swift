@@ -11,6 +11,8 @@ struct ShoppingSocketHandler: WebSocketHandler {
   /// The list as the store held it when the connection was accepted.
   let stored: String
   let canChange: Bool
+  /// Who is charged for the changes this device sends.
+  let client: String
 
   func opened(_ socket: WebSocket) {
     hub.open(bookID: bookID, stored: stored, socket: socket)
@@ -22,6 +24,7 @@ struct ShoppingSocketHandler: WebSocketHandler {
       guard case .text(let text) = message, text.utf8.count <= 256 * 1024,
         let value = try? JSONValue.parse(text, maxDepth: 8)
       else { throw ShoppingListError("send a JSON object of at most 256 KiB") }
+      try hub.charge(client)
       try hub.apply(value, bookID: bookID)
     } catch {
       let answer: JSONValue = ["type": "error", "message": .string(error.message)]

@@ -211,14 +211,30 @@ class Client:
         recipe: JSONObject = self._request("POST", path, token=token, data=data, content_type=kind)
         return recipe
 
+    def import_recipe_url(self, url: str, save: bool = False,
+                          tags: "tuple[str, ...] | list[str]" = (),
+                          token: str | None = None) -> JSONObject:
+        """Has the server fetch the page at `url` (public addresses only) and read its recipe;
+        returns what `import_recipe` returns."""
+        query: list[tuple[str, str]] = [("url", url)]
+        query += [("save", "1")] if save else []
+        query += [("tag", tag) for tag in tags]
+        path = "/api/recipes/import?" + urllib.parse.urlencode(query)
+        recipe: JSONObject = self._request("POST", path, token=token)
+        return recipe
+
     def recipes(self, q: str | None = None, tag: str | None = None, sort: str | None = None,
                 token: str | None = None) -> list[JSONObject]:
         """The book's recipes (`id`, `name`, `tags`...), matching the words `q` and `tag`,
-        ordered by `sort` ("name", "newest" or "oldest")."""
-        query = {k: v for k, v in (("q", q), ("tag", tag), ("sort", sort)) if v}
-        path = "/api/recipes" + ("?" + urllib.parse.urlencode(query) if query else "")
-        found: list[JSONObject] = self._request("GET", path, token=token)["recipes"]
-        return found
+        ordered by `sort` ("name", "newest" or "oldest"): every page of them."""
+        found: list[JSONObject] = []
+        while True:
+            query = {k: v for k, v in (("q", q), ("tag", tag), ("sort", sort)) if v}
+            query.update({"limit": "1000", "offset": str(len(found))})
+            page = self._request("GET", "/api/recipes?" + urllib.parse.urlencode(query), token=token)
+            found += page["recipes"]
+            if not page.get("more") or not page["recipes"]:
+                return found
 
     def recipe(self, recipe_id: int, token: str | None = None) -> JSONObject:
         """One recipe of the book: the schema.org Recipe with its `id` and `tags`."""
@@ -384,6 +400,11 @@ class AsyncClient:
                             tags: "tuple[str, ...] | list[str]" = (),
                             token: str | None = None) -> JSONObject:
         return await asyncio.to_thread(self._client.import_recipe, page, url, save, tags, token)
+
+    async def import_recipe_url(self, url: str, save: bool = False,
+                                tags: "tuple[str, ...] | list[str]" = (),
+                                token: str | None = None) -> JSONObject:
+        return await asyncio.to_thread(self._client.import_recipe_url, url, save, tags, token)
 
     async def recipes(self, q: str | None = None, tag: str | None = None,
                       sort: str | None = None, token: str | None = None) -> list[JSONObject]:
