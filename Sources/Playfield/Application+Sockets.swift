@@ -8,8 +8,11 @@ extension Application {
   /// of its seats (`SeatToken`) or a spectator (no token).
   func sessionSocket(_ request: Request, id: SessionID, client: ClientKey? = nil) -> Reply {
     if let refusal = origins.check(request) { return .response(refusal) }
-    guard let session = registry.session(id.description) else {
-      return .response(APIError(.notFound, "no session \(id)").response)
+    let session: LiveSession
+    do {
+      session = try registry.lookup(id.description)
+    } catch {
+      return .response(error.response)
     }
     var role = SessionRole.spectator
     if let token = SessionAPI.token(in: request) {

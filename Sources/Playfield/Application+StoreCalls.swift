@@ -14,7 +14,7 @@ extension Application {
   }
 
   /// Answers `call` on a store worker, charged to its client: with what `handler` replies
-  /// there (a session another process holds: 503, `sessionHeldElsewhere`), made final by
+  /// there (a session another process holds: 503, `sessionNotHere`), made final by
   /// `finish`; a WebSocket upgrade too (the worker's `.webSocket` reply goes back to the event
   /// loop, which sends the 101).
   func answerOffEventLoop(
@@ -27,7 +27,7 @@ extension Application {
       let deletesParked =
         call.request.method == .delete && segments.count == 3
         && Self.sessionID(in: segments).map { registry.isParkedHere($0) } == true
-      let elsewhere: Reply? = deletesParked ? nil : sessionHeldElsewhere(segments: segments)
+      let elsewhere: Reply? = deletesParked ? nil : sessionNotHere(segments: segments)
       return switch elsewhere ?? handler(call) {
       case .response(let response): .response(finish(response))
       case .later(let pending): .later(pending.map(finish))

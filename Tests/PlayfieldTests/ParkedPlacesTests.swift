@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import JSON
 import Testing
 
@@ -76,5 +77,34 @@ import Testing
     #expect(registry.parked.withLock { $0 == [second] })
     let stored = try #require(try app.application.journal?.store.listSessions())
     #expect(Set(stored.map(\.id)) == [second, try #require(third.id)])
+  }
+
+  @Test("a parked session that cannot come back is 429 to every route that names it, never 404")
+  func parkedAndRefusedIsNeverNotFound() throws {
+    let app = try TestApplication { $0.limits[.sessionsPerClient] = 1 }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    let first = try #require(create(app).id)
+    let second = try #require(create(app).id)
+    #expect(registry.parked.withLock { $0.contains(first) })
+    // NB: the owner's one live place stays in use (a session the store could not keep is
+    // never parked), so the first cannot come back.
+    registry.memoryOnly.withLock { _ = $0.insert(second) }
+    #expect(app.request(.get, "/api/sessions/\(first)").status.code == 429)
+    // What a request sees when the session was parked after the route's first look: the
+    // handlers themselves answer why (these answered 404 before `lookup`).
+    let id = try #require(SessionID(segments: [first]))
+    #expect(app.application.sessionAPI.show(id).status.code == 429)
+    let upgrade = Request(method: .get, target: "/ws/sessions/\(first)", headers: HTTPHeaders())
+    guard case .response(let refused) = app.application.sessionSocket(upgrade, id: id) else {
+      Issue.record("a parked session that cannot come back was joined")
+      return
+    }
+    #expect(refused.status.code == 429)
+    #expect(throws: APIError.self) { try registry.lookup(first) }
+    #expect(app.request(.get, "/api/sessions/no-such-session").status.code == 404)
   }
 }

@@ -9,8 +9,11 @@ extension SessionAPI {
   /// `GET /api/sessions/ID/state`: the exact tick and state hash, read on the game loop.
   func state(_ id: SessionID) -> Reply {
     let id = id.description
-    guard let session = registry.session(id) else {
-      return .response(APIError(.notFound, "no session \(id)").response)
+    let session: LiveSession
+    do {
+      session = try registry.lookup(id)
+    } catch {
+      return .response(error.response)
     }
     let pending = PendingResponse()
     let queued = session.send(

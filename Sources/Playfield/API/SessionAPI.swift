@@ -54,8 +54,11 @@ struct SessionAPI: Sendable {
 
   /// `GET /api/sessions/ID`.
   func show(_ id: SessionID) -> Response {
-    guard let session = registry.session(id.description) else {
-      return APIError(.notFound, "no session \(id)").response
+    let session: LiveSession
+    do {
+      session = try registry.lookup(id.description)
+    } catch {
+      return error.response
     }
     return .json(session.summary.json(now: registry.wallClock()))
   }
@@ -73,8 +76,11 @@ struct SessionAPI: Sendable {
   /// `POST /api/sessions/ID/links` with the control token: new seat (drawing) links; the old
   /// ones are refused from now on and the guests who joined with them are disconnected.
   func renewLinks(_ request: Request, id: SessionID) -> Response {
-    guard let session = registry.session(id.description) else {
-      return APIError(.notFound, "no session \(id)").response
+    let session: LiveSession
+    do {
+      session = try registry.lookup(id.description)
+    } catch {
+      return error.response
     }
     guard let token = Self.token(in: request) else {
       var error = APIError(.unauthorized, "new links need the session's token")

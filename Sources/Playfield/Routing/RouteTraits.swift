@@ -24,7 +24,7 @@ struct RouteTraits: OptionSet, Sendable {
   /// Names a session (`Application.sessionID(in:)`) that it brings back from the store when it
   /// is not live here (parked, or on a shared store held by no one): then, and only then, the
   /// handler runs on a store worker as for `store`, and a session another process holds is
-  /// answered 503 with `Playfield-Held-By` (`Application.sessionHeldElsewhere`).
+  /// answered 503 with `Playfield-Held-By` (`Application.sessionNotHere`).
   static let adopts = RouteTraits(rawValue: 1 << 5)
 
   /// How the route's errors are written.

@@ -216,7 +216,7 @@ final class BatchSocketHandler: WebSocketHandler {
   private func join(_ sessionID: String, token: String, id: JSONValue?)
     -> Result<WebSocketMessage?, ClientError>
   {
-    guard let session = registry.session(sessionID) else {
+    guard let session = try? registry.lookup(sessionID) else {
       return .failure(absent(sessionID))
     }
     guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {

@@ -60,8 +60,13 @@ final class HighScoreAPI: Sendable {
     let sessionID = try body.string("session")
     let token = try body.string("token")
     let name = try body.string("name")
-    guard let session = registry.session(sessionID) else {
-      throw APIError(.notFound, "no session \(sessionID)", field: "session")
+    let session: LiveSession
+    do {
+      session = try registry.lookup(sessionID)
+    } catch {
+      var absent = error
+      absent.field = "session"
+      throw absent
     }
     guard TokenHash.matches(token: token, storedHash: session.tokenHash) else {
       throw APIError(.forbidden, "the token does not control this session", field: "token")
