@@ -2,7 +2,9 @@
 """A long run of one 64-env vector environment flat out (issue 31): does it keep up, for how
 long, at what cost? Prints env steps/s, the server's CPU per env step, input rows and bytes
 committed per second, the writer queue's peak (`/healthz` `pendingWrites`), the server's
-peak RSS, and the error that ended the run if one did.
+peak RSS, the error that ended the run if one did, and what another client saw meanwhile: its
+realtime holes session's ticks per second (overall and in the slowest whole second) and how many
+of its tilts, sent four times a second, the server refused.
 
     PYTHONPATH=clients/python/src .venv/bin/python Benchmarks/client/gym_long.py \
         [--vector 64] [--seconds 180] [--binary .build/release/playfield] [--database URL]
@@ -24,10 +26,43 @@ import gymnasium
 import playfield_client  # noqa: F401  (registers the ids)
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gym_steps import ROOT, cpu_seconds  # noqa: E402
+from gym_steps import ROOT, RealtimeWatcher, cpu_seconds  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "Tests"))
 from launcher import Playfield  # noqa: E402
+
+
+class TiltingWatcher(RealtimeWatcher):
+    """The other client: reads its frames (`RealtimeWatcher`), sends a tilt every 0.25 s and
+    counts the errors the server answers."""
+
+    def __init__(self, url):
+        super().__init__(url)
+        self.tilts = self.refused = 0
+        self.sender = threading.Thread(target=self._tilt, daemon=True)
+        self.sender.start()
+
+    def _tilt(self):
+        while not self.stopping.wait(0.25):
+            try:
+                self.socket.send(json.dumps({"type": "tilt", "x": 0.1 * (self.tilts % 3 - 1),
+                                             "y": 0.1}))
+            except Exception:
+                return
+            self.tilts += 1
+
+    def _read(self):
+        while not self.stopping.is_set():
+            try:
+                message = self.socket.recv(timeout=1)
+            except TimeoutError:
+                continue
+            except Exception:
+                return
+            if isinstance(message, str) and message.startswith('{"type":"frame"'):
+                self.samples.append((time.monotonic(), json.loads(message)["tick"]))
+            elif isinstance(message, str) and message.startswith('{"type":"error"'):
+                self.refused += 1
 
 
 def health(url):
@@ -81,9 +116,11 @@ def main():
 
     try:
         url = playfield.url
+        watcher = TiltingWatcher(url)
         thread = threading.Thread(target=run, args=(url,))
         first = health(url).get("pendingWrites", {})
         cpu, wall = cpu_seconds(server.pid), time.monotonic()
+        watcher.mark()
         thread.start()
         peak_bytes = peak_inputs = peak_rss = waiting = 0
         last = first
@@ -96,6 +133,8 @@ def main():
             peak_rss = max(peak_rss, rss(server.pid))
         stop.set()
         elapsed = time.monotonic() - wall
+        during, slowest = watcher.rates()
+        watcher.close()
         server_cpu = cpu_seconds(server.pid) - cpu
         thread.join(30)
         last = health(url).get("pendingWrites", {})
@@ -113,6 +152,8 @@ def main():
     print(f"writer queue peak (sampled each second): {peak_inputs} inputs, {peak_bytes} bytes;"
           f" the writer's own peak {last.get('peakBytes', 'n/a')} bytes of"
           f" {last.get('byteBound', last.get('inputBound', '?'))}; most steps waiting {waiting}")
+    print(f"other client's realtime session: {during:.1f} ticks/s (slowest whole second "
+          f"{slowest:.0f}); its tilts refused: {watcher.refused} of {watcher.tilts}")
     print(f"server peak RSS: {peak_rss / (1 << 20):.1f} MiB")
     print(f"error: {error[0] or 'none'}")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
