@@ -116,3 +116,24 @@ def test_a_session_without_database_says_so_once(start_playfield, watched):
     status(page).scroll_into_view_if_needed()
     page.screenshot("saved-status-memory-only")
     page.allow(lambda problem: "503" in problem)  # the maze library needs the database
+
+
+def test_the_smallest_embed_keeps_the_status_in_its_menu(playfield, watched):
+    page = watched(viewport=(240, 180))
+    p = page.page
+    p.goto(playfield.url + "/embed/maze?new")
+    p.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 0")
+    line = status(page)
+    assert p.locator(".embed-menu .demo-stored").count() == 1, "it lives in the frame's menu"
+    assert line.is_hidden(), "nothing over the picture at rest"
+    p.evaluate("() => window.playfield.send({ type: 'toggle', row: 2, col: 3 })")
+    wait_for_state(page, "saved")
+    assert line.is_hidden()
+    # NB: in so small a frame the toolbar shows on focus (or hover, or a tap).
+    p.locator(".embed-menu-button").focus()
+    p.keyboard.press("Enter")
+    assert line.is_visible() and line.inner_text() == "Saved"
+    box = line.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 240, "it fits the frame"
+    assert_accessible(page)
+    page.screenshot("saved-status-embed-240x180")
