@@ -6,7 +6,8 @@ import resource
 import pytest
 
 from axe import assert_accessible
-from demo_pages import open_demo
+from demo_pages import create_session, open_demo
+from test_paintbrush import open_paint, paint
 
 SIZES = {"desktop": {}, "phone": {"viewport": (390, 844), "has_touch": True, "is_mobile": True}}
 
@@ -69,6 +70,14 @@ def test_spectators_are_told_nothing(playfield, watched):
     toggle(owner, [(5, 5)], 0)
     wait_for_state(owner, "saved")
     assert status(page).get_attribute("data-state") == "none" and status(page).inner_text() == ""
+
+
+def test_a_drawing_guest_is_told_too(playfield, watched):
+    session = create_session(playfield, "paintbrush")
+    guest = open_paint(watched, playfield.url + session["urls"]["draw"])
+    assert guest.page.evaluate("() => window.playfield.client.role") == "drawer"
+    paint(guest, [(100, 100), (300, 200)], colour="#00ff00")
+    assert wait_for_state(guest, "saved") == "Saved"
 
 
 def test_the_status_says_not_saved_while_the_database_cannot_be_written(start_playfield, watched):

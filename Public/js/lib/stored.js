@@ -167,7 +167,8 @@ export class StoredStatus {
 
   /** A message went out on the socket. */
   sent(message) {
-    if (!isInput(message) || !this.client.controls) return;
+    // NB: a guest (the paintbrush's drawer) sends inputs too; only spectators send none.
+    if (!isInput(message) || this.client.role === "spectator") return;
     this.tracker.input(performance.now());
     // NB: one flush for a burst of inputs sent in the same task.
     queueMicrotask(() => this.flush());
