@@ -199,6 +199,9 @@ def test_stored_tracker_says_saved_saving_and_not_saved_by_the_watermark(lib):
       seen.failing = t.view(200);
       t.flushAnswered();
       seen.back = t.view(150 + overdueMs + 1);
+      t.input(4000);
+      seen.stopped = t.view(4000 + overdueMs, false);
+      t.flushSent(); t.flushAnswered();
       // A connection that drops with an input not stored: maybe lost; gone if the session
       // came back at an earlier tick.
       t.tick(40);
@@ -233,6 +236,8 @@ def test_stored_tracker_says_saved_saving_and_not_saved_by_the_watermark(lib):
         "state": "unsaved", "text": "Not saved: the server has not stored your last change yet"}
     assert result["failing"] == {"state": "unsaved", "text": "Not saved: the database cannot be written"}
     assert result["back"] == {"state": "saved", "text": "Saved"}
+    assert result["stopped"] == {
+        "state": "waiting", "text": "Not saved yet: the session is stopped (saved once it steps)"}
     assert result["dropped"]["state"] == "unknown"
     assert result["dropped"]["text"].startswith("Maybe not saved: the connection dropped")
     assert result["afterDrop"] == {"state": "saved", "text": "Saved"}

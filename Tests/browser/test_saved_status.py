@@ -72,6 +72,22 @@ def test_spectators_are_told_nothing(playfield, watched):
     assert status(page).get_attribute("data-state") == "none" and status(page).inner_text() == ""
 
 
+def test_a_stopped_session_stores_an_input_when_it_steps(playfield, watched):
+    page = open_demo(watched, playfield.url + "/demos/maze?new")
+    p = page.page
+    p.evaluate("() => window.playfield.send({ type: 'stop' })")
+    p.wait_for_function("() => window.playfield.running === false")
+    p.evaluate("() => window.playfield.send({ type: 'toggle', row: 1, col: 1 })")
+    # The input waits for a step, and so does its storing: no alarm meanwhile.
+    text = wait_for_state(page, "waiting")
+    assert text == "Not saved yet: the session is stopped (saved once it steps)"
+    p.wait_for_timeout(4500)  # past the wait after which a running session says "Not saved"
+    assert status(page).get_attribute("data-state") == "waiting"
+    p.evaluate("() => window.playfield.send({ type: 'step', count: 1 })")
+    assert wait_for_state(page, "saved") == "Saved"
+    assert p.evaluate("() => window.playfield.frames.newest.revision") == 1
+
+
 def test_a_drawing_guest_is_told_too(playfield, watched):
     session = create_session(playfield, "paintbrush")
     guest = open_paint(watched, playfield.url + session["urls"]["draw"])

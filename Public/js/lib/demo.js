@@ -217,7 +217,9 @@ async function joinLive(demo, page) {
   });
   // Whether what the user did is stored (the `stored` watermark; stored.js).
   const storedSlot = root.querySelector(".demo-stored");
-  if (storedSlot) demo.stored = new StoredStatus(storedSlot, demo.client);
+  if (storedSlot) {
+    demo.stored = new StoredStatus(storedSlot, demo.client, () => demo.running !== false);
+  }
   const refreshRun = bindRunControls(demo);
   page.setup?.(demo);
   page.controls?.(demo);

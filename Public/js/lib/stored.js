@@ -127,13 +127,17 @@ export class StoredTracker {
   }
 
   /**
-   * What the status says at `now`: `{state, text}`, state one of `none` (nothing done yet),
-   * `saved`, `saving`, `unsaved`, `unknown` (sent on a connection that dropped first), `memory`
-   * (no database).
+   * What the status says at `now`, for a session `running` or not: `{state, text}`, state one
+   * of `none` (nothing done yet), `saved`, `saving`, `waiting` (inputs wait for the stopped
+   * session's next step, and so does their storing), `unsaved`, `unknown` (sent on a
+   * connection that dropped first), `memory` (no database).
    */
-  view(now) {
+  view(now, running = true) {
     if (this.memoryOnly) {
       return { state: "memory", text: "Not saved: this session has no database (memory only)" };
+    }
+    if (!running && this.pendingSince !== null && !this.problem) {
+      return { state: "waiting", text: "Not saved yet: the session is stopped (saved once it steps)" };
     }
     const waited = this.pendingSince === null ? 0 : now - this.pendingSince;
     if (this.problem && this.pendingSince !== null) {
@@ -155,9 +159,12 @@ export class StoredTracker {
  * call `sent`, `hello`, `frame`, `error` and `closed` from its handlers.
  */
 export class StoredStatus {
-  constructor(element, client) {
+  /** `running()` says whether the session runs (a stopped one applies inputs only as it
+   * steps, and stores them then). */
+  constructor(element, client, running = () => true) {
     this.element = element;
     this.client = client;
+    this.running = running;
     this.tracker = new StoredTracker();
     this.asking = false; // a /healthz request is under way
     this.askedAt = -Infinity;
@@ -218,7 +225,12 @@ export class StoredStatus {
   refresh() {
     this.flush();
     const now = performance.now();
-    if (this.tracker.overdue(now) && !this.asking && now - this.askedAt > storedOptions.overdueMs) {
+    if (
+      this.running() &&
+      this.tracker.overdue(now) &&
+      !this.asking &&
+      now - this.askedAt > storedOptions.overdueMs
+    ) {
       this.askWhy(now);
     }
     this.render();
@@ -243,7 +255,7 @@ export class StoredStatus {
   }
 
   render() {
-    const { state, text } = this.tracker.view(performance.now());
+    const { state, text } = this.tracker.view(performance.now(), this.running());
     this.element.dataset.state = state;
     setText(this.element, text);
     this.element.title = text;
