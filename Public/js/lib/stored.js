@@ -156,7 +156,7 @@ export class StoredTracker {
 
 /**
  * The status element `element` (a live region) kept current for `client` (a SessionClient):
- * call `sent`, `hello`, `frame`, `error` and `closed` from its handlers.
+ * call `sent`, `hello`, `frame` and `error` from its handlers (demo.js does).
  */
 export class StoredStatus {
   /** `running()` says whether the session runs (a stopped one applies inputs only as it
