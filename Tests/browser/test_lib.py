@@ -174,3 +174,77 @@ def test_request_json_turns_error_bodies_into_errors(lib):
     assert result["message"].startswith("kind must be one of")
     assert result["listed"]
     lib.page.allow(lambda problem: "400" in problem)
+
+
+def test_stored_tracker_says_saved_saving_and_not_saved_by_the_watermark(lib):
+    result = lib("""
+      const { StoredTracker, storedOptions, isInput } = await lib("stored");
+      const { graceMs, overdueMs } = storedOptions;
+      const t = new StoredTracker();
+      const seen = {};
+      t.open({ tick: 10, role: "controller" });
+      seen.start = t.view(0);
+      t.input(100);
+      t.flushSent();
+      t.input(150);                       // after the flush: not covered by its answer
+      seen.young = t.view(100 + graceMs - 1);
+      seen.saving = t.view(100 + graceMs);
+      t.flushAnswered();                  // covers the first input only
+      seen.due = t.flushDue;
+      seen.second = t.view(150 + graceMs - 1);
+      seen.secondSaving = t.view(150 + graceMs);
+      t.flushSent();
+      seen.overdue = t.view(150 + overdueMs);
+      t.failing("the database cannot be written");
+      seen.failing = t.view(200);
+      t.flushAnswered();
+      seen.back = t.view(150 + overdueMs + 1);
+      t.input(4000);
+      seen.stopped = t.view(4000 + overdueMs, false);
+      t.flushSent(); t.flushAnswered();
+      // A connection that drops with an input not stored: maybe lost; gone if the session
+      // came back at an earlier tick.
+      t.tick(40);
+      t.input(5000);
+      t.open({ tick: 41 });
+      seen.dropped = t.view(5001);
+      t.input(5100); t.flushSent(); t.flushAnswered();
+      seen.afterDrop = t.view(5101);
+      t.input(6000);
+      t.tick(90);
+      t.open({ tick: 60 });
+      seen.rewound = t.view(6001);
+      // A probe (a flush covering nothing) proves nothing; a refused one means no database.
+      const fresh = new StoredTracker();
+      fresh.open({ tick: 0 });
+      fresh.flushSent(); fresh.flushAnswered();
+      seen.probe = fresh.view(0);
+      fresh.flushSent(); fresh.flushFailed("not-stored");
+      fresh.input(10);
+      seen.memory = [fresh.view(10 + overdueMs), fresh.flushDue];
+      seen.inputs = [{ type: "toggle" }, { type: "tilt" }, { type: "start" }, { type: "step" },
+                     { type: "ping" }, { type: "flush" }, {}].map(isInput);
+      return seen;
+    """)
+    assert result["start"] == {"state": "none", "text": ""}
+    assert result["young"] == {"state": "none", "text": ""}, "nothing stored yet, nothing said"
+    assert result["saving"] == {"state": "saving", "text": "Saving…"}
+    assert result["due"] is True, "the input sent after the flush needs another"
+    assert result["second"] == {"state": "saved", "text": "Saved"}
+    assert result["secondSaving"]["state"] == "saving"
+    assert result["overdue"] == {
+        "state": "unsaved", "text": "Not saved: the server has not stored your last change yet"}
+    assert result["failing"] == {"state": "unsaved", "text": "Not saved: the database cannot be written"}
+    assert result["back"] == {"state": "saved", "text": "Saved"}
+    assert result["stopped"] == {
+        "state": "waiting", "text": "Not saved yet: the session is stopped (saved once it steps)"}
+    assert result["dropped"]["state"] == "unknown"
+    assert result["dropped"]["text"].startswith("Maybe not saved: the connection dropped")
+    assert result["afterDrop"] == {"state": "saved", "text": "Saved"}
+    assert result["rewound"] == {
+        "state": "unsaved",
+        "text": "Not saved: the session went back to tick 60; your last changes are lost"}
+    assert result["probe"] == {"state": "none", "text": ""}
+    assert result["memory"] == [
+        {"state": "memory", "text": "Not saved: this session has no database (memory only)"}, False]
+    assert result["inputs"] == [True, True, False, False, False, False, False]

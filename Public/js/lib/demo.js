@@ -10,6 +10,7 @@ import { chooseSession, forgetToken, watchLink } from "./join.js";
 import { ReplayClient, ReplayControls } from "./replay.js";
 import { SessionClient } from "./session.js";
 import { StatusLine } from "./status.js";
+import { StoredStatus } from "./stored.js";
 import { TiltInput } from "./tilt.js";
 
 /** How long a notice (an error or an event worth telling) stays, in ms. */
@@ -31,7 +32,8 @@ const noticeMs = 4000;
  * - `inputs`, `events`: the model's input types and event names, for the embed protocol.
  * The source is the page's: a replay when its `.demo` has `data-replay="ID"` (the replay
  * page), else a live session (see join.js). Returns the demo context: `{client, frames,
- * status, send, notice, redraw, running, readout, ...}`.
+ * status, stored, send, notice, redraw, running, readout, ...}` (`stored`: whether the user's
+ * inputs are stored, live pages only; stored.js).
  */
 export async function runDemo(page) {
   const root = $(".demo");
@@ -187,6 +189,18 @@ async function joinLive(demo, page) {
       }
       demo.embed.ready({ session: message.session, role: message.role });
       demo.embed.stateChanged();
+      demo.stored?.hello(message);
+    },
+    frame(message) {
+      view.frame(message);
+      demo.stored?.frame(message.tick);
+    },
+    error(message) {
+      view.error(message);
+      demo.stored?.error(message);
+    },
+    sent(message) {
+      demo.stored?.sent(message);
     },
     status(message) {
       demo.running = message.running;
@@ -201,6 +215,11 @@ async function joinLive(demo, page) {
       demo.notice(reason, "error");
     },
   });
+  // Whether what the user did is stored (the `stored` watermark; stored.js).
+  const storedSlot = root.querySelector(".demo-stored");
+  if (storedSlot) {
+    demo.stored = new StoredStatus(storedSlot, demo.client, () => demo.running !== false);
+  }
   const refreshRun = bindRunControls(demo);
   page.setup?.(demo);
   page.controls?.(demo);

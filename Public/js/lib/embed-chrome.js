@@ -46,6 +46,7 @@ const menuParts = [
   ".info",
   ".explorer-info",
   ".demo-session",
+  ".demo-stored",
   ".status",
   ".explorer-readouts",
   ".explorer-help",

@@ -37,8 +37,9 @@ function refusal(code, message) {
 
 /**
  * A client of one session. Handlers: `hello(message)`, `frame(message)`, `event(message)`,
- * `status(message)`, `error(message)`, `state(name, detail)`, `refused(reason)` (the token
- * did not work, now watching); each is optional.
+ * `status(message)`, `stored(message)`, `error(message)`, `state(name, detail)`,
+ * `refused(reason)` (the token did not work, now watching), `sent(message)` (a message went
+ * out); each is optional.
  */
 export class SessionClient {
   /**
@@ -117,12 +118,14 @@ export class SessionClient {
   send(message) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
+    this.handlers.sent?.(message);
     return true;
   }
 
   /**
    * Sends a command with an `id` and resolves when the server accepts it (`ack`; for a `step`,
-   * once it ran: its `ack`, or on demand the frame carrying the id); rejects with
+   * once it ran: its `ack`, or on demand the frame carrying the id; for a `flush`, with the
+   * `stored` message that answers it); rejects with
    * an Error whose `code` is the server's when it refuses it (its `error`), or `not-connected`,
    * or `no-answer` after `timeoutMs` (docs/protocol.md, `ack`).
    */
@@ -148,7 +151,7 @@ export class SessionClient {
     clearTimeout(waiting.timer);
     // NB: an on-demand session answers a `step` with the frame of its last tick, carrying the id.
     if (message.type === "ack" || message.type === "frame") waiting.resolve(null);
-    else if (message.type === "answer") waiting.resolve(message);
+    else if (message.type === "answer" || message.type === "stored") waiting.resolve(message);
     else waiting.reject(refusal(message.error, message.message));
     return true;
   }
@@ -190,7 +193,8 @@ export class SessionClient {
         if (message.id !== undefined) this.answer(message);
         break;
       case "answer":
-        // A query's answer (street soccer's `plan`) goes to whoever asked.
+      case "stored":
+        // A query's answer (street soccer's `plan`), a flush's, goes to whoever asked.
         if (message.id !== undefined && this.answer(message)) return;
         break;
       case "error":
