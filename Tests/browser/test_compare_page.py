@@ -1,6 +1,9 @@
-"""The compare page (/compare): it makes the group the address describes, draws every pane,
-plays, steps, seeks, marks the tick where the panes part, fits a phone, and passes axe."""
+"""The compare page (/compare): it makes the group the address describes, draws every pane
+with its demo's picture code, plays, steps, seeks, marks the tick where the panes part, shows
+each view (side by side, 2x2, overlay, wipe; stacked on a phone), swaps, charts a readout of
+every pane, captures one PNG, and passes axe."""
 import json
+import pathlib
 import urllib.parse
 
 import pytest
@@ -8,6 +11,7 @@ import pytest
 from axe import assert_accessible
 from test_demos import host_page  # noqa: F401 (the fixture: a page of another origin)
 
+SHOTS = pathlib.Path(__file__).resolve().parent.parent.parent / "out" / "screenshots"
 SPEC = {
     "kind": "bouncing-balls", "seed": "7", "ticks": "600",
     "config": json.dumps({"balls": 6, "width": 300, "height": 200, "radiusMin": 10,
@@ -173,6 +177,7 @@ def test_every_view_shows_its_panes(playfield, watched, view, size):
         assert p.locator(".compare-stage canvas").is_visible()
         assert not panes.first.is_visible(), "the panes are drawn on the stage"
         assert p.locator(".compare-wipe").is_visible() == (view == "wipe")
+        assert p.locator(".compare-ghost").is_visible() == (view == "overlay")
         assert p.evaluate(DRAWN, ".compare-stage canvas") == [True]
         caption = p.locator(".compare-stage figcaption").inner_text()
         assert "pane 1 (the shared config)" in caption and "pane 2 (restitution 0.7)" in caption
@@ -290,7 +295,8 @@ def test_the_chart_plots_a_readout_of_every_pane_and_marks_the_parting(playfield
     colours = page.canvas_colours(".compare-plot")
     assert "#ffd400" in colours and "#7fc8ff" in colours, "a line per pane in its colour"
     assert "#ff6b6b" in colours, "the parting tick's line"
-    page.screenshot("compare-chart")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    p.screenshot(path=str(SHOTS / "compare-chart.png"), full_page=True)
 
 
 def test_go_to_the_parting_and_seeking_back_shows_the_same_frames(playfield, watched):

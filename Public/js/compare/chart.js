@@ -139,6 +139,10 @@ export class TickChart {
     }
     if (!Number.isFinite(low)) [low, high] = [0, 1];
     if (high - low < 1e-9) [low, high] = [low - 1, high + 1];
+    // NB: a little room above and below, so that a steady line is not drawn on the frame.
+    const room = (high - low) * 0.06;
+    low -= room;
+    high += room;
     const x = (tick) => left + ((right - left) * tick) / Math.max(1, this.end);
     const y = (value) => bottom - ((bottom - top) * (value - low)) / (high - low);
     context.strokeStyle = o.axis;

@@ -16,7 +16,8 @@ const maxHeightShare = 0.55;
  * `maxHeightShare` of the window high, at the device's pixel ratio; returns CSS px per unit. */
 function fit(canvas, world, cssWidth) {
   const ratio = window.devicePixelRatio || 1;
-  const shown = Math.max(1, Math.floor(Math.min(cssWidth, (window.innerHeight * maxHeightShare * world.width) / world.height)));
+  const tallest = (window.innerHeight * maxHeightShare * world.width) / world.height;
+  const shown = Math.max(1, Math.floor(Math.min(cssWidth, tallest)));
   canvas.style.width = `${shown}px`;
   const width = Math.max(1, Math.round(shown * ratio));
   const height = Math.max(1, Math.round((width * world.height) / world.width));

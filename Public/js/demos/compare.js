@@ -3,10 +3,11 @@
 // `/ws/compare/ID`). Each pane is drawn by its demo's own picture code. One transport drives
 // them all; the timeline marks the first tick where the panes' frames differ, and a chart
 // plots one readout of every pane on one axis. Views: side by side, 2x2 (stacked on a phone),
-// overlay (the first pane with the others as ghosts) and a wipe between the first two; SWAP
-// moves the first pane last. CAPTURE makes one PNG of every pane. The comparison and the view
-// live in the address (`?kind&seed&config&variants&ticks&view`), so a link reloads them; the
-// host page's `play`, `pause`, `step` and `reset` apply to the whole group (docs/embedding.md).
+// overlay (the first pane with the others over it as ghosts, as strong as the ghosts slider
+// says) and a wipe between the first two; SWAP moves the first pane last. CAPTURE makes one
+// PNG of every pane. The comparison and the view live in the address (`?kind&seed&config
+// &variants&ticks&view`), so a link reloads them; the host page's `play`, `pause`, `step` and
+// `reset` apply to the whole group (docs/embedding.md).
 
 import { $, el, formatCompact, setText } from "../lib/dom.js";
 import { requestJSON } from "../lib/api.js";
@@ -51,6 +52,8 @@ const viewRadios = [...root.querySelectorAll('input[name="view"]')];
 const swapButton = $('[data-action="swap"]', root);
 const wipeBox = $(".compare-wipe", root);
 const wipe = $("#compare-wipe", root);
+const ghostBox = $(".compare-ghost", root);
+const ghost = $("#compare-ghost", root);
 const captureButton = $('[data-action="capture"]', root);
 const download = $(".compare-download", root);
 const stage = $(".compare-stage", root);
@@ -64,7 +67,6 @@ const announcer = $(".compare-announce", root);
 /** Options of this page. */
 const options = {
   paneColors: ["#ffd400", "#7fc8ff", "#ff8fa3", "#9be564"], // each pane's caption swatch and chart line
-  ghostAlpha: 0.5, // how strongly the other panes show over the first in the overlay
   wipeLine: "#f5d90a", // the wipe's line
   captureGap: 8, // px between the panes of a capture
   captureBackground: "#101217",
@@ -156,7 +158,8 @@ async function start(spec) {
   let group;
   try {
     const { kind, seed, ticks, config, variants } = spec; // NB: the view is this page's alone
-    group = await requestJSON("/api/compare", { method: "POST", body: { kind, seed, ticks, config, variants } });
+    const body = { kind, seed, ticks, config, variants };
+    group = await requestJSON("/api/compare", { method: "POST", body });
   } catch (error) {
     say(`The comparison cannot start: ${error.message}`);
     buildPanes(spec, []);
@@ -224,6 +227,7 @@ function setView(view) {
   panesBox.classList.toggle("composite", composite);
   stage.hidden = !composite;
   wipeBox.hidden = view !== "wipe";
+  ghostBox.hidden = view !== "overlay";
   panesBox.replaceChildren(...state.order.map((index) => panes[index].figure));
   describeStage();
   render();
@@ -249,7 +253,8 @@ function receive(message) {
       seek.max = String(message.end);
       setText(endOut, String(message.end));
       panes.forEach((pane, index) => {
-        pane.picture = message.panes[index] ? new PanePicture(pane.canvas, message.kind, message.panes[index]) : null;
+        const hello = message.panes[index];
+        pane.picture = hello ? new PanePicture(pane.canvas, message.kind, hello) : null;
       });
       chart.reset(message.end, panes.length);
       setEnabled(true);
@@ -311,7 +316,7 @@ function drawStage() {
   context.fillRect(0, 0, width, height);
   context.drawImage(shown[0].canvas, 0, 0);
   if (state.view === "overlay") {
-    context.globalAlpha = options.ghostAlpha;
+    context.globalAlpha = Number(ghost.value) / 100;
     for (const pane of shown.slice(1)) context.drawImage(pane.canvas, 0, 0);
     context.globalAlpha = 1;
     return;
@@ -331,7 +336,15 @@ function drawStage() {
 
 /** Keeps the frames' readouts for the chart; offers each new one in the chart's list. */
 function chartFrames(message) {
-  if (chart.record(message.tick, message.panes)) {
+  // NB: the server's named readouts (`hello.readouts`, one array per pane in `frames`) come
+  // first in the chart's list when it sends them; the frames' own numbers follow.
+  const names = state.hello.readouts;
+  const frames = message.panes.map((frame, index) => {
+    const values = message.readouts?.[index];
+    if (!Array.isArray(names) || !Array.isArray(values)) return frame;
+    return { ...frame, readouts: Object.fromEntries(names.map((name, i) => [name, values[i]])) };
+  });
+  if (chart.record(message.tick, frames)) {
     const chosen = readoutSelect.value;
     readoutSelect.replaceChildren(...chart.names.map((name) => el("option", { value: name }, name)));
     readoutSelect.value = chosen || chart.names[0];
@@ -390,6 +403,7 @@ swapButton.addEventListener("click", () => {
   setText(announcer, `Panes in order ${state.order.map((index) => index + 1).join(", ")}.`);
 });
 wipe.addEventListener("input", () => render());
+ghost.addEventListener("input", () => render());
 readoutSelect.addEventListener("change", () => chart.choose(readoutSelect.value));
 captureButton.addEventListener("click", async () => {
   const picture = captureAll();

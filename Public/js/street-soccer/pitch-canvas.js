@@ -56,7 +56,8 @@ export function drawPitch(context, hello, frame) {
     for (let x = -1; x <= columns; x += 1) {
       const isGoal = x < 0 || x === columns;
       if (isGoal && (y < mouth[0] || y > mouth[1])) continue; // grass beside the goal
-      const inArea = !isGoal && y >= areaRows[0] && y <= areaRows[1] && (x < areaDepth || x >= columns - areaDepth);
+      const inArea =
+        !isGoal && y >= areaRows[0] && y <= areaRows[1] && (x < areaDepth || x >= columns - areaDepth);
       context.fillStyle = isGoal ? look.goal : inArea ? look.area : look.square;
       const [left, top] = corner(x, y);
       context.beginPath();

@@ -23,13 +23,18 @@ function patternParts(pattern) {
   }
 }
 
+/** `[x0, y0, x1, y1, ...]` as SVG's "x0,y0 x1,y1 ...". */
+function pointList(points) {
+  return points.map((v, i) => (i % 2 ? `,${v}` : ` ${v}`)).join("").trim();
+}
+
 /** The pattern's shapes as SVG markup. */
 function patternShapes(pattern, color) {
   return patternParts(pattern)
     .map(({ rect, polygon }) =>
       rect
         ? `<rect x="${rect[0]}" y="${rect[1]}" width="${rect[2]}" height="${rect[3]}" fill="${color}"/>`
-        : `<polygon points="${polygon.map((v, i) => (i % 2 ? `,${v}` : ` ${v}`)).join("").trim()}" fill="${color}"/>`,
+        : `<polygon points="${pointList(polygon)}" fill="${color}"/>`,
     )
     .join("");
 }
