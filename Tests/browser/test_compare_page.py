@@ -370,3 +370,43 @@ def test_soccer_and_paintbrush_panes_are_drawn_by_their_demos_pictures(playfield
     assert shapes[0] == pytest.approx(320 / 480, abs=0.02) and shapes[1] == pytest.approx(640 / 480, abs=0.02)
     assert set(page.canvas_colours(".compare-pane canvas")) == {"#000000"}
     page.screenshot("compare-paintbrush")
+
+
+def test_loop_marks_loop_the_group_where_the_server_has_them(playfield, watched):
+    page = open_compare(watched, playfield.url)
+    p = page.page
+    controls = p.locator(".compare-loop")
+    if "loop" not in p.evaluate("() => window.playfield.hello"):
+        # A server without loop marks (docs/protocol.md 6b before issue 34's loop): none offered.
+        assert not controls.is_visible()
+        return
+    pause(page)
+    slider = p.locator("#compare-seek")
+
+    def seek_to(tick):
+        slider.focus()
+        p.keyboard.press("Home")
+        p.evaluate(f"() => {{ const s = document.querySelector('#compare-seek'); s.value = '{tick}';"
+                   " s.dispatchEvent(new Event('input', {bubbles: true})); }}")
+        p.wait_for_function(f"() => window.playfield.frames.newest.tick === {tick}")
+
+    seek_to(100)
+    p.locator('[data-action="loop-from"]').click()
+    seek_to(130)
+    p.locator('[data-action="loop-to"]').click()
+    p.wait_for_function("() => window.playfield.loop && window.playfield.loop.to === 130")
+    assert p.evaluate("() => window.playfield.loop") == {"from": 100, "to": 130}
+    assert p.locator(".compare-loop-band").is_visible()
+    assert p.locator(".compare-loop-text").inner_text() == "loops ticks 100 to 130"
+    # Playing goes round the loop: the ticks seen stay in it and wrap from 130 back to 100.
+    p.evaluate("""() => { window.seen = []; const ws = window.playfield;
+      setInterval(() => ws.frames.newest && window.seen.push(ws.frames.newest.tick), 5); }""")
+    p.locator('[data-action="play"]').click()
+    p.wait_for_function("() => { const s = window.seen; return s.some((t, i) => i > 0 && t < s[i - 1]); }",
+                        timeout=15_000)
+    seen = p.evaluate("() => window.seen")
+    assert all(100 <= tick <= 130 for tick in seen[seen.index(130):] if tick is not None)
+    p.locator('[data-action="loop-clear"]').click()
+    p.wait_for_function("() => window.playfield.loop === null")
+    assert not p.locator(".compare-loop-band").is_visible()
+    assert_accessible(page)

@@ -4,6 +4,7 @@
 // holds, and each pair of numbers (a position, a momentum) as its two parts.
 
 import { formatCompact } from "../lib/dom.js";
+import { sizeToBox } from "../lib/plot.js";
 
 /** Options of the chart. */
 const chartOptions = {
@@ -109,13 +110,8 @@ export class TickChart {
 
   draw() {
     const canvas = this.canvas;
-    const ratio = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
-    const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
-    if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width;
-      canvas.height = height;
-    }
+    const ratio = sizeToBox(canvas);
+    const { width, height } = canvas;
     const o = chartOptions;
     const context = canvas.getContext("2d");
     context.setTransform(1, 0, 0, 1, 0, 0);

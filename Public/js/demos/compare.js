@@ -63,6 +63,10 @@ const partingButton = $('[data-action="parting"]', root);
 const readoutSelect = $('select[name="readout"]', root);
 const legend = $(".compare-legend", root);
 const announcer = $(".compare-announce", root);
+const loopBox = $(".compare-loop", root);
+const loopBand = $(".compare-loop-band", root);
+const loopText = $(".compare-loop-text", root);
+const loopClear = $('[data-action="loop-clear"]', root);
 
 /** Options of this page. */
 const options = {
@@ -84,12 +88,14 @@ const state = (window.playfield = {
   view: null,
   order: [],
   capture: null,
+  loop: null,
   chart,
 });
 let socket = null;
 let panes = []; // {figure, canvas, picture} in variants order
 let seeking = false; // the slider is being dragged: status ticks do not move it
 let captureURL = null;
+let loopFrom = 0; // LOOP FROM HERE's tick, until LOOP TO HERE makes the loop
 
 /** The comparison the address asks for, with the example's parts where it says nothing. */
 function fromAddress() {
@@ -257,6 +263,9 @@ function receive(message) {
         pane.picture = hello ? new PanePicture(pane.canvas, message.kind, hello) : null;
       });
       chart.reset(message.end, panes.length);
+      // NB: a server without loop marks sends no `loop`: the page offers none.
+      loopBox.hidden = !("loop" in message);
+      showLoop(message.loop ?? null);
       setEnabled(true);
       break;
     case "frames":
@@ -277,6 +286,7 @@ function receive(message) {
       setText(playButton, message.playing ? "PAUSE" : "PLAY");
       playButton.setAttribute("aria-pressed", String(message.playing));
       speedSelect.value = String(message.speed);
+      if ("loop" in message) showLoop(message.loop);
       embed.stateChanged();
       break;
     case "error":
@@ -358,6 +368,25 @@ function chartFrames(message) {
   if (canvas.getAttribute("aria-label") !== label) canvas.setAttribute("aria-label", label);
 }
 
+/** The loop (`{from, to}` or null) on the timeline and in words. */
+function showLoop(loop) {
+  state.loop = loop;
+  loopBand.hidden = !loop;
+  loopClear.disabled = !loop;
+  const end = Number(seek.max) || 1;
+  if (loop) {
+    loopFrom = loop.from;
+    loopBand.style.left = `${(100 * loop.from) / end}%`;
+    loopBand.style.width = `${(100 * (loop.to - loop.from)) / end}%`;
+  }
+  setText(loopText, loop ? `loops ticks ${loop.from} to ${loop.to}` : "no loop");
+}
+
+/** The tick shown now. */
+function shownTick() {
+  return state.frames.newest?.tick ?? 0;
+}
+
 function showDivergence() {
   const tick = state.diverged;
   const end = Number(seek.max) || 1;
@@ -403,6 +432,21 @@ swapButton.addEventListener("click", () => {
   setText(announcer, `Panes in order ${state.order.map((index) => index + 1).join(", ")}.`);
 });
 wipe.addEventListener("input", () => render());
+$('[data-action="loop-from"]', root).addEventListener("click", () => {
+  loopFrom = shownTick();
+  const to = state.loop?.to;
+  if (to !== undefined && to > loopFrom) send({ type: "loop", from: loopFrom, to });
+  else setText(loopText, `from tick ${loopFrom}: now LOOP TO HERE at a later tick`);
+});
+$('[data-action="loop-to"]', root).addEventListener("click", () => {
+  const to = shownTick();
+  if (to > loopFrom) send({ type: "loop", from: loopFrom, to });
+  else setText(loopText, `a loop must end after it starts (tick ${loopFrom})`);
+});
+loopClear.addEventListener("click", () => {
+  loopFrom = 0;
+  send({ type: "loop" });
+});
 ghost.addEventListener("input", () => render());
 readoutSelect.addEventListener("change", () => chart.choose(readoutSelect.value));
 captureButton.addEventListener("click", async () => {
