@@ -95,6 +95,24 @@ def test_a_refused_comparison_says_why(playfield, watched):
     page.screenshot("compare-refused")
 
 
+@pytest.mark.parametrize("variants", [{"restitution": 0.5}, [{}] * 5, [{}, 3]],
+                         ids=["not-a-list", "five", "a-number"])
+def test_an_address_the_server_refuses_says_why_and_leaves_the_form(playfield, watched, variants):
+    page = watched()
+    p = page.page
+    p.goto(playfield.url + "/compare?" + urllib.parse.urlencode(dict(SPEC, variants=json.dumps(variants))))
+    p.wait_for_function("() => document.querySelector('.compare-status').textContent.includes('cannot start')")
+    assert "variants" in p.locator(".compare-status").inner_text()
+    page.allow(lambda problem: "400" in problem)
+    # The form holds the address's comparison, to be mended and sent again.
+    p.locator(".compare-setup summary").click()
+    p.locator('textarea[name="variants"]').fill('{}\n{"restitution": 0.5}')
+    p.locator(".compare-form button").click()
+    p.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 2", timeout=10_000)
+    assert p.locator(".compare-pane canvas").count() == 2
+    assert p.locator(".compare-status").inner_text() == ""
+
+
 @pytest.mark.parametrize("kind", ["maze", "holes", "tag-cloud"])
 def test_a_demo_pages_compare_link_opens_a_comparison_of_it(playfield, watched, kind):
     page = watched()
@@ -195,7 +213,8 @@ def test_every_view_shows_its_panes(playfield, watched, view, size):
         assert p.evaluate(DRAWN, ".compare-pane canvas") == [True] * len(variants)
     # Nothing is wider than the screen.
     assert p.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
-    page.screenshot(f"compare-view-{view}-{size}")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    p.screenshot(path=str(SHOTS / f"compare-view-{view}-{size}.png"), full_page=True)
     assert_accessible(page)
 
 

@@ -135,7 +135,8 @@ function fillForm(spec) {
   form.elements.seed.value = spec.seed;
   form.elements.ticks.value = spec.ticks;
   form.elements.config.value = JSON.stringify(spec.config);
-  form.elements.variants.value = spec.variants.map((v) => JSON.stringify(v)).join("\n");
+  const variants = Array.isArray(spec.variants) ? spec.variants : [spec.variants];
+  form.elements.variants.value = variants.map((v) => JSON.stringify(v)).join("\n");
 }
 
 function say(text) {
@@ -189,11 +190,14 @@ async function start(spec) {
   });
 }
 
-/** A pane's words: its overrides, or the shared config. */
-function paneLabel(overrides) {
-  return Object.keys(overrides).length
-    ? Object.entries(overrides).map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(", ")
-    : "the shared config";
+/** A pane's words: a recording's session, its overrides, or the shared config. */
+function paneLabel(variant) {
+  if (typeof variant !== "object" || variant === null) return JSON.stringify(variant);
+  const { recording, ...overrides } = variant;
+  const words = Object.entries(overrides).map(([key, value]) => `${key} ${JSON.stringify(value)}`);
+  // NB: a recording has its own config and seed, not the shared ones (docs/protocol.md 6b).
+  if (recording !== undefined) words.unshift(`a recording of session ${recording}`);
+  return words.length ? words.join(", ") : "the shared config";
 }
 
 /** A pane's colour, as a swatch beside its words. */
@@ -204,14 +208,16 @@ function swatch(index) {
 
 function buildPanes(spec, started) {
   panesBox.replaceChildren();
-  panesBox.dataset.count = String(spec.variants.length);
-  panes = spec.variants.map((overrides, index) => {
+  // NB: a refused address may hold anything here: the server has said why in the status line.
+  const variants = Array.isArray(spec.variants) ? spec.variants : [];
+  panesBox.dataset.count = String(variants.length);
+  panes = variants.map((overrides, index) => {
     const label = paneLabel(overrides);
     const canvas = el("canvas", { role: "img", "aria-label": `pane ${index + 1}: ${label}` });
     const caption = el("figcaption", {}, swatch(index), el("b", {}, `Pane ${index + 1}`), ` · ${label}`);
     if (!started[index]) caption.append(el("span", { class: "compare-error" }, " (not started)"));
     const figure = el("figure", { class: "compare-pane", dataset: { pane: index } }, canvas, caption);
-    return { figure, canvas, label, picture: null };
+    return { figure, canvas, caption, label, picture: null };
   });
   state.order = panes.map((_, index) => index);
   chart.reset(0, panes.length);
@@ -261,6 +267,8 @@ function receive(message) {
       panes.forEach((pane, index) => {
         const hello = message.panes[index];
         pane.picture = hello ? new PanePicture(pane.canvas, message.kind, hello) : null;
+        const recording = hello?.recording;
+        if (recording?.session) pane.caption.append(` (its ticks ${recording.first} to ${recording.last})`);
       });
       chart.reset(message.end, panes.length);
       // NB: a server without loop marks sends no `loop`: the page offers none.
