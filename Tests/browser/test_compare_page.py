@@ -299,6 +299,9 @@ def test_the_chart_plots_a_readout_of_every_pane_and_marks_the_parting(playfield
     p.wait_for_function("() => window.playfield.diverged !== null", timeout=15_000)
     names = p.locator('select[name="readout"] option').all_inner_texts()
     assert "energy" in names and "count" in names
+    assert p.locator('select[name="readout"]').input_value() == "energy", "balls chart their energy first"
+    p.locator('select[name="readout"]').select_option("momentum x")
+    p.wait_for_function("() => window.playfield.chart.chosen === 'momentum x'")
     p.locator('select[name="readout"]').select_option("energy")
     pause(page)
     tick = p.evaluate("() => window.playfield.frames.newest.tick")

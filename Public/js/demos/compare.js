@@ -75,6 +75,8 @@ const options = {
   captureGap: 8, // px between the panes of a capture
   captureBackground: "#101217",
   views: ["side", "grid", "overlay", "wipe"],
+  // The readout charted first when the server names none (a frame's own numbers).
+  chartReadout: { "bouncing-balls": "energy", holes: "score", maze: "ball x", "street-soccer": "score x" },
 };
 const chart = new TickChart($(".compare-plot", root), options.paneColors);
 
@@ -365,7 +367,8 @@ function chartFrames(message) {
   if (chart.record(message.tick, frames)) {
     const chosen = readoutSelect.value;
     readoutSelect.replaceChildren(...chart.names.map((name) => el("option", { value: name }, name)));
-    readoutSelect.value = chosen || chart.names[0];
+    const first = names?.[0] ?? options.chartReadout[state.hello.kind];
+    readoutSelect.value = chosen || (chart.names.includes(first) ? first : chart.names[0]);
     chart.choose(readoutSelect.value);
   }
   const values = chart.valuesAt(message.tick);
