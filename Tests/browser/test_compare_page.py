@@ -122,8 +122,7 @@ def test_a_demo_pages_compare_link_opens_a_comparison_of_it(playfield, watched, 
                                 timeout=10_000)
     assert page.page.evaluate("() => window.playfield.hello.kind") == kind
     assert page.page.locator(".compare-pane canvas").count() == 2
-    if kind == "maze":
-        page.screenshot("compare-maze")
+    page.screenshot(f"compare-{kind}")
 
 
 def test_a_host_page_of_another_origin_drives_the_whole_group(playfield, watched, host_page):
