@@ -312,7 +312,7 @@ def test_the_chart_plots_a_readout_of_every_pane_and_marks_the_parting(playfield
     assert len(legend) == 2 and legend[0].startswith("Pane 1: ")
     label = p.locator(".compare-plot").get_attribute("aria-label")
     assert label.startswith("energy of every pane by tick") and f"part at tick {p.evaluate('() => window.playfield.diverged')}" in label
-    p.wait_for_timeout(100)  # one animation frame draws the chart
+    p.evaluate("() => window.playfield.chart.draw()")  # NB: as the next animation frame would
     colours = page.canvas_colours(".compare-plot")
     assert "#ffd400" in colours and "#7fc8ff" in colours, "a line per pane in its colour"
     assert "#ff6b6b" in colours, "the parting tick's line"

@@ -374,8 +374,10 @@ function chartFrames(message) {
   const values = chart.valuesAt(message.tick);
   legend.querySelectorAll("output").forEach((out, index) => setText(out, formatCompact(values[index])));
   const canvas = chart.canvas;
-  const label = `${readoutSelect.value} of every pane by tick, 0 to ${state.hello.end}` +
-    (state.diverged === null ? "" : `; the panes part at tick ${state.diverged}`);
+  const parted = state.diverged === null ? "" : `; the panes part at tick ${state.diverged}`;
+  const label = readoutSelect.value
+    ? `${readoutSelect.value} of every pane by tick, 0 to ${state.hello.end}${parted}`
+    : `no readout to chart: these frames hold no single numbers${parted}`;
   if (canvas.getAttribute("aria-label") !== label) canvas.setAttribute("aria-label", label);
 }
 
