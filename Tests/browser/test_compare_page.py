@@ -225,7 +225,7 @@ STAGE_VERSUS_PANES = """() => {
   const width = panes[0].width;
   // Per pane: how many pixels (away from the wipe line) the stage shows as that pane has them,
   // left and right of the middle, and how many pixels differ between the two panes.
-  const out = { left: {}, right: {}, differing: 0, ghosted: 0 };
+  const out = { left: {}, right: {}, differing: 0, ghosted: 0, nearerGhost: 0 };
   const [a, b] = panes;
   for (let i = 0; i < stage.length; i += 4) {
     const x = (i / 4) % width;
@@ -235,6 +235,8 @@ STAGE_VERSUS_PANES = """() => {
     if (a.d[i] !== b.d[i] || a.d[i + 1] !== b.d[i + 1] || a.d[i + 2] !== b.d[i + 2]) {
       out.differing += 1;
       if (!same(a.d) && !same(b.d)) out.ghosted += 1;
+      const far = (d) => Math.abs(d[i] - stage[i]) + Math.abs(d[i + 1] - stage[i + 1]) + Math.abs(d[i + 2] - stage[i + 2]);
+      if (far(b.d) < far(a.d)) out.nearerGhost += 1;
     }
   }
   out.half = (stage.length / 4) / 2;
@@ -255,6 +257,13 @@ def test_overlay_ghosts_wipe_splits_and_swap_reorders_by_keyboard(playfield, wat
     assert found["differing"] > 100
     # Overlay: where the panes differ, the stage is neither: the ghost is blended over the first.
     assert found["ghosted"] > 0.9 * found["differing"], found
+    # At 40 % the first pane shows more than its ghost; the slider at 90 % turns that round.
+    assert found["nearerGhost"] < 0.1 * found["differing"], found
+    p.locator("#compare-ghost").focus()
+    p.keyboard.press("End")
+    p.wait_for_function("() => document.querySelector('#compare-ghost').value === '90'")
+    found = p.evaluate(STAGE_VERSUS_PANES)
+    assert found["nearerGhost"] > 0.9 * found["differing"], found
     page.screenshot("compare-overlay-paused")
 
     # The keyboard moves to the wipe (arrow keys in the view's radio group), then the line.

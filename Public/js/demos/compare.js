@@ -216,10 +216,12 @@ function buildPanes(spec, started) {
   panes = variants.map((overrides, index) => {
     const label = paneLabel(overrides);
     const canvas = el("canvas", { role: "img", "aria-label": `pane ${index + 1}: ${label}` });
-    const caption = el("figcaption", {}, swatch(index), el("b", {}, `Pane ${index + 1}`), ` · ${label}`);
+    const note = el("span", { class: "compare-note" });
+    const name = el("b", {}, `Pane ${index + 1}`);
+    const caption = el("figcaption", {}, swatch(index), name, ` · ${label}`, note);
     if (!started[index]) caption.append(el("span", { class: "compare-error" }, " (not started)"));
     const figure = el("figure", { class: "compare-pane", dataset: { pane: index } }, canvas, caption);
-    return { figure, canvas, caption, label, picture: null };
+    return { figure, canvas, note, label, picture: null };
   });
   state.order = panes.map((_, index) => index);
   chart.reset(0, panes.length);
@@ -270,7 +272,7 @@ function receive(message) {
         const hello = message.panes[index];
         pane.picture = hello ? new PanePicture(pane.canvas, message.kind, hello) : null;
         const recording = hello?.recording;
-        if (recording?.session) pane.caption.append(` (its ticks ${recording.first} to ${recording.last})`);
+        if (recording?.session) setText(pane.note, ` (its ticks ${recording.first} to ${recording.last})`);
       });
       chart.reset(message.end, panes.length);
       // NB: a server without loop marks sends no `loop`: the page offers none.
