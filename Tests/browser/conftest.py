@@ -107,8 +107,10 @@ def server_module():
 @pytest.fixture(scope="session")
 def playfield():
     """The browser tests' server. NB: every page here comes from one address, so it may hold
-    more live sessions than the default per-client quota (16), which its own tests check."""
-    server = _server_module().Playfield("--sessions-per-client", "256")
+    more live sessions than the default per-client quota (16), and more compare groups than
+    its quota (4: a closed page's group lives on until `--idle-pause`), which their own tests
+    check."""
+    server = _server_module().Playfield("--sessions-per-client", "256", "--compares-per-client", "64")
     yield server
     assert server.alive(), "the server died during the tests:\n" + server.read_log()
     server.stop()

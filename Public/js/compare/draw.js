@@ -1,87 +1,35 @@
-// Compare: how one pane of each kind is drawn from its `hello` (the static part) and a frame
-// (docs/protocol.md, "Compare"). The world is fitted into the canvas with its aspect kept.
+// Compare: each pane drawn with its demo's own picture code (the same modules the demo pages
+// draw with), from the pane's `hello` (the static part) and a frame (docs/protocol.md,
+// "Compare"). The world is fitted into the canvas with its aspect kept.
+
+import { BallPainter } from "../bouncing-balls/painter.js";
+import { drawTable } from "../holes/draw.js";
+import { drawMaze } from "../maze/draw.js";
+import { paintPicture } from "../paintbrush/paint.js";
+import { drawPitch, pitchWorld } from "../street-soccer/pitch-canvas.js";
+import { drawCloud } from "../tag-cloud/look.js";
 
 /** Most of the window's height one pane may take, so that the transport stays in view. */
 const maxHeightShare = 0.55;
 
-/** Fits `world` ({width, height}) into `canvas` (its pane's width, at most `maxHeightShare` of
- * the window high) at the device's pixel ratio; returns the scale. */
-function fit(canvas, world) {
+/** Fits `world` ({width, height}) into `canvas`, at most `cssWidth` CSS px wide and
+ * `maxHeightShare` of the window high, at the device's pixel ratio; returns CSS px per unit. */
+function fit(canvas, world, cssWidth) {
   const ratio = window.devicePixelRatio || 1;
-  const box = canvas.parentElement?.clientWidth || canvas.clientWidth;
-  const cssWidth = Math.min(box, (window.innerHeight * maxHeightShare * world.width) / world.height);
-  canvas.style.width = `${Math.max(1, Math.floor(cssWidth))}px`;
-  const width = Math.max(1, Math.round(cssWidth * ratio));
+  const tallest = (window.innerHeight * maxHeightShare * world.width) / world.height;
+  const shown = Math.max(1, Math.floor(Math.min(cssWidth, tallest)));
+  canvas.style.width = `${shown}px`;
+  const width = Math.max(1, Math.round(shown * ratio));
   const height = Math.max(1, Math.round((width * world.height) / world.width));
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;
     canvas.height = height;
   }
-  return width / world.width;
+  return shown / world.width;
 }
 
-function dot(context, x, y, radius, colour) {
-  context.fillStyle = colour;
-  context.beginPath();
-  context.arc(x, y, radius, 0, 2 * Math.PI);
-  context.fill();
-}
-
-function balls(context, hello, frame) {
-  const positions = frame.positions || [];
-  for (let i = 0; i * 2 < positions.length; i += 1) {
-    const radius = hello.radii?.[i] ?? (hello.radiusRange?.[0] ?? 5);
-    const colour = hello.palette?.[hello.colors?.[i] ?? 0] ?? "#ffd400";
-    dot(context, positions[2 * i], positions[2 * i + 1], radius, colour);
-  }
-}
-
-function maze(context, hello, frame) {
-  const rows = hello.cells || [];
-  context.fillStyle = hello.colors?.block ?? "#d3d3d3";
-  rows.forEach((row, r) => {
-    for (let c = 0; c < row.length; c += 1) {
-      if (row[c] === "#") {
-        context.fillRect(c * hello.cellWidth, r * hello.cellHeight, hello.cellWidth, hello.cellHeight);
-      }
-    }
-  });
-  if (frame.ball) dot(context, frame.ball[0], frame.ball[1], hello.radius, hello.colors?.ball ?? "#ffd400");
-}
-
-function holes(context, hello, frame) {
-  context.fillStyle = hello.colors?.table ?? "#1b7a2e";
-  context.fillRect(0, 0, hello.world.width, hello.world.height);
-  const centres = frame.holes || [];
-  for (let i = 0; i * 2 < centres.length; i += 1) {
-    dot(context, centres[2 * i], centres[2 * i + 1], frame.holeRadius, hello.colors?.hole ?? "#000");
-  }
-  const flag = hello.flag;
-  if (flag) {
-    context.fillStyle = hello.colors?.flag ?? "#fff";
-    context.fillRect(flag.x, flag.y, flag.size, flag.size);
-  }
-  if (frame.ball) dot(context, frame.ball[0], frame.ball[1], hello.ballRadius, hello.colors?.ball ?? "#ffd400");
-}
-
-function tagCloud(context, hello, frame) {
-  const points = frame.points || [];
-  const order = frame.order || [];
-  context.textAlign = "center";
-  context.textBaseline = "middle";
-  for (const i of order) {
-    const tag = hello.tags?.[i];
-    const size = 16 * (hello.sizes?.[i] ?? 1) * (frame.scale?.[i] ?? 1);
-    context.globalAlpha = frame.opacity?.[i] ?? 1;
-    context.fillStyle = hello.colors?.text ?? "#e8eef2";
-    context.font = `${size.toFixed(1)}px sans-serif`;
-    context.fillText(tag?.text ?? tag?.name ?? "•", points[2 * i], points[2 * i + 1]);
-  }
-  context.globalAlpha = 1;
-}
-
-/** Any other kind: its frame's numbers as text. */
-function readouts(context, hello, frame, scale) {
+/** Any kind without a picture here: its frame's numbers as text. */
+function readouts(context, frame, scale) {
   context.fillStyle = "#e8eaf0";
   context.font = `${(14 / scale).toFixed(1)}px sans-serif`;
   let y = 20 / scale;
@@ -93,21 +41,47 @@ function readouts(context, hello, frame, scale) {
   }
 }
 
-const drawers = { "bouncing-balls": balls, maze, holes, "tag-cloud": tagCloud };
+/** What draws a pane of each kind: `(hello) => (context, frame, scale)`. */
+const pictures = {
+  "bouncing-balls": (hello) => {
+    const painter = new BallPainter();
+    painter.adopt(hello);
+    return (context, frame, scale) => {
+      painter.draw(context, frame.positions ?? [], scale);
+      painter.drawEdge(context, scale);
+    };
+  },
+  maze: (hello) => (context, frame, scale) => drawMaze(context, hello, frame.ball, scale),
+  holes: (hello) => (context, frame) => drawTable(context, hello, frame, frame, 1),
+  "tag-cloud": (hello) => (context, frame) => drawCloud(context, hello, frame),
+  paintbrush: (hello) => (context) => paintPicture(context, hello),
+  "street-soccer": (hello) => (context, frame) => drawPitch(context, hello, frame),
+};
 
-/** The world a pane of this hello draws in. */
-export function worldOf(hello) {
+/** The world a pane of this kind and hello draws in. */
+export function worldOf(kind, hello) {
+  if (kind === "street-soccer" && hello.pitch) return pitchWorld(hello.pitch);
   return hello.world ?? { width: 640, height: 480 };
 }
 
-/** Draws one pane: `hello` (with `kind`) and the pane's `frame`. */
-export function drawPane(canvas, kind, hello, frame) {
-  const world = worldOf(hello);
-  const scale = fit(canvas, world);
-  const context = canvas.getContext("2d");
-  context.setTransform(1, 0, 0, 1, 0, 0);
-  context.fillStyle = hello.colors?.background ?? "#000";
-  context.fillRect(0, 0, canvas.width, canvas.height);
-  context.setTransform(scale, 0, 0, scale, 0, 0);
-  (drawers[kind] ?? readouts)(context, hello, frame, scale);
+/** One pane's picture: its canvas, drawn from its hello and each frame. */
+export class PanePicture {
+  constructor(canvas, kind, hello) {
+    this.canvas = canvas;
+    this.hello = hello;
+    this.world = worldOf(kind, hello);
+    this.picture = pictures[kind]?.(hello) ?? ((context, frame, scale) => readouts(context, frame, scale));
+  }
+
+  /** Draws `frame` at most `cssWidth` CSS px wide. */
+  draw(frame, cssWidth) {
+    const scale = fit(this.canvas, this.world, cssWidth);
+    const k = this.canvas.width / this.world.width;
+    const context = this.canvas.getContext("2d");
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.fillStyle = this.hello.colors?.background ?? "#000";
+    context.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    context.setTransform(k, 0, 0, k, 0, 0);
+    this.picture(context, frame, scale);
+  }
 }

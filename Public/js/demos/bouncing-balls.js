@@ -5,6 +5,7 @@ import { $, formatCompact, formatNumber, setText } from "../lib/dom.js";
 import { FlickTracker } from "../lib/canvas.js";
 import { runDemo } from "../lib/demo.js";
 import { RollingPlot } from "../lib/plot.js";
+import { BallPainter } from "../bouncing-balls/painter.js";
 
 /** Options of this page. */
 const options = {
@@ -14,46 +15,25 @@ const options = {
   box: { width: 320, height: 480, radius: 15 }, // the server's default box and ball radius, px
   manyBallsRadius: 5, // px: the radius when `?balls=N` is more than the default box holds
   grabSlop: 6, // px of world around a ball that still grabs it
-  background: "#000000", // the box
-  border: "#2b303b", // the box's edge
   aimColor: "rgba(255, 255, 255, 0.55)", // the ghost ball and flick line while adding
-  squareBelowPx: 2.5, // balls smaller than this radius on screen (CSS px) are drawn as squares
   energyColor: "#ffd400", // the energy line of the plot
   momentumColor: "#7fc8ff", // the |momentum| line of the plot
 };
 
 let view = null;
 let world = { width: 320, height: 480, boundary: "walls" };
-let palette = [];
-let radii = [];
-let colors = [];
-let radiusFallback = 15;
+const painter = new BallPainter();
 let maxSpeed = 2000;
 let positions = new Float64Array(0);
 let gesture = null; // {mode: "add"|"throw", index, tracker}
-let byColor = []; // ball indices grouped by colour, rebuilt when the balls change
-let groupedCount = -1;
 
 const readouts = {};
 let plot = null;
 
-function group(count) {
-  byColor = palette.map(() => []);
-  for (let i = 0; i < count; i += 1) {
-    const color = colors[i] ?? i % palette.length;
-    byColor[color]?.push(i);
-  }
-  groupedCount = count;
-}
-
 function adopt(message) {
   world = message.world;
-  palette = message.palette;
-  radii = message.radii.slice();
-  colors = message.colors.slice();
-  radiusFallback = (message.radiusRange[0] + message.radiusRange[1]) / 2;
+  painter.adopt(message);
   maxSpeed = message.maxSpeed;
-  groupedCount = -1;
 }
 
 /** Positions at `alpha` between frames; a ball that wrapped around a torus is not swept across. */
@@ -78,35 +58,10 @@ function blend(a, b, alpha) {
 function draw(sample, demo) {
   const { a, b, alpha } = sample;
   const points = blend(a, b, alpha);
-  const count = points.length / 2;
-  if (count !== groupedCount) group(count);
   const context = view.context2d();
-  context.fillStyle = options.background;
-  context.fillRect(0, 0, world.width, world.height);
-  for (let color = 0; color < byColor.length; color += 1) {
-    const members = byColor[color];
-    if (!members.length) continue;
-    context.fillStyle = palette[color];
-    context.beginPath();
-    for (const i of members) {
-      const r = radii[i] ?? radiusFallback;
-      const x = points[2 * i];
-      const y = points[2 * i + 1];
-      if (r * view.scale < options.squareBelowPx) {
-        // NB: tiny arcs cost as much to fill as big ones; a square of the same area looks the same.
-        const half = r * 0.886;
-        context.rect(x - half, y - half, 2 * half, 2 * half);
-      } else {
-        context.moveTo(x + r, y);
-        context.arc(x, y, r, 0, Math.PI * 2);
-      }
-    }
-    context.fill();
-  }
+  painter.draw(context, points, view.scale);
   if (gesture?.mode === "add") drawAim(context, gesture.tracker);
-  context.strokeStyle = options.border;
-  context.lineWidth = 2 / view.scale;
-  context.strokeRect(0, 0, world.width, world.height);
+  painter.drawEdge(context, view.scale);
   demo.dirty = Boolean(gesture);
 }
 
@@ -116,7 +71,7 @@ function drawAim(context, tracker) {
   context.strokeStyle = options.aimColor;
   context.lineWidth = 1.5 / view.scale;
   context.beginPath();
-  context.arc(last.x, last.y, radiusFallback, 0, Math.PI * 2);
+  context.arc(last.x, last.y, painter.radiusFallback, 0, Math.PI * 2);
   context.moveTo(first.x, first.y);
   context.lineTo(last.x, last.y);
   context.stroke();
@@ -137,7 +92,7 @@ function ballAt(p) {
   let bestDistance = Infinity;
   for (let i = 0; i < positions.length / 2; i += 1) {
     const d = Math.hypot(positions[2 * i] - p.x, positions[2 * i + 1] - p.y);
-    const reach = (radii[i] ?? radiusFallback) + options.grabSlop;
+    const reach = (painter.radii[i] ?? painter.radiusFallback) + options.grabSlop;
     if (d < reach && d < bestDistance) {
       best = i;
       bestDistance = d;
@@ -290,9 +245,7 @@ runDemo({
   },
   event(message, demo) {
     if (message.name === "ball-added") {
-      radii[message.index] = message.radius;
-      colors[message.index] = message.color;
-      groupedCount = -1;
+      painter.added(message.index, message.radius, message.color);
     } else if (message.name === "reset") {
       plot?.clear();
       adopt(message.hello);

@@ -1,14 +1,19 @@
 // Compare (seed "Multiple Video Playback"): 2 to 4 panes of one simulation, the same seed, one
 // setting changed per pane, stepped in lockstep by the server (`POST /api/compare`, then
-// `/ws/compare/ID`). One transport drives them all; the timeline marks the first tick where
-// the panes' frames differ. The comparison lives in the address (`?kind&seed&config&variants
-// &ticks`), so a link reloads it; the host page's `play`, `pause`, `step` and `reset` apply to
-// the whole group (docs/embedding.md).
+// `/ws/compare/ID`). Each pane is drawn by its demo's own picture code. One transport drives
+// them all; the timeline marks the first tick where the panes' frames differ, and a chart
+// plots one readout of every pane on one axis. Views: side by side, 2x2 (stacked on a phone),
+// overlay (the first pane with the others over it as ghosts, as strong as the ghosts slider
+// says) and a wipe between the first two; SWAP moves the first pane last. CAPTURE makes one
+// PNG of every pane. The comparison and the view live in the address (`?kind&seed&config
+// &variants&ticks&view`), so a link reloads them; the host page's `play`, `pause`, `step` and
+// `reset` apply to the whole group (docs/embedding.md).
 
-import { $, el, setText } from "../lib/dom.js";
+import { $, el, formatCompact, setText } from "../lib/dom.js";
 import { requestJSON } from "../lib/api.js";
 import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
-import { drawPane } from "../compare/draw.js";
+import { PanePicture } from "../compare/draw.js";
+import { TickChart } from "../compare/chart.js";
 
 /** What a bare `/compare` shows: two boxes of balls, perfectly elastic against lossy. */
 const example = {
@@ -43,6 +48,37 @@ const mark = $(".compare-mark", root);
 const divergedText = $(".compare-diverged", root);
 const statusLine = $(".compare-status", root);
 const form = $(".compare-form", root);
+const viewRadios = [...root.querySelectorAll('input[name="view"]')];
+const swapButton = $('[data-action="swap"]', root);
+const wipeBox = $(".compare-wipe", root);
+const wipe = $("#compare-wipe", root);
+const ghostBox = $(".compare-ghost", root);
+const ghost = $("#compare-ghost", root);
+const captureButton = $('[data-action="capture"]', root);
+const download = $(".compare-download", root);
+const stage = $(".compare-stage", root);
+const stageCanvas = $("canvas", stage);
+const stageCaption = $(".compare-stage-caption", stage);
+const partingButton = $('[data-action="parting"]', root);
+const readoutSelect = $('select[name="readout"]', root);
+const legend = $(".compare-legend", root);
+const announcer = $(".compare-announce", root);
+const loopBox = $(".compare-loop", root);
+const loopBand = $(".compare-loop-band", root);
+const loopText = $(".compare-loop-text", root);
+const loopClear = $('[data-action="loop-clear"]', root);
+
+/** Options of this page. */
+const options = {
+  paneColors: ["#ffd400", "#7fc8ff", "#ff8fa3", "#9be564"], // each pane's caption swatch and chart line
+  wipeLine: "#f5d90a", // the wipe's line
+  captureGap: 8, // px between the panes of a capture
+  captureBackground: "#101217",
+  views: ["side", "grid", "overlay", "wipe"],
+  // The readout charted first when the server names none (a frame's own numbers).
+  chartReadout: { "bouncing-balls": "energy", holes: "score", maze: "ball x", "street-soccer": "score x" },
+};
+const chart = new TickChart($(".compare-plot", root), options.paneColors);
 
 /** What tests and the embed read: the group's hello, frames received, the newest, divergence. */
 const state = (window.playfield = {
@@ -51,10 +87,17 @@ const state = (window.playfield = {
   diverged: null,
   status: null,
   group: null,
+  view: null,
+  order: [],
+  capture: null,
+  loop: null,
+  chart,
 });
 let socket = null;
-let canvases = [];
+let panes = []; // {figure, canvas, picture} in variants order
 let seeking = false; // the slider is being dragged: status ticks do not move it
+let captureURL = null;
+let loopFrom = 0; // LOOP FROM HERE's tick, until LOOP TO HERE makes the loop
 
 /** The comparison the address asks for, with the example's parts where it says nothing. */
 function fromAddress() {
@@ -74,6 +117,7 @@ function fromAddress() {
     ticks: query.has("ticks") ? Number(query.get("ticks")) : example.ticks,
     config: json("config", query.has("kind") ? {} : example.config),
     variants: json("variants", query.has("kind") ? (examples[query.get("kind")] ?? [{}, {}]) : example.variants),
+    view: options.views.includes(query.get("view")) ? query.get("view") : null,
   };
 }
 
@@ -84,6 +128,7 @@ function toAddress(spec) {
   query.set("ticks", String(spec.ticks));
   query.set("config", JSON.stringify(spec.config));
   query.set("variants", JSON.stringify(spec.variants));
+  if (state.view) query.set("view", state.view);
   history.replaceState(null, "", `${location.pathname}?${query}`);
 }
 
@@ -92,7 +137,8 @@ function fillForm(spec) {
   form.elements.seed.value = spec.seed;
   form.elements.ticks.value = spec.ticks;
   form.elements.config.value = JSON.stringify(spec.config);
-  form.elements.variants.value = spec.variants.map((v) => JSON.stringify(v)).join("\n");
+  const variants = Array.isArray(spec.variants) ? spec.variants : [spec.variants];
+  form.elements.variants.value = variants.map((v) => JSON.stringify(v)).join("\n");
 }
 
 function say(text) {
@@ -101,6 +147,7 @@ function say(text) {
 
 function setEnabled(enabled) {
   for (const control of [playButton, stepButton, speedSelect, seek]) control.disabled = !enabled;
+  partingButton.disabled = !enabled || state.diverged === null;
 }
 
 /** Makes a group for `spec` and watches it; a refusal says why and leaves the form to fix it. */
@@ -111,10 +158,17 @@ async function start(spec) {
   state.hello = null;
   state.diverged = null;
   state.frames = { received: 0, newest: null };
+  captureButton.disabled = true;
+  mark.hidden = true;
+  divergedText.classList.remove("parted");
+  setText(divergedText, "The panes have not parted yet.");
+  setText(partingButton, "GO TO THE PARTING");
   say("");
   let group;
   try {
-    group = await requestJSON("/api/compare", { method: "POST", body: spec });
+    const { kind, seed, ticks, config, variants } = spec; // NB: the view is this page's alone
+    const body = { kind, seed, ticks, config, variants };
+    group = await requestJSON("/api/compare", { method: "POST", body });
   } catch (error) {
     say(`The comparison cannot start: ${error.message}`);
     buildPanes(spec, []);
@@ -138,19 +192,74 @@ async function start(spec) {
   });
 }
 
-function buildPanes(spec, panes) {
+/** A pane's words: a recording's session, its overrides, or the shared config. */
+function paneLabel(variant) {
+  if (typeof variant !== "object" || variant === null) return JSON.stringify(variant);
+  const { recording, ...overrides } = variant;
+  const words = Object.entries(overrides).map(([key, value]) => `${key} ${JSON.stringify(value)}`);
+  // NB: a recording has its own config and seed, not the shared ones (docs/protocol.md 6b).
+  if (recording !== undefined) words.unshift(`a recording of session ${recording}`);
+  return words.length ? words.join(", ") : "the shared config";
+}
+
+/** A pane's colour, as a swatch beside its words. */
+function swatch(index) {
+  const background = options.paneColors[index % options.paneColors.length];
+  return el("span", { class: "compare-swatch", "aria-hidden": "true", style: { background } });
+}
+
+function buildPanes(spec, started) {
   panesBox.replaceChildren();
-  panesBox.dataset.count = String(spec.variants.length);
-  canvases = spec.variants.map((overrides, index) => {
-    const label = Object.keys(overrides).length
-      ? Object.entries(overrides).map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(", ")
-      : "the shared config";
+  // NB: a refused address may hold anything here: the server has said why in the status line.
+  const variants = Array.isArray(spec.variants) ? spec.variants : [];
+  panesBox.dataset.count = String(variants.length);
+  panes = variants.map((overrides, index) => {
+    const label = paneLabel(overrides);
     const canvas = el("canvas", { role: "img", "aria-label": `pane ${index + 1}: ${label}` });
-    const caption = el("figcaption", {}, el("b", {}, `Pane ${index + 1}`), ` · ${label}`);
-    if (!panes[index]) caption.append(el("span", { class: "compare-error" }, " (not started)"));
-    panesBox.append(el("figure", { class: "compare-pane" }, canvas, caption));
-    return canvas;
+    const note = el("span", { class: "compare-note" });
+    const name = el("b", {}, `Pane ${index + 1}`);
+    const caption = el("figcaption", {}, swatch(index), name, ` · ${label}`, note);
+    if (!started[index]) caption.append(el("span", { class: "compare-error" }, " (not started)"));
+    const figure = el("figure", { class: "compare-pane", dataset: { pane: index } }, canvas, caption);
+    return { figure, canvas, note, label, picture: null };
   });
+  state.order = panes.map((_, index) => index);
+  chart.reset(0, panes.length);
+  readoutSelect.replaceChildren();
+  legend.replaceChildren(
+    ...panes.map((_, index) =>
+      el("li", {}, swatch(index), `Pane ${index + 1}: `, el("output", { class: "compare-value" }, "–")),
+    ),
+  );
+  setView(state.view ?? (panes.length > 2 ? "grid" : "side"));
+}
+
+/** Shows the panes in `state.order`; overlay and wipe draw them on the stage instead. */
+function setView(view) {
+  state.view = view;
+  for (const radio of viewRadios) radio.checked = radio.value === view;
+  const composite = view === "overlay" || view === "wipe";
+  panesBox.dataset.view = view;
+  panesBox.classList.toggle("composite", composite);
+  stage.hidden = !composite;
+  wipeBox.hidden = view !== "wipe";
+  ghostBox.hidden = view !== "overlay";
+  panesBox.replaceChildren(...state.order.map((index) => panes[index].figure));
+  describeStage();
+  render();
+}
+
+/** The stage's caption (and its picture's name): which pane is where. */
+function describeStage() {
+  const [first, second, ...rest] = state.order.map((index) => ({ index, label: panes[index].label }));
+  if (!first || !second) return;
+  const name = (pane) => `pane ${pane.index + 1} (${pane.label})`;
+  const text =
+    state.view === "wipe"
+      ? `Wipe: ${name(first)} left of the line, ${name(second)} right of it.`
+      : `Overlay: ${name(first)}, with ${[second, ...rest].map(name).join(" and ")} as ghosts over it.`;
+  setText(stageCaption, text);
+  stageCanvas.setAttribute("aria-label", text);
 }
 
 function receive(message) {
@@ -159,12 +268,24 @@ function receive(message) {
       state.hello = message;
       seek.max = String(message.end);
       setText(endOut, String(message.end));
+      panes.forEach((pane, index) => {
+        const hello = message.panes[index];
+        pane.picture = hello ? new PanePicture(pane.canvas, message.kind, hello) : null;
+        const recording = hello?.recording;
+        if (recording?.session) setText(pane.note, ` (its ticks ${recording.first} to ${recording.last})`);
+      });
+      chart.reset(message.end, panes.length);
+      // NB: a server without loop marks sends no `loop`: the page offers none.
+      loopBox.hidden = !("loop" in message);
+      showLoop(message.loop ?? null);
       setEnabled(true);
       break;
     case "frames":
       state.frames.received += 1;
       state.frames.newest = message;
-      draw(message);
+      render();
+      chartFrames(message);
+      captureButton.disabled = false;
       if (!seeking) seek.value = String(message.tick);
       setText(tickOut, String(message.tick));
       break;
@@ -177,6 +298,7 @@ function receive(message) {
       setText(playButton, message.playing ? "PAUSE" : "PLAY");
       playButton.setAttribute("aria-pressed", String(message.playing));
       speedSelect.value = String(message.speed);
+      if ("loop" in message) showLoop(message.loop);
       embed.stateChanged();
       break;
     case "error":
@@ -185,12 +307,99 @@ function receive(message) {
   }
 }
 
-function draw(message) {
-  if (!state.hello) return;
-  message.panes.forEach((frame, index) => {
-    const canvas = canvases[index];
-    if (canvas) drawPane(canvas, state.hello.kind, state.hello.panes[index], frame);
+/** Draws the newest frames: every pane's canvas, and the stage in overlay and wipe. */
+function render() {
+  const message = state.frames.newest;
+  if (!state.hello || !message) return;
+  const composite = state.view === "overlay" || state.view === "wipe";
+  const stageWidth = stage.clientWidth;
+  panes.forEach((pane, index) => {
+    const frame = message.panes[index];
+    if (pane.picture && frame) pane.picture.draw(frame, composite ? stageWidth : pane.figure.clientWidth);
   });
+  if (composite) drawStage();
+}
+
+/** Overlay: the first pane, the others over it as ghosts. Wipe: the first pane left of the
+ * line, the second right of it. */
+function drawStage() {
+  const shown = state.order.map((index) => panes[index]).filter((pane) => pane.picture);
+  if (shown.length === 0) return;
+  const width = Math.max(...shown.map((pane) => pane.canvas.width));
+  const height = Math.max(...shown.map((pane) => pane.canvas.height));
+  if (stageCanvas.width !== width || stageCanvas.height !== height) {
+    stageCanvas.width = width;
+    stageCanvas.height = height;
+  }
+  stageCanvas.style.width = shown[0].canvas.style.width;
+  const context = stageCanvas.getContext("2d");
+  context.globalAlpha = 1;
+  context.fillStyle = "#000";
+  context.fillRect(0, 0, width, height);
+  context.drawImage(shown[0].canvas, 0, 0);
+  if (state.view === "overlay") {
+    context.globalAlpha = Number(ghost.value) / 100;
+    for (const pane of shown.slice(1)) context.drawImage(pane.canvas, 0, 0);
+    context.globalAlpha = 1;
+    return;
+  }
+  const second = shown[1];
+  if (!second) return;
+  const split = Math.round((width * Number(wipe.value)) / 100);
+  context.save();
+  context.beginPath();
+  context.rect(split, 0, width - split, height);
+  context.clip();
+  context.drawImage(second.canvas, 0, 0);
+  context.restore();
+  context.fillStyle = options.wipeLine;
+  context.fillRect(split - 1, 0, 2, height);
+}
+
+/** Keeps the frames' readouts for the chart; offers each new one in the chart's list. */
+function chartFrames(message) {
+  // NB: the server's named readouts (`hello.readouts`, one array per pane in `frames`) come
+  // first in the chart's list when it sends them; the frames' own numbers follow.
+  const names = state.hello.readouts;
+  const frames = message.panes.map((frame, index) => {
+    const values = message.readouts?.[index];
+    if (!Array.isArray(names) || !Array.isArray(values)) return frame;
+    return { ...frame, readouts: Object.fromEntries(names.map((name, i) => [name, values[i]])) };
+  });
+  if (chart.record(message.tick, frames)) {
+    const chosen = readoutSelect.value;
+    readoutSelect.replaceChildren(...chart.names.map((name) => el("option", { value: name }, name)));
+    const first = names?.[0] ?? options.chartReadout[state.hello.kind];
+    readoutSelect.value = chosen || (chart.names.includes(first) ? first : chart.names[0]);
+    chart.choose(readoutSelect.value);
+  }
+  const values = chart.valuesAt(message.tick);
+  legend.querySelectorAll("output").forEach((out, index) => setText(out, formatCompact(values[index])));
+  const canvas = chart.canvas;
+  const parted = state.diverged === null ? "" : `; the panes part at tick ${state.diverged}`;
+  const label = readoutSelect.value
+    ? `${readoutSelect.value} of every pane by tick, 0 to ${state.hello.end}${parted}`
+    : `no readout to chart: these frames hold no single numbers${parted}`;
+  if (canvas.getAttribute("aria-label") !== label) canvas.setAttribute("aria-label", label);
+}
+
+/** The loop (`{from, to}` or null) on the timeline and in words. */
+function showLoop(loop) {
+  state.loop = loop;
+  loopBand.hidden = !loop;
+  loopClear.disabled = !loop;
+  const end = Number(seek.max) || 1;
+  if (loop) {
+    loopFrom = loop.from;
+    loopBand.style.left = `${(100 * loop.from) / end}%`;
+    loopBand.style.width = `${(100 * (loop.to - loop.from)) / end}%`;
+  }
+  setText(loopText, loop ? `loops ticks ${loop.from} to ${loop.to}` : "no loop");
+}
+
+/** The tick shown now. */
+function shownTick() {
+  return state.frames.newest?.tick ?? 0;
 }
 
 function showDivergence() {
@@ -198,6 +407,9 @@ function showDivergence() {
   const end = Number(seek.max) || 1;
   mark.hidden = false;
   mark.style.left = `${(100 * tick) / end}%`;
+  chart.mark(tick);
+  partingButton.disabled = seek.disabled;
+  setText(partingButton, `GO TO TICK ${tick}`);
   divergedText.classList.add("parted");
   setText(
     divergedText,
@@ -217,6 +429,60 @@ function toggle() {
 }
 
 playButton.addEventListener("click", toggle);
+partingButton.addEventListener("click", () => {
+  if (state.diverged !== null) send({ type: "seek", tick: state.diverged });
+});
+for (const radio of viewRadios) {
+  radio.addEventListener("change", () => {
+    if (!radio.checked) return;
+    setView(radio.value);
+    const query = new URLSearchParams(location.search);
+    query.set("view", radio.value);
+    history.replaceState(null, "", `${location.pathname}?${query}`);
+  });
+}
+swapButton.addEventListener("click", () => {
+  state.order.push(state.order.shift());
+  setView(state.view);
+  setText(announcer, `Panes in order ${state.order.map((index) => index + 1).join(", ")}.`);
+});
+wipe.addEventListener("input", () => render());
+$('[data-action="loop-from"]', root).addEventListener("click", () => {
+  loopFrom = shownTick();
+  const to = state.loop?.to;
+  if (to !== undefined && to > loopFrom) send({ type: "loop", from: loopFrom, to });
+  else setText(loopText, `from tick ${loopFrom}: now LOOP TO HERE at a later tick`);
+});
+$('[data-action="loop-to"]', root).addEventListener("click", () => {
+  const to = shownTick();
+  if (to > loopFrom) send({ type: "loop", from: loopFrom, to });
+  else setText(loopText, `a loop must end after it starts (tick ${loopFrom})`);
+});
+loopClear.addEventListener("click", () => {
+  loopFrom = 0;
+  send({ type: "loop" });
+});
+ghost.addEventListener("input", () => render());
+readoutSelect.addEventListener("change", () => chart.choose(readoutSelect.value));
+captureButton.addEventListener("click", async () => {
+  const picture = captureAll();
+  if (!picture) return;
+  const blob = await new Promise((resolve) => picture.toBlob(resolve, "image/png"));
+  if (!blob) {
+    say("The capture could not be made.");
+    return;
+  }
+  if (captureURL) URL.revokeObjectURL(captureURL);
+  captureURL = URL.createObjectURL(blob);
+  const tick = state.frames.newest?.tick ?? 0;
+  download.href = captureURL;
+  download.download = `compare-${state.hello?.kind ?? "panes"}-tick-${tick}.png`;
+  setText(download, `Download the capture (PNG, ${picture.width}×${picture.height}, tick ${tick})`);
+  download.hidden = false;
+  state.capture = { width: picture.width, height: picture.height, size: blob.size, tick };
+  download.focus();
+});
+addEventListener("resize", () => render());
 stepButton.addEventListener("click", () => send({ type: "step", count: 1 }));
 speedSelect.addEventListener("change", () => send({ type: "speed", value: Number(speedSelect.value) }));
 seek.addEventListener("input", () => {
@@ -281,21 +547,25 @@ const embed = startEmbed({
   capture: captureAll,
 });
 
-/** Every pane side by side in one picture (the embed's `capture`), `captureGap` px apart. */
+/** Every pane side by side in one picture, in the order shown (the CAPTURE button's and the
+ * embed's `capture`), `captureGap` px apart. */
 function captureAll() {
-  const shown = canvases.filter((canvas) => canvas.width > 0 && canvas.height > 0);
+  const shown = state.order
+    .map((index) => panes[index])
+    .filter((pane) => pane.picture && pane.canvas.width > 1 && pane.canvas.height > 1)
+    .map((pane) => pane.canvas);
   if (shown.length === 0) return null;
-  const captureGap = 8;
+  const gap = options.captureGap;
   const picture = document.createElement("canvas");
-  picture.width = shown.reduce((sum, canvas) => sum + canvas.width, 0) + captureGap * (shown.length - 1);
+  picture.width = shown.reduce((sum, canvas) => sum + canvas.width, 0) + gap * (shown.length - 1);
   picture.height = Math.max(...shown.map((canvas) => canvas.height));
   const context = picture.getContext("2d");
-  context.fillStyle = "#101217";
+  context.fillStyle = options.captureBackground;
   context.fillRect(0, 0, picture.width, picture.height);
   let x = 0;
   for (const canvas of shown) {
     context.drawImage(canvas, x, 0);
-    x += canvas.width + captureGap;
+    x += canvas.width + gap;
   }
   return picture;
 }
@@ -320,6 +590,7 @@ async function boot() {
     form.elements.kind.append(el("option", { value: spec.kind }, spec.kind));
   }
   fillForm(spec);
+  state.view = spec.view;
   embed.ready();
   await start(spec);
 }

@@ -6,12 +6,12 @@ import { requestJSON } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
 import { lerp } from "../lib/frames.js";
+import { drawMaze } from "../maze/draw.js";
 import { SavedMazes } from "../maze/saved-mazes.js";
 
 /** Options of this page. */
 const options = {
   config: {}, // a new session's config: the server's defaults (12 x 12 cells)
-  gridLine: "#1c1c1c", // faint cell lines on the black background, to aim taps
   tapSlop: 10, // px of pointer travel below which a press counts as a tap
 };
 
@@ -33,38 +33,8 @@ function adopt(message) {
 
 function draw(sample) {
   const { a, b, alpha } = sample;
-  const { world, rows, columns, cellWidth, cellHeight, radius, cells, colors } = maze;
-  const context = view.context2d();
-  context.fillStyle = colors.background;
-  context.fillRect(0, 0, world.width, world.height);
-  context.strokeStyle = options.gridLine;
-  context.lineWidth = 1 / view.scale;
-  context.beginPath();
-  for (let column = 1; column < columns; column += 1) {
-    context.moveTo(column * cellWidth, 0);
-    context.lineTo(column * cellWidth, world.height);
-  }
-  for (let row = 1; row < rows; row += 1) {
-    context.moveTo(0, row * cellHeight);
-    context.lineTo(world.width, row * cellHeight);
-  }
-  context.stroke();
-  context.fillStyle = colors.block;
-  for (let row = 0; row < rows; row += 1) {
-    const line = cells[row];
-    for (let column = 0; column < columns; column += 1) {
-      if (line[column] === "#") {
-        // NB: a hair of overlap so that neighbouring blocks join without seams.
-        context.fillRect(column * cellWidth, row * cellHeight, cellWidth + 0.3, cellHeight + 0.3);
-      }
-    }
-  }
-  context.fillStyle = colors.ball;
-  context.beginPath();
-  const x = lerp(a.ball[0], b.ball[0], alpha);
-  const y = lerp(a.ball[1], b.ball[1], alpha);
-  context.arc(x, y, radius, 0, Math.PI * 2);
-  context.fill();
+  const ball = [lerp(a.ball[0], b.ball[0], alpha), lerp(a.ball[1], b.ball[1], alpha)];
+  drawMaze(view.context2d(), maze, ball, view.scale);
 }
 
 function bindTaps(canvas, demo) {

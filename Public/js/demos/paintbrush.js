@@ -8,6 +8,7 @@ import { $, $all, setText } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
 import { tokenLink } from "../lib/join.js";
 import "../color-picker.js";
+import { paintMark, paintPicture } from "../paintbrush/paint.js";
 
 /** Options of this page. */
 const options = {
@@ -28,31 +29,9 @@ let view = null;
 let preview = null;
 let limits = { pointsPerMessage: 256 };
 
-/** Draws one mark: a round-capped line of its radius, or a dot when it has one point. */
-export function paintMark(context, mark) {
-  const p = mark.points;
-  context.fillStyle = mark.color;
-  context.strokeStyle = mark.color;
-  context.beginPath();
-  if (p.length === 2) {
-    context.arc(p[0], p[1], mark.radius, 0, Math.PI * 2);
-    context.fill();
-    return;
-  }
-  context.lineWidth = 2 * mark.radius;
-  context.lineCap = "round";
-  context.lineJoin = "round";
-  context.moveTo(p[0], p[1]);
-  for (let i = 2; i < p.length; i += 2) context.lineTo(p[i], p[i + 1]);
-  context.stroke();
-}
-
 /** Paints the whole picture again (after a hello, an undo or a clear). */
 function repaint() {
-  const context = picture.paper.getContext("2d");
-  context.fillStyle = picture.background;
-  context.fillRect(0, 0, picture.paper.width, picture.paper.height);
-  for (const mark of picture.marks) paintMark(context, mark);
+  paintPicture(picture.paper.getContext("2d"), picture);
 }
 
 function adopt(message) {

@@ -5,26 +5,14 @@
 import { $, el } from "../lib/dom.js";
 import { runDemo } from "../lib/demo.js";
 import { lerp } from "../lib/frames.js";
+import { cloudLook, shownScale } from "../tag-cloud/look.js";
 
 /** Options of this page. */
 const options = {
   config: {}, // a new session's config: the gallery's own tags
-  fontPx: 18, // font size of a weight-1 tag at the world's scale, in px
   dragSlop: 5, // px of pointer travel before a press on a tag becomes a drag
   maxDrag: 2000, // largest motion one drag message may carry, in world px (protocol limit)
-  // Depth shows mostly by fading (the server's opacity) and only a little by size, as
-  // TagCanvas does: the server's scale (the seed's, 0.1 at the back to 1 at the front) would
-  // shrink a back label to a speck. Shown scale at the back, and the depth scale's range:
-  backScale: 0.6,
-  depthScale: [0.1, 1],
 };
-
-/** The size a label is drawn at for the server's depth `scale`. */
-function shownScale(scale) {
-  const [back, front] = options.depthScale;
-  const depth = Math.min(1, Math.max(0, (scale - back) / (front - back)));
-  return options.backScale + (1 - options.backScale) * depth;
-}
 
 let view = null;
 let labels = [];
@@ -39,7 +27,7 @@ function buildLabels(cloud, tags, sizes) {
         draggable: "false",
         title: tag.url ? `${tag.text} (${tag.url})` : null,
         dataset: { index: i },
-        style: { fontSize: `${options.fontPx * sizes[i]}px` },
+        style: { fontSize: `${cloudLook.fontPx * sizes[i]}px` },
       },
       tag.text,
     ),
@@ -51,7 +39,7 @@ function buildLabels(cloud, tags, sizes) {
 function scaleFonts(sizes = labels.map((label) => label.sizeFactor)) {
   labels.forEach((label, i) => {
     label.sizeFactor = sizes[i];
-    label.style.fontSize = `${options.fontPx * sizes[i] * view.scale}px`;
+    label.style.fontSize = `${cloudLook.fontPx * sizes[i] * view.scale}px`;
   });
 }
 

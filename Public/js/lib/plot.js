@@ -11,6 +11,18 @@ const plotOptions = {
   lineWidth: 1.5, // in CSS px
 };
 
+/** Gives `canvas` as many pixels as its CSS box has device pixels; returns the ratio. */
+export function sizeToBox(canvas) {
+  const ratio = window.devicePixelRatio || 1;
+  const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
+  const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
+  if (canvas.width !== width || canvas.height !== height) {
+    canvas.width = width;
+    canvas.height = height;
+  }
+  return ratio;
+}
+
 export class RollingPlot {
   /**
    * Draws into `canvas`. `series` is `[{name, color, symmetric}]`; a `symmetric` series is
@@ -51,13 +63,8 @@ export class RollingPlot {
 
   draw() {
     const canvas = this.canvas;
-    const ratio = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
-    const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
-    if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width;
-      canvas.height = height;
-    }
+    const ratio = sizeToBox(canvas);
+    const { width, height } = canvas;
     const context = canvas.getContext("2d");
     context.fillStyle = this.options.background;
     context.fillRect(0, 0, width, height);

@@ -6,20 +6,37 @@ const svgNS = "http://www.w3.org/2000/svg";
 const shirtPath = "M12 3 L3 10 L8 17 L12 14 L12 34 L28 34 L28 14 L32 17 L37 10 L28 3 L24 6 L16 6 Z";
 const shortsPath = "M12 34 L28 34 L29 45 L21 45 L20 39 L19 45 L11 45 Z";
 
-/** The pattern's shapes on a 40 x 48 shirt, as SVG markup (clipped to the shirt). */
-function patternShapes(pattern, color) {
+/** The pattern's shapes on a 40 x 48 shirt (clipped to the shirt): `[x, y, width, height]`
+ * rectangles or polygons of `[x, y, ...]` points. */
+function patternParts(pattern) {
   switch (pattern) {
     case "stripes":
-      return [14, 20, 26, 32].map((x) => `<rect x="${x - 2}" y="0" width="3" height="34" fill="${color}"/>`).join("");
+      return [14, 20, 26, 32].map((x) => ({ rect: [x - 2, 0, 3, 34] }));
     case "hoops":
-      return [8, 16, 24].map((y) => `<rect x="0" y="${y}" width="40" height="4" fill="${color}"/>`).join("");
+      return [8, 16, 24].map((y) => ({ rect: [0, y, 40, 4] }));
     case "halves":
-      return `<rect x="0" y="0" width="20" height="34" fill="${color}"/>`;
+      return [{ rect: [0, 0, 20, 34] }];
     case "sash":
-      return `<polygon points="8,3 15,3 32,34 25,34" fill="${color}"/>`;
+      return [{ polygon: [8, 3, 15, 3, 32, 34, 25, 34] }];
     default:
-      return "";
+      return [];
   }
+}
+
+/** `[x0, y0, x1, y1, ...]` as SVG's "x0,y0 x1,y1 ...". */
+function pointList(points) {
+  return points.map((v, i) => (i % 2 ? `,${v}` : ` ${v}`)).join("").trim();
+}
+
+/** The pattern's shapes as SVG markup. */
+function patternShapes(pattern, color) {
+  return patternParts(pattern)
+    .map(({ rect, polygon }) =>
+      rect
+        ? `<rect x="${rect[0]}" y="${rect[1]}" width="${rect[2]}" height="${rect[3]}" fill="${color}"/>`
+        : `<polygon points="${pointList(polygon)}" fill="${color}"/>`,
+    )
+    .join("");
 }
 
 /** Black or white, whichever reads better on `hex` (#rrggbb). */
@@ -74,4 +91,46 @@ export function shirtSVG(kit, number) {
     `fill="${inkOn(shirt)}" stroke="${inkOn(shirt) === "#000000" ? "#ffffff" : "#000000"}" ` +
     `stroke-width="3" paint-order="stroke" stroke-linejoin="round">${number}</text>`;
   return svg;
+}
+
+/** The same player drawn on a canvas: the shirt's 40 x 48 box at `x, y`, `size` units high. */
+export function drawShirt(context, kit, number, x, y, size) {
+  const shirt = number === 1 ? kit.keeper ?? kit.shirt : kit.shirt;
+  const body = new Path2D(shirtPath);
+  context.save();
+  context.translate(x, y);
+  context.scale(size / 48, size / 48);
+  context.lineJoin = "round";
+  context.strokeStyle = "#111";
+  context.fillStyle = kit.shorts;
+  context.lineWidth = 1;
+  const shorts = new Path2D(shortsPath);
+  context.fill(shorts);
+  context.stroke(shorts);
+  context.fillStyle = shirt;
+  context.fill(body);
+  if (number !== 1) {
+    context.save();
+    context.clip(body);
+    context.fillStyle = kit.patternColor;
+    for (const { rect, polygon } of patternParts(kit.pattern)) {
+      context.beginPath();
+      if (rect) context.rect(...rect);
+      else for (let i = 0; i < polygon.length; i += 2) context.lineTo(polygon[i], polygon[i + 1]);
+      context.fill();
+    }
+    context.restore();
+  }
+  context.lineWidth = 1.2;
+  context.stroke(body);
+  const ink = inkOn(shirt);
+  context.font = "700 15px sans-serif";
+  context.textAlign = "center";
+  context.textBaseline = "alphabetic";
+  context.lineWidth = 3;
+  context.strokeStyle = ink === "#000000" ? "#ffffff" : "#000000";
+  context.strokeText(String(number), 20, 27);
+  context.fillStyle = ink;
+  context.fillText(String(number), 20, 27);
+  context.restore();
 }
