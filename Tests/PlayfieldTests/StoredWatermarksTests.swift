@@ -10,6 +10,15 @@ import Testing
 
   typealias Marks = StoredWatermarks<Peer>
 
+  /// A `flush` answer as text: the notice told now, "waiting" or "too many".
+  static func answer(_ answer: Marks.FlushAnswer) -> String {
+    switch answer {
+    case .now(let notice): told([notice])[0]
+    case .waiting: "waiting"
+    case .tooMany: "too many"
+    }
+  }
+
   static func told(_ notices: [Marks.Notice]) -> [String] {
     notices.map { "\($0.inputs)@\($0.tick.map(String.init) ?? "-") \($0.id?.description ?? "-")" }
   }
@@ -41,10 +50,10 @@ import Testing
     var marks = Marks()
     let a = Peer()
     // Nothing sent: answered at once.
-    #expect(marks.flush(a, id: "f0").map { Self.told([$0]) } == ["0@- \"f0\""])
+    #expect(Self.answer(marks.flush(a, id: "f0")) == "0@- \"f0\"")
     marks.accepted(by: a)
     marks.accepted(by: a)
-    #expect(marks.flush(a, id: "f1") == nil)
+    #expect(Self.answer(marks.flush(a, id: "f1")) == "waiting")
     #expect(marks.applied(logged: 1, refused: 0, by: a, at: 3).isEmpty)
     // The first stored: the watermark moves, the flush still waits for the second.
     #expect(Self.told(marks.stored(through: 3)) == ["1@3 -"])
@@ -59,7 +68,7 @@ import Testing
     marks.accepted(by: a)
     marks.withdrawn(by: a)
     #expect(marks.applied(logged: 1, refused: 0, by: a, at: 1).isEmpty)
-    #expect(marks.flush(a, id: 7) == nil)
+    #expect(Self.answer(marks.flush(a, id: 7)) == "waiting")
     #expect(Self.told(marks.stored(through: 1)) == ["1@1 7"])
   }
 
@@ -70,5 +79,20 @@ import Testing
     #expect(marks.applied(logged: 1, refused: 0, by: a, at: 1).isEmpty)
     marks.left(a)
     #expect(marks.stored(through: 1).isEmpty)
+  }
+
+  @Test("a connection's flushes wait at most 16 at once; the next is refused, and answered ones make room")
+  func waitingFlushesAreBounded() {
+    var marks = Marks()
+    let a = Peer()
+    marks.accepted(by: a)
+    for number in 0..<Marks.maxWaitingFlushes {
+      #expect(Self.answer(marks.flush(a, id: .number(Double(number)))) == "waiting")
+    }
+    #expect(Self.answer(marks.flush(a, id: "one too many")) == "too many")
+    #expect(marks.applied(logged: 1, refused: 0, by: a, at: 1).isEmpty)
+    let answered = marks.stored(through: 1).compactMap(\.id)
+    #expect(answered == (0..<Marks.maxWaitingFlushes).map { JSONValue.number(Double($0)) })
+    #expect(Self.answer(marks.flush(a, id: "again")) == "1@- \"again\"")
   }
 }

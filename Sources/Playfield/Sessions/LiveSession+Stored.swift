@@ -19,12 +19,24 @@ extension LiveSession {
     watermarks.withLock { $0.withdrawn(by: socket) }
   }
 
-  /// Answers `socket`'s `flush` with `id` now, or once its inputs so far are settled; false
-  /// when the session is not stored at all.
-  func flushStored(_ socket: WebSocket, id: JSONValue?) -> Bool {
-    guard journal != nil else { return false }
-    if let notice = watermarks.withLock({ $0.flush(socket, id: id) }) { tell([notice]) }
-    return true
+  /// Answers `socket`'s `flush` with `id` now, or once its inputs so far are settled; an
+  /// error when the session is not stored at all, or too many of the socket's flushes wait.
+  func flushStored(_ socket: WebSocket, id: JSONValue?) -> ClientError? {
+    guard journal != nil else {
+      return ClientError("not-stored", "this session is kept in memory only: nothing of it is stored")
+    }
+    switch watermarks.withLock({ $0.flush(socket, id: id) }) {
+    case .now(let notice):
+      tell([notice])
+    case .waiting:
+      break
+    case .tooMany:
+      return ClientError(
+        "too-many",
+        "\(StoredWatermarks<WebSocket>.maxWaitingFlushes) flushes of this connection wait already; "
+          + "wait for their answers")
+    }
+    return nil
   }
 
   /// The writer committed the session's log through `tick` (on the writer's thread).

@@ -63,16 +63,31 @@ struct StoredWatermarks<Client: AnyObject> {
     entries.keys.flatMap { settle($0, through: tick) }
   }
 
-  /// `client` asks to be told once every input it sent so far is settled: now (the notice),
-  /// or later, from `applied` or `stored`.
-  mutating func flush(_ client: Client, id: JSONValue?) -> Notice? {
+  /// How many `flush` requests of one connection may wait at once: a page has one in flight;
+  /// past this bound a flush is refused (`too-many`), so that flushes sent while nothing is
+  /// stored (a stopped session) cannot grow the server's memory.
+  static var maxWaitingFlushes: Int { 16 }
+
+  /// What became of a `flush`.
+  enum FlushAnswer {
+    /// Answered now: every input the client sent is settled.
+    case now(Notice)
+    /// Answered later, from `applied` or `stored`.
+    case waiting
+    /// `maxWaitingFlushes` of the client's flushes wait already.
+    case tooMany
+  }
+
+  /// `client` asks to be told once every input it sent so far is settled.
+  mutating func flush(_ client: Client, id: JSONValue?) -> FlushAnswer {
     let key = ObjectIdentifier(client)
     let entry = entries[key, default: Entry(client: client)]
     guard entry.settled < entry.accepted else {
-      return Notice(client: client, inputs: entry.settled, tick: nil, id: id)
+      return .now(Notice(client: client, inputs: entry.settled, tick: nil, id: id))
     }
+    guard entry.flushes.count < Self.maxWaitingFlushes else { return .tooMany }
     entries[key, default: entry].flushes.append((entry.accepted, id))
-    return nil
+    return .waiting
   }
 
   /// The client left: nothing more is told to it.

@@ -113,10 +113,7 @@ struct SessionSocketHandler: WebSocketHandler {
       return .success(.now(.pong(id: fields["id"], t: fields["t"])))
     }
     if type == "flush", let socket {
-      guard session.flushStored(socket, id: id) else {
-        return .failure(
-          ClientError("not-stored", "this session is kept in memory only: nothing of it is stored"))
-      }
+      if let refusal = session.flushStored(socket, id: id) { return .failure(refusal) }
       return .success(.later)
     }
     if let socket, session.type.queries.contains(type) {
