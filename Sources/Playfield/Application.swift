@@ -101,6 +101,7 @@ public final class Application: HTTPHandler {
     self.registry = registry
     journal?.lostSessions.on { registry.dropLost($0) }
     journal?.storedInputs.on { registry.stored($0) }
+    journal?.storing.on { registry.storing(problem: $0) }
     self.sessionAPI = SessionAPI(registry: registry, scheduler: scheduler)
     let meters = Meters(refusals: registry.refusals)
     self.meters = meters

@@ -42,6 +42,8 @@ public final class LeaseKeeper: @unchecked Sendable {
   private var steadyUntil: [String: Double] = [:]
   private var failures = 0
   private var lastError: String?
+  /// When the renewal under way was sent (steady time), nil between renewals.
+  private var renewalSentAt: Double?
   /// Whether every renewal failed since the last success failed because the store could not be
   /// reached (a connection refused or lost), not because of what it answered.
   private var unreachableOnly = true
@@ -53,6 +55,14 @@ public final class LeaseKeeper: @unchecked Sendable {
   private var pauseSeenAt = -Double.infinity
   private var stopping = false
   private var finished = false
+  /// Renewals failed in a row, and when the renewal under way was sent (steady time; nil
+  /// between renewals): read ten times a second (`StorageWatch`).
+  public var renewing: (failures: Int, since: Double?) {
+    condition.lock()
+    defer { condition.unlock() }
+    return (failures, renewalSentAt)
+  }
+
   /// Since start: renewals that answered, renewals that failed, leases found lost.
   private var counts = (renewed: UInt64(0), failed: UInt64(0), lost: UInt64(0))
 
@@ -193,12 +203,14 @@ public final class LeaseKeeper: @unchecked Sendable {
     let startedAt = steadyClock()
     condition.lock()
     let before = held
+    renewalSentAt = startedAt
     condition.unlock()
     let renewed: [Lease]
     do {
       renewed = try store.renewLeases(terms)
     } catch {
       condition.lock()
+      renewalSentAt = nil
       failures += 1
       counts.failed += 1
       lastError = String(describing: error)
@@ -215,6 +227,7 @@ public final class LeaseKeeper: @unchecked Sendable {
   func settle(_ renewed: [Lease], before: [String: Lease], sentAt startedAt: Double) -> [String] {
     let still = Dictionary(uniqueKeysWithValues: renewed.map { ($0.sessionID, $0) })
     condition.lock()
+    renewalSentAt = nil
     let wasFailing = failures > 0
     counts.renewed += 1
     failures = 0

@@ -54,6 +54,8 @@ public final class SessionWriter: @unchecked Sendable {
   /// that makes everything through that count durable records how long they waited.
   private var queuedAt: [(through: UInt64, at: Double)] = []
   private var latency = CommitLatency()
+  /// When the flush under way began (`now`), nil between flushes.
+  private var flushStartedAt: Double?
 
   /// Starts the flush thread. `now` is a steady clock in seconds, used for pacing and for
   /// `commitLatency`; `leaseLost` is called on the writer's thread with the sessions whose
@@ -297,6 +299,15 @@ public final class SessionWriter: @unchecked Sendable {
       waitingSteps: waiters.count, writtenRows: writtenRows, writtenBytes: writtenBytes)
   }
 
+  /// Failed flushes in a row (0 after a success), and when the flush under way began (the
+  /// writer's steady clock; nil between flushes): whether writes work now, read ten times a
+  /// second (`StorageWatch`), so cheaper than `status`.
+  public var writing: (failures: Int, flushingSince: Double?) {
+    condition.lock()
+    defer { condition.unlock() }
+    return (schedule.failures, flushStartedAt)
+  }
+
   /// Bytes queued before on-demand steps wait (`WriterConfiguration.maxPendingBytes`).
   public var maxPendingBytes: Int { configuration.maxPendingBytes }
 
@@ -339,9 +350,11 @@ public final class SessionWriter: @unchecked Sendable {
           inFlightSessionBytes[snapshot.sessionID, default: 0] += snapshot.state.count + 32
         }
         inFlightBytes = inFlightSessionBytes.values.reduce(0, +)
+        flushStartedAt = now()
         condition.unlock()
         let result = Result { try store.write(batch) }
         condition.lock()
+        flushStartedAt = nil
         inFlight = WriteBatch()
         inFlightInputs = 0
         inFlightBytes = 0

@@ -103,6 +103,7 @@ private struct Driver {
     case .pong: "pong"
     case .ack: "ack"
     case .stored(let inputs, _, _): "stored \(inputs)"
+    case .unstored(let inputs, _, _): "unstored \(inputs)"
     case .answer(let query, let body, let id):
       "answer \(query) \(String(decoding: body, as: UTF8.self)) \(id.map { "\($0)" } ?? "-")"
     }

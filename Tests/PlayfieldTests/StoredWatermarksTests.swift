@@ -13,7 +13,7 @@ import Testing
   /// A `flush` answer as text: the notice told now, "waiting" or "too many".
   static func answer(_ answer: Marks.FlushAnswer) -> String {
     switch answer {
-    case .now(let notice): told([notice])[0]
+    case .now(let notice): toldAll([notice])[0]
     case .waiting: "waiting"
     case .tooMany: "too many"
     }
@@ -21,6 +21,14 @@ import Testing
 
   static func told(_ notices: [Marks.Notice]) -> [String] {
     notices.map { "\($0.inputs)@\($0.tick.map(String.init) ?? "-") \($0.id?.description ?? "-")" }
+  }
+
+  /// The notices as `told` writes them, an `unstored` one as `N! ID` (its reason left out).
+  static func toldAll(_ notices: [Marks.Notice]) -> [String] {
+    notices.map { notice in
+      notice.unstored == nil
+        ? told([notice])[0] : "\(notice.inputs)! \(notice.id?.description ?? "-")"
+    }
   }
 
   @Test func inputsSettleWhenTheirTickIsStoredInOrder() {
@@ -94,5 +102,72 @@ import Testing
     let answered = marks.stored(through: 1).compactMap(\.id)
     #expect(answered == (0..<Marks.maxWaitingFlushes).map { JSONValue.number(Double($0)) })
     #expect(Self.answer(marks.flush(a, id: "again")) == "1@- \"again\"")
+  }
+
+  @Test func whenStoringStopsEveryClientThatSentInputsIsToldItsWatermarkOnce() {
+    var marks = Marks()
+    let a = Peer()
+    let b = Peer()
+    let spectator = Peer()
+    for _ in 0..<2 { marks.accepted(by: a) }
+    marks.accepted(by: b)
+    #expect(marks.applied(logged: 2, refused: 0, by: a, at: 5).isEmpty)
+    #expect(marks.applied(logged: 1, refused: 0, by: b, at: 6).isEmpty)
+    #expect(Set(Self.told(marks.stored(through: 5))) == ["2@5 -"])
+    let notices = marks.cannotStore("the database cannot be written")
+    #expect(Set(Self.toldAll(notices)) == ["2! -", "0! -"])
+    #expect(notices.allSatisfy { $0.unstored == "the database cannot be written" })
+    #expect(marks.unstored == "the database cannot be written")
+    // Told once per stop, however often it is said.
+    #expect(marks.cannotStore("the database has not answered a write for 2 s").isEmpty)
+    #expect(marks.accepted(by: a).isEmpty)
+    // A client that sends its first input meanwhile is told on it, once.
+    #expect(Self.toldAll(marks.accepted(by: spectator)) == ["0! -"])
+    #expect(marks.accepted(by: spectator).isEmpty)
+  }
+
+  @Test func aFlushWhileStoringIsStoppedIsAnsweredAtOnceWithUnstored() {
+    var marks = Marks()
+    let a = Peer()
+    marks.accepted(by: a)
+    #expect(Self.answer(marks.flush(a, id: "before")) == "waiting")
+    // A flush waiting when storing stops is answered with it.
+    #expect(Self.toldAll(marks.cannotStore("down")) == ["0! \"before\""])
+    marks.accepted(by: a)
+    #expect(Self.answer(marks.flush(a, id: "during")) == "0! \"during\"")
+    // Nothing unsettled: a flush is answered with the watermark, as always.
+    var settled = Marks()
+    let b = Peer()
+    _ = settled.cannotStore("down")
+    #expect(Self.answer(settled.flush(b, id: 1)) == "0@- 1")
+  }
+
+  @Test func aCommitWhileStoringIsStoppedIsToldAndFollowedByUnstoredAgain() {
+    var marks = Marks()
+    let a = Peer()
+    marks.accepted(by: a)
+    marks.accepted(by: a)
+    #expect(marks.applied(logged: 1, refused: 0, by: a, at: 3).isEmpty)
+    #expect(Self.toldAll(marks.cannotStore("renewals fail")) == ["0! -"])
+    #expect(marks.applied(logged: 1, refused: 0, by: a, at: 4).isEmpty)
+    // The flush under way when renewals began to fail made it: the client learns that, and
+    // that what comes after it is still not stored.
+    #expect(Self.toldAll(marks.stored(through: 3)) == ["1@3 -", "1! -"])
+  }
+
+  @Test func whenStoringWorksAgainThoseToldGetTheirWatermark() {
+    var marks = Marks()
+    let a = Peer()
+    let quiet = Peer()
+    marks.accepted(by: a)
+    #expect(marks.applied(logged: 1, refused: 0, by: a, at: 2).isEmpty)
+    _ = marks.cannotStore("down")
+    #expect(Self.answer(marks.flush(quiet, id: nil)) != "waiting")  // settled: answered, never told unstored
+    #expect(Self.toldAll(marks.storesAgain()) == ["0@- -"])
+    #expect(marks.unstored == nil)
+    #expect(marks.storesAgain().isEmpty)
+    #expect(Self.toldAll(marks.stored(through: 2)) == ["1@2 -"])
+    // The next stop tells them again.
+    #expect(Self.toldAll(marks.cannotStore("down again")) == ["1! -"])
   }
 }

@@ -7,10 +7,19 @@ import Synchronization
 /// input sent before it is. Only for a session with a journal (one kept in memory stores
 /// nothing).
 extension LiveSession {
-  /// `socket` sent an input about to be queued (`withdrawn` if it is not).
+  /// `socket` sent an input about to be queued (`withdrawn` if it is not); told at once that
+  /// it is not stored now when the server cannot store and had not told it.
   func accepted(from socket: WebSocket) {
     guard journal != nil else { return }
-    watermarks.withLock { $0.accepted(by: socket) }
+    tell(watermarks.withLock { $0.accepted(by: socket) })
+  }
+
+  /// The server cannot store inputs now (`StorageWatch`), for `why`: each connection that
+  /// sent inputs is told (`unstored`, docs/protocol.md); nil: it stores them again, and those
+  /// told get their watermark.
+  func storing(problem why: String?) {
+    guard journal != nil else { return }
+    tell(watermarks.withLock { marks in why.map { marks.cannotStore($0) } ?? marks.storesAgain() })
   }
 
   /// An input counted by `accepted(from:)` could not be queued.

@@ -739,10 +739,15 @@ final class LiveSession: @unchecked Sendable {
         }))
   }
 
-  /// Sends `stored` notices, after the `hello` of a socket still joining.
+  /// Sends `stored` and `unstored` notices, after the `hello` of a socket still joining.
   func tell(_ notices: [StoredWatermarks<WebSocket>.Notice]) {
     for notice in notices {
-      let message = ServerMessage.stored(inputs: notice.inputs, tick: notice.tick, id: notice.id)
+      let message: ServerMessage =
+        if let why = notice.unstored {
+          .unstored(inputs: notice.inputs, why: why, id: notice.id)
+        } else {
+          .stored(inputs: notice.inputs, tick: notice.tick, id: notice.id)
+        }
       if !ready(message, for: [notice.client]).isEmpty { notice.client.send(message) }
     }
   }

@@ -82,6 +82,11 @@ extension ServerMessage {
       writer.field("inputs", inputs)
       if let tick { writer.field("tick", Int(tick)) }
       if let id { writer.field("id", id) }
+    case .unstored(let inputs, let why, let id):
+      writer.field("type", "unstored")
+      writer.field("inputs", inputs)
+      writer.field("reason", why)
+      if let id { writer.field("id", id) }
     case .answer(let query, let body, let id):
       writer.field("type", "answer")
       writer.field("query", query)

@@ -28,6 +28,9 @@ enum ServerMessage: Sendable {
   /// were refused at their step, never to be logged), which is stored through `tick` when
   /// known; with the `id` of the `flush` it answers.
   case stored(inputs: Int, tick: UInt64?, id: JSONValue?)
+  /// The server cannot store inputs now, for `why`: the connection's inputs past its first
+  /// `inputs` (its watermark) may be lost; with the `id` of the `flush` it answers.
+  case unstored(inputs: Int, why: String, id: JSONValue?)
   /// The answer to a query (`Simulation.queries`): `body` is one JSON value, sent as the
   /// field named after the query, with the query's `id`.
   case answer(query: String, body: [UInt8], id: JSONValue?)

@@ -54,6 +54,11 @@ final class SessionRegistry: Sendable {
   /// Live sessions the store could not keep (it failed): they run in memory only, are never
   /// parked (that would lose them), and `/healthz` counts them.
   let memoryOnly = Mutex<Set<String>>([])
+  /// Why this process cannot store inputs now (`StorageWatch`), nil while it can: every live
+  /// session is told when it changes (`storing(problem:)`), and one added meanwhile at once.
+  /// NB: the sessions are told under this lock, so a session added during a change is never
+  /// left with the old word.
+  let storageProblem = Mutex<String?>(nil)
   /// This process's shard (`--shard`), which begins every session id it makes (`a.ID`), so
   /// that nginx sends the session's requests here; empty for a lone process.
   let shard: String
@@ -299,12 +304,25 @@ final class SessionRegistry: Sendable {
     }
   }
 
+  /// This process cannot store inputs now, for `problem`, or (nil) it can again: every live
+  /// session tells the connections that sent it inputs (`unstored`, or their `stored`
+  /// watermark again).
+  func storing(problem: String?) {
+    storageProblem.withLock { current in
+      current = problem
+      for session in all { session.storing(problem: problem) }
+    }
+  }
+
   /// Adds a session (new, or brought back from storage), and wakes the game loop for it.
   func adopt(_ session: LiveSession) {
     session.inputLog = inputLog
     session.helloWork = helloWork
     session.queryLimiter = queries
     live.withLock { $0[session.id] = session }
+    storageProblem.withLock { problem in
+      if let problem { session.storing(problem: problem) }
+    }
     wake()
   }
 

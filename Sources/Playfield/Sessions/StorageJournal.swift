@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Logging
 import Simulation
@@ -25,6 +26,11 @@ final class StorageJournal: SessionJournal {
   /// Told, after each commit, of the sessions whose inputs it stored and the last tick of
   /// them it stored (the `stored` watermark).
   let storedInputs = Relay<[String: Int64]>()
+  /// Told when this process stops being able to store inputs (why) and when it can again
+  /// (nil), from a thread that watches the writer and the leases (`StorageWatch`).
+  let storing = Relay<String?>()
+  /// Set by `close`: the watching thread ends.
+  private let closing = Atomic(false)
 
   /// A journal on `store`; `owner` names this process's leases when the store is shared.
   init(
@@ -51,6 +57,39 @@ final class StorageJournal: SessionJournal {
         answered: { writer.flush(timeout: 0) }, log: { logger.warning("\($0)") })
     }
     self.logger = logger
+    let thread = Thread { [self] in watch() }
+    thread.name = "playfield.storage-watch"
+    thread.start()
+  }
+
+  /// Seconds a flush or a lease renewal may wait for the database before the clients are told
+  /// that their inputs are not stored (`StorageWatch.deadline`). A failure is told at once.
+  static let storeDeadline = 2.0
+
+  /// Seconds between two looks at the writer and the leases.
+  static let watchPeriod = 0.1
+
+  /// Looks at the writer and the leases every `watchPeriod` until `close`, and reports each
+  /// change of whether inputs can be stored to `storing` (and to the log).
+  private func watch() {
+    var state = StorageWatch(deadline: Self.storeDeadline)
+    while !closing.load(ordering: .relaxed) {
+      let writing = writer.writing
+      let renewing = leases?.renewing
+      let signs = StorageWatch.Signs(
+        writeFailures: writing.failures, flushingSince: writing.flushingSince,
+        renewalFailures: renewing?.failures ?? 0, renewingSince: renewing?.since)
+      // NB: the writer's and the keeper's clocks are this one (`DispatchTime`'s uptime).
+      if let change = state.judge(signs, now: Double(DispatchTime.now().uptimeNanoseconds) / 1e9) {
+        if let problem = change {
+          logger.warning("inputs cannot be stored now (their clients are told): \(problem)")
+        } else {
+          logger.info("inputs are stored again")
+        }
+        storing.report(change)
+      }
+      Thread.sleep(forTimeInterval: Self.watchPeriod)
+    }
   }
 
   /// How long a lease lasts unless renewed: how long the sessions of a process that died wait
@@ -163,6 +202,7 @@ final class StorageJournal: SessionJournal {
   /// Writes everything queued, closes the writer and gives up this process's leases, so that
   /// another process may adopt its sessions at once (SIGTERM).
   func close() {
+    closing.store(true, ordering: .relaxed)
     if !writer.close(timeout: 5) {
       logger.error("storage did not finish writing: \(writer.status.summary)")
     }

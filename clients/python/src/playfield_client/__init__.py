@@ -15,8 +15,8 @@
 from . import _registration
 from .client import AsyncClient, Client
 from .compare import Compare
-from .errors import (Disconnected, HTTPError, NotController, PlayfieldError, ServerError,
-                     SessionEnded)
+from .errors import (Disconnected, HTTPError, NotController, NotStored, PlayfieldError,
+                     ServerError, SessionEnded)
 from .messages import (BallsFrame, Budget, Event, Frame, Hello, HighScore, HolesFrame, MazeFrame,
                        PaintbrushFrame, Pong, SavedMaze, SessionInfo, Status, TagCloudFrame)
 from .session import AsyncSession, Session
@@ -27,6 +27,7 @@ __all__ = [
     "AsyncClient", "AsyncSession", "BallsFrame", "Budget", "Client", "Compare", "Disconnected",
     "Event",
     "Frame", "HTTPError", "Hello", "HighScore", "HolesFrame", "MazeFrame", "NotController",
+    "NotStored",
     "PaintbrushFrame", "PlayfieldError", "Pong", "SavedMaze", "ServerError", "Session", "SessionEnded",
     "SessionInfo", "Status", "TagCloudFrame",
 ]

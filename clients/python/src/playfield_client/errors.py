@@ -47,3 +47,14 @@ class SessionEnded(PlayfieldError):
 
 class Disconnected(PlayfieldError):
     """The connection closed (or could not be opened) and was not, or could not be, reopened."""
+
+
+class NotStored(PlayfieldError):
+    """The server cannot store this connection's inputs now (its `unstored` notice): the first
+    `stored` of them are durably stored; those after may be lost if the failure lasts (another
+    process may adopt the session). `reason` says why, in the server's words."""
+
+    def __init__(self, reason: str, stored: int) -> None:
+        self.reason = reason
+        self.stored = stored
+        super().__init__(f"inputs after the first {stored} are not stored now: {reason}")

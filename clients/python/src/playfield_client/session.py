@@ -27,7 +27,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI, InvalidHandshake
 
-from .errors import Disconnected, PlayfieldError, ServerError, SessionEnded
+from .errors import Disconnected, NotStored, PlayfieldError, ServerError, SessionEnded
 from .messages import Frame, Hello, JSONObject, Message, Pong, Status, parse
 
 T = TypeVar("T")
@@ -124,10 +124,11 @@ class _ReplyWaiter(_Waiter):
 
 def _answers(message: Message, key: str | int) -> bool:
     """Whether `message` answers the request with id `key` (docs/protocol.md, `ack`): its
-    `ack`; a query's `answer`; an on-demand step's frame, which carries the id."""
+    `ack`; a query's `answer`; an on-demand step's frame, which carries the id; a `flush`'s
+    `stored` or `unstored` notice."""
     if isinstance(message, Frame):
         return bool(message.data.get("id") == key)
-    return (isinstance(message, dict) and message.get("type") in ("ack", "answer", "stored")
+    return (isinstance(message, dict) and message.get("type") in ("ack", "answer", "stored", "unstored")
             and message.get("id") == key)
 
 
@@ -136,8 +137,11 @@ class AsyncSession:
 
     Attributes kept current from the stream: `hello`, `id`, `kind`, `role`, `tick`, `running`,
     `frame` (the newest), `status` (the newest), `stored` (how many of this connection's inputs
-    the server has durably stored, its `stored` watermark; `flush()` waits for it). Iterate (`async for message in session`) for
-    frames, events, statuses and, after a reconnect, the new `Hello`.
+    the server has durably stored, its `stored` watermark; `flush()` waits for it), `unstored`
+    (while the server says it cannot store inputs now, e.g. cut off from its database: why, in
+    its words; inputs after `stored` may then be lost; None while it stores them). Iterate
+    (`async for message in session`) for frames, events, statuses and, after a reconnect, the
+    new `Hello`.
     """
 
     def __init__(self, url: str, *, reconnect: bool = True, retry_for: float = 30.0,
@@ -155,6 +159,7 @@ class AsyncSession:
         self.tick = 0
         self.running = False
         self.stored = 0
+        self.unstored: str | None = None
         self._socket: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._buffer: collections.deque[Message] = collections.deque(maxlen=buffer)
@@ -221,6 +226,7 @@ class AsyncSession:
             raise PlayfieldError(f"expected hello, got {first.get('type')!r}")
         self._socket = socket
         self._failure = None
+        self.unstored = None  # NB: a new connection is told again on its first input
         self._take_hello(hello)
         self._reader = asyncio.get_running_loop().create_task(self._read(socket))
 
@@ -261,11 +267,14 @@ class AsyncSession:
         elif isinstance(message, Hello):
             self._take_hello(message)
         consumed = False
-        # The `stored` watermark is kept, not queued for iteration (one comes after each commit).
+        # The `stored` watermark is kept, not queued for iteration (one comes after each commit),
+        # and so is an `unstored` notice: the last of the two says where the inputs stand.
         watermark = False
-        if isinstance(message, dict) and message.get("type") == "stored":
+        if isinstance(message, dict) and message.get("type") in ("stored", "unstored"):
             watermark = True
             self.stored = max(self.stored, int(message.get("inputs", 0)))
+            self.unstored = (str(message.get("reason", "the server cannot store inputs now"))
+                             if message["type"] == "unstored" else None)
         for waiter in self._waiters:
             consumed = waiter.offer(message) or consumed
         answer = isinstance(message, dict) and message.get("type") == "answer"
@@ -444,9 +453,11 @@ class AsyncSession:
         """Waits until every input this connection sent so far is durably stored (in the
         server's committed log, or refused at its step and never to be logged), at most
         `timeout` seconds (default the session's `timeout`), and returns the `stored`
-        watermark: how many of this connection's inputs are. Raises `TimeoutError` when the
-        server did not store them in time (they may be lost if it fails now), `ServerError`
-        `not-stored` for a session kept in memory only. Counts restart with each connection:
+        watermark: how many of this connection's inputs are. Raises `NotStored` (with the
+        watermark and the server's reason) at once when the server cannot store inputs now
+        (its `unstored` notice: cut off from its database, say), `TimeoutError` when it did not
+        store them in time (they may be lost if it fails now), `ServerError` `not-stored` for
+        a session kept in memory only. Counts restart with each connection:
         after a reconnect, inputs sent before it that were not stored are not known."""
         socket = await self._ready()
         key = f"pfc-{next(self._pings)}"
@@ -459,6 +470,8 @@ class AsyncSession:
             raise
         reply = await self._await(waiter, timeout)
         assert isinstance(reply, dict)
+        if reply["type"] == "unstored":
+            raise NotStored(str(reply.get("reason", "")), int(reply["inputs"]))
         return int(reply["inputs"])
 
     async def ask(self, query: JSONObject) -> Any:
@@ -747,6 +760,10 @@ class Session:
     @property
     def stored(self) -> int:
         return self._inner.stored
+
+    @property
+    def unstored(self) -> str | None:
+        return self._inner.unstored
 
     def start(self) -> None:
         self._run(self._inner.start())
