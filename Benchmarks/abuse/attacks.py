@@ -799,7 +799,8 @@ class Bystander:
         status, _, raw, _ = try_call(server.base, "/healthz", timeout=REQUEST_TIMEOUT)
         if status == 200:
             health = json.loads(raw)
-            row["health"] = {k: health.get(k) for k in ("status", "sessions", "tickLatenessMs", "droppedTicks")}
+            row["health"] = {k: health.get(k) for k in ("status", "sessions", "tickLatenessMs", "droppedTicks",
+                                                         "pendingWrites", "inputCommitMs")}
             row["throttledSessions"] = len(health.get("throttled", {}))
         else:
             row["health"] = {"httpStatus": status}
