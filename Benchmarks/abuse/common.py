@@ -158,10 +158,12 @@ def try_call(base, path, method="GET", body=None, source=NORMAL, headers=None, t
         return 0, {}, repr(error).encode(), time.perf_counter() - started
 
 
-def create(base, kind, config=None, source=NORMAL, headers=None, seed=None):
+def create(base, kind, config=None, source=NORMAL, headers=None, seed=None, clock=None):
     body = {"kind": kind, "config": config or {}}
     if seed is not None:
         body["seed"] = seed
+    if clock is not None:
+        body["clock"] = clock
     status, _, raw, _ = call(base, "/api/sessions", "POST", body, source, headers)
     if status != 201:
         raise RuntimeError(f"create {kind} from {source}: {status} {raw[:300]!r}")

@@ -2,7 +2,10 @@ extension SQLSessionStore {
   /// Checks that `session` has a place in the store, inside the caller's transaction (the
   /// sessions table serialized). A session with an owner must fit its owner's share
   /// (`maxSessionsPerClient`), its address's (`maxSessionsPerAddress`) and the whole store
-  /// (`maxSessions`), or is refused: nobody else's session is ever deleted for it. A session
+  /// (`maxSessions`), or is refused: nobody else's session is ever deleted for it. When the
+  /// store is nearly full, its last places go to the addresses holding fewer: an address that
+  /// holds at least as many sessions as places are free gets no more (as for live places),
+  /// so that a few addresses' clients cannot fill it while others hold nothing. A session
   /// without one may evict the stalest non-running, unheld sessions without an owner; returns
   /// their ids.
   static func makeRoom(
@@ -27,6 +30,9 @@ extension SQLSessionStore {
         throw StoreError.tooManySessionsForAddress(limit: perAddress)
       }
       guard total < limit else { throw StoreError.tooManySessions(limit: limit) }
+      guard ofAddress == 0 || ofAddress < limit - total else {
+        throw StoreError.storeReserved(held: ofAddress, free: limit - total)
+      }
       return []
     }
     let excess = total - limit + 1

@@ -16,6 +16,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooManySessionsForClient(limit: Int)
   /// The owners of the session's address have as many sessions stored as one address may.
   case tooManySessionsForAddress(limit: Int)
+  /// The store is nearly full, and the owners of the session's address hold at least as many
+  /// sessions as places are free: its last places go to addresses holding fewer.
+  case storeReserved(held: Int, free: Int)
   /// This client owns as many mazes as it may.
   case tooManyMazesForClient(limit: Int)
   /// The clients of this address own as many mazes as they may.
@@ -44,6 +47,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
       "you have \(limit) stored sessions, the most one client may; delete one of yours first"
     case .tooManySessionsForAddress(let limit):
       "your address has \(limit) stored sessions, the most one address may; delete one first"
+    case .storeReserved(let held, let free):
+      "the store is nearly full (\(free) places free) and your address has \(held) stored "
+        + "sessions: its last places go to addresses holding fewer; delete one first"
     case .tooManyMazes(let limit):
       "too many saved mazes (the limit is \(limit)); delete one first"
     case .tooManyMazesForClient(let limit):

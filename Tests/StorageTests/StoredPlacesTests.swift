@@ -2,8 +2,9 @@ import Testing
 
 @testable import Storage
 
-/// The store's places are counted per owner and per address: past either, or with the store
-/// full, a session with an owner is refused, and nobody's stored session is deleted for it.
+/// The store's places are counted per owner and per address: past either, with the store full,
+/// or with the store nearly full and the address holding at least as many as places are free,
+/// a session with an owner is refused, and nobody's stored session is deleted for it.
 @Suite struct StoredPlacesTests {
   private func session(_ id: String, owner: String?, now: Double) -> StoredSession {
     var session = StoreFixture.session(id, now: now)
@@ -37,18 +38,25 @@ import Testing
     // A prefix of an address is not that address.
     try store.createSession(session("b1", owner: "10.0.0.10", now: 7))
     try store.createSession(session("c1", owner: "10.0.0.2", now: 8))
-    try store.createSession(session("c2", owner: "10.0.0.2", now: 9))
+    // One place is free: an address holding at least as many gets no more (issue 35: eight
+    // addresses' families filled the store, and a ninth client's create got 503)...
+    #expect(throws: StoreError.storeReserved(held: 1, free: 1)) {
+      try store.createSession(session("c2", owner: "10.0.0.2", now: 9))
+    }
+    // ...the last place goes to an address holding none.
+    try store.createSession(session("d1", owner: "10.0.0.3", now: 10))
     // The store is full: the stalest stopped session is another's, so it stays.
     #expect(throws: StoreError.tooManySessions(limit: 7)) {
-      try store.createSession(session("d1", owner: "10.0.0.3", now: 10))
+      try store.createSession(session("e1", owner: "10.0.0.4", now: 11))
     }
     #expect(throws: StoreError.tooManySessions(limit: 7)) {
-      try store.createSession(StoreFixture.session("nobody", now: 11))
+      try store.createSession(StoreFixture.session("nobody", now: 12))
     }
     #expect(try store.session(id: "victim")?.owner == "10.0.0.9")
     #expect(try store.listSessions().count == 7)
-    // Deleting one of its own makes room for its owner again.
+    // Deleting its own makes room for its owner again.
     try store.deleteSession(id: "a1")
-    try store.createSession(session("a3", owner: "10.0.0.1", now: 12))
+    try store.deleteSession(id: "f1")
+    try store.createSession(session("a3", owner: "10.0.0.1", now: 13))
   }
 }

@@ -13,7 +13,7 @@ extension APIError {
       case .sessionExists: self.init(.conflict, store.description)
       case .tooManySessions, .tooManyMazes: self.init(.conflict, store.description)
       case .tooManyMazesForClient, .tooManyMazesForAddress, .tooManySessionsForClient,
-        .tooManySessionsForAddress:
+        .tooManySessionsForAddress, .storeReserved:
         self.init(.tooManyRequests, store.description)
       case .notMazeOwner, .recipeBookAccess: self.init(.forbidden, store.description)
       case .tooManyRecipes, .clientQuota: self.init(.tooManyRequests, store.description)

@@ -21,6 +21,15 @@ extension StoredPlaces {
             + "(--session-share of --stored-sessions); delete one"),
         Limit.storedSessionsPerClient.name
       )
+    case .storeReserved(let held, let free):
+      (
+        APIError(
+          .tooManyRequests,
+          "the store is nearly full (\(free) places free) and your address has \(held) stored "
+            + "sessions: its last places go to addresses holding fewer (--session-share of "
+            + "--stored-sessions); delete one"),
+        Limit.sessionShare.name
+      )
     case .tooManySessions(let limit):
       (
         APIError.full(
