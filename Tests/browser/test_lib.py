@@ -248,3 +248,30 @@ def test_stored_tracker_says_saved_saving_and_not_saved_by_the_watermark(lib):
     assert result["memory"] == [
         {"state": "memory", "text": "Not saved: this session has no database (memory only)"}, False]
     assert result["inputs"] == [True, True, False, False, False, False, False]
+
+
+def test_an_unstored_notice_answers_the_waiting_flush_and_reaches_the_page(lib):
+    """`unstored` (docs/protocol.md) carrying a flush's id refuses that flush (code `unstored`,
+    the server's reason), and the page's handler hears it; the saved line then says why."""
+    result = lib("""
+      const { SessionClient } = await lib("session");
+      const { StoredTracker } = await lib("stored");
+      const heard = [];
+      const client = new SessionClient("s", "t", { unstored: (m) => heard.push(m.reason) });
+      const sent = [];
+      client.send = (message) => { sent.push(message); return true; };
+      const flushed = client.request({ type: "flush" }, 10000).then(
+        () => "resolved", (error) => [error.code, error.message]);
+      client.receive(JSON.stringify({ type: "unstored", inputs: 3, id: sent[0].id,
+                                      reason: "the database cannot be written" }));
+      client.receive(JSON.stringify({ type: "unstored", inputs: 3,
+                                      reason: "the database cannot be written" }));
+      const tracker = new StoredTracker();
+      tracker.open({ tick: 0, role: "controller" });
+      tracker.input(0);
+      tracker.failing(heard[0]);
+      return { flushed: await flushed, heard, view: tracker.view(1).text };
+    """)
+    assert result["flushed"] == ["unstored", "the database cannot be written"]
+    assert result["heard"] == ["the database cannot be written"] * 2
+    assert result["view"] == "Not saved: the database cannot be written"

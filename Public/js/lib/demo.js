@@ -202,6 +202,9 @@ async function joinLive(demo, page) {
     sent(message) {
       demo.stored?.sent(message);
     },
+    unstored(message) {
+      demo.stored?.unstored(message);
+    },
     status(message) {
       demo.running = message.running;
       demo.status.update({ running: message.running, budget: message.budget ?? null });

@@ -152,6 +152,8 @@ export class SessionClient {
     // NB: an on-demand session answers a `step` with the frame of its last tick, carrying the id.
     if (message.type === "ack" || message.type === "frame") waiting.resolve(null);
     else if (message.type === "answer" || message.type === "stored") waiting.resolve(message);
+    // NB: a flush answered while the server cannot store (docs/protocol.md, `unstored`).
+    else if (message.type === "unstored") waiting.reject(refusal("unstored", message.reason));
     else waiting.reject(refusal(message.error, message.message));
     return true;
   }
@@ -196,6 +198,10 @@ export class SessionClient {
       case "stored":
         // A query's answer (street soccer's `plan`), a flush's, goes to whoever asked.
         if (message.id !== undefined && this.answer(message)) return;
+        break;
+      case "unstored":
+        // A waiting flush is answered by it; the page's handler hears it too.
+        if (message.id !== undefined) this.answer(message);
         break;
       case "error":
         // A refusal of a request goes to whoever waits for it, not to the page's handler.

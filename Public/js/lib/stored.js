@@ -202,6 +202,13 @@ export class StoredStatus {
     }
   }
 
+  /** The server says it cannot store inputs now (`unstored`, docs/protocol.md): its reason,
+   * until a flush is answered with them stored. */
+  unstored(message) {
+    this.tracker.failing(String(message.reason ?? cannotWrite));
+    this.render();
+  }
+
   /** Sends a flush when one is due (or `probe`: even with nothing to cover). */
   flush(probe = false) {
     const tracker = this.tracker;
