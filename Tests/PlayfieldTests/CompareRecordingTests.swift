@@ -42,15 +42,11 @@ private struct Driver {
   }
 
   mutating func tick(_ commands: CompareMachine<Viewer>.Command..., steps: Int = .max) {
-    var taken = 0
     var out: [JSONValue] = []
     var failed: [String] = []
     machine.tick(
       commands,
-      mayStepAgain: {
-        taken += 1
-        return taken <= steps
-      },
+      mayStepAgain: allowing(steps),
       perform: { action in
         switch action {
         case .send(let bytes, _, _): out.append(try! JSONValue.parse(bytes))
