@@ -22,14 +22,10 @@ private struct CompareDriver {
   }
 
   mutating func tick(_ commands: CompareMachine<Viewer>.Command..., steps: Int = .max) {
-    var taken = 0
     var out: [(JSONValue, Bool)] = []
     machine.tick(
       commands,
-      mayStepAgain: {
-        taken += 1
-        return taken <= steps
-      },
+      mayStepAgain: allowing(steps),
       perform: { action in
         guard case .send(let bytes, _, let latestOnly) = action else { return }
         out.append((try! JSONValue.parse(bytes), latestOnly))

@@ -138,3 +138,131 @@ def test_the_socket_needs_the_token_and_refuses_a_seek_past_the_end(playfield):
         frames_at(ws, 120)
         status_message = receive_until(ws, lambda m: m["type"] == "status" and not m["playing"])
         assert status_message["tick"] == 120
+
+
+# Issue 34, the rest: exact errors, recordings as panes, offsets, loops, readouts.
+
+@pytest.mark.parametrize("variants, extra, field, error", [
+    ([{}], {}, "variants", "variants must hold 2 to 4 panes (1 given)"),
+    ([{}] * 5, {}, "variants", "variants must hold 2 to 4 panes (5 given)"),
+    ({}, {}, "variants", "variants must be an array of 2 to 4 panes"),
+    ([{}, 3], {}, "variants[1]",
+     "pane 2 (variants[1]) must be an object: config overrides, or a recording"),
+    ([{}, {}, {"restitution": 2}], {}, "variants[2].restitution",
+     "pane 3 (variants[2]): restitution: must be a number from 0 to 1"),
+    ([{}, {"recording": 7}], {}, "variants[1].recording",
+     "pane 2 (variants[1]): recording must be a session id"),
+    ([{}, {"recording": "abc", "restitution": 1}], {}, "variants[1].restitution",
+     "pane 2 (variants[1]): a recording takes no config overrides"),
+    ([{}, {"offset": 121}], {"ticks": 120}, "variants[1].offset",
+     "pane 2 (variants[1]): offset must be an integer from -120 to 120"),
+    ([{}, {"offset": 1.5}], {"ticks": 120}, "variants[1].offset",
+     "pane 2 (variants[1]): offset must be an integer from -120 to 120"),
+    ([{}, {}], {"readouts": ["speed"]}, "readouts",
+     "unknown readout speed; bouncing-balls has: energy, momentumX, momentumY, collisions, "
+     "ball0X, ball0Y"),
+    ([{}, {}], {"readouts": "energy"}, "readouts",
+     "readouts must be a list of names of bouncing-balls's readouts: energy, momentumX, "
+     "momentumY, collisions, ball0X, ball0Y"),
+])
+def test_bad_input_is_refused_naming_the_pane_and_field_exactly(playfield, variants, extra, field,
+                                                                 error):
+    status, _, body = create(playfield, variants, **extra)
+    assert (status, body["field"], body["error"]) == (400, field, error), body
+
+
+def test_an_unknown_override_names_its_pane_and_the_known_fields(playfield):
+    status, _, body = create(playfield, [{}, {"wobble": 3}])
+    assert status == 400 and body["field"] == "variants[1].wobble", body
+    assert body["error"].startswith("pane 2 (variants[1]): wobble: unknown field; known fields: ")
+    assert "restitution" in body["error"]
+
+
+def recorded_holes_run(server, tilts):
+    """An on-demand holes session stepped through `tilts` ([(x, y, ticks), ...]); it and its
+    frames after each step, by tick."""
+    status, _, session = request(server.url + "/api/sessions", "POST",
+                                 {"kind": "holes", "clock": "on-demand", "seed": 5,
+                                  "config": {"balls": 3}})
+    assert status == 201, session
+    url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
+    frames = {}
+    with connect(url, max_size=None) as ws:
+        for index, (x, y, ticks) in enumerate(tilts):
+            ws.send(json.dumps({"type": "tilt", "x": x, "y": y}))
+            ws.send(json.dumps({"type": "step", "count": ticks, "id": f"s{index}"}))
+            frame = receive_until(ws, lambda m: m["type"] == "frame" and m.get("id") == f"s{index}",
+                                  what="the step's frame")
+            frames[frame["tick"]] = frame
+    return session, frames
+
+
+def test_a_recording_pane_replays_a_stored_run_and_one_of_another_kind_is_refused(start_playfield):
+    playfield = start_playfield("--compares-per-client", "16")
+    session, live = recorded_holes_run(playfield, [(0.6, 0, 30), (0, -0.5, 30)])
+    assert sorted(live) == [30, 60]
+    ghost = {"recording": session["id"]}
+    status, _, group = create(playfield, [ghost, {}], kind="holes", config={"balls": 3},
+                              seed=5)
+    assert status == 201, group
+    # Its length is the stored run's: the last logged input (tick 31) or the stored tick.
+    end = group["end"]
+    assert 31 <= end <= 60
+    assert group["panes"][0]["recording"] == {"session": session["id"], "first": 0, "last": end}
+    assert group["panes"][1]["recording"] is None
+    assert group["readouts"] == ["ballX", "ballY", "score", "ballsLeft", "level"]
+    with socket(playfield, group) as ws:
+        ws.send(json.dumps({"type": "step", "count": 30}))
+        frames = frames_at(ws, 30)
+    assert frames["ticks"] == [30, 30]
+    recorded, live_frame = frames["panes"][0], live[30]
+    assert recorded == {key: live_frame[key] for key in recorded}, "exactly the live frame"
+    assert frames["readouts"][0][:2] == live_frame["ball"]
+
+    # The same run twice never parts.
+    status, _, twice = create(playfield, [ghost, ghost], kind="holes", config={})
+    assert status == 201, twice
+    with socket(playfield, twice) as ws:
+        ws.send(json.dumps({"type": "step", "count": 30}))
+        seen = []
+        frames_at(ws, 30, seen=seen)
+    assert not [m for m in seen if m["type"] == "diverged"]
+
+    maze = request(playfield.url + "/api/sessions", "POST", {"kind": "maze", "config": {}})[2]
+    for variants, error in (
+        ([{}, {"recording": maze["id"]}],
+         f"pane 2 (variants[1]): session {maze['id']} is a maze run, not holes"),
+        ([{}, {"recording": "nosuchsession"}],
+         "pane 2 (variants[1]): no stored session nosuchsession"),
+    ):
+        status, _, body = create(playfield, variants, kind="holes", config={})
+        assert (status, body["field"], body["error"]) == (400, "variants[1].recording", error)
+
+
+def test_offsets_loops_and_readouts_on_the_socket(start_playfield):
+    playfield = start_playfield("--compares-per-client", "16")
+    status, _, group = create(playfield, [{}, {"offset": 5}], ticks=100,
+                              readouts=["energy", "collisions"])
+    assert status == 201, group
+    assert [pane["offset"] for pane in group["panes"]] == [0, 5]
+    with socket(playfield, group) as ws:
+        hello = receive_until(ws, lambda m: m["type"] == "hello")
+        assert hello["readouts"] == ["energy", "collisions"] and hello["loop"] is None
+        ws.send(json.dumps({"type": "step", "count": 10}))
+        frames = frames_at(ws, 10)
+        assert frames["ticks"] == [10, 15]
+        assert [values[0] for values in frames["readouts"]] == [
+            pane["energy"] for pane in frames["panes"]]
+        for bad, field in (({"from": 5, "to": 5}, "to"), ({"from": -1, "to": 5}, "from"),
+                           ({"from": 5, "to": 101}, "to"), ({"to": 5}, "from")):
+            ws.send(json.dumps({"type": "loop", **bad}))
+            error = receive_until(ws, lambda m: m["type"] == "error")
+            assert (error["field"], error["message"]) == (
+                field, "loop from must be below to, both 0 to 100"), error
+        ws.send(json.dumps({"type": "loop", "from": 20, "to": 24}))
+        ws.send(json.dumps({"type": "play"}))
+        seen = []
+        frames_at(ws, 24, seen=seen)
+        frames_at(ws, 20, seen=seen)
+        status_message = [m for m in seen if m["type"] == "status"][-1]
+        assert status_message["loop"] == {"from": 20, "to": 24}

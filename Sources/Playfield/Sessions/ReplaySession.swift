@@ -25,31 +25,16 @@ final class ReplaySession: @unchecked Sendable {
   // Owned by the game loop.
   private var machine: ReplayMachine
 
-  /// Rebuilds a stored session's start from its config and seed (or from `snapshot`, the
-  /// earliest kept one of a compacted log, which must be at its `logStart`), to play `log` to
-  /// `end`; throws if they no longer load.
+  /// Plays `recording` from its start to its end for the viewer on `socket`.
   init(
-    stored: StoredSession, log: any ReplayLog, end: UInt64, socket: WebSocket,
-    client: ClientKey, snapshot: Snapshot? = nil, wake: @escaping @Sendable () -> Void = {}
-  ) throws {
-    guard let type = Demo.model(ofKind: stored.kind) else {
-      throw SimulationError(field: "kind", message: "unknown kind \(stored.kind)")
-    }
-    let start: any Simulation
-    var log = log
-    if stored.logStart > 0 {
-      guard let snapshot, snapshot.tick == stored.logStart else {
-        throw SessionRestorer.compacted(stored)
-      }
-      start = try type.init(snapshot: snapshot.state)
-      log.restart(after: start.tick)
-    } else {
-      start = try type.init(config: try JSONValue.parse(stored.config), seed: stored.seed)
-    }
+    recording: StoredRecording, socket: WebSocket, client: ClientKey,
+    wake: @escaping @Sendable () -> Void = {}
+  ) {
     self.socket = socket
     self.client = client
     self.inbox = ViewerInbox(busy: true, wake: wake)
-    self.machine = ReplayMachine(id: stored.id, start: start, log: log, end: end)
+    self.machine = ReplayMachine(
+      id: recording.stored.id, start: recording.start, log: recording.log, end: recording.end)
   }
 
   var isClosed: Bool { inbox.isClosed }

@@ -55,32 +55,15 @@ final class ReplaySocketHandler: WebSocketHandler {
   /// Reads the stored session and the start of its log, and starts the replay.
   private func load(_ socket: WebSocket) {
     do {
-      _ = journal.writer.flush(timeout: 5)
-      guard var stored = try journal.store.session(id: sessionID) else {
+      guard
+        let recording = try StoredRecording.read(
+          journal: journal, id: sessionID, chunkSize: chunkSize)
+      else {
         replays.cancel()
         return fail(socket, "no stored session \(sessionID)")
       }
-      guard let type = Demo.model(ofKind: stored.kind) else {
-        replays.cancel()
-        return fail(socket, "unknown kind \(stored.kind)")
-      }
-      let lastInput = try journal.store.lastInputTick(sessionID: sessionID) ?? 0
-      let log = StoredReplayLog(
-        type: type, store: journal.store, sessionID: sessionID, chunkSize: chunkSize,
-        compacting: SessionClock(stored: stored.clock) == .onDemand)
-      // A compacted log (an on-demand session's) plays from its earliest kept snapshot; a
-      // compaction between the two reads moves that on, so they are read again.
-      var first: Snapshot?
-      for _ in 0..<3 where stored.logStart > 0 {
-        first = try journal.store.snapshot(sessionID: sessionID, atOrBefore: stored.logStart)
-        guard first?.tick != stored.logStart,
-          let again = try journal.store.session(id: sessionID)
-        else { break }
-        stored = again
-      }
-      let session = try ReplaySession(
-        stored: stored, log: log, end: UInt64(max(0, stored.tick, lastInput)), socket: socket,
-        client: client, snapshot: first, wake: replays.wake)
+      let session = ReplaySession(
+        recording: recording, socket: socket, client: client, wake: replays.wake)
       // NB: known before it is added: its hello may reach the viewer, and the viewer's first
       // command come back, before the next line here runs.
       replay.withLock { $0 = session }

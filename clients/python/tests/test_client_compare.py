@@ -2,7 +2,7 @@
 the panes part; bad input is an `HTTPError` naming the field."""
 import pytest
 
-from playfield_client import Compare, HTTPError
+from playfield_client import Client, Compare, HTTPError, ServerError
 
 BALLS = {"balls": 6, "width": 300, "height": 200, "radiusMin": 10, "radiusMax": 20,
          "speedMin": 200, "speedMax": 400}
@@ -39,3 +39,26 @@ def test_bad_input_names_the_field(client):
     with pytest.raises(HTTPError) as caught:
         client.compare("maze", variants=[{}, {"wobble": 1}])
     assert caught.value.field == "variants[1].wobble"
+
+
+def test_offsets_readouts_and_a_loop(start_server):
+    client = Client(start_server(args=("--compares-per-client", "8")).url)
+    with client.compare("bouncing-balls", seed=3, config=BALLS, ticks=300,
+                        variants=[{}, {"offset": 30}], readouts=["energy", "ball0X"]) as group:
+        assert group.offsets == [0, 30] and group.recordings == [None, None]
+        assert group.readout_names == ["energy", "ball0X"]
+        frames = group.step(10)
+        assert group.ticks == [10, 40]
+        assert group.readout("energy") == [frames[0]["energy"], frames[1]["energy"]]
+        assert group.readout("ball0X") == [frames[0]["positions"][0], frames[1]["positions"][0]]
+        group.loop(20, 40)
+        assert group.loop_marks == (20, 40)
+        group.loop()
+        assert group.loop_marks is None
+        with pytest.raises(ServerError) as caught:
+            group.loop(40, 20)
+        assert caught.value.field == "to"
+    with pytest.raises(HTTPError) as caught:
+        client.compare("bouncing-balls", variants=[{}, {"offset": 400}], ticks=300)
+    assert caught.value.field == "variants[1].offset"
+    assert "pane 2 (variants[1])" in str(caught.value)

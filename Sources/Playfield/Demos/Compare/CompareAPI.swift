@@ -10,13 +10,18 @@ struct CompareAPI: Sendable {
   let compares: CompareRegistry
   let random: @Sendable (Int) -> [UInt8]
   let wallClock: @Sendable () -> Double
+  /// Where recordings are read; nil without a database.
+  let journal: StorageJournal?
+  /// Inputs a recording pane reads from its log at a time (`--replay-chunk-inputs`).
+  let chunkSize: Int
 
   var routes: [Route] {
     [
       Route([.get], "/compare", [.page]) { call in
         .response(call.app.demoPage(.compare, embedded: false, request: call.request))
       },
-      Route([.post], "/api/compare", [.api, .guardsState]) { call in
+      // NB: on a store worker (with a database), where recordings are read.
+      Route([.post], "/api/compare", [.api, .guardsState, .store]) { call in
         .response(create(call.request, client: call.client))
       },
       Route([.get], "/ws/compare/{group}", [.guardsState]) { (call, id: SessionID) in
@@ -33,23 +38,41 @@ struct CompareAPI: Sendable {
       let checked = try CompareRequest(body) {
         random(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & UInt64(SessionAPI.maxSeed)
       }
+      if !checked.recordings.isEmpty && journal == nil {
+        throw APIError(.serviceUnavailable, "recordings need the database")
+      }
+      let (panes, end) = try checked.panes { [journal, chunkSize] id in
+        guard let journal else { return nil }
+        return try StoredRecording.read(journal: journal, id: id, chunkSize: chunkSize)
+      }
       let id = SessionRegistry.identifier(random(16))
       let token = SessionRegistry.identifier(random(16))
       let group = CompareGroup(
-        id: id, tokenHash: TokenHash.hash(token: token), client: client, request: checked,
-        now: wallClock(), wake: compares.wake)
+        id: id, tokenHash: TokenHash.hash(token: token), client: client, kind: checked.kind,
+        panes: panes, end: end, readouts: checked.readouts, now: wallClock(),
+        wake: compares.wake)
       try compares.add(group)
-      let panes: [JSONValue] = zip(checked.overrides, checked.panes).enumerated().map {
+      let described: [JSONValue] = zip(checked.overrides, panes).enumerated().map {
         index, pane in
         .object([
-          "index": .number(Double(index)), "overrides": pane.0, "config": pane.1.config,
+          "index": .number(Double(index)), "overrides": pane.0, "config": pane.1.model.config,
+          "offset": .number(Double(pane.1.offset)),
+          "recording": pane.1.recording.map { recording in
+            .object([
+              "session": .string(recording.session),
+              "first": .number(Double(recording.first)),
+              "last": .number(Double(recording.last)),
+            ])
+          } ?? .null,
         ])
       }
+      let readouts = checked.readouts ?? CompareMachine<WebSocket>.readoutNames(of: panes[0].model)
       var response = Response.json(
         .object([
           "id": .string(id), "token": .string(token), "kind": .string(checked.kind),
           "seed": .number(Double(checked.seed)), "config": checked.base,
-          "end": .number(Double(checked.end)), "panes": .array(panes),
+          "end": .number(Double(end)), "panes": .array(described),
+          "readouts": .array(readouts.map { .string($0) }),
           "urls": .object([
             "socket": .string("/ws/compare/\(id)"),
             "page": .string("/compare?group=\(id)#token=\(token)"),
@@ -57,8 +80,10 @@ struct CompareAPI: Sendable {
         ]), status: .created)
       response.headers.set("Cache-Control", "no-store")
       return response
-    } catch {
+    } catch let error as APIError {
       return error.response
+    } catch {
+      return APIError(.internalServerError, "the group cannot start: \(error)").response
     }
   }
 

@@ -22,17 +22,18 @@ final class CompareGroup: @unchecked Sendable {
   private var machine: CompareMachine<WebSocket>
 
   init(
-    id: String, tokenHash: String, client: ClientKey, request: CompareRequest, now: Double,
+    id: String, tokenHash: String, client: ClientKey, kind: String, panes: [ComparePane],
+    end: UInt64, readouts: [String]? = nil, now: Double,
     wake: @escaping @Sendable () -> Void = {}
   ) {
     self.id = id
     self.tokenHash = tokenHash
     self.client = client
-    self.kind = request.kind
-    self.end = request.end
+    self.kind = kind
+    self.end = end
     self.inbox = ViewerInbox(busy: false, wake: wake)
     self.idle = Mutex((0, now))
-    self.machine = CompareMachine(id: id, panes: request.panes, end: request.end)
+    self.machine = CompareMachine(id: id, panes: panes, end: end, readouts: readouts)
   }
 
   var isClosed: Bool { inbox.isClosed }
@@ -85,6 +86,13 @@ extension CompareGroup: ViewerWork {
             for socket in viewers { socket.send(encoded, latestOnly: true) }
           } else {
             for socket in viewers { socket.send(.text(text)) }
+          }
+        case .fail(let reason, let viewers):
+          // A recording's log can no longer be read: every viewer is told, and the group ends.
+          inbox.close()
+          for socket in viewers {
+            socket.send(.error(ClientError("recording-unavailable", reason)))
+            socket.close(.internalError, reason: "recording unreadable")
           }
         }
       })

@@ -2,41 +2,62 @@ import JSON
 import Simulation
 
 extension CompareMachine {
-  /// `hello`: the group, its transport and every pane's config and whole drawable state.
+  /// `hello`: the group, its transport, its readouts' names and every pane's config, offset,
+  /// recording and whole drawable state.
   var hello: [UInt8] {
     var writer = JSONWriter(capacity: 1024)
     writer.beginObject()
     writer.field("type", "hello")
     writer.field("mode", "compare")
     writer.field("group", id)
-    writer.field("kind", panes.first.map { Swift.type(of: $0).kind } ?? "")
+    writer.field("kind", panes.first.map { Swift.type(of: $0.model).kind } ?? "")
     writer.field("rate", 60)
     writer.field("tick", Int(tick))
     writer.field("end", Int(end))
     writer.field("playing", playing)
     writer.field("speed", speed)
+    writeLoop(into: &writer)
+    writer.key("readouts")
+    writer.beginArray()
+    for name in readouts { writer.string(name) }
+    writer.endArray()
     writePanes(into: &writer) { pane, writer in
-      writer.field("config", pane.config)
-      pane.writeHello(into: &writer)
+      writer.field("config", pane.model.config)
+      writer.field("offset", pane.offset)
+      writer.key("recording")
+      Self.write(pane.recording, into: &writer)
+      pane.model.writeHello(into: &writer)
     }
     writer.endObject()
     return writer.bytes
   }
 
-  /// `frames`: every pane at the same tick.
+  /// `frames`: every pane at the same group tick, each pane's own tick, and its readouts.
   var frames: [UInt8] {
     var writer = JSONWriter(capacity: 1024)
     writer.beginObject()
     writer.field("type", "frames")
     writer.field("tick", Int(tick))
-    writePanes(into: &writer) { pane, writer in pane.writeFrame(into: &writer) }
+    writer.key("ticks")
+    writer.beginArray()
+    for pane in panes { writer.number(Int(pane.model.tick)) }
+    writer.endArray()
+    writePanes(into: &writer) { pane, writer in pane.model.writeFrame(into: &writer) }
+    writer.key("readouts")
+    writer.beginArray()
+    for pane in panes {
+      writer.beginArray()
+      for value in readoutValues(pane.model) { writer.number(value) }
+      writer.endArray()
+    }
+    writer.endArray()
     writer.endObject()
     return writer.bytes
   }
 
   /// `"panes": [{...}, ...]`, each pane's object's fields written by `fields`.
   private func writePanes(
-    into writer: inout JSONWriter, _ fields: (any Simulation, inout JSONWriter) -> Void
+    into writer: inout JSONWriter, _ fields: (ComparePane, inout JSONWriter) -> Void
   ) {
     writer.key("panes")
     writer.beginArray()
@@ -46,6 +67,26 @@ extension CompareMachine {
       writer.endObject()
     }
     writer.endArray()
+  }
+
+  /// `"loop": {"from", "to"}`, or null without one.
+  private func writeLoop(into writer: inout JSONWriter) {
+    writer.key("loop")
+    guard let loop else { return writer.null() }
+    writer.beginObject()
+    writer.field("from", Int(loop.lowerBound))
+    writer.field("to", Int(loop.upperBound))
+    writer.endObject()
+  }
+
+  /// A pane's `recording`: `{session, first, last}`, or null for a model pane.
+  static func write(_ recording: ComparePane.Recording?, into writer: inout JSONWriter) {
+    guard let recording else { return writer.null() }
+    writer.beginObject()
+    writer.field("session", recording.session)
+    writer.field("first", Int(recording.first))
+    writer.field("last", Int(recording.last))
+    writer.endObject()
   }
 
   /// `status`: the transport.
@@ -58,7 +99,8 @@ extension CompareMachine {
     writer.field("end", Int(end))
     writer.field("playing", playing)
     writer.field("speed", speed)
-    writer.field("seeking", target != nil)
+    writer.field("seeking", target != nil || !isSynced)
+    writeLoop(into: &writer)
     writer.endObject()
     return writer.bytes
   }

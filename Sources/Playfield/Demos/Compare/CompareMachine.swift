@@ -1,14 +1,17 @@
 import JSON
 import Simulation
 
-/// A compare group's rules, with no I/O and no clock: 2 to 4 panes of one model, built from the
-/// same seed with their own configs, stepped together as one unit so that every pane is always
-/// at the same tick, with play, pause, step, speed and seek (re-simulated from the start, which
-/// is exact since the models are deterministic and take no input).
+/// A compare group's rules, with no I/O and no clock: 2 to 4 panes of one model (built from the
+/// same seed with their own configs, or recordings of stored sessions), stepped together as one
+/// unit so that every pane is always at the same group tick (its own tick shifted by its
+/// offset), with play, pause, step, speed, seek (re-simulated from the start, which is exact
+/// since the models are deterministic and recordings replay their logs) and a loop between two
+/// marks.
 ///
-/// After every step it compares the panes' frames (`Simulation.writeFrame`): the first tick at
-/// which they differ is the group's divergence, told to each viewer once, before or with the
-/// frames of that tick. `Viewer` is whatever stands for one connection.
+/// Whenever every pane has reached a new group tick it compares the panes' frames
+/// (`Simulation.writeFrame`): the first tick at which they differ is the group's divergence,
+/// told to each viewer once, before or with the frames of that tick. `Viewer` is whatever
+/// stands for one connection.
 struct CompareMachine<Viewer: AnyObject & Sendable> {
   /// A viewer's command, applied at the next game-loop tick.
   enum Command: Sendable {
@@ -22,12 +25,16 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     case speed(Double)
     /// Goes to this tick (at most `end`), stepping again from the start when it is behind.
     case seek(UInt64)
+    /// While playing, reaching the range's upper bound goes on from its lower bound; nil clears.
+    case loop(ClosedRange<UInt64>?)
   }
 
   /// What to send, in order.
   enum Action: Sendable {
     /// `latestOnly`: a busy viewer gets only the newest of these (frames).
     case send([UInt8], to: [Viewer], latestOnly: Bool)
+    /// A recording's log cannot be read: tell the viewers why and end the group.
+    case fail(String, to: [Viewer])
   }
 
   static var speeds: ClosedRange<Double> { PlaybackMessage.speeds }
@@ -35,12 +42,16 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
   let id: String
   /// The last tick there is to show.
   let end: UInt64
-  /// Each pane at tick 0, where a seek back starts.
-  private let starts: [any Simulation]
-  private(set) var panes: [any Simulation]
+  /// The readouts each `frames` carries, by name, and where each is in the model's list.
+  let readouts: [String]
+  private let readoutIndices: [Int]
+  private(set) var panes: [ComparePane]
+  /// The group's tick: every pane is at (or catching up to) its own tick for it.
+  private(set) var tick: UInt64 = 0
   private(set) var viewers: [Viewer] = []
   private(set) var playing = false
   private(set) var speed = 1.0
+  private(set) var loop: ClosedRange<UInt64>?
   private var credit = 0.0
   /// Asked-for steps still to run.
   private(set) var waitingSteps: UInt64 = 0
@@ -48,29 +59,58 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
   private(set) var target: UInt64?
   /// The first tick at which the panes' frames differ, once a step has reached it.
   private(set) var diverged: UInt64?
-  /// The last tick whose frames were compared: beyond it, `diverged` is not known yet.
-  private var comparedUpTo: UInt64 = 0
+  /// The last tick whose frames were compared (nil: none yet): beyond it, `diverged` is not
+  /// known yet.
+  private var comparedUpTo: UInt64?
+  /// Whether the viewers are owed the frames of `tick` once every pane has reached it.
+  private var framesOwed = false
+  /// Why a recording's log could not be read, once it could not.
+  private(set) var failure: String?
 
-  /// A group of `panes` (at tick 0) that ends at `end`.
-  init(id: String, panes: [any Simulation], end: UInt64) {
+  /// A group of `panes` (each at its first tick) that ends at `end`, sending the `readouts`
+  /// named (all the model's when nil; names it does not have are left out).
+  init(id: String, panes: [ComparePane], end: UInt64, readouts: [String]? = nil) {
     self.id = id
-    self.starts = panes
     self.panes = panes
     self.end = end
-    if !Self.framesAgree(panes) { diverged = panes.first?.tick ?? 0 }
+    let names = panes.first.map { Self.readoutNames(of: $0.model) } ?? []
+    self.readouts = (readouts ?? names).filter { names.contains($0) }
+    self.readoutIndices = self.readouts.compactMap { names.firstIndex(of: $0) }
+    if isSynced { compareFrames(perform: { _ in }) }
   }
 
-  var tick: UInt64 { panes.first?.tick ?? 0 }
+  /// A group of model panes (at tick 0, no offsets) that ends at `end`.
+  init(id: String, panes models: [any Simulation], end: UInt64) {
+    self.init(id: id, panes: models.map { ComparePane(model: $0) }, end: end)
+  }
 
-  /// Whether a tick would do anything without a command: catch up a seek, step, or play.
+  /// The readouts a model of this kind has (none for a model without `ChartReadouts`).
+  static func readoutNames(of model: any Simulation) -> [String] {
+    (Swift.type(of: model) as? any ChartReadouts.Type)?.readoutNames ?? []
+  }
+
+  /// Whether every pane is at its own tick for the group's `tick`.
+  var isSynced: Bool {
+    panes.allSatisfy { $0.model.tick == $0.ownTick(atGroupTick: tick) }
+  }
+
+  /// Whether a tick would do anything without a command: catch up a seek or a pane, step, or
+  /// play.
   var wantsTick: Bool {
-    !viewers.isEmpty && (target != nil || waitingSteps > 0 || (playing && tick < end))
+    failure == nil && !viewers.isEmpty
+      && (target != nil || waitingSteps > 0 || !isSynced
+        || (playing && (tick < end || loop != nil)))
   }
 
   /// One game-loop tick: applies `commands`, then steps as far as seek, asked-for steps or
-  /// speed and `mayStepAgain` (asked before every step of all panes: a `StepSlice`) allow, and
-  /// sends the newest frames.
+  /// speed and `mayStepAgain` (asked before every group tick's steps of all panes, and before
+  /// every step of a pane catching up to its offset: a `StepSlice`) allow, and sends the
+  /// newest frames.
   mutating func tick(_ commands: [Command], mayStepAgain: () -> Bool, perform: (Action) -> Void) {
+    guard failure == nil else { return }
+    defer {
+      if let failure { perform(.fail(failure, to: viewers)) }
+    }
     var changed = false
     var joined: [Viewer] = []
     for command in commands {
@@ -84,7 +124,11 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       case .play:
         playing = true
         waitingSteps = 0
-        if tick >= end && target == nil { seek(to: 0) }
+        if let loop, target == nil, tick >= loop.upperBound {
+          seek(to: loop.lowerBound)
+        } else if tick >= end && target == nil {
+          seek(to: 0)
+        }
       case .pause:
         playing = false
         waitingSteps = 0
@@ -96,6 +140,8 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       case .seek(let goal):
         waitingSteps = 0
         seek(to: min(goal, end))
+      case .loop(let range):
+        loop = range.map { min($0.lowerBound, end)...min($0.upperBound, end) }
       }
       changed = true
     }
@@ -109,26 +155,42 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     let before = tick
     if let goal = target {
       step(toward: goal, mayStepAgain: mayStepAgain, perform: perform)
-      if tick == goal { target = nil }
+      if tick == goal && isSynced { target = nil }
     } else if waitingSteps > 0 {
       step(toward: tick + waitingSteps, mayStepAgain: mayStepAgain, perform: perform)
       waitingSteps -= tick - before
       if waitingSteps == 0 { changed = true }
     } else if playing {
-      credit += speed
-      let whole = UInt64(credit)
-      credit -= Double(whole)
-      step(toward: min(end, tick + whole), mayStepAgain: mayStepAgain, perform: perform)
+      if let loop, tick >= loop.upperBound {
+        // The frames of the loop's end went out last tick: on from its start.
+        seek(to: loop.lowerBound)
+        step(toward: loop.lowerBound, mayStepAgain: mayStepAgain, perform: perform)
+        if tick == loop.lowerBound && isSynced { target = nil }
+      } else {
+        credit += speed
+        let whole = UInt64(credit)
+        credit -= Double(whole)
+        step(
+          toward: min(loop?.upperBound ?? end, end, tick + whole), mayStepAgain: mayStepAgain,
+          perform: perform)
+      }
+    } else if !isSynced {
+      step(toward: tick, mayStepAgain: mayStepAgain, perform: perform)
     }
-    if playing && tick >= end && target == nil {
+    if playing && loop == nil && tick >= end && target == nil {
       playing = false
       changed = true
     }
-    // NB: no frames while a seek catches up: the viewer waits for the tick it asked for.
-    if target == nil && (tick != before || changed) {
+    framesOwed = framesOwed || tick != before || changed
+    // NB: no frames while a seek or a pane catches up: the viewer waits for the tick it asked
+    // for, with every pane at it.
+    if target == nil && isSynced && framesOwed {
+      framesOwed = false
       perform(.send(frames, to: viewers, latestOnly: true))
-    } else if !joined.isEmpty {
+    } else if !joined.isEmpty && target == nil && isSynced {
       perform(.send(frames, to: joined, latestOnly: true))
+    } else if !joined.isEmpty {
+      framesOwed = true
     }
     if changed || (tick != before && !playing) {
       perform(.send(status, to: viewers, latestOnly: false))
@@ -137,26 +199,58 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
 
   private mutating func seek(to goal: UInt64) {
     if goal < tick {
-      panes = starts
+      for index in panes.indices { panes[index].restart() }
+      tick = 0
       credit = 0
     }
-    target = goal == tick ? nil : goal
+    target = goal == tick && isSynced ? nil : goal
   }
 
-  /// Steps every pane, together, until `goal` or until `mayStepAgain` says no; compares the
-  /// frames after each step until they first differ.
+  /// Brings every pane to its own tick for the group's tick, then steps the group (every pane
+  /// together) until `goal` or until `mayStepAgain` says no or a recording's log cannot be read
+  /// now; compares the frames at each new tick until they first differ.
   private mutating func step(
     toward goal: UInt64, mayStepAgain: () -> Bool, perform: (Action) -> Void
   ) {
-    while tick < goal, mayStepAgain() {
-      for index in panes.indices { _ = panes[index].step(checked: []) }
-      let now = tick
-      guard diverged == nil, now > comparedUpTo else { continue }
-      comparedUpTo = now
-      if !Self.framesAgree(panes) {
-        diverged = now
-        perform(.send(Self.divergedMessage(now), to: viewers, latestOnly: false))
+    while failure == nil {
+      guard catchUp(mayStepAgain: mayStepAgain) else { return }
+      compareFrames(perform: perform)
+      guard tick < goal, mayStepAgain() else { return }
+      tick += 1
+    }
+  }
+
+  /// Steps every pane behind its own tick for `tick` up to it: one step each without asking
+  /// (the group's step, already allowed), more (a pane catching up to its offset after a
+  /// restart) each asking `mayStepAgain`. False when it stopped short.
+  private mutating func catchUp(mayStepAgain: () -> Bool) -> Bool {
+    for index in panes.indices {
+      let goal = panes[index].ownTick(atGroupTick: tick)
+      while panes[index].model.tick < goal {
+        if panes[index].model.tick + 1 < goal { guard mayStepAgain() else { return false } }
+        do {
+          guard try panes[index].readAhead() else { return false }
+        } catch {
+          let session = panes[index].recording?.session ?? ""
+          failure =
+            "pane \(index + 1)'s recording (session \(session)) can no longer be read: "
+            + APIError.told(error)
+          playing = false
+          return false
+        }
+        panes[index].step()
       }
+    }
+    return true
+  }
+
+  /// Compares the panes' frames at `tick` when that tick is new and no divergence is known.
+  private mutating func compareFrames(perform: (Action) -> Void) {
+    guard diverged == nil, comparedUpTo.map({ tick > $0 }) ?? true else { return }
+    comparedUpTo = tick
+    if !Self.framesAgree(panes.map(\.model)) {
+      diverged = tick
+      perform(.send(Self.divergedMessage(tick), to: viewers, latestOnly: false))
     }
   }
 
@@ -173,5 +267,13 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     model.writeFrame(into: &writer)
     writer.endObject()
     return writer.bytes
+  }
+
+  /// The chosen readouts of `model`, in `readouts` order.
+  func readoutValues(_ model: any Simulation) -> [Double] {
+    guard let charted = model as? any ChartReadouts else { return [] }
+    var values = BatchValues(capacity: 8)
+    charted.writeReadouts(into: &values)
+    return readoutIndices.map { values.values[$0] }
   }
 }

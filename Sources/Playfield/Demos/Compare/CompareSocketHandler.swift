@@ -3,7 +3,7 @@ import Server
 import WebSocket
 
 /// `/ws/compare/ID?token=T`: one viewer of a compare group, who sends `play`, `pause`,
-/// `step {count}`, `seek {tick}` and `speed {value}`, and gets `hello`, `frames`, `status` and
+/// `step {count}`, `seek {tick}`, `speed {value}` and `loop {from, to}`, and gets `hello`, `frames`, `status` and
 /// `diverged` (docs/protocol.md, "Compare").
 final class CompareSocketHandler: WebSocketHandler {
   let group: CompareGroup
@@ -46,10 +46,30 @@ final class CompareSocketHandler: WebSocketHandler {
               ClientError(
                 "bad-field", "tick \(tick) is past the group's end (\(group.end))", field: "tick"))
         }
+      case "loop": loop(in: parsed).map { .loop($0) }
       default:
-        .failure(PlaybackMessage.unknown(type, known: "play, pause, step, seek or speed"))
+        .failure(PlaybackMessage.unknown(type, known: "play, pause, step, seek, speed or loop"))
       }
     }
+  }
+
+  /// `loop`'s `from` and `to` (0 <= from < to <= end), or neither to clear the loop.
+  private func loop(in parsed: JSONValue) -> Result<ClosedRange<UInt64>?, ClientError> {
+    let from = parsed["from"]
+    let to = parsed["to"]
+    if from == nil && to == nil { return .success(nil) }
+    let end = Int(group.end)
+    let refusal = { (field: String) in
+      ClientError(
+        "bad-field", "loop from must be below to, both 0 to \(end)", field: field)
+    }
+    guard let first = from?.intValue, (0..<end).contains(first) else {
+      return .failure(refusal("from"))
+    }
+    guard let last = to?.intValue, first < last, last <= end else {
+      return .failure(refusal("to"))
+    }
+    return .success(UInt64(first)...UInt64(last))
   }
 
   /// `step`'s `count`: 1 (the default) to the group's length; its steps run in slices charged

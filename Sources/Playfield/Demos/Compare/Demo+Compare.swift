@@ -10,7 +10,9 @@ extension Demo {
     routes: { context in
       CompareAPI(
         compares: context.compares, random: context.environment.random,
-        wallClock: context.environment.wallClock
+        wallClock: context.environment.wallClock,
+        journal: context.registry.journal as? StorageJournal,
+        chunkSize: context.environment.limits[.replayChunkInputs]
       ).routes
     })
 }

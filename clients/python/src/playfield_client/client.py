@@ -289,11 +289,15 @@ class Client:
                                         seed=seed, clock=clock, **config)
 
     def compare(self, kind: str, *, variants: list[JSONObject], seed: int | None = None,
-                config: JSONObject | None = None, ticks: int | None = None) -> "Compare":
+                config: JSONObject | None = None, ticks: int | None = None,
+                readouts: list[str] | None = None) -> "Compare":
         """A new compare group (docs/protocol.md section 6b): 2 to 4 panes of `kind`, the same
         `seed` and `config`, each with the overrides of one of `variants`, `ticks` long (default
-        3,600); connected and paused at tick 0. Raises `HTTPError` naming the field for bad
-        input (nothing is started then)."""
+        3,600); connected and paused at tick 0. A variant `{"recording": SESSION_ID}` replays
+        a stored session of `kind` (a ghost); any variant may add `"offset": N` ticks.
+        `readouts` picks the numbers each frames message carries per pane (default all the
+        kind's). Raises `HTTPError` naming the pane and field for bad input (nothing is started
+        then)."""
         from .compare import Compare
 
         body: JSONObject = {"kind": kind, "variants": variants, "config": config or {}}
@@ -301,6 +305,8 @@ class Client:
             body["seed"] = seed
         if ticks is not None:
             body["ticks"] = ticks
+        if readouts is not None:
+            body["readouts"] = readouts
         created: JSONObject = self._request("POST", "/api/compare", body)
         scheme = "wss" if self.base_url.startswith("https") else "ws"
         host = self.base_url.split("://", 1)[1]

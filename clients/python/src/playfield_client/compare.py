@@ -36,6 +36,13 @@ class Compare:
         self.end: int = int(created["end"])
         self.overrides: list[JSONObject] = [pane["overrides"] for pane in created["panes"]]
         self.panes: list[JSONObject] = [pane["config"] for pane in created["panes"]]
+        self.offsets: list[int] = [int(pane.get("offset", 0)) for pane in created["panes"]]
+        self.recordings: list[JSONObject | None] = [pane.get("recording")
+                                                    for pane in created["panes"]]
+        self.readout_names: list[str] = list(created.get("readouts", []))
+        self.ticks: list[int] = []
+        self.readouts: list[list[float]] = []
+        self.loop_marks: tuple[int, int] | None = None
         self.timeout = timeout
         self.tick = 0
         self.frames: list[JSONObject] = []
@@ -82,6 +89,24 @@ class Compare:
         self._send({"type": "seek", "tick": tick})
         return self._frames_at(tick)
 
+    def loop(self, start: int | None = None, end: int | None = None) -> None:
+        """While playing, reaching tick `end` goes on from `start` (0 <= start < end <= the
+        group's end); with neither, clears the loop. Raises `ServerError` for bad marks."""
+        if (start is None) != (end is None):
+            raise ValueError("give both loop marks, or neither to clear the loop")
+        message: JSONObject = {"type": "loop"}
+        if start is not None:
+            message.update({"from": start, "to": end})
+        self._send(message)
+        self._wait(lambda m: m["type"] == "status" and
+                   m.get("loop") == (None if start is None else {"from": start, "to": end}),
+                   "the loop's status")
+
+    def readout(self, name: str) -> list[float]:
+        """Each pane's readout `name` (one of `readout_names`) at `tick`."""
+        index = self.readout_names.index(name)
+        return [values[index] for values in self.readouts]
+
     def run_until_diverged(self, limit: int | None = None) -> int | None:
         """Steps until the panes part or `limit` ticks (default: the group's end) are reached;
         returns the divergence tick, or None if they never differed by then."""
@@ -122,7 +147,12 @@ class Compare:
             elif kind == "frames":
                 self.tick = int(message["tick"])
                 self.frames = list(message["panes"])
+                self.ticks = [int(tick) for tick in message.get("ticks", [])]
+                self.readouts = [list(values) for values in message.get("readouts", [])]
                 deadline = time.monotonic() + self.timeout
+            elif kind == "status":
+                loop = message.get("loop")
+                self.loop_marks = None if loop is None else (int(loop["from"]), int(loop["to"]))
             elif kind == "diverged":
                 self.diverged = int(message["tick"])
             elif kind == "error":
