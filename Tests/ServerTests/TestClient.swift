@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -25,11 +27,26 @@ final class TestClient {
   private(set) var fd: Int32
   private var buffer: [UInt8] = []
 
-  init(port: Int, receiveBuffer: Int32? = nil) throws {
+  /// `source`: the local address to connect from (another 127.0.0.x is another client).
+  init(port: Int, receiveBuffer: Int32? = nil, source: String? = nil) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket failed") }
     if var size = receiveBuffer {
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+    if let source {
+      var local = sockaddr_in()
+      local.sin_family = sa_family_t(AF_INET)
+      local.sin_addr.s_addr = inet_addr(source)
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      guard bound == 0 else {
+        close(fd)
+        throw Failure(description: "bind to \(source) failed: \(errno)")
+      }
     }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -69,6 +86,20 @@ final class TestClient {
       guard count > 0 else { throw Failure(description: "send failed: \(errno)") }
       sent += count
     }
+  }
+
+  /// Waits until the server's side has taken everything sent (nothing left unacknowledged in
+  /// the send queue: on loopback, it is in the server's receive buffer). False after `seconds`.
+  func waitUntilReceived(seconds: Double = 10) -> Bool {
+    let deadline = Double(DispatchTime.now().uptimeNanoseconds) / 1e9 + seconds
+    repeat {
+      var unsent: Int32 = 0
+      // NB: TIOCOUTQ (SIOCOUTQ) counts the bytes not yet acknowledged by the peer.
+      guard ioctl(fd, UInt(TIOCOUTQ), &unsent) == 0 else { return false }
+      if unsent == 0 { return true }
+      usleep(1000)
+    } while Double(DispatchTime.now().uptimeNanoseconds) / 1e9 < deadline
+    return false
   }
 
   /// Reads more bytes; false at end of file. Throws when nothing arrives in `seconds`.
