@@ -168,6 +168,11 @@ extension Limit where Value == Int {
     "batch-message-bytes", 256 << 10, from: 4096, to: 1 << 20,
     help: "Largest message a /ws/batch connection may send (a step of 256 sessions' actions "
       + "and 1,024 inputs fits); past it, the connection closes with 1009, the message unread.")
+  public static let batchJobBytes = Limit(
+    "batch-job-bytes", 16 << 10, from: 0, to: 1 << 20,
+    help: "Bytes from which a /ws/batch message is parsed, checked and admitted as a job of "
+      + "the step scheduler charged to the connection's client (in turn with everyone's "
+      + "steps), not on the event loop as it arrives; the connection's later messages wait.")
   public static let batchInputsPerMessage = Limit(
     "batch-inputs-per-message", 1024, from: 1, to: 1_000_000,
     help: "Inputs (the [slot, input] pairs of inputs) one batch step message may carry, all its "
