@@ -34,32 +34,29 @@ final class TestClient {
     if var size = receiveBuffer {
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    if let source {
-      var local = sockaddr_in()
-      local.sin_family = sa_family_t(AF_INET)
-      local.sin_addr.s_addr = inet_addr(source)
-      let bound = withUnsafePointer(to: &local) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-      guard bound == 0 else {
-        close(fd)
-        throw Failure(description: "bind to \(source) failed: \(errno)")
-      }
+    if let source, Self.call(fd, source, port: 0, bind) != 0 {
+      close(fd)
+      throw Failure(description: "bind to \(source) failed: \(errno)")
     }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard result == 0 else {
+    guard Self.call(fd, "127.0.0.1", port: port, connect) == 0 else {
       close(fd)
       throw Failure(description: "connect failed: \(errno)")
+    }
+  }
+
+  /// Calls `bind` or `connect` on `fd` with the IPv4 `address` and `port`.
+  private static func call(
+    _ fd: Int32, _ address: String, port: Int,
+    _ function: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+  ) -> Int32 {
+    var socketAddress = sockaddr_in()
+    socketAddress.sin_family = sa_family_t(AF_INET)
+    socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
+    socketAddress.sin_addr.s_addr = inet_addr(address)
+    return withUnsafePointer(to: &socketAddress) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
   }
 

@@ -100,13 +100,15 @@ extension Limit where Value == Int {
       + "read; past it, those connections are no longer read until their peers catch up.")
   public static let readBytesPerTurn = Limit(
     "read-bytes-per-turn", HTTPServer.Configuration().readBudget.bytes, from: 1024, to: 1 << 30,
-    help: "Bytes the WebSocket connections of one address may read on one event loop in one "
-      + "of its turns (between two rounds of frames it sends); past it, they wait for the next.")
+    help: "Bytes the connections (HTTP and WebSocket) of one address may read on one event loop "
+      + "in one of its turns (between two rounds of frames it sends); past it, they wait for "
+      + "the next.")
   public static let readMessagesPerTurn = Limit(
     "read-messages-per-turn", HTTPServer.Configuration().readBudget.messages, from: 1,
     to: 1_000_000,
-    help: "Messages the WebSocket connections of one address may hand over on one event loop "
-      + "in one of its turns; past it, the rest wait for the next (nothing more is read).")
+    help: "Messages (WebSocket messages, HTTP requests) the connections of one address may hand "
+      + "over on one event loop in one of its turns; past it, the rest wait for the next "
+      + "(nothing more is read).")
   public static let inputLogBytes = Limit(
     "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
     help: "Bytes of input one session may log; past it, the session takes no more input.")
