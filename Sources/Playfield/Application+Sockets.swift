@@ -74,7 +74,8 @@ extension Application {
           sessionsPerMessage: environment.limits[.batchSessionsPerMessage],
           inputBounds: BatchRequest.InputBounds(
             perMessage: environment.limits[.batchInputsPerMessage],
-            perSession: environment.limits[.batchInputsPerSession])))
+            perSession: environment.limits[.batchInputsPerSession]),
+          bigMessageBytes: environment.limits[.batchJobBytes]))
     case .reject(let response):
       return .response(response)
     }

@@ -15,7 +15,12 @@ import WebSocket
 /// Every entry point (readiness, a timer, a late response, shutdown) reports to the machine,
 /// carries out its actions, then writes what they queued in one go and updates what the
 /// poller watches, so pipelined responses leave in one `sendmsg`.
-final class HTTPChannel: EvictableChannel, @unchecked Sendable {
+///
+/// Its reading is charged to its client (address group) as a WebSocket's is: the bytes it
+/// reads and the requests it hands to the handler count against the group's `ReadBudget` for
+/// the loop's turn; past it, the next request (pipelined, or read with a big body) waits for
+/// the next turn, and nothing more is read meanwhile.
+final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable {
   let fd: Int32
   /// The connection's place in the server's connection table.
   let slot: ConnectionSlot
@@ -40,6 +45,11 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
   private var waiting: PendingResponse?
   /// The WebSocket waiting for its 101 to go out.
   private var pendingUpgrade: (WebSocketHandshake.Accepted, any WebSocketHandler, Request)?
+  /// The request its group's read budget had no room for in this turn: dispatched first in the
+  /// next (`resumeReading`), and nothing more is read or done meanwhile.
+  @exclusivity(unchecked) private var held: Request?
+  /// Waiting for the loop's next turn (`EventLoop.owe`).
+  @exclusivity(unchecked) private var owing = false
 
   enum CloseMode {
     case plain
@@ -100,10 +110,30 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
     settle()
   }
 
+  // MARK: Reading, within the group's budget
+
+  func resumeReading() {
+    owing = false
+    guard !closed, !upgraded else { return }
+    runActions()
+    if held == nil { readAvailable() }
+    settle()
+  }
+
+  /// Goes on in the loop's next turn.
+  private func owe() {
+    guard !owing, !closed else { return }
+    owing = true
+    loop.owe(self)
+  }
+
   private func readAvailable() {
+    let group = slot.group
     let outcome = SocketReader.read(
-      fd, into: loop.readBuffer, while: { !closed && !upgraded && wantsToRead },
+      fd, into: loop.readBuffer, while: { !closed && !upgraded && held == nil && wantsToRead },
+      allowance: { loop.readAllowance(group) },
       deliver: { bytes in
+        loop.chargeRead(group, bytes: bytes.count)
         // Lingering, what the peer still sends is drained and dropped.
         guard !lingering else { return }
         machine.received(bytes, now: MonotonicTime.now())
@@ -123,6 +153,7 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
     case .failed:
       close()
     }
+    if !closed, !upgraded, held != nil || loop.readAllowance(group) == 0 { owe() }
   }
 
   // MARK: Actions
@@ -130,9 +161,20 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
   private func runActions() {
     runningActions = true
     defer { runningActions = false }
-    while !closed, !upgraded, let action = machine.nextAction() {
+    if let request = held {
+      guard loop.chargeMessage(slot.group) else { return owe() }
+      held = nil
+      dispatch(request)
+    }
+    while !closed, !upgraded, held == nil, let action = machine.nextAction() {
       switch action {
       case .dispatch(let request):
+        // Past the group's budget for this turn, the request waits for the next.
+        guard loop.chargeMessage(slot.group) else {
+          held = request
+          owe()
+          continue
+        }
         dispatch(request)
       case .send(let response, let omitBody, let keepAlive):
         output.stage {
@@ -218,7 +260,7 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
   private func settle() {
     while !closed, !upgraded {
       flush()
-      guard !closed, machine.hasActions else { break }
+      guard !closed, held == nil, machine.hasActions else { break }
       runActions()
     }
     guard !closed, !upgraded else { return }
@@ -264,6 +306,7 @@ final class HTTPChannel: EvictableChannel, @unchecked Sendable {
   func close() {
     guard !closed else { return }
     closed = true
+    held = nil
     // NB: whatever computes the answer (a tile render) may stop: nobody will read it.
     waiting?.abandon()
     waiting = nil

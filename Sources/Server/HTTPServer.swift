@@ -32,8 +32,9 @@ public final class HTTPServer: Sendable {
     /// (as one is past its own 256 KiB), so that many connections that never read cannot pile
     /// up answers in memory, charged to nobody.
     public var maxQueuedBytesPerAddress = 16 << 20
-    /// What the connections of one address group may read on one event loop in one of its
-    /// turns (`ReadBudget`): past it, they are read no further until the next turn.
+    /// What the connections (HTTP and WebSocket) of one address group may read on one event
+    /// loop in one of its turns (`ReadBudget`): past it, they are read no further until the
+    /// next turn.
     public var readBudget = ReadBudget(bytes: 32 << 10, messages: 32)
     /// How peer addresses are grouped into clients, and which proxies are believed.
     public var addressGrouping = AddressGrouping()

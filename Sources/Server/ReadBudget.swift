@@ -10,7 +10,8 @@
 public struct ReadBudget: Sendable, Equatable {
   /// Bytes one client's connections may read in one turn.
   public var bytes: Int
-  /// Messages one client's connections may hand to their handlers in one turn.
+  /// Messages (WebSocket messages, HTTP requests) one client's connections may hand to their
+  /// handlers in one turn.
   public var messages: Int
 
   public init(bytes: Int, messages: Int) {

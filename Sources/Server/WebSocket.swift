@@ -53,6 +53,12 @@ public final class WebSocket: @unchecked Sendable {
     if loop.inLoop { body() } else { loop.execute(body) }
   }
 
+  /// Runs `body` on the connection's event loop: now when called there, else soon (after
+  /// what was handed to the loop before it), whether or not the connection is still open.
+  public func execute(_ body: @escaping @Sendable () -> Void) {
+    if loop.inLoop { body() } else { loop.execute(body) }
+  }
+
   /// Sends a message encoded once for many connections.
   public func send(_ encoded: EncodedMessage, latestOnly: Bool = false) {
     onLoop { $0.send(encoded, latestOnly: latestOnly) }

@@ -68,4 +68,25 @@ import Testing
     now.withLock { $0 = 4.5 }
     for _ in 0..<4 { #expect(!work.charge(joiner, estimate: 900, lastBytes: 0)) }
   }
+
+  @Test("an address's families together are charged too: minting families does not multiply it")
+  func familiesShareTheirAddresssCharge() {
+    let now = Mutex(0.0)
+    // Each client's hellos add up to big at 4 times the bound; an address's (its families
+    // together) at 2 clients' worth (perAddress / perClient), 8 times the bound.
+    let work = HelloWork(
+      limits: .init(running: 1, waiting: 8, perClient: 2, perAddress: 4, deadline: 10),
+      bigBytes: 1000, clock: { now.withLock { $0 } }, run: { _ in })
+    let families = (0..<9).map { ClientKey(address: "10.0.0.1", family: "f\($0)") }
+    // Eight families' first hellos of 900 bytes: 7,200 bytes for the address, all small.
+    for family in families.prefix(8) { #expect(!work.charge(family, estimate: 900, lastBytes: 0)) }
+    // A ninth family's first hello is small for it, but its address reaches 8,100: big.
+    #expect(work.charge(families[8], estimate: 900, lastBytes: 0))
+    #expect(!work.charge(ClientKey(address: "10.0.0.2"), estimate: 900, lastBytes: 0))
+    // The address's charge drains at 2 bounds a second: a second later, two more fit.
+    now.withLock { $0 = 1 }
+    #expect(!work.charge(families[0], estimate: 900, lastBytes: 0))
+    #expect(!work.charge(families[1], estimate: 900, lastBytes: 0))
+    #expect(work.charge(families[2], estimate: 900, lastBytes: 0))
+  }
 }

@@ -12,6 +12,12 @@ private let held = Mutex<[PendingResponse]>([])
 private let abandonable = Mutex<[PendingResponse]>([])
 /// How many `/big/...` requests were answered.
 private let bigAnswers = Atomic<Int>(0)
+/// A `/gate/...` request signals `gateEntered`, then holds its event loop until the test
+/// signals `gateOpen`.
+private let gateEntered = DispatchSemaphore(value: 0)
+private let gateOpen = DispatchSemaphore(value: 0)
+/// The paths of `/turns/...` requests, in the order the handler got them.
+private let turnsOrder = Mutex<[String]>([])
 
 /// Answers `/echo/...` with the path, `/later/...` from another thread after a pause,
 /// `/hold/...` only when the test says, `/big/N` with N bytes, and anything else with 404.
@@ -22,6 +28,15 @@ private struct TestHandler: HTTPHandler {
       let pending = PendingResponse()
       held.withLock { $0.append(pending) }
       return .later(pending)
+    }
+    if path.hasPrefix("/gate/") {
+      gateEntered.signal()
+      _ = gateOpen.wait(timeout: .now() + .seconds(20))
+      return .response(Response(contentType: "text/plain", body: path))
+    }
+    if path.hasPrefix("/turns/") {
+      turnsOrder.withLock { $0.append(path) }
+      return .response(Response(contentType: "text/plain", body: path))
     }
     if path.hasPrefix("/abandon/") {
       let pending = PendingResponse()
@@ -92,6 +107,40 @@ private func get(_ path: String, _ extra: String = "") -> String {
       #expect(reply.text == "/echo/hello ")
       #expect(reply.header("Connection") == "keep-alive")
       #expect(reply.header("Date")?.hasSuffix("GMT") == true)
+    }
+  }
+
+  /// One address's pipelined requests are charged to its read budget, as a WebSocket's
+  /// messages are: past its 4 requests a turn, the rest wait, and another address's request
+  /// that arrived meanwhile is handled in the next turn, not after the whole pipeline.
+  @Test func pipelinedRequestsOfOneAddressTakeTurnsWithAnotherAddress() throws {
+    let configuration = testConfiguration {
+      $0.eventLoops = 1
+      $0.readBudget = ReadBudget(bytes: 32 << 10, messages: 4)
+    }
+    try withServer(configuration) { server in
+      let flood = try TestClient(port: server.port)
+      let other = try TestClient(port: server.port, source: "127.0.0.2")
+      for client in [flood, other] {
+        try client.send(get("/echo/accepted"))
+        _ = try client.read()
+      }
+      // The loop reads the whole pipeline at once; its first request holds the loop until the
+      // other address's request is in the server's socket.
+      let pipeline = (1...100).map { get("/turns/a\($0)") }.joined()
+      try flood.send(get("/gate/0") + pipeline)
+      #expect(gateEntered.wait(timeout: .now() + .seconds(20)) == .success)
+      try other.send(get("/turns/b"))
+      #expect(other.waitUntilReceived())
+      gateOpen.signal()
+      #expect(try other.read().text == "/turns/b")
+      let texts = try (0...100).map { _ in try flood.read().text }
+      #expect(texts == ["/gate/0"] + (1...100).map { "/turns/a\($0)" })
+      // Turn 1: the gate and a1-a3 (4 requests), a4 held. Turn 2: a4-a7 first (the held
+      // connection goes first), then the other address's b.
+      let order = turnsOrder.withLock { $0 }
+      #expect(order.firstIndex(of: "/turns/b") == 7, "b after a1-a7: \(order.prefix(12))")
+      #expect(order.filter { $0 != "/turns/b" } == (1...100).map { "/turns/a\($0)" })
     }
   }
 

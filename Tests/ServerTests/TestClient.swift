@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -25,24 +27,36 @@ final class TestClient {
   private(set) var fd: Int32
   private var buffer: [UInt8] = []
 
-  init(port: Int, receiveBuffer: Int32? = nil) throws {
+  /// `source`: the local address to connect from (another 127.0.0.x is another client).
+  init(port: Int, receiveBuffer: Int32? = nil, source: String? = nil) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket failed") }
     if var size = receiveBuffer {
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
+    if let source, Self.call(fd, source, port: 0, bind) != 0 {
+      close(fd)
+      throw Failure(description: "bind to \(source) failed: \(errno)")
     }
-    guard result == 0 else {
+    guard Self.call(fd, "127.0.0.1", port: port, connect) == 0 else {
       close(fd)
       throw Failure(description: "connect failed: \(errno)")
+    }
+  }
+
+  /// Calls `bind` or `connect` on `fd` with the IPv4 `address` and `port`.
+  private static func call(
+    _ fd: Int32, _ address: String, port: Int,
+    _ function: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+  ) -> Int32 {
+    var socketAddress = sockaddr_in()
+    socketAddress.sin_family = sa_family_t(AF_INET)
+    socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
+    socketAddress.sin_addr.s_addr = inet_addr(address)
+    return withUnsafePointer(to: &socketAddress) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
   }
 
@@ -69,6 +83,20 @@ final class TestClient {
       guard count > 0 else { throw Failure(description: "send failed: \(errno)") }
       sent += count
     }
+  }
+
+  /// Waits until the server's side has taken everything sent (nothing left unacknowledged in
+  /// the send queue: on loopback, it is in the server's receive buffer). False after `seconds`.
+  func waitUntilReceived(seconds: Double = 10) -> Bool {
+    let deadline = Double(DispatchTime.now().uptimeNanoseconds) / 1e9 + seconds
+    repeat {
+      var unsent: Int32 = 0
+      // NB: TIOCOUTQ (SIOCOUTQ) counts the bytes not yet acknowledged by the peer.
+      guard ioctl(fd, UInt(TIOCOUTQ), &unsent) == 0 else { return false }
+      if unsent == 0 { return true }
+      usleep(1000)
+    } while Double(DispatchTime.now().uptimeNanoseconds) / 1e9 < deadline
+    return false
   }
 
   /// Reads more bytes; false at end of file. Throws when nothing arrives in `seconds`.

@@ -168,3 +168,36 @@ def test_a_batch_message_over_its_bound_closes_the_connection_unread(start_playf
     status, _, page = request(
         f"{server.url}/api/sessions/{session['id']}/inputs?token={session['token']}")
     assert status == 200 and page["inputs"] == [], page
+
+
+def test_a_big_batch_message_is_parsed_as_a_job_of_its_client(start_playfield):
+    server = start_playfield("--batch-job-bytes", "2048")
+    status, _, session = create_on_demand(server)
+    assert status == 201, session
+    reset = {"type": "reset"}
+    with connect(f"{server.ws_url}/ws/batch") as ws:
+        attach(ws, session)
+        # A small step is handled as it arrives.
+        ws.send(json.dumps({"type": "step", "id": 1, "inputs": [[0, reset]]}))
+        reply = ws.recv(timeout=20)
+        assert isinstance(reply, bytes) and reply[:4] == b"PFB1", reply
+        # A big one (padded past --batch-job-bytes with JSON's whitespace) is a job; a message
+        # sent right behind it waits for it, then is answered.
+        big = json.dumps({"type": "step", "id": 2, "inputs": [[0, reset]] * 2}) + " " * 4000
+        ws.send(big)
+        ws.send(json.dumps({"type": "nonsense", "id": 3}))
+        replies = [ws.recv(timeout=20), ws.recv(timeout=20)]
+        steps = [r for r in replies if isinstance(r, bytes)]
+        errors = [json.loads(r) for r in replies if isinstance(r, str)]
+        assert len(steps) == 1 and steps[0][:4] == b"PFB1", replies
+        assert [(e["error"], e["id"]) for e in errors] == [("unknown-type", 3)], errors
+    status, _, health = request(f"{server.url}/healthz")
+    assert status == 200, health
+    # Only the big message was a job of its own (the steps are jobs labelled batch).
+    submitted = health["stepJobs"]["submitted"]
+    assert submitted.get("batch-message") == 1, submitted
+    assert submitted.get("batch") == 2, submitted
+    status, _, page = request(
+        f"{server.url}/api/sessions/{session['id']}/inputs?token={session['token']}")
+    assert status == 200, page
+    assert [entry["input"]["type"] for entry in page["inputs"]] == ["reset"] * 3, page

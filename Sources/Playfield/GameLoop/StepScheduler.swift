@@ -104,7 +104,10 @@ final class StepScheduler: @unchecked Sendable {
   func submitRunningHere(_ job: StepJob) -> Bool {
     condition.lock()
     let idle = started && !stopping && !tickRunning && rotation.isEmpty && inFlight.isEmpty
-    if idle { inFlight[job.client, default: 0] += 1 }
+    if idle {
+      inFlight[job.client, default: 0] += 1
+      counts.submitted[job.label, default: 0] += 1
+    }
     condition.unlock()
     guard idle else { return submit(job) }
     runSlice(of: job, client: job.client, here: true)

@@ -100,13 +100,15 @@ extension Limit where Value == Int {
       + "read; past it, those connections are no longer read until their peers catch up.")
   public static let readBytesPerTurn = Limit(
     "read-bytes-per-turn", HTTPServer.Configuration().readBudget.bytes, from: 1024, to: 1 << 30,
-    help: "Bytes the WebSocket connections of one address may read on one event loop in one "
-      + "of its turns (between two rounds of frames it sends); past it, they wait for the next.")
+    help: "Bytes the connections (HTTP and WebSocket) of one address may read on one event loop "
+      + "in one of its turns (between two rounds of frames it sends); past it, they wait for "
+      + "the next.")
   public static let readMessagesPerTurn = Limit(
     "read-messages-per-turn", HTTPServer.Configuration().readBudget.messages, from: 1,
     to: 1_000_000,
-    help: "Messages the WebSocket connections of one address may hand over on one event loop "
-      + "in one of its turns; past it, the rest wait for the next (nothing more is read).")
+    help: "Messages (WebSocket messages, HTTP requests) the connections of one address may hand "
+      + "over on one event loop in one of its turns; past it, the rest wait for the next "
+      + "(nothing more is read).")
   public static let inputLogBytes = Limit(
     "input-log-bytes", 16 << 20, from: 1, to: 1 << 40,
     help: "Bytes of input one session may log; past it, the session takes no more input.")
@@ -168,6 +170,11 @@ extension Limit where Value == Int {
     "batch-message-bytes", 256 << 10, from: 4096, to: 1 << 20,
     help: "Largest message a /ws/batch connection may send (a step of 256 sessions' actions "
       + "and 1,024 inputs fits); past it, the connection closes with 1009, the message unread.")
+  public static let batchJobBytes = Limit(
+    "batch-job-bytes", 16 << 10, from: 0, to: 1 << 20,
+    help: "Bytes from which a /ws/batch message is parsed, checked and admitted as a job of "
+      + "the step scheduler charged to the connection's client (in turn with everyone's "
+      + "steps), not on the event loop as it arrives; the connection's later messages wait.")
   public static let batchInputsPerMessage = Limit(
     "batch-inputs-per-message", 1024, from: 1, to: 1_000_000,
     help: "Inputs (the [slot, input] pairs of inputs) one batch step message may carry, all its "

@@ -19,7 +19,10 @@ import Tiles
 /// recent hellos, which drain at `bigBytes` a second, count as big once together they reach
 /// `burst` bigBytes (a few joins at once, a page's reloads, stay small), so that many joins of
 /// a hello just under the bound (a canvas of 235 KB, 120 times a second) take turns of this
-/// queue, charged to that client, rather than the shared hello workers.
+/// queue, charged to that client, rather than the shared hello workers. The charge is also
+/// kept per address, for all its clients (browser families) together, which may have the
+/// share of `perAddress / perClient` clients (`--families-per-address`): minting families
+/// cannot multiply an address's small hellos.
 ///
 /// One hello is encoded at a time server-wide, a design constant rather than a limit: the
 /// thread is niced below the game loop and the event loops, so a second one would only take
@@ -49,7 +52,16 @@ final class HelloWork: Sendable {
   private let queue: Mutex<FairQueue<Job>>
   /// Each client's recent hello bytes: they drain at `bigBytes` a second, and count at most
   /// `burst` times `bigBytes`, so that a client's hellos are small again soon after its burst.
-  private let recent = Mutex<[ClientKey: Recent]>([:])
+  private let recent = Mutex(Recents())
+  /// How many clients' charge an address's clients together may have (`perAddress` over
+  /// `perClient` of the queue's limits: `--families-per-address`).
+  private let addressShare: Double
+
+  /// The recent hello bytes of each client and of each address (all its clients).
+  private struct Recents {
+    var clients: [ClientKey: Recent] = [:]
+    var addresses: [String: Recent] = [:]
+  }
 
   /// A client's charged hello bytes, as of `at` (monotonic seconds).
   private struct Recent {
@@ -85,6 +97,7 @@ final class HelloWork: Sendable {
     }
   ) {
     self.queue = Mutex(FairQueue(limits: limits))
+    self.addressShare = Double(max(1, limits.perAddress / max(1, limits.perClient)))
     self.bigBytes = bigBytes
     self.clock = clock
     self.run = run
@@ -99,26 +112,41 @@ final class HelloWork: Sendable {
   }
 
   /// Charges a hello estimated at `estimate` bytes (`lastBytes`: the session's last one) to
-  /// `client`, and says whether it is big: big by itself, or with the client's recent hellos
-  /// (which drain at `bigBytes` a second) it reaches `burst` times `bigBytes`.
+  /// `client` and its address, and says whether it is big: big by itself, or with the client's
+  /// recent hellos (which drain at `bigBytes` a second) it reaches `burst` times `bigBytes`, or
+  /// with its address's (all its clients') it reaches `addressShare` times that.
   func charge(_ client: ClientKey, estimate: Int, lastBytes: Int) -> Bool {
     let bytes = Double(max(estimate, lastBytes))
     let now = clock()
     if bytes >= Double(bigBytes) { return true }
     let drain = Double(bigBytes)
     let limit = Double(Self.burst) * drain
-    return recent.withLock { table in
-      if table.count >= Self.recentClients {
-        table = table.filter { $0.value.bytes - (now - $0.value.at) * drain > 0 }
-      }
-      var entry = table[client] ?? Recent(bytes: 0, at: now)
-      entry.bytes = max(0, entry.bytes - max(0, now - entry.at) * drain)
-      entry.at = now
-      let big = entry.bytes + bytes >= limit
-      entry.bytes = min(limit, entry.bytes + bytes)
-      table[client] = entry
-      return big
+    let share = addressShare
+    return recent.withLock { recent in
+      let mine = Self.add(bytes, to: &recent.clients, client, now: now, drain: drain, limit: limit)
+      let address = Self.add(
+        bytes, to: &recent.addresses, client.address, now: now, drain: drain * share,
+        limit: limit * share)
+      return mine || address
     }
+  }
+
+  /// Adds `bytes` to `key`'s recent hello bytes, drained at `drain` a second and counted up to
+  /// `limit`; whether they reach it.
+  private static func add<Key: Hashable>(
+    _ bytes: Double, to table: inout [Key: Recent], _ key: Key, now: Double, drain: Double,
+    limit: Double
+  ) -> Bool {
+    if table.count >= recentClients {
+      table = table.filter { $0.value.bytes - (now - $0.value.at) * drain > 0 }
+    }
+    var entry = table[key] ?? Recent(bytes: 0, at: now)
+    entry.bytes = max(0, entry.bytes - max(0, now - entry.at) * drain)
+    entry.at = now
+    let big = entry.bytes + bytes >= limit
+    entry.bytes = min(limit, entry.bytes + bytes)
+    table[key] = entry
+    return big
   }
 
   /// Starts, queues or refuses `job`.

@@ -17,6 +17,13 @@ import WebSocket
 /// slices; `StepScheduler.submitRunningHere`).
 /// One step at a time per connection: the next waits for the reply.
 ///
+/// A message of `bigMessageBytes` or more (`--batch-job-bytes`: a step of many inputs) is not
+/// parsed on the event loop when it arrives: parsing, checking and admitting it is a job of its
+/// own (`batch-message`), charged to the connection's client and run in turn with everyone's
+/// steps (at once, on the loop, only while nothing else waits), and the connection's later
+/// messages wait behind it, in order. Its bytes were charged to the client's read budget as
+/// they were read.
+///
 /// An attach of a session that is not live here (parked, or on a shared store anyone's) reads
 /// the store: it runs on a store worker (`StoreCalls`, charged to the client), and the
 /// connection's later messages wait behind it, in order (at most `maxDeferred`).
@@ -31,6 +38,8 @@ final class BatchSocketHandler: WebSocketHandler {
   /// Most inputs per step message and per session of one (`--batch-inputs-per-message`,
   /// `--batch-inputs-per-session`).
   let inputBounds: BatchRequest.InputBounds
+  /// Messages from this many bytes are parsed as a job of the client (`--batch-job-bytes`).
+  let bigMessageBytes: Int
   private let state = Mutex(State())
 
   /// The sessions attached, in attach order (their slots), and what they share.
@@ -44,6 +53,8 @@ final class BatchSocketHandler: WebSocketHandler {
     var job: StepJob?
     /// An attach is on a store worker: messages wait in `deferred` until it is answered.
     var attaching = false
+    /// A big message is being parsed as a job: messages wait in `deferred` until it is done.
+    var parsing: StepJob?
     var deferred: [WebSocketMessage] = []
     /// The connection closed: an attach finishing on a store worker attaches nothing.
     var closed = false
@@ -58,7 +69,8 @@ final class BatchSocketHandler: WebSocketHandler {
   init(
     registry: SessionRegistry, storeCalls: StoreCalls, client: ClientKey,
     sessionsPerConnection: Int, sessionsPerMessage: Int,
-    inputBounds: BatchRequest.InputBounds = BatchRequest.InputBounds()
+    inputBounds: BatchRequest.InputBounds = BatchRequest.InputBounds(),
+    bigMessageBytes: Int = Limit.batchJobBytes.defaultValue
   ) {
     self.registry = registry
     self.storeCalls = storeCalls
@@ -66,38 +78,79 @@ final class BatchSocketHandler: WebSocketHandler {
     self.sessionsPerConnection = sessionsPerConnection
     self.sessionsPerMessage = sessionsPerMessage
     self.inputBounds = inputBounds
+    self.bigMessageBytes = bigMessageBytes
   }
 
   func opened(_ socket: WebSocket) {}
 
   func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
-    let (job, sessions) = state.withLock { state in
+    let (jobs, sessions) = state.withLock { state in
       defer {
         state.slots.removeAll()
         state.closed = true
       }
-      return (state.job, state.slots)
+      return ([state.job, state.parsing], state.slots)
     }
-    job?.cancel()
+    for job in jobs { job?.cancel() }
     for session in sessions { session.detached() }
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
     let waits = state.withLock { state -> Bool? in
-      guard state.attaching else { return false }
+      guard state.attaching || state.parsing != nil else { return false }
       guard state.deferred.count < Self.maxDeferred else { return nil }
       state.deferred.append(message)
       return true
     }
     switch waits {
-    case false?: handle(message, on: socket)
+    case false?: route(message, on: socket)
     case true?: break
     case nil:
       var error = ClientError(
         "busy",
-        "too many messages sent while an attach waits for the database: wait for its answer")
+        "too many messages sent while an earlier one waits (an attach for the database, a big "
+          + "message for its turn): wait for its answer")
       error.retryAfterMs = Self.heldRetryMs
       socket.send(.error(error))
+    }
+  }
+
+  /// Handles `message` now, or when it is big, as a job of the client (`bigMessageBytes`).
+  private func route(_ message: WebSocketMessage, on socket: WebSocket) {
+    let size =
+      switch message {
+      case .text(let text): text.utf8.count
+      case .binary(let bytes): bytes.count
+      }
+    guard size >= bigMessageBytes else { return handle(message, on: socket) }
+    let job = registry.onDemand.job(
+      charging: client, label: "batch-message",
+      work: { [self] _, _ in
+        handle(message, on: socket)
+        return .done
+      },
+      completion: { [self] outcome in
+        if case .refused(let why) = outcome { socket.send(.error(ClientError("too-many", why))) }
+        // NB: what waited behind it is handled on the connection's event loop, in order.
+        socket.execute { [self] in
+          state.withLock { $0.parsing = nil }
+          handleDeferred(on: socket)
+        }
+      })
+    state.withLock { $0.parsing = job }
+    // NB: with nothing else waiting, it runs right here (counted as the scheduler's).
+    registry.onDemand.submit(job, here: true)
+  }
+
+  /// Handles the messages that waited behind an attach or a big message, in order, until one
+  /// of them waits again.
+  private func handleDeferred(on socket: WebSocket) {
+    while let next = state.withLock({ state -> WebSocketMessage? in
+      guard !state.closed, !state.attaching, state.parsing == nil, !state.deferred.isEmpty
+      else { return nil }
+      return state.deferred.removeFirst()
+    }) {
+      route(next, on: socket)
     }
   }
 
@@ -200,13 +253,8 @@ final class BatchSocketHandler: WebSocketHandler {
       message = .text(String(decoding: ServerMessage.error(error).bytes, as: UTF8.self))
     }
     socket.send(message) { [self] in
-      while let next = state.withLock({ state -> WebSocketMessage? in
-        state.attaching = false
-        return state.deferred.isEmpty ? nil : state.deferred.removeFirst()
-      }) {
-        handle(next, on: socket)
-        if state.withLock({ $0.attaching }) { return }
-      }
+      state.withLock { $0.attaching = false }
+      handleDeferred(on: socket)
     }
   }
 
