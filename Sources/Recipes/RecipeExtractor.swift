@@ -35,12 +35,49 @@ public enum RecipeExtractor {
 
   private static func rawRecipes(in document: HTMLDocument) -> [JSONValue] {
     var found = JSONLDReader.recipes(in: document)
-    for vocabulary in [MarkupVocabulary.microdata, .microformats, .rdfa] where found.isEmpty {
-      found = MarkupItemReader(document: document, vocabulary: vocabulary).recipes()
-    }
+    if found.isEmpty { found = markupRecipes(in: document) }
     found = found.filter(hasContent)
     if found.isEmpty, let recipe = HeadingRecipeReader.recipe(in: document) { found = [recipe] }
     return found
+  }
+
+  /// Recipes marked up in attributes: those of the first vocabulary that has any, each with
+  /// the fields it lacks taken from a recipe another vocabulary marks on the same element or
+  /// around it (a page marking its recipe with microdata for the name and image and with
+  /// hRecipe classes for the ingredients and steps).
+  private static func markupRecipes(in document: HTMLDocument) -> [JSONValue] {
+    let marked = [MarkupVocabulary.microdata, .microformats, .rdfa].map {
+      MarkupItemReader(document: document, vocabulary: $0).rootedRecipes()
+    }
+    guard let primary = marked.firstIndex(where: { !$0.isEmpty }) else { return [] }
+    return marked[primary].map { root, value in
+      guard var members = value.objectValue else { return value }
+      for (offset, others) in marked.enumerated() where offset != primary {
+        for other in others where related(root, other.root, in: document) {
+          for (key, field) in other.value.objectValue ?? [:] where members[key] == nil {
+            members[key] = field
+          }
+        }
+      }
+      return .object(members)
+    }
+  }
+
+  /// Whether two elements are one, or one holds the other.
+  private static func related(_ first: Int, _ second: Int, in document: HTMLDocument) -> Bool {
+    first == second || isAncestor(first, of: second, in: document)
+      || isAncestor(second, of: first, in: document)
+  }
+
+  private static func isAncestor(_ candidate: Int, of index: Int, in document: HTMLDocument)
+    -> Bool
+  {
+    var current = document.nodes[index].parent
+    while current >= 0 {
+      if current == candidate { return true }
+      current = document.nodes[current].parent
+    }
+    return false
   }
 
   /// A recipe worth returning: it has a name, ingredients or instructions.
