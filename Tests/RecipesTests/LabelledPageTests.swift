@@ -125,6 +125,24 @@ struct LabelledPageTests {
     #expect(recipe["totalTime"] == "PT20M")
   }
 
+  @Test("instructions as one string whose sentences run together: a step per sentence")
+  func gluedSentences() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"A","recipeInstructions":"Heat to 200 degrees.Fry the bacon. Add the leeks, approx. 2 minutes. Stir (keep it crisp!)Serve."}"#
+      ))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Heat to 200 degrees.", "Fry the bacon.", "Add the leeks, approx. 2 minutes.",
+        "Stir (keep it crisp!)", "Serve.",
+      ])
+    #expect(
+      RecipeInstructions.sentences("Mix well. Bake for 20 min. Serve.") == [
+        "Mix well. Bake for 20 min. Serve."
+      ])
+  }
+
   @Test("hours and minutes written 1:15; dot segments and bases without a scheme in links")
   func clockTimesAndLinks() {
     #expect(RecipeDuration.minutes("1:15 h") == 75)
