@@ -62,14 +62,18 @@ enum HeadingRecipeReader {
   ) {
     var ingredients: [String] = []
     var steps: [String] = []
-    for index in order {
+    // Each candidate reads its subtree: a hostile page of many nested candidates gets 64 reads.
+    var reads = 0
+    for index in order where reads < 64 {
       let classes = document.nodes[index].tokens("class").map { $0.lowercased() }
       guard !classes.isEmpty else { continue }
       if ingredients.count < 2, classes.contains(where: { $0.contains("ingredient") }) {
+        reads += 1
         ingredients = entries(of: index, document: document, paragraphs: false)
       } else if steps.isEmpty,
         classes.contains(where: { name in stepClasses.contains { name.contains($0) } })
       {
+        reads += 1
         steps = entries(of: index, document: document, paragraphs: true)
       }
     }
@@ -93,9 +97,11 @@ enum HeadingRecipeReader {
   private static func recipeHeading(in order: [Int], document: HTMLDocument) -> (
     [String], [String]
   ) {
+    var tried = 0
     for (position, index) in order.enumerated() where headings.contains(document.nodes[index].name)
     {
-      guard document.text(of: index).lowercased().hasPrefix("recipe") else { continue }
+      guard tried < 16, document.text(of: index).lowercased().hasPrefix("recipe") else { continue }
+      tried += 1
       var ingredients: [String] = []
       var steps: [String] = []
       for next in order[(position + 1)...].prefix(2_000) {

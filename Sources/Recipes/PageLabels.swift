@@ -16,13 +16,16 @@ struct PageLabels {
   ]
 
   init(document: HTMLDocument) {
-    // Only text that starts with a label is looked at: one pass over the text nodes.
-    for index in document.nodes.indices where document.nodes[index].isText {
+    // Only text that starts with a label is looked at: one pass over the text nodes, and at
+    // most 256 of them read around (a hostile page of labels costs no more).
+    var looked = 0
+    for index in document.nodes.indices where document.nodes[index].isText && looked < 256 {
       let text = HTMLText.collapse(document.nodes[index].text).lowercased()
       guard !text.isEmpty, text.count <= 40,
         let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
         values[key] == nil, !Self.inSkipped(index, document: document)
       else { continue }
+      looked += 1
       if let value = Self.value(labelled: label, from: document.nodes[index].parent, in: document) {
         values[key] = value
       }
@@ -38,7 +41,7 @@ struct PageLabels {
   {
     var current = element
     for _ in 0..<3 {
-      guard current > 0 else { return nil }
+      guard current > 0, isSmall(current, in: document) else { return nil }
       let lines = document.lines(of: current)
       let text = lines.joined(separator: " ")
       guard lines.count <= 2, text.count <= 80 else { return nil }
@@ -48,7 +51,9 @@ struct PageLabels {
       let colon = rest.first { !$0.isWhitespace } == ":"
       rest = rest.drop { $0.isWhitespace || $0 == ":" }
       if rest.isEmpty {
-        guard let sibling = nextElement(after: current, in: document) else { return nil }
+        guard let sibling = nextElement(after: current, in: document),
+          isSmall(sibling, in: document)
+        else { return nil }
         let value = document.text(of: sibling)
         return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
       }
@@ -66,6 +71,19 @@ struct PageLabels {
   private static func starts(_ text: String, with label: String) -> Bool {
     guard text.hasPrefix(label) else { return false }
     return text.dropFirst(label.count).first.map { !$0.isLetter } ?? true
+  }
+
+  /// Whether an element holds at most 64 nodes (a label's line, not a section of the page).
+  private static func isSmall(_ index: Int, in document: HTMLDocument) -> Bool {
+    var stack = [index]
+    var count = 1
+    while let current = stack.popLast() {
+      let children = document.nodes[current].children
+      count += children.count
+      if count > 64 { return false }
+      stack.append(contentsOf: children)
+    }
+    return true
   }
 
   private static func nextElement(after index: Int, in document: HTMLDocument) -> Int? {
