@@ -8,11 +8,11 @@ struct PageFallback {
   private(set) var description: String?
   /// The page's share image (Open Graph, Twitter card) unless it looks like a logo or icon.
   private(set) var shareImage: String?
-  /// Times and yields the page states beside labels.
-  private(set) var labels: PageLabels
+  /// The page, read again for labelled times and yields only when a recipe lacks them.
+  private let document: HTMLDocument
 
   init(document: HTMLDocument) {
-    labels = PageLabels(document: document)
+    self.document = document
     var metas: [String: String] = [:]
     var firstImage: String?
     var titleText: String?
@@ -48,12 +48,15 @@ struct PageFallback {
 
   /// The yield and times the page states beside labels, for a recipe whose markup has none.
   private func fillFromLabels(_ members: inout [String: JSONValue]) {
+    let timed = RecipeDuration.keys.contains { members[$0] != nil }
+    guard members["recipeYield"] == nil || !timed else { return }
+    let labels = PageLabels(document: document)
     if members["recipeYield"] == nil, let text = labels.values["recipeYield"],
       let yield = RecipeYield.normalise(text)
     {
       members["recipeYield"] = .string(yield)
     }
-    if !RecipeDuration.keys.contains(where: { members[$0] != nil }) {
+    if !timed {
       for (key, value) in RecipeDuration.times(labels.values) { members[key] = .string(value) }
     }
   }

@@ -20,6 +20,8 @@ struct PageLabels {
     // most 256 of them read around (a hostile page of labels costs no more).
     var looked = 0
     for index in document.nodes.indices where document.nodes[index].isText && looked < 256 {
+      // Long text (a script's, a paragraph's) is no label: skipped before any work on it.
+      guard document.nodes[index].text.utf8.count <= 200 else { continue }
       let text = HTMLText.collapse(document.nodes[index].text).lowercased()
       guard !text.isEmpty, text.count <= 40,
         let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
