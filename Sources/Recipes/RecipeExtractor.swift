@@ -2,10 +2,13 @@ import JSON
 
 /// Every schema.org Recipe found in a page, normalised, in page order.
 ///
-/// Roads, in order: JSON-LD, microdata, microformats (h-recipe, hRecipe), RDFa, then (pages
-/// with no markup) an "Ingredients" heading with a list and a "Method" heading; the first that
-/// finds a recipe wins. Open Graph and the page's own title and images fill a recipe's missing
-/// name, image and description. No code for any particular site.
+/// Roads, in order: JSON-LD, microdata, microformats (h-recipe, hRecipe), RDFa (a recipe one
+/// vocabulary marks takes the fields it lacks from another marking the same element), then
+/// (pages with no markup) an "Ingredients" heading with a list and a "Method" heading, lists
+/// named by their class ("ingredients", "instructions"), or a "Recipe" heading with a list and
+/// paragraphs; the first that finds a recipe wins. Open Graph and the page's own title and
+/// images fill a recipe's missing name, image and description, and labelled text ("Serves 4",
+/// "Prep Time: 35m") its missing yield and times. No code for any particular site.
 public enum RecipeExtractor {
   /// What a page without a recipe is said to lack.
   public static let notFound = "no schema.org Recipe, h-recipe or microdata found"
@@ -20,7 +23,7 @@ public enum RecipeExtractor {
     guard !found.isEmpty else {
       throw RecipeImportError(
         "\(notFound) (looked for JSON-LD, microdata, h-recipe/hRecipe, RDFa, and headings "
-          + "for ingredients and method)")
+          + "or lists named for ingredients and method)")
     }
     let page = PageFallback(document: document)
     return found.enumerated().map { offset, raw in
