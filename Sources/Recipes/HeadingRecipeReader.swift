@@ -27,17 +27,97 @@ enum HeadingRecipeReader {
         steps = items(after: position, in: order, document: document, paragraphs: true)
       }
     }
+    if ingredients.count < 2 || steps.isEmpty {
+      (ingredients, steps) = namedContainers(in: order, document: document)
+    }
+    if ingredients.count < 2 || steps.isEmpty {
+      (ingredients, steps) = recipeHeading(in: order, document: document)
+    }
     guard ingredients.count >= 2, !steps.isEmpty else { return nil }
     var recipe: [String: JSONValue] = [
       "@type": "Recipe",
       "recipeIngredient": .array(ingredients.map(JSONValue.string)),
       "recipeInstructions": .array(steps.map(JSONValue.string)),
     ]
-    if let h1 = order.first(where: { document.nodes[$0].name == "h1" }) {
-      let name = document.text(of: h1)
-      if !name.isEmpty { recipe["name"] = .string(name) }
-    }
+    if let name = title(in: order, document: document) { recipe["name"] = .string(name) }
     return .object(recipe)
+  }
+
+  /// The longest of the page's `<h1>`s that the document title names (a site's name is often
+  /// an `<h1>` too), else its first `<h1>`.
+  private static func title(in order: [Int], document: HTMLDocument) -> String? {
+    let titles = order.filter { document.nodes[$0].name == "h1" }.map { document.text(of: $0) }
+      .filter { !$0.isEmpty }
+    let page =
+      order.first { document.nodes[$0].name == "title" }
+      .map { document.text(of: $0).lowercased() } ?? ""
+    return titles.filter { page.contains($0.lowercased()) }.max { $0.count < $1.count }
+      ?? titles.first
+  }
+
+  /// Ingredients and steps in elements named for them by their class (`<dl
+  /// class="ingredients">`, `<ul class="instructions">`), as pages without markup often do.
+  private static func namedContainers(in order: [Int], document: HTMLDocument) -> (
+    [String], [String]
+  ) {
+    var ingredients: [String] = []
+    var steps: [String] = []
+    // Each candidate reads its subtree: a hostile page of many nested candidates gets 64 reads.
+    var reads = 0
+    for index in order where reads < 64 {
+      let classes = document.nodes[index].tokens("class").map { $0.lowercased() }
+      guard !classes.isEmpty else { continue }
+      if ingredients.count < 2, classes.contains(where: { $0.contains("ingredient") }) {
+        reads += 1
+        ingredients = entries(of: index, document: document, paragraphs: false)
+      } else if steps.isEmpty,
+        classes.contains(where: { name in stepClasses.contains { name.contains($0) } })
+      {
+        reads += 1
+        steps = entries(of: index, document: document, paragraphs: true)
+      }
+    }
+    return (ingredients, steps)
+  }
+
+  private static let stepClasses = ["instruction", "direction", "method", "steps", "preparation"]
+
+  /// The list items (`li`, `dt`) below an element, or its paragraphs when it has no list.
+  private static func entries(of root: Int, document: HTMLDocument, paragraphs: Bool) -> [String] {
+    let below = document.descendants(of: root)
+    let items = below.filter { ["li", "dt"].contains(document.nodes[$0].name) }
+    let chosen =
+      items.isEmpty && paragraphs
+      ? below.filter { document.nodes[$0].name == "p" } : items
+    return chosen.map { document.text(of: $0) }.filter { !$0.isEmpty }
+  }
+
+  /// A heading that names a recipe ("Recipe: Orange juice carrots") followed by a list (the
+  /// ingredients) and paragraphs (the steps) before the next heading.
+  private static func recipeHeading(in order: [Int], document: HTMLDocument) -> (
+    [String], [String]
+  ) {
+    var tried = 0
+    for (position, index) in order.enumerated() where headings.contains(document.nodes[index].name)
+    {
+      guard tried < 16, document.text(of: index).lowercased().hasPrefix("recipe") else { continue }
+      tried += 1
+      var ingredients: [String] = []
+      var steps: [String] = []
+      for next in order[(position + 1)...].prefix(2_000) {
+        let node = document.nodes[next]
+        if headings.contains(node.name) { break }
+        if ingredients.isEmpty, node.name == "ul" || node.name == "ol" {
+          ingredients = node.children.filter { document.nodes[$0].name == "li" }
+            .map { document.text(of: $0) }.filter { !$0.isEmpty }
+        } else if !ingredients.isEmpty, node.name == "p" {
+          let text = document.text(of: next)
+          if !text.isEmpty { steps.append(text) }
+        }
+      }
+      if ingredients.count >= 2, !steps.isEmpty { return (ingredients, steps) }
+    }
+    return ([], [])
   }
 
   /// The items of the first list after the heading at `position`, before the next heading;

@@ -10,7 +10,12 @@ struct MarkupItemReader {
   let vocabulary: MarkupVocabulary
 
   func recipes() -> [JSONValue] {
-    var found: [JSONValue] = []
+    rootedRecipes().map(\.value)
+  }
+
+  /// The recipes with the index of the element each starts at.
+  func rootedRecipes() -> [(root: Int, value: JSONValue)] {
+    var found: [(root: Int, value: JSONValue)] = []
     var inside: Set<Int> = []
     for index in document.descendants() {
       let node = document.nodes[index]
@@ -19,9 +24,25 @@ struct MarkupItemReader {
       // recipe root marked twice (hRecipe inside an itemscope of the same element) is one.
       if inside.contains(index) { continue }
       inside.insert(index)
-      found.append(item(at: index))
+      found.append((index, item(at: index)))
     }
     return found
+  }
+
+  /// Whether an element below `index` (outside nested items) gives a value to one of `names`:
+  /// then the element at `index` only wraps the values (`<div class="instructions">` around
+  /// `<p class="instructions">` steps) and gives none itself.
+  private func wraps(_ index: Int, names: [String]) -> Bool {
+    var stack = Array(document.nodes[index].children.reversed())
+    var budget = 20_000
+    while let child = stack.popLast(), budget > 0 {
+      budget -= 1
+      let node = document.nodes[child]
+      guard !node.isText else { continue }
+      if vocabulary.properties(node).contains(where: names.contains) { return true }
+      if !vocabulary.startsItem(node) { stack.append(contentsOf: node.children.reversed()) }
+    }
+    return false
   }
 
   /// The item an element starts: its properties down to nested items.
@@ -34,7 +55,7 @@ struct MarkupItemReader {
       guard !node.isText else { continue }
       let names = vocabulary.properties(node)
       let nested = vocabulary.startsItem(node)
-      if !names.isEmpty {
+      if !names.isEmpty, nested || !wraps(index, names: names) {
         let value = nested ? item(at: index) : self.value(of: index)
         for name in names {
           if members[name] == nil { order.append(name) }

@@ -8,8 +8,11 @@ struct PageFallback {
   private(set) var description: String?
   /// The page's share image (Open Graph, Twitter card) unless it looks like a logo or icon.
   private(set) var shareImage: String?
+  /// The page, read again for labelled times and yields only when a recipe lacks them.
+  private let document: HTMLDocument
 
   init(document: HTMLDocument) {
+    self.document = document
     var metas: [String: String] = [:]
     var firstImage: String?
     var titleText: String?
@@ -24,7 +27,8 @@ struct PageFallback {
       case "title" where titleText == nil:
         titleText = document.text(of: index)
       case "img" where firstImage == nil:
-        if let source = node.attribute("src"), !source.hasPrefix("data:"),
+        // The first picture of content: logos, icons and small images are passed over.
+        if let source = node.attribute("src"), Self.isPhoto(source),
           (node.attribute("width").flatMap(Int.init) ?? 200) >= 200
         {
           firstImage = source
@@ -40,6 +44,21 @@ struct PageFallback {
     ].compactMap { $0 }.first { Self.isPhoto($0) }
     image = shareImage ?? firstImage.flatMap { Self.isPhoto($0) ? $0 : nil }
     description = (metas["og:description"] ?? metas["description"]).map(HTMLText.clean)
+  }
+
+  /// The yield and times the page states beside labels, for a recipe whose markup has none.
+  private func fillFromLabels(_ members: inout [String: JSONValue]) {
+    let timed = RecipeDuration.keys.contains { members[$0] != nil }
+    guard members["recipeYield"] == nil || !timed else { return }
+    let labels = PageLabels(document: document)
+    if members["recipeYield"] == nil, let text = labels.values["recipeYield"],
+      let yield = RecipeYield.normalise(text)
+    {
+      members["recipeYield"] = .string(yield)
+    }
+    if !timed {
+      for (key, value) in RecipeDuration.times(labels.values) { members[key] = .string(value) }
+    }
   }
 
   /// Whether a link looks like a picture of content rather than a logo, icon or placeholder.
@@ -78,6 +97,7 @@ struct PageFallback {
     if members["image"] == nil, let image, !image.isEmpty {
       members["image"] = .string(PageURL.resolve(image, base: url))
     }
+    if main { fillFromLabels(&members) }
     if members["description"] == nil, let description, !description.isEmpty {
       members["description"] = .string(description)
     }

@@ -9,6 +9,21 @@ enum RecipeDuration {
     return free(trimmed.lowercased())
   }
 
+  /// The recipe keys that hold times.
+  static let keys = ["prepTime", "cookTime", "totalTime"]
+
+  /// The times of a recipe in ISO 8601 from their texts by key (`prepTime`, `cookTime`,
+  /// `totalTime`); a missing or zero total is prep + cook.
+  static func times(_ texts: [String: String]) -> [String: String] {
+    var minutes: [String: Int] = [:]
+    for key in keys {
+      if let text = texts[key], let count = self.minutes(text) { minutes[key] = count }
+    }
+    let sum = (minutes["prepTime"] ?? 0) + (minutes["cookTime"] ?? 0)
+    if (minutes["totalTime"] ?? 0) == 0, sum > 0 { minutes["totalTime"] = sum }
+    return minutes.mapValues { iso(minutes: $0) }
+  }
+
   /// "PT1H30M" (or "PT90M"; "PT0M" for zero).
   static func iso(minutes: Int) -> String {
     let hours = minutes / 60
@@ -76,6 +91,20 @@ enum RecipeDuration {
         index += 1
       }
       value = Double(number) ?? 0
+      // "1:15" (hours and minutes, "1:15 h"): 75 minutes, and its unit word is skipped.
+      if index + 2 < scalars.count, scalars[index] == ":", isDigit(scalars[index + 1]),
+        isDigit(scalars[index + 2]), index + 3 == scalars.count || !isDigit(scalars[index + 3])
+      {
+        total +=
+          value * 60 + Double((scalars[index + 1].value - 48) * 10 + scalars[index + 2].value - 48)
+        index += 3
+        while index < scalars.count, scalars[index] == " " || scalars[index].properties.isAlphabetic
+        {
+          index += 1
+        }
+        seen = true
+        continue
+      }
       if index < scalars.count, let fraction = Fraction.value(scalars[index]) {
         value += fraction
         index += 1

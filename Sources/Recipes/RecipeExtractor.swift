@@ -2,10 +2,13 @@ import JSON
 
 /// Every schema.org Recipe found in a page, normalised, in page order.
 ///
-/// Roads, in order: JSON-LD, microdata, microformats (h-recipe, hRecipe), RDFa, then (pages
-/// with no markup) an "Ingredients" heading with a list and a "Method" heading; the first that
-/// finds a recipe wins. Open Graph and the page's own title and images fill a recipe's missing
-/// name, image and description. No code for any particular site.
+/// Roads, in order: JSON-LD, microdata, microformats (h-recipe, hRecipe), RDFa (a recipe one
+/// vocabulary marks takes the fields it lacks from another marking the same element), then
+/// (pages with no markup) an "Ingredients" heading with a list and a "Method" heading, lists
+/// named by their class ("ingredients", "instructions"), or a "Recipe" heading with a list and
+/// paragraphs; the first that finds a recipe wins. Open Graph and the page's own title and
+/// images fill a recipe's missing name, image and description, and labelled text ("Serves 4",
+/// "Prep Time: 35m") its missing yield and times. No code for any particular site.
 public enum RecipeExtractor {
   /// What a page without a recipe is said to lack.
   public static let notFound = "no schema.org Recipe, h-recipe or microdata found"
@@ -20,7 +23,7 @@ public enum RecipeExtractor {
     guard !found.isEmpty else {
       throw RecipeImportError(
         "\(notFound) (looked for JSON-LD, microdata, h-recipe/hRecipe, RDFa, and headings "
-          + "for ingredients and method)")
+          + "or lists named for ingredients and method)")
     }
     let page = PageFallback(document: document)
     return found.enumerated().map { offset, raw in
@@ -35,12 +38,49 @@ public enum RecipeExtractor {
 
   private static func rawRecipes(in document: HTMLDocument) -> [JSONValue] {
     var found = JSONLDReader.recipes(in: document)
-    for vocabulary in [MarkupVocabulary.microdata, .microformats, .rdfa] where found.isEmpty {
-      found = MarkupItemReader(document: document, vocabulary: vocabulary).recipes()
-    }
+    if found.isEmpty { found = markupRecipes(in: document) }
     found = found.filter(hasContent)
     if found.isEmpty, let recipe = HeadingRecipeReader.recipe(in: document) { found = [recipe] }
     return found
+  }
+
+  /// Recipes marked up in attributes: those of the first vocabulary that has any, each with
+  /// the fields it lacks taken from a recipe another vocabulary marks on the same element or
+  /// around it (a page marking its recipe with microdata for the name and image and with
+  /// hRecipe classes for the ingredients and steps).
+  private static func markupRecipes(in document: HTMLDocument) -> [JSONValue] {
+    let marked = [MarkupVocabulary.microdata, .microformats, .rdfa].map {
+      MarkupItemReader(document: document, vocabulary: $0).rootedRecipes()
+    }
+    guard let primary = marked.firstIndex(where: { !$0.isEmpty }) else { return [] }
+    return marked[primary].map { root, value in
+      guard var members = value.objectValue else { return value }
+      for (offset, others) in marked.enumerated() where offset != primary {
+        for other in others where related(root, other.root, in: document) {
+          for (key, field) in other.value.objectValue ?? [:] where members[key] == nil {
+            members[key] = field
+          }
+        }
+      }
+      return .object(members)
+    }
+  }
+
+  /// Whether two elements are one, or one holds the other.
+  private static func related(_ first: Int, _ second: Int, in document: HTMLDocument) -> Bool {
+    first == second || isAncestor(first, of: second, in: document)
+      || isAncestor(second, of: first, in: document)
+  }
+
+  private static func isAncestor(_ candidate: Int, of index: Int, in document: HTMLDocument)
+    -> Bool
+  {
+    var current = document.nodes[index].parent
+    while current >= 0 {
+      if current == candidate { return true }
+      current = document.nodes[current].parent
+    }
+    return false
   }
 
   /// A recipe worth returning: it has a name, ingredients or instructions.

@@ -77,7 +77,8 @@ enum RecipeInstructions {
     guard let value, depth < 8 else { return [] }
     switch value {
     case .string(let string):
-      return HTMLText.lines(string).map(step)
+      let lines = HTMLText.lines(string)
+      return (lines.count == 1 ? sentences(lines[0]) : lines).map(step)
     case .array(let elements):
       return elements.flatMap { steps($0, depth: depth + 1) }
     case .object:
@@ -98,6 +99,34 @@ enum RecipeInstructions {
     default:
       return []
     }
+  }
+
+  /// One line whose sentences run together without a space ("200 degrees.Heat the oil"):
+  /// its line breaks were lost on the way (tags stripped), so each sentence is a step. Any
+  /// other line is one step.
+  static func sentences(_ line: String) -> [String] {
+    let characters = Array(line)
+    func ends(_ index: Int) -> Bool {
+      ".!?".contains(characters[index])
+        || (characters[index] == ")" && index > 0 && ".!?".contains(characters[index - 1]))
+    }
+    let glued = characters.indices.dropFirst().dropLast().contains { index in
+      characters[index] == "." && characters[index - 1].isLowercase
+        && characters[index + 1].isUppercase
+    }
+    guard glued else { return [line] }
+    var result: [String] = []
+    var start = 0
+    for index in characters.indices.dropLast() where ends(index) {
+      var next = index + 1
+      if characters[next] == ")" { continue }
+      while next < characters.count, characters[next] == " " { next += 1 }
+      guard next < characters.count, characters[next].isUppercase else { continue }
+      result.append(HTMLText.collapse(String(characters[start...index])))
+      start = next
+    }
+    result.append(HTMLText.collapse(String(characters[start...])))
+    return result.filter { !$0.isEmpty }
   }
 
   private static func step(_ text: String) -> JSONValue {

@@ -24,16 +24,12 @@ enum RecipeNormalizer {
     }
     let steps = RecipeInstructions.normalise(members["recipeInstructions"])
     if !steps.isEmpty { recipe["recipeInstructions"] = .array(steps) }
-    var minutes: [String: Int] = [:]
-    for key in ["prepTime", "cookTime", "totalTime"] {
+    var times: [String: String] = [:]
+    for key in RecipeDuration.keys {
       recipe.removeValue(forKey: key)
-      if let value = members[key].flatMap(text), let count = RecipeDuration.minutes(value) {
-        minutes[key] = count
-      }
+      times[key] = members[key].flatMap(text)
     }
-    let sum = (minutes["prepTime"] ?? 0) + (minutes["cookTime"] ?? 0)
-    if (minutes["totalTime"] ?? 0) == 0, sum > 0 { minutes["totalTime"] = sum }
-    for (key, count) in minutes { recipe[key] = .string(RecipeDuration.iso(minutes: count)) }
+    for (key, value) in RecipeDuration.times(times) { recipe[key] = .string(value) }
     recipe.removeValue(forKey: "recipeYield")
     if let yield = yieldText(members["recipeYield"] ?? members["yield"]),
       let normalised = RecipeYield.normalise(yield)
@@ -51,8 +47,10 @@ enum RecipeNormalizer {
     if let description = members["description"].flatMap(text) {
       recipe["description"] = .string(description)
     }
-    if let link = members["url"]?.stringValue ?? url {
+    if let link = members["url"]?.stringValue {
       recipe["url"] = .string(PageURL.resolve(link, base: url))
+    } else if let url {
+      recipe["url"] = .string(PageURL.absolute(url))
     }
     return .object(recipe)
   }
@@ -108,7 +106,14 @@ enum RecipeNormalizer {
     if entries.count == 1, let only = entries[0].stringValue {
       return HTMLText.lines(only)
     }
-    return entries.compactMap(text)
+    return entries.compactMap(text).filter { !isLabelLine($0) }
+  }
+
+  /// "Ingredients: Beef, Garlic" (a page's list of ingredient tags marked like ingredients):
+  /// a line that starts by naming the field is a label, not an ingredient.
+  private static func isLabelLine(_ line: String) -> Bool {
+    let lower = line.lowercased()
+    return lower.hasPrefix("ingredients:") || lower.hasPrefix("ingredients :")
   }
 
   /// Strings of a passed-through value cleaned (entities, tags, whitespace).

@@ -1,0 +1,103 @@
+/// Times and yields a page states in words beside a label, outside any recipe markup:
+/// "Serves 5", "Prep Time: 35m", a "Servings" cell beside an "8" cell, a "Time:" label before
+/// "10-20 minutes". Used for what a recipe's markup leaves out.
+struct PageLabels {
+  /// Text of each value found, by schema.org key (`recipeYield`, `totalTime`, `prepTime`,
+  /// `cookTime`); the first on the page wins.
+  private(set) var values: [String: String] = [:]
+
+  /// Labels, lowercased, and the key each names; longer labels are tried first.
+  private static let labels: [(label: String, key: String)] = [
+    ("preparation time", "prepTime"), ("cooking time", "cookTime"), ("total time", "totalTime"),
+    ("prep time", "prepTime"), ("cook time", "cookTime"), ("ready in", "totalTime"),
+    ("servings", "recipeYield"), ("serving", "recipeYield"), ("portions", "recipeYield"),
+    ("serves", "recipeYield"), ("yields", "recipeYield"), ("yield", "recipeYield"),
+    ("makes", "recipeYield"), ("time", "totalTime"),
+  ]
+
+  init(document: HTMLDocument) {
+    // Only text that starts with a label is looked at: one pass over the text nodes, and at
+    // most 256 of them read around (a hostile page of labels costs no more).
+    var looked = 0
+    for index in document.nodes.indices where document.nodes[index].isText && looked < 256 {
+      // Long text (a script's, a paragraph's) is no label: skipped before any work on it.
+      guard document.nodes[index].text.utf8.count <= 200 else { continue }
+      let text = HTMLText.collapse(document.nodes[index].text).lowercased()
+      guard !text.isEmpty, text.count <= 40,
+        let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
+        values[key] == nil, !Self.inSkipped(index, document: document)
+      else { continue }
+      looked += 1
+      if let value = Self.value(labelled: label, from: document.nodes[index].parent, in: document) {
+        values[key] = value
+      }
+    }
+  }
+
+  /// The value of the label that starts the text of `element`: what follows it in the same
+  /// short line ("Serves 5", "Yield: 4 loaves"), or the next element's text when the element
+  /// holds the label alone ("<th>Servings</th><td>8</td>"); up to two enclosing elements are
+  /// tried. The value must hold a digit.
+  private static func value(labelled label: String, from element: Int, in document: HTMLDocument)
+    -> String?
+  {
+    var current = element
+    for _ in 0..<3 {
+      guard current > 0, isSmall(current, in: document) else { return nil }
+      let lines = document.lines(of: current)
+      let text = lines.joined(separator: " ")
+      guard lines.count <= 2, text.count <= 80 else { return nil }
+      let lower = text.lowercased()
+      guard starts(lower, with: label) else { return nil }
+      var rest = Substring(text.dropFirst(label.count))
+      let colon = rest.first { !$0.isWhitespace } == ":"
+      rest = rest.drop { $0.isWhitespace || $0 == ":" }
+      if rest.isEmpty {
+        guard let sibling = nextElement(after: current, in: document),
+          isSmall(sibling, in: document)
+        else { return nil }
+        let value = document.text(of: sibling)
+        return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
+      }
+      // "Cook for 10 minutes" is a step, not a label: a value follows a colon or is a number.
+      if colon || rest.first?.isNumber == true {
+        return rest.contains(where: \.isNumber) ? String(rest) : nil
+      }
+      guard lines.count == 1 else { return nil }
+      current = document.nodes[current].parent
+    }
+    return nil
+  }
+
+  /// Whether `text` starts with the word or words `label` ("time", not "timer").
+  private static func starts(_ text: String, with label: String) -> Bool {
+    guard text.hasPrefix(label) else { return false }
+    return text.dropFirst(label.count).first.map { !$0.isLetter } ?? true
+  }
+
+  /// Whether an element holds at most 64 nodes (a label's line, not a section of the page).
+  private static func isSmall(_ index: Int, in document: HTMLDocument) -> Bool {
+    var stack = [index]
+    var count = 1
+    while let current = stack.popLast() {
+      let children = document.nodes[current].children
+      count += children.count
+      if count > 64 { return false }
+      stack.append(contentsOf: children)
+    }
+    return true
+  }
+
+  private static func nextElement(after index: Int, in document: HTMLDocument) -> Int? {
+    let parent = document.nodes[index].parent
+    guard parent >= 0 else { return nil }
+    let siblings = document.nodes[parent].children
+    guard let position = siblings.firstIndex(of: index) else { return nil }
+    return siblings[(position + 1)...].first { !document.nodes[$0].isText }
+  }
+
+  private static func inSkipped(_ index: Int, document: HTMLDocument) -> Bool {
+    document.ancestor(of: index) { HTMLText.skipped.contains($0.name) || $0.name == "nav" }
+      != nil
+  }
+}

@@ -1,0 +1,159 @@
+import JSON
+import Testing
+
+@testable import Recipes
+
+/// Pages whose markup leaves fields out, or that have none: what the page itself states.
+@Suite("Recipes from what the page states beside its markup")
+struct LabelledPageTests {
+  @Test("one recipe marked with microdata and hRecipe classes on the same element: both read")
+  func mixedVocabularies() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <div class="hrecipe" itemscope itemtype="http://schema.org/Recipe">
+          <h2 class="fn" itemprop="name">Dumplings</h2>
+          <meta itemprop="image" content="https://x.test/d.jpg">
+          <div class="intro instructions" itemprop="about"><p>Popular.</p>
+            <h3>Filling</h3><ul><li class="ingredient">2 onions</li>
+            <li class="ingredient">1 lb beef</li><li class="ingredient"></li></ul>
+            <h3>Method</h3><h4>Step 1</h4><p class="instructions">Fry the beef.</p>
+            <h4>Step 2</h4><p class="instructions">Add the onions.</p></div>
+          <span class="ingredient">Ingredients: <a href="/t/beef">Beef</a>, <a>Onion</a></span>
+        </div>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Dumplings")
+    #expect(recipe["image"] == "https://x.test/d.jpg")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["2 onions", "1 lb beef"])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == ["Fry the beef.", "Add the onions."])
+  }
+
+  @Test("yield and times beside labels: label and value elements, one line, table cells")
+  func labels() throws {
+    let infoList = RecipePages.page(
+      body: #"""
+        <div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Mantu</h1>
+          <span itemprop="recipeIngredient">flour</span>
+          <ul class="info"><li><strong>Servings :</strong> <span>4</span></li>
+            <li><strong>Prep Time :</strong> <span>35m</span></li>
+            <li><strong>Ready In :</strong> <span>1:15 h</span></li></ul>
+          <p itemprop="recipeInstructions">Cook for 10 minutes, then serve 2 plates.</p></div>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(infoList).first)
+    #expect(recipe["recipeYield"] == "4 servings")
+    #expect(recipe["prepTime"] == "PT35M")
+    #expect(recipe["totalTime"] == "PT1H15M")
+    #expect(recipe["cookTime"] == nil)
+
+    let table = RecipePages.page(
+      body: #"""
+        <div class="hrecipe"><h1 class="fn">Pie</h1><span class="ingredient">pumpkin</span>
+          <table><tr><th>Servings</th><td>8</td></tr>
+            <tr><th>Time</th><td>60 minutes + cooling</td></tr></table>
+          <ul><li>Serves <b>5</b></li></ul></div>
+        """#)
+    let pie = try #require(try RecipePages.recipes(table).first)
+    #expect(pie["recipeYield"] == "8 servings")
+    #expect(pie["totalTime"] == "PT1H")
+
+    let inline = RecipePages.page(
+      body: #"""
+        <div class="hrecipe"><h1 class="fn">Stew</h1><span class="ingredient">beef</span>
+          <p>Cook for 3 hours.</p><ul><li class="servings">Serves <strong>5</strong></li></ul>
+          <div class="label">Time:&nbsp;</div><div><a href="/t">Time required: 10-20 minutes</a></div>
+        </div>
+        """#)
+    let stew = try #require(try RecipePages.recipes(inline).first)
+    #expect(stew["recipeYield"] == "5 servings")
+    #expect(stew["totalTime"] == "PT20M")
+  }
+
+  @Test("the markup's own yield and times are kept over the page's labels")
+  func markupWins() throws {
+    let html = RecipePages.page(
+      body: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"A","recipeIngredient":["x"],"recipeYield":"2","cookTime":"PT5M"}"#
+      )
+        + "<p>Serves: 6</p><p>Total time: 1 hour</p>")
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["recipeYield"] == "2 servings")
+    #expect(recipe["totalTime"] == "PT5M")
+  }
+
+  @Test("no markup: lists named by their class, the h1 the title names, the first photo")
+  func namedContainers() throws {
+    let html = Array(
+      #"""
+      <!doctype html><html><head><title>Site — black sesame brittle</title>
+      <meta property="og:image" content="https://x.test/media/icon.jpg"></head><body>
+      <header><img src="../media/logo.png"><h1>Site</h1></header>
+      <main><h1>black sesame brittle</h1><img src="../media/recipes/brittle.jpg">
+        <p>Looks impressive.</p>
+        <dl class="ingredients"><dt>sugar 45 g</dt><dt>sesame 35 g</dt></dl>
+        <ul class="instructions"><li>Melt the sugar.</li><li>Add the sesame.</li></ul></main>
+      </body></html>
+      """#.utf8)
+    let recipe = try #require(try RecipePages.recipes(html, url: "x.test/site/brittle.html").first)
+    #expect(recipe["name"] == "black sesame brittle")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["sugar 45 g", "sesame 35 g"])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == ["Melt the sugar.", "Add the sesame."])
+    #expect(recipe["image"] == "http://x.test/media/recipes/brittle.jpg")
+  }
+
+  @Test("no markup: a \"Recipe:\" heading, a list, then the steps as paragraphs")
+  func recipeHeading() throws {
+    let html = RecipePages.page(
+      head: "<title>Orange carrots | Bento</title>",
+      body: #"""
+        <h1 id="site">Bento</h1><h1 class="title">Orange carrots</h1>
+        <p><img src="/files/logo-small.png"><img src="/files/carrots.jpg" width="500"></p>
+        <p>What, yet another carrot recipe?</p>
+        <h3>Recipe: Orange Juice Carrots</h3>
+        <ul><li>3 carrots</li><li>Orange juice</li></ul>
+        <p>Cut the carrots.</p><p>Boil in the juice.</p>
+        <h3>Variation</h3><p>Add stock.</p>
+        <div class="field-label">Time:&nbsp;</div><div><a>Time required: 10-20 minutes</a></div>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Orange carrots")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["3 carrots", "Orange juice"])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == ["Cut the carrots.", "Boil in the juice."])
+    #expect(recipe["image"] == "https://example.com/files/carrots.jpg")
+    #expect(recipe["totalTime"] == "PT20M")
+  }
+
+  @Test("instructions as one string whose sentences run together: a step per sentence")
+  func gluedSentences() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"A","recipeInstructions":"Heat to 200 degrees.Fry the bacon. Add the leeks, approx. 2 minutes. Stir (keep it crisp!)Serve."}"#
+      ))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Heat to 200 degrees.", "Fry the bacon.", "Add the leeks, approx. 2 minutes.",
+        "Stir (keep it crisp!)", "Serve.",
+      ])
+    #expect(
+      RecipeInstructions.sentences("Mix well. Bake for 20 min. Serve.") == [
+        "Mix well. Bake for 20 min. Serve."
+      ])
+  }
+
+  @Test("hours and minutes written 1:15; dot segments and bases without a scheme in links")
+  func clockTimesAndLinks() {
+    #expect(RecipeDuration.minutes("1:15 h") == 75)
+    #expect(RecipeDuration.minutes("0:45") == 45)
+    #expect(
+      PageURL.resolve("../img/a.jpg", base: "https://x.test/r/b/c.html")
+        == "https://x.test/r/img/a.jpg")
+    #expect(PageURL.resolve("../../../a.jpg", base: "https://x.test/r/c") == "https://x.test/a.jpg")
+    #expect(
+      PageURL.resolve("./a.jpg?v=../1", base: "https://x.test/r/")
+        == "https://x.test/r/a.jpg?v=../1")
+    #expect(PageURL.resolve("/m/a.jpg", base: "x.test") == "http://x.test/m/a.jpg")
+  }
+}
