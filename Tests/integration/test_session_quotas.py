@@ -8,6 +8,7 @@ import time
 import pytest
 from websockets.asyncio.client import connect
 
+from deadline import receive_until_async, wait_until
 from helpers import request
 
 
@@ -27,7 +28,10 @@ def watched(server, sessions, body):
     async def run():
         sockets = [await connect(f"{server.ws_url}/ws/sessions/{s['id']}") for s in sessions]
         try:
-            await asyncio.sleep(0.3)
+            # Watched once joined: the join is taken on the game loop's tick, and its `hello`
+            # follows.
+            for socket in sockets:
+                await receive_until_async(socket, lambda m: m["type"] == "hello", 10, "the spectator's hello")
             return await asyncio.to_thread(body)
         finally:
             for socket in sockets:
@@ -73,9 +77,12 @@ def test_only_a_truly_full_server_answers_503_with_retry_after(start_playfield):
     status, headers, body = watched(server, made, lambda: create(server, "127.0.0.4"))
     assert status == 503, body
     assert int(headers["Retry-After"]) > 0
-    # Once nobody watches, an idle session is parked instead.
-    time.sleep(0.3)
-    assert create(server, "127.0.0.4")[0] == 201
+    # Once nobody watches (the server has seen the spectators leave), an idle session is parked
+    # instead.
+    answers = []
+    wait_until(lambda: answers.append(create(server, "127.0.0.4")[0]) or answers[-1] != 503, 10,
+               "a session parked for the new one")
+    assert answers[-1] == 201, answers
 
 
 @pytest.mark.slow
