@@ -19,9 +19,15 @@ async def play_live(server, session, rng):
             for _ in range(5):
                 await ws.send(json.dumps({"type": "tilt", "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1)}))
             await asyncio.sleep(0.025)
+        # Every tilt applied and stored before the stop: a stop that reaches the session in the
+        # same tick as the last tilts takes effect first, and they then wait for a step (with
+        # both cores busy, 5 of the 300 did).
+        await ws.send(json.dumps({"type": "flush", "id": "all"}))
+        seen = []
+        stored = await receive_until_async(ws, lambda m: m.get("id") == "all", 30, "the 300 tilts stored", seen)
+        assert stored["type"] == "stored" and stored["inputs"] == 300, stored
         await ws.send(json.dumps({"type": "stop"}))
         # The stop takes effect at the next tick; the `status` saying so follows it.
-        seen = []
         await receive_until_async(ws, lambda m: m["type"] == "status" and m["running"] is False,
                                   20, "the status of the stopped maze", seen)
         errors = [m for m in seen if m["type"] == "error"]
