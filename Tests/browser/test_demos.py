@@ -10,7 +10,7 @@ import pytest
 from websockets.sync.client import connect
 
 from axe import assert_accessible
-from deadline import Deadline, receive_until
+from deadline import Deadline, receive_until, wait_until
 from demo_pages import (
     create_session, newest_tick, open_demo, open_game_over, wait_for_drawing, wait_for_pixel,
     wait_for_tick_after)
@@ -220,8 +220,7 @@ def test_maze_tap_toggles_a_block_and_keys_tilt(playfield, watched):
 
     p.locator('[data-action="clear"]').click()
     p.wait_for_function("() => window.playfield.frames.newest?.revision === 2")
-    time.sleep(0.1)
-    assert page.pixel("canvas.view", x, y) == "#000000", "CLEAR removes every block"
+    wait_for_pixel(page, "canvas.view", x, y, "#000000")  # CLEAR removes every block (once drawn)
 
 
 def test_holes_scores_game_over_and_restart(playfield, watched):
@@ -258,9 +257,8 @@ def test_tag_cloud_drag_turns_it_with_inertia(playfield, watched):
     after = label_positions(page)
     moved = sum(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a, b in zip(before, after))
     assert moved > 24 * 10, f"a drag turns the cloud (moved {moved:.0f} px in all)"
-    time.sleep(0.25)
-    coasting = label_positions(page)
-    assert coasting != after, "the cloud keeps turning after release (inertia)"
+    # It keeps turning after release (inertia): the next frames move it on.
+    wait_until(lambda: label_positions(page) != after, 10, "the cloud turning on after release")
     assert p.url == page.page.url  # the drag did not follow a link
     page.screenshot("demo-tag-cloud-dragged")
 
@@ -456,8 +454,7 @@ def test_phone_viewport_with_touch(playfield, watched):
     x, y = 10.5 * cell, 1.5 * cell
     p.touchscreen.tap(box["x"] + x, box["y"] + y)
     p.wait_for_function("() => window.playfield.frames.newest?.revision === 1")
-    time.sleep(0.1)
-    assert page.pixel("canvas.view", x, y) == "#d3d3d3", "a touch adds a block"
+    wait_for_pixel(page, "canvas.view", x, y, "#d3d3d3")  # a touch adds a block (once drawn)
     pad = p.locator(".tilt-pad").bounding_box()
     assert pad["y"] + pad["height"] <= 844 * 1.4, "the tilt pad is within reach"
     page.screenshot("phone-maze")

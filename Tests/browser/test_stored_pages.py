@@ -7,6 +7,7 @@ import urllib.request
 
 from websockets.sync.client import connect
 
+from deadline import receive_until
 from demo_pages import create_session, open_demo, open_game_over, wait_for_pixel
 
 
@@ -93,14 +94,14 @@ def play_to_game_over(server, session, score_first=False):
     with connect(url, max_size=None) as ws:
         ws.send(json.dumps({"type": "stop"}))
         frame = None
-        for _ in range(400):
-            ws.send(json.dumps({"type": "step", "count": 20}))
-            deadline = time.monotonic() + 0.05
-            while (left := deadline - time.monotonic()) > 0:
-                try:
-                    message = json.loads(ws.recv(timeout=left))
-                except TimeoutError:
-                    break
+        for n in range(400):
+            # Each step's ack comes after its ticks' frames and events: steered from its last frame.
+            ws.send(json.dumps({"type": "step", "count": 20, "id": n}))
+            seen = []
+            answer = receive_until(ws, lambda m: m["type"] in ("ack", "error") and m.get("id") == n, 30,
+                                   "the step's ack", seen)
+            assert answer["type"] == "ack", answer
+            for message in seen:
                 if message["type"] == "event" and message["name"] == "game-over":
                     ws.send(json.dumps({"type": "start"}))
                     return message

@@ -2,6 +2,7 @@
 import re
 import time
 
+from deadline import wait_until
 from demo_pages import create_session, open_demo, wait_for_tick_after
 
 
@@ -41,9 +42,8 @@ def test_tag_cloud_reset_rebuilds_the_labels(playfield, watched):
     }""")
     p.locator('[data-action="reset"]').first.click()
     p.wait_for_function("() => window.seenEvents.includes('reset')")
-    time.sleep(0.2)
-    texts = p.locator(".cloud a").all_inner_texts()
-    assert sorted(texts) == ["alpha", "beta", "delta", "gamma"]
+    wait_until(lambda: sorted(p.locator(".cloud a").all_inner_texts()) == ["alpha", "beta", "delta", "gamma"],
+               10, "the four labels rebuilt")
     # The watched fixture fails the test on the TypeError the old page threw here.
 
 
@@ -60,8 +60,6 @@ def test_bouncing_balls_readouts_have_units_a_readable_scale_and_a_plot(playfiel
     assert re.fullmatch(r"\((−?\d{1,3}(\.\d{1,2})?( [kMGTPE])?), (−?\d{1,3}(\.\d{1,2})?( [kMGTPE])?)\)", momentum), momentum
     # The plot draws both lines over the last seconds, and moves on as ticks come.
     p.wait_for_function("() => document.querySelector('canvas.plot').width > 0")
-    time.sleep(0.5)
-    colours = page.canvas_colours("canvas.plot")
     def yellowish(c):
         r, g, b = int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
         return r > 150 and g > 110 and b < 90
@@ -70,12 +68,20 @@ def test_bouncing_balls_readouts_have_units_a_readable_scale_and_a_plot(playfiel
         r, g, b = int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
         return b > 150 and g > 110 and r < 150
 
+    # Both lines once drawn (a few frames on; longer on a busy machine).
+    def drawn():
+        colours = page.canvas_colours("canvas.plot")
+        return colours if any(yellowish(c) for c in colours) and any(bluish(c) for c in colours) else None
+    try:
+        colours = wait_until(drawn, 10, "both lines of the plot")
+    except TimeoutError:
+        colours = page.canvas_colours("canvas.plot")
     assert any(yellowish(c) for c in colours), f"an energy line (yellow): {list(colours)[:8]}"
     assert any(bluish(c) for c in colours), f"a momentum line (blue): {list(colours)[:8]}"
     assert len(colours) > 3, colours
     before = p.locator("canvas.plot").evaluate("c => c.toDataURL()")
-    time.sleep(0.5)
-    assert p.locator("canvas.plot").evaluate("c => c.toDataURL()") != before, "the plot rolls"
+    # The plot rolls: a later frame draws it anew.
+    wait_until(lambda: p.locator("canvas.plot").evaluate("c => c.toDataURL()") != before, 10, "the plot to roll")
     page.screenshot("tour-bouncing-balls-plot")
 
 

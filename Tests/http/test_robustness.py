@@ -16,6 +16,7 @@ import time
 import pytest
 
 import sitefiles
+from deadline import wait_until
 from rawhttp import HTTP09, Closed, Connection, request
 
 FILES = sitefiles.FILES
@@ -457,11 +458,15 @@ def test_slow_but_timely_request_is_served(target):
 def test_others_are_served_while_a_client_dribbles(target):
     with target.connect() as slow:
         slow.send(b"GET /notes.txt HTTP/1.1\r\n")
+        # Served at all is the point: a server held by the dribbler would never answer, and
+        # each GET's read gives up after 5 s (a time bound here would fail on a busy machine).
+        # The dribbler's own head deadline may pass meanwhile (1 s): then it is cut off.
         for _ in range(5):
-            start = time.monotonic()
             assert target.get("/notes.txt").status == 200
-            assert time.monotonic() - start < 1.0
-            slow.send(b"X")
+            try:
+                slow.send(b"X")
+            except OSError:
+                pass
 
 
 # Persistent connections and pipelining (RFC 9112 §9)
@@ -1006,9 +1011,11 @@ def test_max_connections_gives_503(start_target):
         with limited.connect() as extra:
             assert extra.read_response().status == 503
             assert extra.closed_by_peer()
+        # The server counts the closed connection out once it has read its end: a moment,
+        # longer on a busy machine. Until then a new connection is still the fifth (503).
         held.pop().close()
-        time.sleep(0.2)
-        assert limited.get("/notes.txt").status == 200
+        wait_until(lambda: limited.get("/notes.txt").status == 200, 10,
+                   "a place freed by the closed connection")
     finally:
         for connection in held:
             connection.close()
@@ -1039,9 +1046,9 @@ def test_client_that_never_reads(target):
                 sock.sendall(request("GET", "/4k.html") * 10)
         except (socket.timeout, OSError):
             pass
-        start = time.monotonic()
+        # Served at all is the point (a server held by the stuck writes would never answer; the
+        # GET's read gives up after 5 s), not within some time, which a busy machine stretches.
         assert target.get("/notes.txt").status == 200
-        assert time.monotonic() - start < 1.0
     finally:
         sock.close()
 

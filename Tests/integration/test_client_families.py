@@ -8,6 +8,7 @@ import secrets
 
 from websockets.asyncio.client import connect
 
+from deadline import receive_until_async
 from helpers import request
 
 
@@ -96,7 +97,9 @@ def test_minting_families_never_gets_an_address_more_than_its_cap(start_playfiel
         sockets = [await connect(f"{server.ws_url}/ws/sessions/{id}", close_timeout=0.1)
                    for id in kept - set(theirs)]
         try:
-            await asyncio.sleep(0.3)
+            # In use once joined: the join is taken on the game loop's tick; its `hello` follows.
+            for socket in sockets:
+                await receive_until_async(socket, lambda m: m["type"] == "hello", 10, "the spectator's hello")
             fresh = family(server, attacker)
             return await asyncio.to_thread(create, server, attacker, fresh)
         finally:

@@ -12,9 +12,23 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from deep_reference import (  # noqa: E402
     decode_counts, decode_png, escape_count, seed_colour, tile_of)
 from helpers import request  # noqa: E402
+from launcher import Playfield  # noqa: E402
 
 TOLERANCE = 2
 SAMPLES = 48
+# A bound on one deep render's answer: with both cores busy the debug build's seahorse tile
+# took longer than 10 s (helpers.request's default, and the server's default --tile-wait, past
+# which a render is stopped with 503).
+RENDER_BOUND = 120
+
+
+@pytest.fixture(scope="module")
+def playfield():
+    """This module's server: its renders may take up to RENDER_BOUND."""
+    server = Playfield("--tile-wait", str(RENDER_BOUND))
+    yield server
+    assert server.alive(), "the server died during the tests:\n" + server.read_log()
+    server.stop()
 
 # (name, zoom, x, y, iterations). The seahorse tile was found by walking down the quadtree from
 # level 8 at -0.7436 + 0.1318i, at each level into the child whose samples varied most.
@@ -32,7 +46,7 @@ CASES = [
 
 def fetch_tile(server, zoom, x, y, iterations):
     status, headers, body = request(
-        f"{server.url}/tiles/mandelbrot/{zoom}/{x}/{y}.png?iter={iterations}")
+        f"{server.url}/tiles/mandelbrot/{zoom}/{x}/{y}.png?iter={iterations}", timeout=RENDER_BOUND)
     assert status == 200, body
     assert headers["Content-Type"] == "image/png"
     return decode_png(body)
@@ -40,7 +54,7 @@ def fetch_tile(server, zoom, x, y, iterations):
 
 def fetch_counts(server, zoom, x, y, iterations):
     status, headers, body = request(
-        f"{server.url}/tiles/mandelbrot/{zoom}/{x}/{y}.counts?iter={iterations}")
+        f"{server.url}/tiles/mandelbrot/{zoom}/{x}/{y}.counts?iter={iterations}", timeout=RENDER_BOUND)
     assert status == 200, body
     assert headers["Content-Type"] == "application/octet-stream"
     cap, counts = decode_counts(body)

@@ -7,8 +7,8 @@ import random
 
 from websockets.asyncio.client import connect
 
-from deadline import receive_one
-from helpers import create_session, drain, request
+from deadline import receive_one, receive_until_async
+from helpers import create_session, request
 
 
 async def play_live(server, session, rng):
@@ -19,12 +19,30 @@ async def play_live(server, session, rng):
             for _ in range(5):
                 await ws.send(json.dumps({"type": "tilt", "x": rng.uniform(-1, 1), "y": rng.uniform(-1, 1)}))
             await asyncio.sleep(0.025)
+        # Every tilt applied and stored before the stop: a stop that reaches the session in the
+        # same tick as the last tilts takes effect first, and they then wait for a step (with
+        # both cores busy, 5 of the 300 did).
+        await ws.send(json.dumps({"type": "flush", "id": "all"}))
+        seen = []
+        stored = await receive_until_async(ws, lambda m: m.get("id") == "all", 30, "the 300 tilts stored", seen)
+        assert stored["type"] == "stored" and stored["inputs"] == 300, stored
         await ws.send(json.dumps({"type": "stop"}))
-        errors = [m for m in await drain(ws, 0.3) if m["type"] == "error"]
+        # The stop takes effect at the next tick; the `status` saying so follows it.
+        await receive_until_async(ws, lambda m: m["type"] == "status" and m["running"] is False,
+                                  20, "the status of the stopped maze", seen)
+        errors = [m for m in seen if m["type"] == "error"]
         assert not errors, errors
+    # A joiner of a stopped session gets its current frame at once.
     async with connect(f"{server.ws_url}/ws/sessions/{session['id']}") as ws:
-        messages = await drain(ws, 0.3)
-    return [m for m in messages if m["type"] == "frame"][-1]
+        return await receive_until_async(ws, lambda m: m["type"] == "frame", 10, "the joiner's frame")
+
+
+async def frame_at(ws, tick):
+    """The frame of `tick` that a seek shows (an error first fails the test)."""
+    frame = await receive_until_async(ws, lambda m: m["type"] == "error" or (m["type"] == "frame" and m["tick"] == tick),
+                                      20, f"the frame of tick {tick}")
+    assert frame["type"] == "frame", frame
+    return frame
 
 
 def last_frame(messages):
@@ -45,16 +63,22 @@ def test_a_replay_of_a_log_many_chunks_long_ends_in_the_live_state(start_playfie
             hello = await receive_one(ws)
             assert hello["type"] == "hello" and hello["end"] == live["tick"]
             await ws.send(json.dumps({"type": "speed", "value": 8}))
-            played = await drain(ws, 0.5 + live["tick"] / (8 * 60))
-            statuses = [m for m in played if m["type"] == "status"]
-            assert statuses[-1]["tick"] == live["tick"] and not statuses[-1]["playing"]
+            # Played to the end (at 8x, slower on a busy machine): its last frame, and the
+            # status that says it stopped there.
+            played = []
+
+            def at_the_end(_):
+                return (any(m["type"] == "frame" and m["tick"] == live["tick"] for m in played)
+                        and any(m["type"] == "status" and m["tick"] == live["tick"] and not m["playing"]
+                                for m in played))
+            await receive_until_async(ws, at_the_end, 60, "the replay's end", played)
             assert not [m for m in played if m["type"] == "error"]
             end = last_frame(played)
             # Back to the middle, on to the end again: the same final state.
             await ws.send(json.dumps({"type": "seek", "tick": live["tick"] // 3}))
-            middle = last_frame(await drain(ws, 0.5))
+            middle = await frame_at(ws, live["tick"] // 3)
             await ws.send(json.dumps({"type": "seek", "tick": live["tick"]}))
-            again = last_frame(await drain(ws, 0.5))
+            again = await frame_at(ws, live["tick"])
             return end, middle, again
 
     end, middle, again = asyncio.run(replay())

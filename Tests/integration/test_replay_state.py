@@ -6,6 +6,7 @@ import json
 import pytest
 from websockets.asyncio.client import connect
 
+from deadline import receive_until_async
 from helpers import create_session, request
 
 
@@ -18,8 +19,10 @@ def test_replay_state_starts_from_a_snapshot(start_playfield):
         url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
         async with connect(url) as ws:
             await ws.send(json.dumps({"type": "stop"}))
-            await ws.send(json.dumps({"type": "step", "count": 600}))
-            await asyncio.sleep(1.5)
+            await ws.send(json.dumps({"type": "step", "count": 600, "id": "600"}))
+            # The step's ack comes once its last tick ran (slower on a busy machine).
+            answer = await receive_until_async(ws, lambda m: m.get("id") == "600", 60, "the 600 ticks stepped")
+            assert answer["type"] == "ack", answer
     asyncio.run(run())
     live = request(f"{server.url}/api/sessions/{session['id']}/state")[2]
     tick = live["tick"] - 5

@@ -8,6 +8,7 @@ import time
 import pytest
 from websockets.asyncio.client import connect
 
+from deadline import receive_until_async, wait_until
 from helpers import request
 
 
@@ -23,16 +24,26 @@ def create(server, source, kind="maze"):
 
 
 def watched(server, sessions, body):
-    """Runs `body()` while a spectator watches each session."""
+    """Runs `body()` while a spectator watches each session; returns what it returned once the
+    server has seen every spectator leave (the sessions say they are idle)."""
     async def run():
         sockets = [await connect(f"{server.ws_url}/ws/sessions/{s['id']}") for s in sessions]
         try:
-            await asyncio.sleep(0.3)
+            # Watched once joined: the join is taken on the game loop's tick, and its `hello`
+            # follows.
+            for socket in sockets:
+                await receive_until_async(socket, lambda m: m["type"] == "hello", 10, "the spectator's hello")
             return await asyncio.to_thread(body)
         finally:
             for socket in sockets:
                 await socket.close()
-    return asyncio.run(run())
+    result = asyncio.run(run())
+    # A closed socket's leave reaches the session a moment later (longer on a busy machine):
+    # until then the session is still in use, and cannot be parked.
+    for session in sessions:
+        wait_until(lambda: request(f"{server.url}/api/sessions/{session['id']}")[2].get("idle"), 10,
+                   f"session {session['id']} idle once its spectator left")
+    return result
 
 
 def test_a_flood_of_creates_parks_the_flooders_own_idle_sessions(start_playfield):
@@ -74,7 +85,6 @@ def test_only_a_truly_full_server_answers_503_with_retry_after(start_playfield):
     assert status == 503, body
     assert int(headers["Retry-After"]) > 0
     # Once nobody watches, an idle session is parked instead.
-    time.sleep(0.3)
     assert create(server, "127.0.0.4")[0] == 201
 
 

@@ -85,6 +85,17 @@ async def collect(ws, seconds):
     return got
 
 
+async def collect_until(ws, done, seconds, what):
+    """Messages received, by type, until `done(got)` holds; fails after `seconds` (a busy
+    machine delays them, but they must come)."""
+    got = {}
+    deadline = Deadline(seconds, f"waiting for {what}")
+    while not done(got):
+        message = json.loads(await asyncio.wait_for(ws.recv(), deadline.left()))
+        got.setdefault(message["type"], []).append(message)
+    return got
+
+
 def test_stream_keeps_60_hz_and_bad_input_gets_errors(playfield):
     session = create_session(playfield)
 
@@ -101,15 +112,17 @@ def test_stream_keeps_60_hz_and_bad_input_gets_errors(playfield):
             for text in bad:
                 await ws.send(text)
             await ws.send(b"\x00binary")
-            got = await collect(ws, 3)
+            # Every answer, and 120 frames (two seconds of ticks; longer on a busy machine).
+            got = await collect_until(ws, lambda got: len(got.get("error", [])) >= 9 and len(got.get("frame", [])) >= 120,
+                                      30, "the nine errors and 120 frames")
             frames = got.get("frame", [])
             ticks = [f["tick"] for f in frames]
+            # The stream goes on, in order. NB: not "(nearly) every tick", which is not promised
+            # on a busy machine: a connection is sent the newest frame when it can take one, not
+            # a backlog (test_slow_clients), and with both cores busy this reader got 120 frames
+            # of 192 ticks, and of 455 in another run, while the game loop kept its 60 Hz. The
+            # rate itself is measured by the benchmarks.
             assert all(b > a for a, b in zip(ticks, ticks[1:])), "ticks must rise strictly"
-            # NB: against the session's own ticks, not the wall clock: a busy machine slows the
-            # loop for everyone, but a client that reads must still get (nearly) every tick.
-            # The rate itself is measured by the benchmarks.
-            assert len(frames) > 30 and len(frames) >= 0.8 * (ticks[-1] - ticks[0] + 1), \
-                f"{len(frames)} frames for ticks {ticks[0]} to {ticks[-1]}"
             codes = [e["error"] for e in got.get("error", [])]
             assert codes == ["bad-json", "not-an-object", "not-an-object", "missing-type", "bad-field",
                              "unknown-type", "bad-field", "bad-field", "bad-message"]
@@ -125,7 +138,9 @@ def test_spectators_watch_but_cannot_control(playfield):
             hello = await receive_one(ws)
             assert hello["role"] == "spectator"
             await ws.send(json.dumps({"type": "stop"}))
-            got = await collect(ws, 1)
+            # The refusal, and the stream going on (counted in frames: a busy machine slows it).
+            got = await collect_until(ws, lambda got: "error" in got and len(got.get("frame", [])) > 30, 30,
+                                      "the refusal and 30 frames")
             assert [e["error"] for e in got["error"]] == ["not-controller"]
             assert len(got.get("frame", [])) > 30, "the stream goes on"
     asyncio.run(run())
@@ -137,14 +152,19 @@ def test_stop_freezes_and_step_advances(playfield):
     async def run():
         async with connect(f"{playfield.ws_url}/ws/sessions/{session['id']}?token={session['token']}") as ws:
             await ws.send(json.dumps({"type": "stop"}))
-            await collect(ws, 0.3)
+            # The stop takes effect at the next tick; the `status` saying so follows its last frame.
+            await collect_until(ws, lambda got: any(not m["running"] for m in got.get("status", [])), 10,
+                                "the status of the stopped session")
             quiet = await collect(ws, 0.5)
             assert "frame" not in quiet
-            await ws.send(json.dumps({"type": "step", "count": 3}))
-            stepped = await collect(ws, 0.5)
+            # A step's ack comes once its last tick ran, after that tick's frame.
+            await ws.send(json.dumps({"type": "step", "count": 3, "id": "three"}))
+            stepped = await collect_until(ws, lambda got: "ack" in got or "error" in got, 10, "the step's ack")
+            assert [m["id"] for m in stepped["ack"]] == ["three"], stepped
             assert len(stepped["frame"]) == 3
+            assert "frame" not in await collect(ws, 0.3), "no frame after the three"
             await ws.send(json.dumps({"type": "ping", "id": 9, "t": 123}))
-            pong = await collect(ws, 0.3)
+            pong = await collect_until(ws, lambda got: "pong" in got, 10, "the pong")
             assert pong["pong"] == [{"type": "pong", "id": 9, "t": 123}]
     asyncio.run(run())
 
