@@ -37,8 +37,8 @@ class TiltingWatcher(RealtimeWatcher):
     counts the errors the server answers."""
 
     def __init__(self, url):
+        self.tilts = self.refused = 0  # NB: before the reader thread starts
         super().__init__(url)
-        self.tilts = self.refused = 0
         self.sender = threading.Thread(target=self._tilt, daemon=True)
         self.sender.start()
 
@@ -51,18 +51,9 @@ class TiltingWatcher(RealtimeWatcher):
                 return
             self.tilts += 1
 
-    def _read(self):
-        while not self.stopping.is_set():
-            try:
-                message = self.socket.recv(timeout=1)
-            except TimeoutError:
-                continue
-            except Exception:
-                return
-            if isinstance(message, str) and message.startswith('{"type":"frame"'):
-                self.samples.append((time.monotonic(), json.loads(message)["tick"]))
-            elif isinstance(message, str) and message.startswith('{"type":"error"'):
-                self.refused += 1
+    def heard(self, message):
+        if isinstance(message, str) and message.startswith('{"type":"error"'):
+            self.refused += 1
 
 
 def health(url):

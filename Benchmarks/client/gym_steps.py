@@ -140,6 +140,11 @@ class RealtimeWatcher:
                 return
             if isinstance(message, str) and message.startswith('{"type":"frame"'):
                 self.samples.append((time.monotonic(), json.loads(message)["tick"]))
+            else:
+                self.heard(message)
+
+    def heard(self, message):
+        """Any other message (a subclass may count them)."""
 
     def mark(self):
         self.samples.clear()

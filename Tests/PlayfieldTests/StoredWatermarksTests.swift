@@ -89,7 +89,9 @@ import Testing
     #expect(marks.stored(through: 1).isEmpty)
   }
 
-  @Test("a connection's flushes wait at most 16 at once; the next is refused, and answered ones make room")
+  @Test(
+    "a connection's flushes wait at most 16 at once; the next is refused, and answered ones make room"
+  )
   func waitingFlushesAreBounded() {
     var marks = Marks()
     let a = Peer()
@@ -162,7 +164,8 @@ import Testing
     marks.accepted(by: a)
     #expect(marks.applied(logged: 1, refused: 0, by: a, at: 2).isEmpty)
     _ = marks.cannotStore("down")
-    #expect(Self.answer(marks.flush(quiet, id: nil)) != "waiting")  // settled: answered, never told unstored
+    // Settled: answered, never told unstored.
+    #expect(Self.answer(marks.flush(quiet, id: nil)) != "waiting")
     #expect(Self.toldAll(marks.storesAgain()) == ["0@- -"])
     #expect(marks.unstored == nil)
     #expect(marks.storesAgain().isEmpty)

@@ -32,7 +32,8 @@ extension LiveSession {
   /// error when the session is not stored at all, or too many of the socket's flushes wait.
   func flushStored(_ socket: WebSocket, id: JSONValue?) -> ClientError? {
     guard journal != nil else {
-      return ClientError("not-stored", "this session is kept in memory only: nothing of it is stored")
+      return ClientError(
+        "not-stored", "this session is kept in memory only: nothing of it is stored")
     }
     switch watermarks.withLock({ $0.flush(socket, id: id) }) {
     case .now(let notice):

@@ -206,7 +206,8 @@ final class SessionRegistry: Sendable {
         }
         refusals.note(bound.limitName)
         throw APIError(
-          .tooManyRequests, quota.message(bound) + " (counted across every process of this service)")
+          .tooManyRequests, quota.message(bound) + " (counted across every process of this service)"
+        )
       } catch let error as StoreError {
         guard let refusal = StoredPlaces.refusal(error) else { return memoryOnly(id, error) }
         // NB: past its share, the owner's own oldest parked session makes room, nobody else's.
