@@ -199,6 +199,29 @@ def wait_for(condition, seconds, what):
     raise TimeoutError(f"{what}: not within {seconds} s")
 
 
+# The watchdog of a PostgreSQL server (`Postgres.watch`): argv is the parent's pid, the
+# postmaster's pid and the stop command (JSON). It polls both twice a second: the postmaster
+# gone, it ends; the parent gone (or this watchdog handed to another parent), it runs the stop
+# command and ends.
+WATCHDOG = """
+import json, os, subprocess, sys, time
+parent, postmaster, stop = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+while alive(postmaster):
+    if os.getppid() != parent or not alive(parent):
+        subprocess.run(stop, timeout=60, capture_output=True)
+        break
+    time.sleep(0.5)
+"""
+
+
 class Postgres:
     """A PostgreSQL server of its own in `directory` on a free port (as the `postgres` user when
     run as root, since PostgreSQL refuses root)."""
@@ -255,6 +278,19 @@ class Postgres:
     def start(self):
         self.run("pg_ctl", "start", "-w", "-t", "120", "-D", self.data, "-l",
                  self.directory / "server.log", "-o", f"-p {self.port}")
+        self.watch()
+
+    def watch(self):
+        """Starts a watchdog (a session of its own, so no signal to this process's group
+        reaches it) that stops this server at once (`pg_ctl stop -m immediate`) when the
+        process that started it dies, however it dies (kill -9 of a test run included); it
+        ends by itself when the server stops first."""
+        stop = [f"{self.bin}/pg_ctl", "stop", "-m", "immediate", "-D", str(self.data)]
+        if self.user:
+            stop = ["/usr/sbin/runuser", "-u", self.user, "--", *stop]
+        subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.pid or 0),
+                          json.dumps(stop)], start_new_session=True, cwd="/",
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def restart(self):
         """Starts the server again after it exited (a crash leaves its pid file: pg_ctl knows)."""

@@ -1,0 +1,314 @@
+"""Issue 32: what each failure keeps, checked against every controller's `stored` watermark
+(docs/deployment.md, "What survives which failure"): kill -9 of a process, SIGSTOP of one (a
+short pause it goes on from, and one past its lease after which it is fenced), and PostgreSQL
+stopped for every process. The partition is test_partition.py; a full disk, the saved-status
+browser test (prlimit).
+
+Two processes `a` and `b` on one PostgreSQL, reached directly (scripts/cluster.py's `Postgres`
+and `Process`, no nginx: a request names the process it goes to). Controllers of sessions send
+one numbered ball per input, so a log read back through `/inputs` says which inputs it holds,
+in order (test_partition.py's `Controller`). Skipped, saying why, only when PostgreSQL's
+binaries are missing (`make test-deps`).
+"""
+import asyncio
+import os
+import pathlib
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+import pytest
+from websockets.asyncio.client import connect
+
+from deadline import Deadline
+from helpers import create_session, request
+from test_partition import Controller, logged_xs
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
+import cluster as clusters  # noqa: E402  (scripts/cluster.py, which `make cluster` runs)
+
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
+
+SESSIONS = 3
+
+
+class Pair:
+    """PostgreSQL and processes `a` and `b`; `up()` starts again whichever a test killed."""
+
+    def __init__(self, directory):
+        (directory / "pg").mkdir()
+        self.postgres = clusters.Postgres(directory / "pg")
+        self.processes = []
+        for shard in "ab":
+            process = clusters.Process(shard, self.postgres.url, directory, ["--sessions-per-client", "64"])
+            self.processes.append(process)
+
+    def up(self):
+        if not self.postgres.running():
+            self.postgres.start()
+        for process in self.processes:
+            if not process.running():
+                process.restart()
+            process.url = f"http://{process.address}"
+            process.ws_url = f"ws://{process.address}"
+        return self.processes
+
+    def stop(self):
+        for process in self.processes:
+            if process.process.poll() is None:
+                process.process.send_signal(signal.SIGCONT)  # NB: a stopped process cannot stop
+            process.stop()
+        try:
+            self.postgres.stop()
+        except Exception:  # NB: best effort; the folder goes anyway (and the watchdog stops it)
+            pass
+
+
+@pytest.fixture(scope="module")
+def pair():
+    try:
+        clusters.Postgres.binaries()
+    except FileNotFoundError as error:
+        pytest.skip(str(error))
+    directory = pathlib.Path(tempfile.mkdtemp(prefix="playfield-watermarks-"))
+    os.chmod(directory, 0o755)
+    made = None
+    try:
+        made = Pair(directory)
+        yield made
+    finally:
+        if made:
+            made.stop()
+        if not os.environ.get("PLAYFIELD_KEEP_CLUSTER"):
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+async def controllers_of(process, sessions):
+    """A `Controller` per session on `process`, each reading in a task of its own."""
+    controllers = []
+    for session in sessions:
+        ws = await connect(f"{process.ws_url}/ws/sessions/{session['id']}?token={session['token']}",
+                           max_queue=None, open_timeout=10)
+        controllers.append(Controller(session, ws))
+    return controllers, [asyncio.create_task(c.read()) for c in controllers]
+
+
+class Sender:
+    """Sends an input on every open controller ten times a second until `stop()`."""
+
+    def __init__(self, controllers):
+        self.controllers = controllers
+        self.sending = True
+        self.task = asyncio.create_task(self._run())
+
+    async def _run(self):
+        while self.sending:
+            for controller in self.controllers:
+                if controller.close_code is None:
+                    try:
+                        await controller.send_one()
+                    except Exception:  # NB: the connection went (the process died): sent stays as was
+                        pass
+            await asyncio.sleep(0.1)
+
+    async def stop(self):
+        self.sending = False
+        await self.task
+
+
+async def watermarks_reach(controllers, inputs, seconds, what):
+    deadline = Deadline(seconds, what)
+    while not all(c.watermark >= inputs for c in controllers):
+        await asyncio.sleep(min(0.05, deadline.left()))
+
+
+def adopted_by(process, sessions, seconds):
+    """Waits until `process` serves every session (it adopts each on its first request once
+    the old holder's lease ran out); returns how long that took."""
+    started = time.monotonic()
+    deadline = Deadline(seconds, f"process {process.shard} adopting every session")
+    waiting = {s["id"] for s in sessions}
+    while waiting:
+        for session_id in sorted(waiting):
+            if request(f"{process.url}/api/sessions/{session_id}")[0] == 200:
+                waiting.discard(session_id)
+        time.sleep(min(0.2, deadline.left()))
+    return time.monotonic() - started
+
+
+def assert_prefix_reaching_watermarks(process, controllers):
+    """Each session's log, read through `process`, is the inputs its controller sent, in order,
+    without gaps, and holds at least all of them up to its last watermark."""
+    for controller in controllers:
+        logged = logged_xs(process, controller.session)
+        assert logged == controller.sent[:len(logged)], "the log is a prefix of what was sent"
+        assert len(logged) >= controller.watermark > 0, (len(logged), controller.watermark)
+
+
+def test_kill_9_keeps_every_input_at_or_below_each_watermark(pair):
+    """kill -9 mid-stream: the adopter's log of each session holds every input at or below the
+    last watermark its controller was told (and is a prefix of what was sent)."""
+    a, b = pair.up()
+    sessions = [create_session(a, "bouncing-balls") for _ in range(SESSIONS)]
+
+    async def run():
+        controllers, readers = await controllers_of(a, sessions)
+        sender = Sender(controllers)
+        try:
+            await watermarks_reach(controllers, 5, 20, "every controller's watermark at 5")
+            await asyncio.sleep(0.4)  # NB: inputs above the watermark too: mid write interval
+            a.process.kill()
+        finally:
+            await sender.stop()
+        await asyncio.wait_for(asyncio.gather(*readers), 20)
+        return controllers
+
+    controllers = asyncio.run(run())
+    assert all(c.close_code is not None for c in controllers), "the connections closed with the process"
+    took = adopted_by(b, sessions, 60)
+    print(f"adopted {took:.1f} s after the kill; sent {[len(c.sent) for c in controllers]}, "
+          f"watermarks {[c.watermark for c in controllers]}, "
+          f"logged {[len(logged_xs(b, c.session)) for c in controllers]}")
+    assert_prefix_reaching_watermarks(b, controllers)
+
+
+def test_sigstop_briefly_then_it_goes_on_with_nothing_lost(pair):
+    """A pause shorter than the lease's margin: no `stored` comes while it lasts, so `flush`
+    times out (the client's bound); after SIGCONT the process goes on and stores every input,
+    those sent during the pause included."""
+    from playfield_client import AsyncSession
+
+    a, _ = pair.up()
+    session = create_session(a, "bouncing-balls")
+
+    async def run():
+        client = await AsyncSession.connect(
+            f"{a.ws_url}/ws/sessions/{session['id']}?token={session['token']}", reconnect=False)
+        try:
+            for n in range(3):
+                await client.add_ball(20 + n, 30)
+            assert await client.flush(timeout=20) == 3
+            a.process.send_signal(signal.SIGSTOP)
+            try:
+                await client.add_ball(30, 30, confirm=False)
+                with pytest.raises(TimeoutError):
+                    await client.flush(timeout=1.0)
+                assert client.stored == 3, "nothing more was said to be stored during the pause"
+            finally:
+                a.process.send_signal(signal.SIGCONT)
+            return await client.flush(timeout=20)
+        finally:
+            await client.close()
+
+    assert asyncio.run(run()) == 4, "after SIGCONT the input sent during the pause is stored"
+    assert logged_xs(a, session) == [20, 21, 22, 30]
+
+
+def test_sigstop_past_the_lease_is_fenced_and_nothing_below_a_watermark_is_lost(pair):
+    """A pause past the lease: no `stored` comes while it lasts; the other process adopts every
+    session with each input at or below its controller's watermark; after SIGCONT the paused
+    process closes its controllers with 1013, and nothing it was sent meanwhile reaches the log."""
+    a, b = pair.up()
+    sessions = [create_session(a, "bouncing-balls") for _ in range(SESSIONS)]
+
+    async def run():
+        controllers, readers = await controllers_of(a, sessions)
+        sender = Sender(controllers)
+        try:
+            await watermarks_reach(controllers, 5, 20, "every controller's watermark at 5")
+            a.process.send_signal(signal.SIGSTOP)
+            try:
+                sent_before = [len(c.sent) for c in controllers]
+                told_before = [len(c.watermarks) for c in controllers]
+                took = await asyncio.to_thread(adopted_by, b, sessions, 60)
+                # Nothing was said to be stored while the process was stopped.
+                assert [len(c.watermarks) for c in controllers] == told_before
+                assert all(c.close_code is None for c in controllers)
+            finally:
+                a.process.send_signal(signal.SIGCONT)
+        finally:
+            await sender.stop()
+        await asyncio.wait_for(asyncio.gather(*readers), 30)
+        return controllers, sent_before, took
+
+    controllers, sent_before, took = asyncio.run(run())
+    print(f"adopted {took:.1f} s into the pause; sent {[len(c.sent) for c in controllers]} "
+          f"({sent_before} before it), watermarks {[c.watermark for c in controllers]}")
+    assert [c.close_code for c in controllers] == [1013] * len(controllers), "fenced after SIGCONT"
+    assert_prefix_reaching_watermarks(b, controllers)
+    for controller, before in zip(controllers, sent_before):
+        assert len(logged_xs(b, controller.session)) <= before, "nothing sent during the pause is logged"
+    assert a.process.poll() is None, "the paused process lives on"
+
+
+def test_postgresql_down_for_all_then_storing_resumes_and_nothing_is_lost(pair):
+    """pg_ctl stop: every controller of both processes is told `unstored` (with its watermark);
+    the Python client's `flush` raises `NotStored`; after pg_ctl start the watermarks rise again
+    to every input sent, those of the outage included, and each log is exactly what was sent."""
+    from playfield_client import AsyncSession, NotStored
+
+    a, b = pair.up()
+    on = {process.shard: [create_session(process, "bouncing-balls") for _ in range(2)]
+          for process in (a, b)}
+
+    async def run():
+        controllers, readers = [], []
+        for process in (a, b):
+            made, reading = await controllers_of(process, on[process.shard])
+            controllers += made
+            readers += reading
+        client = await AsyncSession.connect(
+            f"{a.ws_url}/ws/sessions/{on['a'][0]['id']}?token={on['a'][0]['token']}", reconnect=False)
+        sender = Sender(controllers)
+        try:
+            await client.add_ball(10, 30)
+            assert await client.flush(timeout=20) == 1
+            await watermarks_reach(controllers, 5, 20, "every controller's watermark at 5")
+            stopped_at = time.monotonic()
+            await asyncio.to_thread(pair.postgres.stop)
+            deadline = Deadline(15, "every controller told its inputs are not stored")
+            while not all(c.unstored for c in controllers):
+                await asyncio.sleep(min(0.05, deadline.left()))
+            told = [c.unstored[0][0] - stopped_at for c in controllers]
+            await client.add_ball(11, 30, confirm=False)
+            with pytest.raises(NotStored) as refused:
+                await client.flush(timeout=10)
+            assert refused.value.stored == 1
+            for controller in controllers:
+                notice = controller.unstored[0]
+                before = [inputs for at, inputs in controller.watermarks if at <= notice[0]]
+                assert notice[1]["inputs"] == max(before, default=0), (notice, controller.watermarks)
+            await asyncio.sleep(1.0)  # inputs acknowledged during the outage
+            during = [len(c.sent) for c in controllers]
+            await asyncio.to_thread(pair.postgres.start)
+            back_at = time.monotonic()
+            # Storing resumes: each watermark rises past what the outage's inputs reached.
+            await watermarks_reach_each(controllers, during, 60, "watermarks rising past the outage")
+            resumed = time.monotonic() - back_at
+        finally:
+            await sender.stop()
+        await watermarks_reach_each(controllers, [len(c.sent) for c in controllers], 30,
+                                    "every input stored")
+        assert await client.flush(timeout=30) == 2 and client.unstored is None
+        await client.close()
+        for controller in controllers:
+            await controller.ws.close()
+        await asyncio.wait_for(asyncio.gather(*readers), 10)
+        return controllers, told, resumed
+
+    controllers, told, resumed = asyncio.run(run())
+    print(f"told after {', '.join(f'{t:.2f}' for t in told)} s; watermarks past the outage "
+          f"{resumed:.1f} s after PostgreSQL was back; sent {[len(c.sent) for c in controllers]}")
+    for controller in controllers:
+        process = a if controller.session["id"].startswith("a.") else b
+        logged = [x for x in logged_xs(process, controller.session) if x not in (10, 11)]
+        assert logged == controller.sent, "every input, those of the outage included, in order"
+        assert controller.watermark == len(controller.sent)
+
+
+async def watermarks_reach_each(controllers, inputs, seconds, what):
+    deadline = Deadline(seconds, what)
+    while not all(c.watermark >= n for c, n in zip(controllers, inputs)):
+        await asyncio.sleep(min(0.05, deadline.left()))
