@@ -312,3 +312,49 @@ async def watermarks_reach_each(controllers, inputs, seconds, what):
     deadline = Deadline(seconds, what)
     while not all(c.watermark >= n for c, n in zip(controllers, inputs)):
         await asyncio.sleep(min(0.05, deadline.left()))
+
+
+def test_postgresql_down_tells_a_batch_connection_unstored_and_then_stored(pair):
+    """/ws/batch, as the session socket: with PostgreSQL stopped, a connection with sessions
+    attached is told `unstored` (each slot's stored tick, and why), which the Python client's
+    `Batch.unstored` reports; with it started again, `stored`, and the replies' `stored` ticks
+    reach their ticks again."""
+    from playfield_client import Client
+    from playfield_client.batch import Batch
+
+    a, _ = pair.up()
+    client = Client(a.url)
+    infos = [client.create_session("holes", seed=30 + i, clock="on-demand") for i in range(2)]
+    with Batch(client, timeout=30) as batch:
+        for info in infos:
+            batch.attach(info)
+
+        def step_until(condition, seconds, what, actions=None):
+            """Steps (with `actions` each time, else none: nothing new to store) until
+            `condition` holds for the reply."""
+            deadline = Deadline(seconds, what)
+            while True:
+                reply = batch.step(actions=actions, count=2)
+                if condition(reply):
+                    return reply
+                time.sleep(min(0.05, deadline.left()))
+
+        tilts = [[0.5, 0], [0, 0.5]]
+        batch.step(actions=tilts)
+        step_until(lambda r: all(r.stored == r.ticks), 20, "every step stored")
+        assert batch.unstored is None
+        pair.postgres.stop()
+        try:
+            reply = step_until(lambda r: batch.unstored is not None, 15, "the batch connection told",
+                               actions=tilts)
+            told = batch.stored_ticks
+            assert len(told) == 2 and all(0 < t <= tick for t, tick in zip(told, reply.ticks)), (told, reply.ticks)
+            assert "database" in batch.unstored, batch.unstored
+            # Steps go on (in memory); their stored ticks stay where the notice said.
+            later = batch.step(actions=tilts, count=2)
+            assert list(later.stored) == told and all(later.ticks > reply.ticks)
+        finally:
+            pair.postgres.start()
+        step_until(lambda r: batch.unstored is None, 60, "the batch connection told `stored` again")
+        assert len(batch.stored_ticks) == 2
+        step_until(lambda r: all(r.stored == r.ticks), 30, "steps stored again")
