@@ -37,8 +37,9 @@ SHARD_NAMES = "abcdefghijklmnopqrstuvwxyz"
 # How long a session lease lasts unless renewed (StorageJournal.leaseSeconds).
 LEASE_SECONDS = 6
 
-# The paths that name a session (its id begins with the shard that made it: `a.ID`).
-SESSION_PATHS = r"^/(?:api/sessions|ws/sessions|ws/replays|sessions)/"
+# The paths that name a session or a compare group (its id begins with the shard that made it,
+# and holds it: `a.ID`).
+SESSION_PATHS = r"^/(?:api/sessions|ws/sessions|ws/replays|sessions|ws/compare)/"
 
 
 def nginx_config(shards, port, directory, listen="127.0.0.1"):

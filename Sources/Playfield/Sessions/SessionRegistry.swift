@@ -156,7 +156,7 @@ final class SessionRegistry: Sendable {
       throw APIError(
         .badRequest, error.description, field: error.field.map { "config.\($0)" } ?? "config")
     }
-    let id = (shard.isEmpty ? "" : shard + ".") + Self.identifier(random(16))
+    let id = routedIdentifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
     try admitLive(id, client: client, onDemand: clock == .onDemand, mayPark: true)
@@ -342,6 +342,13 @@ final class SessionRegistry: Sendable {
       if let problem { session.storing(problem: problem) }
     }
     wake()
+  }
+
+  /// A new id of something this process holds in memory (a session, a compare group): this
+  /// process's shard, a dot, then `identifier(bytes)` (just that for a lone process), so that
+  /// nginx sends every request naming it here (scripts/cluster.py, docs/deployment.md).
+  func routedIdentifier(_ bytes: [UInt8]) -> String {
+    (shard.isEmpty ? "" : shard + ".") + Self.identifier(bytes)
   }
 
   /// 128 random bits as URL-safe base64 without padding (22 characters).
