@@ -11,6 +11,7 @@ in order (test_partition.py's `Controller`). Skipped, saying why, only when Post
 binaries are missing (`make test-deps`).
 """
 import asyncio
+import contextlib
 import os
 import pathlib
 import shutil
@@ -37,13 +38,16 @@ SESSIONS = 3
 class Pair:
     """PostgreSQL and processes `a` and `b`; `up()` starts again whichever a test killed."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, extra=("--sessions-per-client", "64")):
         (directory / "pg").mkdir()
         self.postgres = clusters.Postgres(directory / "pg")
         self.processes = []
-        for shard in "ab":
-            process = clusters.Process(shard, self.postgres.url, directory, ["--sessions-per-client", "64"])
-            self.processes.append(process)
+        try:
+            for shard in "ab":
+                self.processes.append(clusters.Process(shard, self.postgres.url, directory, extra))
+        except BaseException:
+            self.stop()
+            raise
 
     def up(self):
         if not self.postgres.running():
@@ -66,8 +70,10 @@ class Pair:
             pass
 
 
-@pytest.fixture(scope="module")
-def pair():
+@contextlib.contextmanager
+def started_pair(*extra):
+    """A `Pair` (with `extra` options for both processes), stopped and removed after; skips
+    the test when PostgreSQL's binaries are missing."""
     try:
         clusters.Postgres.binaries()
     except FileNotFoundError as error:
@@ -76,13 +82,19 @@ def pair():
     os.chmod(directory, 0o755)
     made = None
     try:
-        made = Pair(directory)
+        made = Pair(directory, *extra)
         yield made
     finally:
         if made:
             made.stop()
         if not os.environ.get("PLAYFIELD_KEEP_CLUSTER"):
             shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def pair():
+    with started_pair() as made:
+        yield made
 
 
 async def controllers_of(process, sessions):
@@ -358,3 +370,38 @@ def test_postgresql_down_tells_a_batch_connection_unstored_and_then_stored(pair)
         step_until(lambda r: batch.unstored is None, 60, "the batch connection told `stored` again")
         assert len(batch.stored_ticks) == 2
         step_until(lambda r: all(r.stored == r.ticks), 30, "steps stored again")
+
+
+def test_an_adopter_holds_adopted_sessions_within_its_own_limits():
+    """Adopted sessions count in the adopter's memory as its own creations do
+    (`SessionRegistry.admitLive`): with its live places full, each adoption parks one of its
+    idle sessions (or is refused), so it never holds more than `--max-sessions`, nor a client
+    more than `--sessions-per-client`. (Already so on main since the `places` work: this
+    checks it on a shared store, through an adoption after kill -9.)"""
+    with started_pair(["--max-sessions", "4", "--sessions-per-client", "3"]) as made:
+        a, b = made.up()
+        clients = [{"X-Forwarded-For": f"10.9.0.{n}"} for n in range(5)]
+
+        def create(process, headers):
+            status, _, body = request(f"{process.url}/api/sessions", "POST",
+                                      {"kind": "bouncing-balls", "config": {}}, headers=headers)
+            assert status == 201, body
+            return body
+
+        theirs = [create(a, clients[0]) for _ in range(3)]  # one client's 3 places, on a
+        others = [create(b, clients[n]) for n in range(1, 5)]  # b full: 4 live
+        assert request(f"{b.url}/healthz")[2]["sessions"] == 4
+        a.process.kill()
+        a.process.wait()
+        took = adopted_by(b, theirs, 60)
+        health = request(f"{b.url}/healthz")[2]
+        print(f"adopted after {took:.1f} s: {health['sessions']} live, {health['parkedSessions']} parked")
+        assert health["sessions"] == 4, "b holds no more live sessions than --max-sessions"
+        assert health["parkedSessions"] >= 3, "its own idle sessions were parked for the adopted ones"
+        # A fourth of the adopted client's: made by parking one of its own idle ones (or
+        # refused), never a fifth live session on b.
+        status, _, body = request(f"{b.url}/api/sessions", "POST",
+                                  {"kind": "bouncing-balls", "config": {}}, headers=clients[0])
+        assert status in (201, 429), body
+        assert request(f"{b.url}/healthz")[2]["sessions"] == 4
+        assert len(others) == 4
