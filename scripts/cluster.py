@@ -318,11 +318,12 @@ class Process:
     """One `playfield serve --shard NAME` on a free port (Tests/launcher.py starts it), its log
     `playfield-NAME.log` in the cluster's folder."""
 
-    def __init__(self, shard, database, directory, extra=()):
+    def __init__(self, shard, database, directory, extra=(), binary=None):
         self.shard = shard
         self.database = database
         self.directory = pathlib.Path(directory)
         self.extra = list(extra)
+        self.binary = binary  # None: Tests/launcher.py's BINARY
         self.start()
 
     def start(self, port=None):
@@ -332,7 +333,7 @@ class Process:
             self.server = Playfield(
                 "--shard", self.shard, "--event-loops", "2", "--trusted-proxy", "127.0.0.1",
                 *self.extra, database=self.database, port=self.port, directory=self.directory,
-                log_name=f"playfield-{self.shard}.log", process_group=0)
+                log_name=f"playfield-{self.shard}.log", process_group=0, binary=self.binary)
         except RuntimeError as error:
             raise RuntimeError(f"process {self.shard} did not start: {error}") from None
 
@@ -400,9 +401,10 @@ class Nginx:
 class Cluster:
     """PostgreSQL, `count` Playfield processes (shards a, b, c, …) and nginx, in a temp folder."""
 
-    def __init__(self, count=3, port=None, extra=()):
-        if not BINARY.exists():
-            raise FileNotFoundError(f"{BINARY} is missing: run `swift build -c release --product playfield`")
+    def __init__(self, count=3, port=None, extra=(), binary=None):
+        binary = pathlib.Path(binary or BINARY)
+        if not binary.exists():
+            raise FileNotFoundError(f"{binary} is missing: run `swift build -c release --product playfield`")
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="playfield-cluster-"))
         os.chmod(self.directory, 0o755)
         self.postgres = None
@@ -412,7 +414,7 @@ class Cluster:
             (self.directory / "pg").mkdir()
             self.postgres = Postgres(self.directory / "pg")
             for name in SHARD_NAMES[:count]:
-                self.processes.append(Process(name, self.postgres.url, self.directory, extra))
+                self.processes.append(Process(name, self.postgres.url, self.directory, extra, binary))
             (self.directory / "nginx").mkdir()
             self.port = port or free_port()
             self.nginx = Nginx({p.shard: p.address for p in self.processes}, self.port,
