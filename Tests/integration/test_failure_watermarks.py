@@ -38,12 +38,12 @@ SESSIONS = 3
 class Pair:
     """PostgreSQL and processes `a` and `b`; `up()` starts again whichever a test killed."""
 
-    def __init__(self, directory, extra=("--sessions-per-client", "64")):
+    def __init__(self, directory, extra=("--sessions-per-client", "64"), shards="ab"):
         (directory / "pg").mkdir()
         self.postgres = clusters.Postgres(directory / "pg")
         self.processes = []
         try:
-            for shard in "ab":
+            for shard in shards:
                 self.processes.append(clusters.Process(shard, self.postgres.url, directory, extra))
         except BaseException:
             self.stop()
@@ -405,3 +405,36 @@ def test_an_adopter_holds_adopted_sessions_within_its_own_limits():
         assert status in (201, 429), body
         assert request(f"{b.url}/healthz")[2]["sessions"] == 4
         assert len(others) == 4
+
+
+def test_an_adoption_never_takes_a_client_past_its_quota_across_the_processes():
+    """A client's sessions on a killed process stop counting once their leases run out; if it
+    then fills its quota on another process, a third that adopts the old ones counts those
+    too (as a create does) and refuses them (429), so the client never holds more than its
+    quota across the cluster. On the old code the adopter counted only its own memory: the
+    client held 6 of 3."""
+    with started_pair(["--sessions-per-client", "3"], "abc") as made:
+        a, b, c = made.up()
+        client = {"X-Forwarded-For": "10.9.1.1"}
+
+        def create(process):
+            return request(f"{process.url}/api/sessions", "POST",
+                           {"kind": "bouncing-balls", "config": {}}, headers=client)
+
+        theirs = [create(a)[2] for _ in range(3)]
+        assert all(s["id"].startswith("a.") for s in theirs)
+        assert create(c)[0] == 429, "3 live on a: the fourth is refused across the processes"
+        a.process.kill()
+        a.process.wait()
+        time.sleep(clusters.LEASE_SECONDS + 1)  # a's leases ran out: its sessions count no more
+        fresh = [create(c) for _ in range(3)]
+        assert [status for status, _, _ in fresh] == [201] * 3, fresh
+        answers = [request(f"{b.url}/api/sessions/{s['id']}") for s in theirs]
+        assert [status for status, _, _ in answers] == [429] * 3, [(s, body) for s, _, body in answers]
+        assert "across every process" in str(answers[0][2]), answers[0][2]
+        assert request(f"{b.url}/healthz")[2]["sessions"] == 0, "b adopted none of them"
+        # Once the client lets its sessions on c go, b adopts the old ones.
+        for _, _, session in fresh:
+            status, _, _ = request(f"{c.url}/api/sessions/{session['id']}?token={session['token']}", "DELETE")
+            assert status in (200, 204)
+        assert [request(f"{b.url}/api/sessions/{s['id']}")[0] for s in theirs] == [200] * 3
