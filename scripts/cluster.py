@@ -289,16 +289,29 @@ class Postgres:
         stop = [f"{self.bin}/pg_ctl", "stop", "-m", "immediate", "-D", str(self.data)]
         if self.user:
             stop = ["/usr/sbin/runuser", "-u", self.user, "--", *stop]
-        subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.pid or 0),
-                          json.dumps(stop)], start_new_session=True, cwd="/",
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.unwatch()
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.pid or 0), json.dumps(stop)],
+            start_new_session=True, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+
+    def unwatch(self):
+        """Ends the watchdog, if one runs (it would end by itself within 0.5 s of the server)."""
+        watchdog = getattr(self, "watchdog", None)
+        if watchdog and watchdog.poll() is None:
+            watchdog.kill()
+            watchdog.wait()
 
     def restart(self):
         """Starts the server again after it exited (a crash leaves its pid file: pg_ctl knows)."""
         self.start()
 
     def stop(self, mode="fast"):
-        self.run("pg_ctl", "stop", "-w", "-t", "60", "-m", mode, "-D", self.data, timeout=90)
+        try:
+            self.run("pg_ctl", "stop", "-w", "-t", "60", "-m", mode, "-D", self.data, timeout=90)
+        finally:
+            if not self.running():
+                self.unwatch()
 
     @property
     def pid(self):
