@@ -200,13 +200,12 @@ def wait_for(condition, seconds, what):
     raise TimeoutError(f"{what}: not within {seconds} s")
 
 
-# The watchdog of a PostgreSQL server (`Postgres.watch`): argv is the parent's pid, the
-# postmaster's pid and the stop command (JSON). It polls both twice a second: the postmaster
-# gone, it ends; the parent gone (or this watchdog handed to another parent), it runs the stop
-# command and ends.
+# A watchdog (`watch`): argv is the parent's pid, the watched process's pid and its stop command
+# (JSON). It polls both twice a second: the watched process gone, it ends; the parent gone (or
+# this watchdog handed to another parent), it runs the stop command and ends.
 WATCHDOG = """
 import json, os, subprocess, sys, time
-parent, postmaster, stop = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+parent, watched, stop = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
 def alive(pid):
     try:
         os.kill(pid, 0)
@@ -215,12 +214,30 @@ def alive(pid):
         return False
     except PermissionError:
         return True
-while alive(postmaster):
+while alive(watched):
     if os.getppid() != parent or not alive(parent):
         subprocess.run(stop, timeout=60, capture_output=True)
         break
     time.sleep(0.5)
 """
+
+
+def watch(pid, stop):
+    """Starts a watchdog of process `pid` (in a session of its own, so no signal to this
+    process's group reaches it) that runs the command `stop` when this process dies, however
+    it dies (kill -9 of a test run or of the supervisor included), so that nothing a cluster
+    started is left running; it ends by itself when `pid` ends first. Returns its Popen."""
+    return subprocess.Popen(
+        [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(pid or 0), json.dumps(stop)],
+        start_new_session=True, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+
+
+def unwatch(watchdog):
+    """Ends a watchdog `watch` started, if it runs (it would end within 0.5 s of its process)."""
+    if watchdog and watchdog.poll() is None:
+        watchdog.kill()
+        watchdog.wait()
 
 
 class Postgres:
@@ -282,25 +299,13 @@ class Postgres:
         self.watch()
 
     def watch(self):
-        """Starts a watchdog (a session of its own, so no signal to this process's group
-        reaches it) that stops this server at once (`pg_ctl stop -m immediate`) when the
-        process that started it dies, however it dies (kill -9 of a test run included); it
-        ends by itself when the server stops first."""
+        """A watchdog that stops this server at once (`pg_ctl stop -m immediate`) if the
+        process that started it dies first."""
         stop = [f"{self.bin}/pg_ctl", "stop", "-m", "immediate", "-D", str(self.data)]
         if self.user:
             stop = ["/usr/sbin/runuser", "-u", self.user, "--", *stop]
-        self.unwatch()
-        self.watchdog = subprocess.Popen(
-            [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.pid or 0), json.dumps(stop)],
-            start_new_session=True, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
-
-    def unwatch(self):
-        """Ends the watchdog, if one runs (it would end by itself within 0.5 s of the server)."""
-        watchdog = getattr(self, "watchdog", None)
-        if watchdog and watchdog.poll() is None:
-            watchdog.kill()
-            watchdog.wait()
+        unwatch(getattr(self, "watchdog", None))
+        self.watchdog = watch(self.pid, stop)
 
     def restart(self):
         """Starts the server again after it exited (a crash leaves its pid file: pg_ctl knows)."""
@@ -311,7 +316,7 @@ class Postgres:
             self.run("pg_ctl", "stop", "-w", "-t", "60", "-m", mode, "-D", self.data, timeout=90)
         finally:
             if not self.running():
-                self.unwatch()
+                unwatch(self.watchdog)
 
     @property
     def pid(self):
@@ -349,6 +354,8 @@ class Process:
                 log_name=f"playfield-{self.shard}.log", process_group=0, binary=self.binary)
         except RuntimeError as error:
             raise RuntimeError(f"process {self.shard} did not start: {error}") from None
+        unwatch(getattr(self, "watchdog", None))
+        self.watchdog = watch(self.process.pid, ["kill", "-KILL", str(self.process.pid)])
 
     @property
     def process(self):
@@ -373,6 +380,7 @@ class Process:
 
     def stop(self, sig=signal.SIGTERM, timeout=15):
         self.server.stop(sig, timeout)
+        unwatch(self.watchdog)
 
 
 class Nginx:
@@ -392,6 +400,9 @@ class Nginx:
         self.process = subprocess.Popen([self.binary, "-c", str(self.directory / "nginx.conf"),
                                          "-p", str(self.directory)], stdout=self.log, stderr=self.log,
                                         process_group=0)
+        unwatch(getattr(self, "watchdog", None))
+        # NB: its process group (its workers with it: they outlive a master killed alone).
+        self.watchdog = watch(self.process.pid, ["kill", "-KILL", "--", f"-{self.process.pid}"])
 
     def running(self):
         return self.process.poll() is None
@@ -408,6 +419,7 @@ class Nginx:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        unwatch(self.watchdog)
         self.log.close()
 
 
