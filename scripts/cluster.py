@@ -37,8 +37,9 @@ SHARD_NAMES = "abcdefghijklmnopqrstuvwxyz"
 # How long a session lease lasts unless renewed (StorageJournal.leaseSeconds).
 LEASE_SECONDS = 6
 
-# The paths that name a session (its id begins with the shard that made it: `a.ID`).
-SESSION_PATHS = r"^/(?:api/sessions|ws/sessions|ws/replays|sessions)/"
+# The paths that name a session or a compare group (its id begins with the shard that made it,
+# and holds it: `a.ID`).
+SESSION_PATHS = r"^/(?:api/sessions|ws/sessions|ws/replays|sessions|ws/compare)/"
 
 
 def nginx_config(shards, port, directory, listen="127.0.0.1"):
@@ -199,6 +200,46 @@ def wait_for(condition, seconds, what):
     raise TimeoutError(f"{what}: not within {seconds} s")
 
 
+# A watchdog (`watch`): argv is the parent's pid, the watched process's pid and its stop command
+# (JSON). It polls both twice a second: the watched process gone, it ends; the parent gone (or
+# this watchdog handed to another parent), it runs the stop command and ends.
+WATCHDOG = """
+import json, os, subprocess, sys, time
+parent, watched, stop = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+while alive(watched):
+    if os.getppid() != parent or not alive(parent):
+        subprocess.run(stop, timeout=60, capture_output=True)
+        break
+    time.sleep(0.5)
+"""
+
+
+def watch(pid, stop):
+    """Starts a watchdog of process `pid` (in a session of its own, so no signal to this
+    process's group reaches it) that runs the command `stop` when this process dies, however
+    it dies (kill -9 of a test run or of the supervisor included), so that nothing a cluster
+    started is left running; it ends by itself when `pid` ends first. Returns its Popen."""
+    return subprocess.Popen(
+        [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(pid or 0), json.dumps(stop)],
+        start_new_session=True, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+
+
+def unwatch(watchdog):
+    """Ends a watchdog `watch` started, if it runs (it would end within 0.5 s of its process)."""
+    if watchdog and watchdog.poll() is None:
+        watchdog.kill()
+        watchdog.wait()
+
+
 class Postgres:
     """A PostgreSQL server of its own in `directory` on a free port (as the `postgres` user when
     run as root, since PostgreSQL refuses root)."""
@@ -255,13 +296,27 @@ class Postgres:
     def start(self):
         self.run("pg_ctl", "start", "-w", "-t", "120", "-D", self.data, "-l",
                  self.directory / "server.log", "-o", f"-p {self.port}")
+        self.watch()
+
+    def watch(self):
+        """A watchdog that stops this server at once (`pg_ctl stop -m immediate`) if the
+        process that started it dies first."""
+        stop = [f"{self.bin}/pg_ctl", "stop", "-m", "immediate", "-D", str(self.data)]
+        if self.user:
+            stop = ["/usr/sbin/runuser", "-u", self.user, "--", *stop]
+        unwatch(getattr(self, "watchdog", None))
+        self.watchdog = watch(self.pid, stop)
 
     def restart(self):
         """Starts the server again after it exited (a crash leaves its pid file: pg_ctl knows)."""
         self.start()
 
     def stop(self, mode="fast"):
-        self.run("pg_ctl", "stop", "-w", "-t", "60", "-m", mode, "-D", self.data, timeout=90)
+        try:
+            self.run("pg_ctl", "stop", "-w", "-t", "60", "-m", mode, "-D", self.data, timeout=90)
+        finally:
+            if not self.running():
+                unwatch(self.watchdog)
 
     @property
     def pid(self):
@@ -281,11 +336,12 @@ class Process:
     """One `playfield serve --shard NAME` on a free port (Tests/launcher.py starts it), its log
     `playfield-NAME.log` in the cluster's folder."""
 
-    def __init__(self, shard, database, directory, extra=()):
+    def __init__(self, shard, database, directory, extra=(), binary=None):
         self.shard = shard
         self.database = database
         self.directory = pathlib.Path(directory)
         self.extra = list(extra)
+        self.binary = binary  # None: Tests/launcher.py's BINARY
         self.start()
 
     def start(self, port=None):
@@ -295,9 +351,11 @@ class Process:
             self.server = Playfield(
                 "--shard", self.shard, "--event-loops", "2", "--trusted-proxy", "127.0.0.1",
                 *self.extra, database=self.database, port=self.port, directory=self.directory,
-                log_name=f"playfield-{self.shard}.log", process_group=0)
+                log_name=f"playfield-{self.shard}.log", process_group=0, binary=self.binary)
         except RuntimeError as error:
             raise RuntimeError(f"process {self.shard} did not start: {error}") from None
+        unwatch(getattr(self, "watchdog", None))
+        self.watchdog = watch(self.process.pid, ["kill", "-KILL", str(self.process.pid)])
 
     @property
     def process(self):
@@ -322,6 +380,7 @@ class Process:
 
     def stop(self, sig=signal.SIGTERM, timeout=15):
         self.server.stop(sig, timeout)
+        unwatch(self.watchdog)
 
 
 class Nginx:
@@ -341,6 +400,9 @@ class Nginx:
         self.process = subprocess.Popen([self.binary, "-c", str(self.directory / "nginx.conf"),
                                          "-p", str(self.directory)], stdout=self.log, stderr=self.log,
                                         process_group=0)
+        unwatch(getattr(self, "watchdog", None))
+        # NB: its process group (its workers with it: they outlive a master killed alone).
+        self.watchdog = watch(self.process.pid, ["kill", "-KILL", "--", f"-{self.process.pid}"])
 
     def running(self):
         return self.process.poll() is None
@@ -357,15 +419,17 @@ class Nginx:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        unwatch(self.watchdog)
         self.log.close()
 
 
 class Cluster:
     """PostgreSQL, `count` Playfield processes (shards a, b, c, …) and nginx, in a temp folder."""
 
-    def __init__(self, count=3, port=None, extra=()):
-        if not BINARY.exists():
-            raise FileNotFoundError(f"{BINARY} is missing: run `swift build -c release --product playfield`")
+    def __init__(self, count=3, port=None, extra=(), binary=None):
+        binary = pathlib.Path(binary or BINARY)
+        if not binary.exists():
+            raise FileNotFoundError(f"{binary} is missing: run `swift build -c release --product playfield`")
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="playfield-cluster-"))
         os.chmod(self.directory, 0o755)
         self.postgres = None
@@ -375,7 +439,7 @@ class Cluster:
             (self.directory / "pg").mkdir()
             self.postgres = Postgres(self.directory / "pg")
             for name in SHARD_NAMES[:count]:
-                self.processes.append(Process(name, self.postgres.url, self.directory, extra))
+                self.processes.append(Process(name, self.postgres.url, self.directory, extra, binary))
             (self.directory / "nginx").mkdir()
             self.port = port or free_port()
             self.nginx = Nginx({p.shard: p.address for p in self.processes}, self.port,

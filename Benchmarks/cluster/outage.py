@@ -127,9 +127,10 @@ async def outage(cluster):
 
 
 def run(binary, label):
-    clusters.BINARY = pathlib.Path(binary)
     before = load()
-    cluster = clusters.Cluster(2)
+    # NB: the binary is handed to the cluster; setting `clusters.BINARY` (as before) started
+    # the default build for both binaries.
+    cluster = clusters.Cluster(2, binary=binary)
     try:
         figures = asyncio.run(outage(cluster))
     finally:

@@ -1,22 +1,30 @@
 #!/usr/bin/env python3
-"""Playfield on several processes behind nginx (issue 25), measured in ONE run:
+"""Playfield on several processes behind nginx (issues 25 and 32), measured in ONE run:
 
-    .venv/bin/python Benchmarks/cluster/run.py            # about 5 minutes
-    SPECTATORS=500 SESSIONS=300 BALLS=150 SECONDS_EACH=10 TRIALS=3 .venv/bin/python Benchmarks/cluster/run.py
+    .venv/bin/python Benchmarks/cluster/run.py            # about 8 minutes
+    SPECTATORS=500 SESSIONS=300 BALLS=150 SECONDS_EACH=10 TRIALS=3 OLD_BINARY=PATH \
+        .venv/bin/python Benchmarks/cluster/run.py
+    SPECTATORS=50 SESSIONS=30 SECONDS_EACH=3 TRIALS=1 .venv/bin/python Benchmarks/cluster/run.py  # a check
 
 1. Spectators of one session (wsflood, /work/shared/bench or BENCH_REF): direct to one process,
-   through nginx with one process, through nginx with two.
+   and through nginx with one, two and three processes.
 2. Live sessions (SESSIONS bouncing-balls sessions of BALLS balls, no clients): ticks per
-   second they all make together through nginx with one process and with two (the ratio).
+   second they all make together through nginx with one, two and three processes.
 3. Static requests (wrk, 64 connections): direct beside through nginx (nginx's cost).
-4. A session's step-to-commit latency (the time from the step that applied an input to the
-   commit that stored it, `/healthz` `inputCommitMs`): PostgreSQL beside SQLite, same input rate.
-5. kill -9 adoption: seconds from the kill to the session stepping again for a spectator
-   through nginx, TRIALS times.
+4. Step to stored, as a client sees it: a controller sends 20 inputs a second, each with an id,
+   on the session socket, and times each from its send to the first `stored` notice whose
+   watermark covers it; SQLite (one process) beside PostgreSQL (one process of a cluster),
+   with the server's own step-to-commit figure (`/healthz` `inputCommitMs`) beside.
+5. The cost of cluster-wide quotas per session create (Benchmarks/cluster/quota_cost.py's
+   creates, one process on PostgreSQL): with OLD_BINARY (a build before the quotas), it and
+   this build alternately, TRIALS clusters each; without it, this build only.
+6. kill -9 adoption with three processes: seconds from the kill to the session stepping again
+   for a spectator through nginx, TRIALS times.
 
 Everything (PostgreSQL with initdb in a temp folder, the processes, nginx through
 scripts/cluster.py's `Cluster`, on free ports) is started here and stopped at the end. The
-load average is printed beside each figure: the machine is shared with builds.
+load average is printed beside each figure: the machine is shared with builds, and only
+figures of one run on a quiet machine belong in docs/benchmarks.md.
 Needs a release build (`swift build -c release --product playfield`, or PLAYFIELD_BIN), nginx,
 wrk, gcc and the test venv (`make test-deps`).
 """
@@ -35,6 +43,8 @@ import urllib.request
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import cluster as clusters  # noqa: E402
+sys.path.insert(0, str(ROOT / "Benchmarks" / "cluster"))
+import quota_cost  # noqa: E402
 
 from websockets.asyncio.client import connect  # noqa: E402
 
@@ -44,6 +54,9 @@ SESSIONS = int(os.environ.get("SESSIONS", "300"))
 BALLS = int(os.environ.get("BALLS", "150"))
 SECONDS_EACH = float(os.environ.get("SECONDS_EACH", "10"))
 TRIALS = int(os.environ.get("TRIALS", "3"))
+OLD_BINARY = os.environ.get("OLD_BINARY")
+# Rounds of 16 creates per cluster in the quota cost (quota_cost.py does 20).
+QUOTA_ROUNDS = int(os.environ.get("QUOTA_ROUNDS", "10"))
 # The benchmark is one client on one address: its own limits are lifted, nothing else.
 EXTRA = ["--sessions-per-client", "100000", "--session-share", "100", "--max-sessions", "4096",
          "--connections-per-address", "100000", "--idle-pause", "3600"]
@@ -147,28 +160,80 @@ def wrk(url, label):
     return rate
 
 
-async def drive_inputs(ws_url, session, seconds, per_second=20):
+async def stored_after_send(ws_url, session, seconds, per_second=20):
+    """A controller sending `per_second` inputs (each with an id) for `seconds`: the seconds
+    from each input's send to the first `stored` notice covering it (its watermark counts
+    this connection's inputs), for every input covered within 10 s of the last send."""
     async with connect(f"{ws_url}/ws/sessions/{session['id']}?token={session['token']}",
                        max_queue=None) as ws:
+        sent = []
+        covered = []  # (monotonic time, watermark) of each `stored`
+
+        async def read():
+            async for raw in ws:
+                message = json.loads(raw)
+                if message["type"] == "stored":
+                    covered.append((time.monotonic(), message["inputs"]))
+
+        reader = asyncio.create_task(read())
         end = time.monotonic() + seconds
-        n = 0
         while time.monotonic() < end:
-            await ws.send(json.dumps({"type": "add-ball", "x": 10 + n % 300, "y": 10, "vx": 1, "vy": 0}))
-            n += 1
+            n = len(sent)
+            sent.append(time.monotonic())
+            await ws.send(json.dumps({"type": "add-ball", "x": 10 + n % 300, "y": 10, "vx": 1,
+                                      "vy": 0, "id": n}))
             await asyncio.sleep(1 / per_second)
-        return n
+        waited = time.monotonic() + 10
+        while (not covered or covered[-1][1] < len(sent)) and time.monotonic() < waited:
+            await asyncio.sleep(0.02)
+        reader.cancel()
+        latencies = []
+        for n, at in enumerate(sent):
+            when = next((t for t, inputs in covered if inputs >= n + 1), None)
+            if when is not None:
+                latencies.append(when - at)
+        return len(sent), latencies
 
 
-def commit_latency(url, label):
+def step_to_stored(url, label):
     session = create(url)
     before = load()
-    sent = asyncio.run(drive_inputs("ws://" + url[len("http://"):], session, SECONDS_EACH))
-    time.sleep(1)
+    count, latencies = asyncio.run(stored_after_send("ws://" + url[len("http://"):], session, SECONDS_EACH))
     committed = http("GET", url + "/healthz")[1]["inputCommitMs"]
-    say(f"| step to commit, {label} | p50 {committed['p50']:.1f} ms, p99 {committed['p99']:.1f} ms, "
-        f"max {committed['max']:.1f} ms ({committed['ticks']} ticks of {sent} inputs; the writer "
-        f"commits every 250 ms) | | {before} |")
-    return committed
+    latencies.sort()
+    if latencies:
+        figure = (f"p50 {1000 * latencies[len(latencies) // 2]:.0f} ms, p90 "
+                  f"{1000 * latencies[int(len(latencies) * 0.9)]:.0f} ms, max {1000 * latencies[-1]:.0f} ms "
+                  f"({len(latencies)} of {count} inputs covered)")
+    else:
+        figure = f"no `stored` covered any of {count} inputs"
+    server = (f"; the server's step to commit p50 {committed['p50']:.1f} ms, p99 {committed['p99']:.1f} ms"
+              if committed.get("p50") is not None else "")
+    say(f"| step to stored (client's view), {label} | {figure}{server}; the writer commits every "
+        f"250 ms | | {before} |")
+    http("DELETE", f"{url}/api/sessions/{session['id']}?token={session['token']}")
+    return latencies
+
+
+def quota_costs():
+    """Median and p90 create times of this build (and of OLD_BINARY, alternating) on one
+    process on PostgreSQL: quota_cost.py's creates."""
+    binaries = [("old (OLD_BINARY)", OLD_BINARY)] if OLD_BINARY else []
+    binaries.append(("this build", str(clusters.BINARY)))
+    times = {label: [] for label, _ in binaries}
+    before = load()
+    for _ in range(TRIALS):
+        for label, binary in binaries:
+            times[label] += quota_cost.creates(binary, QUOTA_ROUNDS)
+    medians = {}
+    for label, _ in binaries:
+        ordered = sorted(times[label])
+        medians[label] = ordered[len(ordered) // 2]
+        say(f"| session create on PostgreSQL, {label} | median {1000 * medians[label]:.2f} ms, p90 "
+            f"{1000 * ordered[int(len(ordered) * 0.9)]:.2f} ms ({len(ordered)} creates) | | {before} to {load()} |")
+    if not OLD_BINARY:
+        say("| (cluster-wide quotas' cost) | set OLD_BINARY to a build before them to compare | | |")
+    return medians
 
 
 async def stepping_again(ws_url, session, deadline):
@@ -214,6 +279,34 @@ def adoption(cluster, trials):
     return times
 
 
+def cluster_figures(count, results):
+    """Spectators and live sessions through nginx with `count` processes; with one, also
+    direct, static files and step to stored on PostgreSQL; with three, kill -9 adoption."""
+    made = clusters.Cluster(count, extra=EXTRA)
+    try:
+        pids = [p.process.pid for p in made.processes]
+        workers = children(made.nginx.process.pid)
+        names = {**{p.process.pid: f"playfield {p.shard}" for p in made.processes},
+                 **{pid: "nginx" for pid in workers}}
+        plural = "process" if count == 1 else "processes"
+        if count == 1:
+            process = made.processes[0]
+            direct = f"http://{process.address}"
+            results["spectators direct"] = spectators(direct, {process.process.pid: "playfield"},
+                                                      "direct, 1 process")
+        results[f"spectators nginx {count}"] = spectators(made.url, names, f"through nginx, {count} {plural}")
+        if count == 1:
+            results["static direct"] = wrk(direct, "direct")
+            results["static nginx"] = wrk(made.url, "through nginx")
+        results[f"sessions {count}"] = live_sessions(made.url, f"through nginx, {count} {plural}", pids)
+        if count == 1:
+            results["stored postgresql"] = step_to_stored(direct, "PostgreSQL (1 process)")
+        if count == 3:
+            results["adoption"] = adoption(made, TRIALS)
+    finally:
+        made.stop()
+
+
 def main():
     global WSFLOOD
     work = pathlib.Path(tempfile.mkdtemp(prefix="playfield-bench-cluster-"))
@@ -222,44 +315,22 @@ def main():
     cpu = next(line for line in open("/proc/cpuinfo") if line.startswith("model name")).split(":")[1]
     say(f"# machine: {cpu.strip()}, {os.cpu_count()} cores; {clusters.BINARY}; "
         f"commit {subprocess.run(['git', '-C', str(ROOT), 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()}")
-    say(f"# {SPECTATORS} spectators, {SESSIONS} sessions of {BALLS} balls, {SECONDS_EACH:g} s each\n")
+    say(f"# {SPECTATORS} spectators, {SESSIONS} sessions of {BALLS} balls, {SECONDS_EACH:g} s each, "
+        f"{TRIALS} trials\n")
     say("| what | figure | CPU (wsflood -p) | load average |")
     say("|---|---|---|---|")
     results = {}
     sqlite = None
     try:
-        one = clusters.Cluster(1, extra=EXTRA)
-        try:
-            process = one.processes[0]
-            direct = f"http://{process.address}"
-            workers = children(one.nginx.process.pid)
-            names = {process.process.pid: "playfield", **{pid: "nginx" for pid in workers}}
-            results["spectators direct"] = spectators(direct, {process.process.pid: "playfield"},
-                                                      "direct, 1 process")
-            results["spectators nginx 1"] = spectators(one.url, names, "through nginx, 1 process")
-            results["static direct"] = wrk(direct, "direct")
-            results["static nginx"] = wrk(one.url, "through nginx")
-            results["sessions 1"] = live_sessions(one.url, "through nginx, 1 process", [process.process.pid])
-            results["commit postgresql"] = commit_latency(direct, "PostgreSQL (1 process)")
-        finally:
-            one.stop()
+        for count in (1, 2, 3):
+            cluster_figures(count, results)
         (work / "sqlite").mkdir()
         sqlite = clusters.Playfield("--event-loops", "2", *EXTRA, directory=work / "sqlite",
                                     database=str(work / "sqlite" / "db.sqlite"))  # Tests/launcher.py
-        results["commit sqlite"] = commit_latency(sqlite.url, "SQLite (1 process)")
+        results["stored sqlite"] = step_to_stored(sqlite.url, "SQLite (1 process)")
         sqlite.stop(timeout=15)
         sqlite = None
-
-        two = clusters.Cluster(2, extra=EXTRA)
-        try:
-            pids = [p.process.pid for p in two.processes]
-            names = {**{p.process.pid: f"playfield {p.shard}" for p in two.processes},
-                     **{pid: "nginx" for pid in children(two.nginx.process.pid)}}
-            results["spectators nginx 2"] = spectators(two.url, names, "through nginx, 2 processes")
-            results["sessions 2"] = live_sessions(two.url, "through nginx, 2 processes", pids)
-            results["adoption"] = adoption(two, TRIALS)
-        finally:
-            two.stop()
+        results["quota"] = quota_costs()
     finally:
         if sqlite:
             sqlite.stop(timeout=0)
@@ -268,8 +339,18 @@ def main():
     say(f"# nginx's cost, spectators: {results['spectators nginx 1']} kept through nginx against "
         f"{results['spectators direct']} direct; static: {results['static nginx'] / results['static direct']:.2f} "
         f"of direct's requests/s")
-    say(f"# live sessions, 2 processes / 1: {results['sessions 2'] / results['sessions 1']:.2f}; "
-        f"spectators of one session, 2 / 1: {results['spectators nginx 2']} / {results['spectators nginx 1']}")
+    say(f"# live sessions, 2 / 1 processes: {results['sessions 2'] / results['sessions 1']:.2f}, "
+        f"3 / 1: {results['sessions 3'] / results['sessions 1']:.2f}; spectators of one session kept "
+        f"with 1, 2, 3: {results['spectators nginx 1']}, {results['spectators nginx 2']}, "
+        f"{results['spectators nginx 3']}")
+
+    def median(values):
+        return f"{1000 * sorted(values)[len(values) // 2]:.0f} ms" if values else "none"
+    say(f"# step to stored, median: SQLite {median(results['stored sqlite'])}, PostgreSQL "
+        f"{median(results['stored postgresql'])}")
+    if len(results["quota"]) == 2:
+        old, new = results["quota"].values()
+        say(f"# cluster-wide quotas per create: {1000 * (new - old):+.2f} ms at the median")
     say(f"# kill -9 adoption (slowest session of each trial): {results['adoption']} s; the issue asks for 10 s")
 
 

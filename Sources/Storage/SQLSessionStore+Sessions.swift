@@ -123,6 +123,17 @@ extension SQLSessionStore {
     }
   }
 
+  public func checkClaim(_ claim: ClientClaim, clock: String, holder terms: LeaseTerms) throws {
+    let terms = try terms.validated()
+    try withWriter { database in
+      try database.transaction {
+        let now = try terms.resolved(on: database).now
+        try database.serialize(.sessions)
+        try Self.check(claim, clock: clock, on: database, owner: terms.owner, now: now)
+      }
+    }
+  }
+
   /// Refuses `claim` (`StoreError.clientQuota`) when its client's sessions held by processes
   /// other than `owner` under leases live at `now`, with those it holds itself, pass a bound;
   /// the client's sessions of `clock` count as its on-demand ones when the claim is on demand.

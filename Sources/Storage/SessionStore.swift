@@ -53,6 +53,10 @@ public protocol SessionStore: Sendable {
   /// Extends every lease `terms.owner` holds, in one statement, and returns them; a session
   /// the owner believes it holds and that is missing here has been lost to another process.
   func renewLeases(_ terms: LeaseTerms) throws -> [Lease]
+  /// Refuses `claim` (`StoreError.clientQuota`) when its client's live sessions held by
+  /// processes other than `terms.owner` (leases live on the database's clock), with those the
+  /// claim says are held here, pass a bound: what an adopting process checks, as a create does.
+  func checkClaim(_ claim: ClientClaim, clock: String, holder terms: LeaseTerms) throws
   /// Gives a lease up, if it is still the holder's; false when it was not.
   @discardableResult
   func releaseLease(_ lease: Lease) throws -> Bool

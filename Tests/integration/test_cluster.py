@@ -119,6 +119,34 @@ def test_sessions_of_every_kind_spread_over_the_processes(cluster):
     wait_until(cached, 10, "nginx to answer the tile from its cache", interval=0.1)
 
 
+def test_compare_groups_made_and_played_through_nginx(cluster):
+    """A compare group lives in the memory of the process that made it: its id names that
+    process's shard, as a session's does, so nginx sends its socket there whichever process
+    the next request would reach (on a lone process's ids, two in three went elsewhere: 404)."""
+    from test_compare import BALLS
+
+    groups = []
+    for n in range(6):
+        status, _, group = request(cluster.url + "/api/compare", "POST",
+                                   {"kind": "bouncing-balls", "seed": n, "config": BALLS,
+                                    "variants": [{}, {"restitution": 0.5}]})
+        assert status == 201, group
+        groups.append(group)
+    assert {shard(g) for g in groups} == {"a", "b", "c"}, "nginx spreads new groups over every process"
+
+    async def play(group):
+        url = f"{cluster.ws_url}/ws/compare/{group['id']}?token={group['token']}"
+        async with connect(url, open_timeout=10, max_size=None) as ws:
+            await receive_until_async(ws, lambda m: m["type"] == "hello", 10, "the group's hello")
+            await ws.send(json.dumps({"type": "step", "count": 5}))
+            frames = await receive_until_async(ws, lambda m: m["type"] == "frames" and m["tick"] == 5, 20,
+                                               "the frames of tick 5")
+            return len(frames["panes"])
+
+    for group in groups:
+        assert asyncio.run(play(group)) == 2, group["id"]
+
+
 def test_metrics_of_every_process_through_nginx(cluster):
     """/metrics/NAME through nginx is process NAME's /metrics (Prometheus' text format, read by
     the Python client's parser), with the lease families of the shared store; /metrics is any

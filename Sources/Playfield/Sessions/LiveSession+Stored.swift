@@ -55,6 +55,12 @@ extension LiveSession {
     tell(watermarks.withLock { $0.stored(through: tick) })
   }
 
+  /// The last tick through which the writer committed the session's log: every input it
+  /// applied at or before it is durably stored (0 for a session not stored, or nothing yet).
+  var storedTick: UInt64 {
+    journal == nil ? 0 : storedThrough.load(ordering: .sequentiallyConsistent)
+  }
+
   /// The tick at or before which every input the session applied is durably stored, for a
   /// session now at `tick` (a batch reply's `stored`): `tick` itself when every input it
   /// journaled is committed, else the last tick committed; 0 for a session not stored.

@@ -109,6 +109,19 @@ extension SessionRegistry {
         noteNotBack(id, error)
         return nil
       }
+      // On a shared store, the owner's sessions other processes hold count too, as for a
+      // create: an adoption never takes a client past its quota across the cluster.
+      if let refusal = clusterRefusal(stored, owner: owner, journal: journal) {
+        quota.release(id)
+        journal.release(sessionID: id)
+        if wasParked {
+          parked.withLock { _ = $0.insert(id) }
+          parkedOwners.withLock { $0[id] = owner }
+          parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
+        }
+        noteNotBack(id, refusal)
+        return nil
+      }
       noteNotBack(id, nil)
       parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
       parkedAt.withLock { _ = $0.removeValue(forKey: id) }
@@ -132,6 +145,33 @@ extension SessionRegistry {
       logger.error("cannot bring back session \(id): \(error)")
       return nil
     }
+  }
+}
+
+extension SessionRegistry {
+  /// Why `stored`, just admitted here for `owner` (`admitLive`), may not come back: on a
+  /// shared store, the owner's (or its address's) live sessions held by the other processes,
+  /// with those held here, pass its quota. Nil when it fits, or on a store without leases.
+  /// A store that cannot answer refuses nothing (the lease was just taken, so it answered).
+  func clusterRefusal(_ stored: StoredSession, owner: ClientKey, journal: StorageJournal)
+    -> APIError?
+  {
+    guard let leases = journal.leases else { return nil }
+    let onDemand = SessionClock(stored: stored.clock) == .onDemand
+    do {
+      try journal.store.checkClaim(
+        quota.claim(for: owner, onDemand: onDemand), clock: stored.clock, holder: leases.terms)
+    } catch StoreError.clientQuota(let passed) {
+      let bound = SessionQuota.Bound(passed)
+      refusals.note(bound.limitName)
+      return APIError(
+        .tooManyRequests,
+        "session \(stored.id) cannot come back now (it counts for its owner): "
+          + quota.message(bound) + " (counted across every process of this service)")
+    } catch {
+      logger.warning("cannot count the owner's sessions across the processes: \(error)")
+    }
+    return nil
   }
 }
 

@@ -59,6 +59,9 @@ final class SessionRegistry: Sendable {
   /// NB: the sessions are told under this lock, so a session added during a change is never
   /// left with the old word.
   let storageProblem = Mutex<String?>(nil)
+  /// Who else is told when `storageProblem` changes (`/ws/batch` connections: their sessions'
+  /// own sockets are told through the sessions), by key.
+  let storageListeners = Mutex<[ObjectIdentifier: @Sendable (String?) -> Void]>([:])
   /// This process's shard (`--shard`), which begins every session id it makes (`a.ID`), so
   /// that nginx sends the session's requests here; empty for a lone process.
   let shard: String
@@ -153,7 +156,7 @@ final class SessionRegistry: Sendable {
       throw APIError(
         .badRequest, error.description, field: error.field.map { "config.\($0)" } ?? "config")
     }
-    let id = (shard.isEmpty ? "" : shard + ".") + Self.identifier(random(16))
+    let id = routedIdentifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
     try admitLive(id, client: client, onDemand: clock == .onDemand, mayPark: true)
@@ -312,7 +315,21 @@ final class SessionRegistry: Sendable {
     storageProblem.withLock { current in
       current = problem
       for session in all { session.storing(problem: problem) }
+      for listener in storageListeners.withLock({ Array($0.values) }) { listener(problem) }
     }
+  }
+
+  /// Tells `body` of every change of whether inputs can be stored (`storing(problem:)`), and
+  /// at once of a problem that stands now, until `stopListeningToStorage(key)`.
+  func listenToStorage(_ key: ObjectIdentifier, _ body: @escaping @Sendable (String?) -> Void) {
+    storageProblem.withLock { problem in
+      storageListeners.withLock { $0[key] = body }
+      if let problem { body(problem) }
+    }
+  }
+
+  func stopListeningToStorage(_ key: ObjectIdentifier) {
+    _ = storageListeners.withLock { $0.removeValue(forKey: key) }
   }
 
   /// Adds a session (new, or brought back from storage), and wakes the game loop for it.
@@ -325,6 +342,13 @@ final class SessionRegistry: Sendable {
       if let problem { session.storing(problem: problem) }
     }
     wake()
+  }
+
+  /// A new id of something this process holds in memory (a session, a compare group): this
+  /// process's shard, a dot, then `identifier(bytes)` (just that for a lone process), so that
+  /// nginx sends every request naming it here (scripts/cluster.py, docs/deployment.md).
+  func routedIdentifier(_ bytes: [UInt8]) -> String {
+    (shard.isEmpty ? "" : shard + ".") + Self.identifier(bytes)
   }
 
   /// 128 random bits as URL-safe base64 without padding (22 characters).

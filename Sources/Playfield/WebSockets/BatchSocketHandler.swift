@@ -58,7 +58,13 @@ final class BatchSocketHandler: WebSocketHandler {
     var deferred: [WebSocketMessage] = []
     /// The connection closed: an attach finishing on a store worker attaches nothing.
     var closed = false
+    /// Why the server cannot store inputs now (`SessionRegistry.storing`), nil while it can.
+    var storageProblem: String?
+    /// This connection was told `unstored` and not yet `stored` again.
+    var toldUnstored = false
   }
+  /// Held while a storage notice is made and sent, so that two are sent in the order made.
+  private let noticing = Mutex(())
 
   /// Messages that may wait behind an attach on a store worker; past it, `busy`.
   static let maxDeferred = 64
@@ -81,9 +87,39 @@ final class BatchSocketHandler: WebSocketHandler {
     self.bigMessageBytes = bigMessageBytes
   }
 
-  func opened(_ socket: WebSocket) {}
+  func opened(_ socket: WebSocket) {
+    registry.listenToStorage(ObjectIdentifier(self)) { [weak self] problem in
+      self?.tellStorage(socket, problem: .some(problem))
+    }
+  }
+
+  /// Sends the storage notice due, if any (docs/protocol.md, section 5b): with `problem`, the
+  /// server's word changed first. A connection with sessions attached is told `unstored` once
+  /// per failure, when it starts or at its first step during one, and `stored` when storing
+  /// works again; each carries every slot's stored tick (`LiveSession.storedTick`).
+  private func tellStorage(_ socket: WebSocket, problem: String?? = nil) {
+    noticing.withLock { _ in
+      let notice = state.withLock { state -> WebSocketMessage? in
+        if let problem { state.storageProblem = problem }
+        guard !state.closed, !state.slots.isEmpty else { return nil }
+        switch (state.storageProblem, state.toldUnstored) {
+        case (.some, false): state.toldUnstored = true
+        case (nil, true): state.toldUnstored = false
+        default: return nil
+        }
+        var body: [String: JSONValue] = [
+          "type": state.toldUnstored ? "unstored" : "stored",
+          "stored": .array(state.slots.map { .number(Double($0.storedTick)) }),
+        ]
+        if let why = state.storageProblem { body["reason"] = .string(why) }
+        return .text(String(decoding: JSONValue.object(body).serialized(), as: UTF8.self))
+      }
+      if let notice { socket.send(notice) }
+    }
+  }
 
   func closed(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+    registry.stopListeningToStorage(ObjectIdentifier(self))
     let (jobs, sessions) = state.withLock { state in
       defer {
         state.slots.removeAll()
@@ -409,6 +445,7 @@ final class BatchSocketHandler: WebSocketHandler {
     request: UInt32, id: JSONValue?, socket: WebSocket,
     entries read: (State, any BatchStepping.Type) -> Result<[BatchStep.Entry], ClientError>
   ) -> Result<Void, ClientError> {
+    tellStorage(socket)
     // NB: the job is marked in flight before it is submitted, and submitted outside the lock:
     // a refusal completes it at once, and a short job may finish before `submit` returns.
     let prepared = state.withLock { state -> Result<(StepJob, [BatchStep.Entry]), ClientError> in

@@ -9,6 +9,9 @@ import WebSocket
 struct CompareAPI: Sendable {
   let compares: CompareRegistry
   let random: @Sendable (Int) -> [UInt8]
+  /// Mints a group's id from random bytes: this process's shard first, as a session's
+  /// (`SessionRegistry.routedIdentifier`), so that nginx sends `/ws/compare/ID` here.
+  let identifier: @Sendable ([UInt8]) -> String
   let wallClock: @Sendable () -> Double
   /// Where recordings are read; nil without a database.
   let journal: StorageJournal?
@@ -45,7 +48,7 @@ struct CompareAPI: Sendable {
         guard let journal else { return nil }
         return try StoredRecording.read(journal: journal, id: id, chunkSize: chunkSize)
       }
-      let id = SessionRegistry.identifier(random(16))
+      let id = identifier(random(16))
       let token = SessionRegistry.identifier(random(16))
       let group = CompareGroup(
         id: id, tokenHash: TokenHash.hash(token: token), client: client, kind: checked.kind,

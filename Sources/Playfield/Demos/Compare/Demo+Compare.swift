@@ -10,6 +10,7 @@ extension Demo {
     routes: { context in
       CompareAPI(
         compares: context.compares, random: context.environment.random,
+        identifier: { [registry = context.registry] in registry.routedIdentifier($0) },
         wallClock: context.environment.wallClock,
         journal: context.registry.journal as? StorageJournal,
         chunkSize: context.environment.limits[.replayChunkInputs]

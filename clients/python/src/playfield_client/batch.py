@@ -199,6 +199,12 @@ class Batch:
         self.fields: list[str] | None = None
         self.action: JSONObject | None = None
         self.sessions: list[str] = []
+        # The server's word on storing (docs/protocol.md, section 5b), as `Session.unstored`:
+        # why it cannot store inputs now (its `unstored` notice), None while it can; and
+        # `stored_ticks`, each slot's stored tick from the last notice (every input applied
+        # at or before it is durably stored; inputs after it may be lost while `unstored`).
+        self.unstored: str | None = None
+        self.stored_ticks: list[int] = []
         # False: every step as a JSON text message (to compare; the answers are the same).
         self.binary_steps = True
         self._ids = itertools.count(1)
@@ -241,6 +247,11 @@ class Batch:
                     return reply
                 continue
             message = json.loads(data)
+            if message.get("type") in ("stored", "unstored") and "id" not in message:
+                self.stored_ticks = [int(t) for t in message.get("stored", [])]
+                self.unstored = (str(message.get("reason", "the server cannot store inputs now"))
+                                 if message["type"] == "unstored" else None)
+                continue
             if message.get("id") != request:
                 continue
             if message.get("type") == "error":

@@ -172,6 +172,12 @@ class PlayfieldEnv(gymnasium.Env[Floats, Floats]):
         self._discard()
 
     @property
+    def unstored(self) -> str | None:
+        """Why the server cannot store this environment's inputs now (`Batch.unstored`), None
+        while it can."""
+        return self.batch.unstored if self.batch else None
+
+    @property
     def watch_url(self) -> str:
         """Where a browser watches the current episode live."""
         return self.client.base_url + self._info_now.urls["watch"]
@@ -519,6 +525,13 @@ class PlayfieldVectorEnv(VectorEnv[Floats, Floats, NDArray[Any]]):
     @property
     def session_ids(self) -> list[str]:
         return [info.id for info in self.infos]
+
+    @property
+    def unstored(self) -> str | None:
+        """Why the server cannot store the environments' inputs now (its `unstored` notice on
+        the batch connection, `Batch.unstored`: inputs after each reply's `stored` tick may be
+        lost), None while it can."""
+        return self.batch.unstored if self.batch else None
 
     @property
     def _batch(self) -> Batch:
