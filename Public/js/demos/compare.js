@@ -14,6 +14,8 @@ import { requestJSON } from "../lib/api.js";
 import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
 import { PanePicture } from "../compare/draw.js";
 import { TickChart } from "../compare/chart.js";
+import { bestRun, ghostAddress } from "../compare/ghost.js";
+import { lastSessionID } from "../lib/join.js";
 
 /** What a bare `/compare` shows: two boxes of balls, perfectly elastic against lossy. */
 const example = {
@@ -111,12 +113,15 @@ function fromAddress() {
       throw new Error(`the address's ${name} is not JSON`);
     }
   };
+  const variants = json("variants", query.has("kind") ? (examples[query.get("kind")] ?? [{}, {}]) : example.variants);
+  // NB: recordings alone are as long as the longest of them when the address says nothing.
+  const recordings = Array.isArray(variants) && variants.every((v) => v?.recording !== undefined);
   return {
     kind: query.get("kind") ?? example.kind,
     seed: query.has("seed") ? Number(query.get("seed")) : example.seed,
-    ticks: query.has("ticks") ? Number(query.get("ticks")) : example.ticks,
+    ticks: query.has("ticks") ? Number(query.get("ticks")) : recordings ? null : example.ticks,
     config: json("config", query.has("kind") ? {} : example.config),
-    variants: json("variants", query.has("kind") ? (examples[query.get("kind")] ?? [{}, {}]) : example.variants),
+    variants,
     view: options.views.includes(query.get("view")) ? query.get("view") : null,
   };
 }
@@ -167,8 +172,9 @@ async function start(spec) {
   let group;
   try {
     const { kind, seed, ticks, config, variants } = spec; // NB: the view is this page's alone
-    const body = { kind, seed, ticks, config, variants };
+    const body = { kind, seed, ticks: ticks ?? undefined, config, variants };
     group = await requestJSON("/api/compare", { method: "POST", body });
+    form.elements.ticks.value = group.end;
   } catch (error) {
     say(`The comparison cannot start: ${error.message}`);
     buildPanes(spec, []);
@@ -519,6 +525,23 @@ form.addEventListener("submit", (event) => {
   }
   toAddress(spec);
   start(spec);
+});
+
+/** RACE THE BEST HOLES RUN: this browser's last holes run, the best stored run as its ghost. */
+$('[data-action="race"]', root).addEventListener("click", async () => {
+  const mine = lastSessionID("holes");
+  if (!mine) {
+    say("Play a game of holes first: your run goes beside the ghost.");
+    return;
+  }
+  try {
+    const { scores } = await requestJSON("/api/highscores");
+    const best = bestRun(scores, mine);
+    if (best) location.assign(ghostAddress(mine, best.session));
+    else say("No high score keeps its run yet.");
+  } catch (error) {
+    say(`The high scores cannot be read: ${error.message}`);
+  }
 });
 
 const embed = startEmbed({
