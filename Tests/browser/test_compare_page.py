@@ -501,3 +501,28 @@ def test_the_ghost_of_a_high_score_holes_run_replays_that_run(playfield, watched
     p.wait_for_function("() => window.playfield?.hello?.panes?.[0]?.recording", timeout=15_000)
     recordings = p.evaluate("() => window.playfield.hello.panes.map(pane => pane.recording?.session)")
     assert recordings == [mine["id"], best["id"]]
+
+
+def test_an_offset_field_shifts_its_pane_live_and_the_parting_is_found_again(playfield, watched):
+    page = open_compare(watched, playfield.url, dict(SPEC, variants=json.dumps([{}, {}])))
+    p = page.page
+    pause(page)
+    assert p.evaluate("() => window.playfield.diverged") is None, "identical panes never part"
+    field = p.locator('input[name="offset-1"]')
+    assert field.input_value() == "0"
+    field.fill("3")
+    field.press("Enter")
+    p.wait_for_function("() => window.playfield.status.offsets?.[1] === 3", timeout=10_000)
+    p.wait_for_function("() => { const f = window.playfield.frames.newest;"
+                        " return f.ticks[1] === f.tick + 3; }", timeout=10_000)
+    p.wait_for_function("() => window.playfield.diverged === 0", timeout=10_000)
+    assert p.locator(".compare-mark").is_visible()
+    assert "first tick" in p.locator(".compare-diverged").inner_text()
+    page.screenshot("compare-offsets")
+    assert_accessible(page)
+    # Back to 0: the panes agree again, and the page forgets the parting.
+    field.fill("0")
+    field.press("Enter")
+    p.wait_for_function("() => window.playfield.status.offsets?.[1] === 0", timeout=10_000)
+    assert p.evaluate("() => window.playfield.diverged") is None
+    assert p.locator(".compare-mark").is_hidden()

@@ -266,3 +266,32 @@ def test_offsets_loops_and_readouts_on_the_socket(start_playfield):
         frames_at(ws, 20, seen=seen)
         status_message = [m for m in seen if m["type"] == "status"][-1]
         assert status_message["loop"] == {"from": 20, "to": 24}
+
+
+def test_a_live_offset_shifts_its_pane_at_the_next_tick(start_playfield):
+    playfield = start_playfield("--compares-per-client", "16")
+    status, _, group = create(playfield, [{}, {}], ticks=100)
+    assert status == 201, group
+    with socket(playfield, group) as ws:
+        ws.send(json.dumps({"type": "step", "count": 10}))
+        before = frames_at(ws, 10)
+        assert before["ticks"] == [10, 10] and before["panes"][0] == before["panes"][1]
+        for bad, field, message in (
+                ({"pane": 2, "value": 1}, "pane", "pane must be a pane's index from 0 to 1"),
+                ({"value": 1}, "pane", "pane must be a pane's index from 0 to 1"),
+                ({"pane": 1, "value": 101}, "value", "pane 2: offset must be an integer from -100 to 100"),
+                ({"pane": 1, "value": 1.5}, "value", "pane 2: offset must be an integer from -100 to 100")):
+            ws.send(json.dumps({"type": "offset", **bad}))
+            error = receive_until(ws, lambda m: m["type"] == "error")
+            assert (error["error"], error["field"], error["message"]) == ("bad-field", field, message)
+        ws.send(json.dumps({"type": "offset", "pane": 1, "value": 4}))
+        seen = []
+        shifted = receive_until(ws, lambda m: m["type"] == "frames" and m["ticks"] == [10, 14],
+                                what="the shifted frames", seen=seen)
+        assert shifted["tick"] == 10, "applied at the group's tick"
+        assert [m for m in seen if m["type"] == "diverged"] == [{"type": "diverged", "tick": 0}]
+        told = receive_until(ws, lambda m: m["type"] == "status", what="the status", seen=seen)
+        assert told["offsets"] == [0, 4] and told["tick"] == 10
+        ws.send(json.dumps({"type": "step", "count": 4}))
+        ahead = frames_at(ws, 14)
+        assert ahead["panes"][0] == shifted["panes"][1], "pane 2 shows pane 1's future"

@@ -69,6 +69,7 @@ const loopBox = $(".compare-loop", root);
 const loopBand = $(".compare-loop-band", root);
 const loopText = $(".compare-loop-text", root);
 const loopClear = $('[data-action="loop-clear"]', root);
+const offsetsBox = $(".compare-offsets", root);
 
 /** Options of this page. */
 const options = {
@@ -93,6 +94,7 @@ const state = (window.playfield = {
   order: [],
   capture: null,
   loop: null,
+  offsets: [],
   chart,
 });
 let socket = null;
@@ -284,6 +286,7 @@ function receive(message) {
       // NB: a server without loop marks sends no `loop`: the page offers none.
       loopBox.hidden = !("loop" in message);
       showLoop(message.loop ?? null);
+      buildOffsets(message.panes.map((pane) => pane.offset ?? 0), message.end);
       setEnabled(true);
       break;
     case "frames":
@@ -305,6 +308,7 @@ function receive(message) {
       playButton.setAttribute("aria-pressed", String(message.playing));
       speedSelect.value = String(message.speed);
       if ("loop" in message) showLoop(message.loop);
+      if (message.offsets) showOffsets(message.offsets);
       embed.stateChanged();
       break;
     case "error":
@@ -424,6 +428,44 @@ function showDivergence() {
       : `The panes part at tick ${tick} (${(tick / 60).toFixed(2)} s).`,
   );
   embed.event("diverged", { tick });
+}
+
+/** One number field per pane: its offset, sent (`offset`) when changed. */
+function buildOffsets(offsets, end) {
+  state.offsets = offsets;
+  const fields = offsets.map((value, index) => {
+    const input = el("input", { type: "number", min: -end, max: end, step: 1, value, name: `offset-${index}` });
+    input.addEventListener("change", () => {
+      const wanted = Number(input.value);
+      if (Number.isInteger(wanted) && Math.abs(wanted) <= end) {
+        send({ type: "offset", pane: index, value: wanted });
+      } else {
+        say(`An offset is a whole number of ticks from -${end} to ${end}.`);
+        input.value = state.offsets[index];
+      }
+    });
+    return el("label", {}, swatch(index), `pane ${index + 1} `, input);
+  });
+  offsetsBox.replaceChildren($("legend", offsetsBox), ...fields);
+  offsetsBox.hidden = false;
+}
+
+/** The server's offsets: a change re-runs the panes, so the parting is found again. */
+function showOffsets(offsets) {
+  const changed = offsets.some((value, index) => value !== state.offsets[index]);
+  state.offsets = offsets;
+  offsetsBox.querySelectorAll("input").forEach((input, index) => {
+    if (document.activeElement !== input) input.value = offsets[index];
+  });
+  if (!changed) return;
+  state.diverged = null;
+  mark.hidden = true;
+  chart.forget();
+  partingButton.disabled = true;
+  setText(partingButton, "GO TO THE PARTING");
+  divergedText.classList.remove("parted");
+  setText(divergedText, "The panes have not parted yet.");
+  setText(announcer, `Offsets now ${offsets.join(", ")} ticks.`);
 }
 
 function send(message) {

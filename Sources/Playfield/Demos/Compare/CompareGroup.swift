@@ -15,6 +15,8 @@ final class CompareGroup: @unchecked Sendable {
   let kind: String
   /// The last tick there is to show.
   let end: UInt64
+  /// How many panes it has.
+  let paneCount: Int
   private let inbox: ViewerInbox<CompareMachine<WebSocket>.Command>
   /// Seconds since 1970 since which nobody watches; nil while someone does.
   private let idle: Mutex<(viewers: Int, since: Double?)>
@@ -31,6 +33,7 @@ final class CompareGroup: @unchecked Sendable {
     self.client = client
     self.kind = kind
     self.end = end
+    self.paneCount = panes.count
     self.inbox = ViewerInbox(busy: false, wake: wake)
     self.idle = Mutex((0, now))
     self.machine = CompareMachine(id: id, panes: panes, end: end, readouts: readouts)

@@ -101,6 +101,10 @@ extension CompareMachine {
     writer.field("speed", speed)
     writer.field("seeking", target != nil || !isSynced)
     writeLoop(into: &writer)
+    writer.key("offsets")
+    writer.beginArray()
+    for pane in panes { writer.number(pane.offset) }
+    writer.endArray()
     writer.endObject()
     return writer.bytes
   }

@@ -27,6 +27,8 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     case seek(UInt64)
     /// While playing, reaching the range's upper bound goes on from its lower bound; nil clears.
     case loop(ClosedRange<UInt64>?)
+    /// Pane `pane` (an index) shows its run `value` ticks ahead of the group from now on.
+    case offset(pane: Int, value: Int)
   }
 
   /// What to send, in order.
@@ -112,6 +114,7 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       if let failure { perform(.fail(failure, to: viewers)) }
     }
     var changed = false
+    var rerunning = false
     var joined: [Viewer] = []
     for command in commands {
       switch command {
@@ -142,8 +145,18 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
         seek(to: min(goal, end))
       case .loop(let range):
         loop = range.map { min($0.lowerBound, end)...min($0.upperBound, end) }
+      case .offset(let pane, let value):
+        guard panes.indices.contains(pane), panes[pane].offset != value else { continue }
+        panes[pane].offset = value
+        rerun()
+        rerunning = true
       }
       changed = true
+    }
+    if rerunning {
+      // NB: the new offsets go out before the re-run's `diverged`, which belongs to them.
+      perform(
+        .send(status, to: viewers.filter { v in !joined.contains { $0 === v } }, latestOnly: false))
     }
     for viewer in joined {
       perform(.send(hello, to: [viewer], latestOnly: false))
@@ -195,6 +208,19 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     if changed || (tick != before && !playing) {
       perform(.send(status, to: viewers, latestOnly: false))
     }
+  }
+
+  /// Runs every pane again from its start up to the group's tick (or the seek's target), so
+  /// that the parting is found again, from tick 0, for the new offsets: as a seek back, its
+  /// steps are the group's, in slices.
+  private mutating func rerun() {
+    let goal = target ?? tick
+    diverged = nil
+    comparedUpTo = nil
+    for index in panes.indices { panes[index].restart() }
+    tick = 0
+    credit = 0
+    target = goal
   }
 
   private mutating func seek(to goal: UInt64) {
