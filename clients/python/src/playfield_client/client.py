@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from .compare import Compare
+    from .compare import AsyncCompare, Compare
     from .street_soccer import StreetSoccerMatch
 
 
@@ -153,7 +153,8 @@ class Client:
         """The Holes table, best first."""
         body = self._request("GET", "/api/highscores")
         return [HighScore(rank=row["rank"], name=row["name"], score=row["score"],
-                          level=row["level"], date=row["date"]) for row in body["scores"]]
+                          level=row["level"], date=row["date"], session=row.get("session"))
+                for row in body["scores"]]
 
     def enter_high_score(self, session_id: str, token: str, name: str) -> int | None:
         """Enters a finished Holes game of the session you control; returns the rank (None
@@ -381,6 +382,16 @@ class AsyncClient:
     async def inputs(self, session_id: str | SessionInfo, after: int = 0,
                      token: str | None = None) -> JSONObject:
         return await asyncio.to_thread(self._client.inputs, session_id, after, token)
+
+    async def compare(self, kind: str, *, variants: list[JSONObject], seed: int | None = None,
+                      config: JSONObject | None = None, ticks: int | None = None,
+                      readouts: list[str] | None = None) -> "AsyncCompare":
+        """`Client.compare` for asyncio: a connected group, paused at tick 0."""
+        from .compare import AsyncCompare
+
+        group = await asyncio.to_thread(self._client.compare, kind, variants=variants, seed=seed,
+                                        config=config, ticks=ticks, readouts=readouts)
+        return AsyncCompare(group)
 
     async def high_scores(self) -> list[HighScore]:
         return await asyncio.to_thread(self._client.high_scores)

@@ -8,7 +8,11 @@ their frames differ.
                         variants=[{}, {"restitution": 0.8}]) as group:
         group.step(600)
         print(group.tick, group.diverged)  # e.g. 600 41
+
+With asyncio, `await AsyncClient(...).compare(...)` gives an `AsyncCompare` (the same methods
+as coroutines; `async with` closes it).
 """
+import asyncio
 import json
 import time
 import urllib.parse
@@ -102,6 +106,21 @@ class Compare:
                    m.get("loop") == (None if start is None else {"from": start, "to": end}),
                    "the loop's status")
 
+    def set_offset(self, pane: int, value: int) -> list[JSONObject]:
+        """Shows pane `pane` (an index) `value` ticks ahead of the group from the next tick on
+        (behind when negative; -end to end): the server runs every pane again to the current
+        tick and finds the parting again (`diverged` is None until it does). Returns the panes'
+        frames there; raises `ServerError` for a bad pane or value."""
+        if not isinstance(pane, int) or not isinstance(value, int):
+            raise ValueError("pane and value must be whole numbers")
+        self._send({"type": "offset", "pane": pane, "value": value})
+        wanted = list(self.offsets)
+        if 0 <= pane < len(wanted):
+            wanted[pane] = value
+        self._wait(lambda m: m["type"] == "status" and m.get("offsets") == wanted,
+                   "the new offsets' status")
+        return self._frames_at(self.tick)
+
     def readout(self, name: str) -> list[float]:
         """Each pane's readout `name` (one of `readout_names`) at `tick`."""
         index = self.readout_names.index(name)
@@ -153,6 +172,11 @@ class Compare:
             elif kind == "status":
                 loop = message.get("loop")
                 self.loop_marks = None if loop is None else (int(loop["from"]), int(loop["to"]))
+                offsets = [int(offset) for offset in message.get("offsets", self.offsets)]
+                if offsets != self.offsets:
+                    # NB: other offsets are another comparison; its parting comes again.
+                    self.offsets = offsets
+                    self.diverged = None
             elif kind == "diverged":
                 self.diverged = int(message["tick"])
             elif kind == "error":
@@ -160,3 +184,45 @@ class Compare:
                                   message.get("field"))
             if done(message):
                 return message
+
+
+class AsyncCompare:
+    """A `Compare` for asyncio: the same attributes, and each method a coroutine run in a
+    worker thread (one at a time: await each before the next). `async with` closes it."""
+
+    def __init__(self, group: Compare) -> None:
+        self._group = group
+
+    def __getattr__(self, name: str) -> Any:
+        # The group's state (tick, frames, diverged, panes, offsets, readouts, ...).
+        return getattr(self._group, name)
+
+    def __repr__(self) -> str:
+        return "Async" + repr(self._group)
+
+    async def __aenter__(self) -> "AsyncCompare":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self._group.close)
+
+    async def step(self, count: int = 1) -> list[JSONObject]:
+        return await asyncio.to_thread(self._group.step, count)
+
+    async def seek(self, tick: int) -> list[JSONObject]:
+        return await asyncio.to_thread(self._group.seek, tick)
+
+    async def loop(self, start: int | None = None, end: int | None = None) -> None:
+        await asyncio.to_thread(self._group.loop, start, end)
+
+    async def set_offset(self, pane: int, value: int) -> list[JSONObject]:
+        return await asyncio.to_thread(self._group.set_offset, pane, value)
+
+    async def run_until_diverged(self, limit: int | None = None) -> int | None:
+        return await asyncio.to_thread(self._group.run_until_diverged, limit)
+
+    def readout(self, name: str) -> list[float]:
+        return self._group.readout(name)
