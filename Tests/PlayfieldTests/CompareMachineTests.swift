@@ -147,6 +147,39 @@ private func frame(_ model: any Simulation) throws -> JSONValue {
     #expect(d.sent.count == sentBefore, "nothing to tell")
   }
 
+  @Test func theAmbientPaneLoopsOnItsOwnWhileTheGroupStandsStill() throws {
+    var d = try CompareDriver(base: Self.base, variants: [[:], ["restitution": 0.5]])
+    let background = try BouncingBalls(
+      config: .object(Self.base.merging(["balls": 3]) { $1 }), seed: 9)
+    d.machine = CompareMachine(
+      id: "g1", panes: d.machine.panes, end: 600,
+      ambient: (ComparePane(model: background), 4))
+    #expect(!d.machine.wantsTick, "nobody watches yet")
+    d.tick(.join(d.viewer))
+    #expect(d.all("hello").first?["ambient"]?["end"]?.intValue == 4)
+    for _ in 0..<6 { d.tick() }
+    // One own tick a game-loop tick, from its start again after tick 4; the group stays at 0
+    // and each message carries the group's frames too.
+    let frames = d.all("frames")
+    #expect(frames.compactMap { $0["ambient"]?["tick"]?.intValue } == [1, 2, 3, 4, 0, 1, 2])
+    #expect(frames.allSatisfy { $0["tick"]?.intValue == 0 && $0["panes"]?.arrayValue?.count == 2 })
+    var alone: any Simulation = background
+    for _ in 0..<2 { _ = alone.step(checked: []) }
+    #expect(frames.last?["ambient"]?["frame"] == (try frame(alone)))
+    #expect(d.machine.tick == 0 && d.machine.wantsTick)
+
+    // This viewer pauses it (hidden, or reduced motion): nothing more is sent or stepped.
+    d.tick(.ambient(d.viewer, playing: false))
+    let sent = d.sent.count
+    #expect(!d.machine.wantsTick)
+    d.tick()
+    #expect(d.sent.count == sent)
+    // Stepping the group sends its frames without the ambient pane.
+    d.tick(.step(3))
+    #expect(d.all("frames").last?["tick"]?.intValue == 3)
+    #expect(d.all("frames").last?["ambient"] == nil)
+  }
+
   @Test func panesThatStartApartDivergeAtTickZeroAndAJoinerIsToldOnce() throws {
     var d = try CompareDriver(base: Self.base, variants: [[:], ["balls": 7]])
     #expect(d.machine.diverged == 0)

@@ -25,8 +25,8 @@ final class CompareGroup: @unchecked Sendable {
 
   init(
     id: String, tokenHash: String, client: ClientKey, kind: String, panes: [ComparePane],
-    end: UInt64, readouts: [String]? = nil, now: Double,
-    wake: @escaping @Sendable () -> Void = {}
+    end: UInt64, readouts: [String]? = nil, ambient: (pane: ComparePane, end: UInt64)? = nil,
+    now: Double, wake: @escaping @Sendable () -> Void = {}
   ) {
     self.id = id
     self.tokenHash = tokenHash
@@ -36,7 +36,8 @@ final class CompareGroup: @unchecked Sendable {
     self.paneCount = panes.count
     self.inbox = ViewerInbox(busy: false, wake: wake)
     self.idle = Mutex((0, now))
-    self.machine = CompareMachine(id: id, panes: panes, end: end, readouts: readouts)
+    self.machine = CompareMachine(
+      id: id, panes: panes, end: end, readouts: readouts, ambient: ambient)
   }
 
   var isClosed: Bool { inbox.isClosed }

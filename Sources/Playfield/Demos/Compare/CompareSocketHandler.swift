@@ -3,8 +3,9 @@ import Server
 import WebSocket
 
 /// `/ws/compare/ID?token=T`: one viewer of a compare group, who sends `play`, `pause`,
-/// `step {count}`, `seek {tick}`, `speed {value}`, `loop {from, to}` and `offset {pane, value}`,
-/// and gets `hello`, `frames`, `status` and `diverged` (docs/protocol.md, "Compare").
+/// `step {count}`, `seek {tick}`, `speed {value}`, `loop {from, to}`, `offset {pane, value}` and
+/// `ambient {playing}`, and gets `hello`, `frames`, `status`, `diverged` and `ambient`
+/// (docs/protocol.md, "Compare").
 final class CompareSocketHandler: WebSocketHandler {
   let group: CompareGroup
   let wallClock: @Sendable () -> Double
@@ -19,7 +20,7 @@ final class CompareSocketHandler: WebSocketHandler {
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
-    switch command(message) {
+    switch command(message, from: socket) {
     case .success(let command): group.send(command)
     case .failure(let error): socket.send(.error(error))
     }
@@ -29,7 +30,7 @@ final class CompareSocketHandler: WebSocketHandler {
     group.leave(socket, now: wallClock())
   }
 
-  func command(_ message: WebSocketMessage) -> Result<
+  func command(_ message: WebSocketMessage, from socket: WebSocket) -> Result<
     CompareMachine<WebSocket>.Command, ClientError
   > {
     PlaybackMessage.parse(message).flatMap { type, parsed in
@@ -48,9 +49,16 @@ final class CompareSocketHandler: WebSocketHandler {
         }
       case "loop": loop(in: parsed).map { .loop($0) }
       case "offset": offset(in: parsed)
+      case "ambient":
+        parsed["playing"]?.boolValue.map { .success(.ambient(socket, playing: $0)) }
+          ?? .failure(
+            ClientError(
+              "bad-field", "playing must be true or false (the ambient pane, for this viewer)",
+              field: "playing"))
       default:
         .failure(
-          PlaybackMessage.unknown(type, known: "play, pause, step, seek, speed, loop or offset"))
+          PlaybackMessage.unknown(
+            type, known: "play, pause, step, seek, speed, loop, offset or ambient"))
       }
     }
   }
