@@ -157,6 +157,8 @@ private func frame(_ model: any Simulation) throws -> JSONValue {
     #expect(!d.machine.wantsTick, "nobody watches yet")
     d.tick(.join(d.viewer))
     #expect(d.all("hello").first?["ambient"]?["end"]?.intValue == 4)
+    #expect(!d.machine.wantsTick, "a viewer has it played only when it asks")
+    d.tick(.ambient(d.viewer, playing: true))
     for _ in 0..<6 { d.tick() }
     // One own tick a game-loop tick, from its start again after tick 4; the group stays at 0
     // and each message carries the group's frames too.

@@ -526,3 +526,36 @@ def test_an_offset_field_shifts_its_pane_live_and_the_parting_is_found_again(pla
     p.wait_for_function("() => window.playfield.status.offsets?.[1] === 0", timeout=10_000)
     assert p.evaluate("() => window.playfield.diverged") is None
     assert p.locator(".compare-mark").is_hidden()
+
+
+def test_the_ambient_pane_loops_on_its_own_pauses_and_respects_reduced_motion(playfield, watched):
+    spec = dict(SPEC, ticks="40", ambient=json.dumps({"balls": 2}))
+    page = open_compare(watched, playfield.url, spec)
+    p = page.page
+    box = p.locator(".compare-ambient")
+    assert box.is_visible()
+    pause(page)
+    group_tick = p.evaluate("() => window.playfield.frames.newest.tick")
+    # Paused, the group stands still while the ambient pane loops past its end (40 ticks).
+    p.wait_for_function("() => window.playfield.ambient?.tick > 30", timeout=15_000)
+    p.wait_for_function("() => window.playfield.ambient.tick < 10", timeout=15_000)
+    assert p.evaluate("() => window.playfield.frames.newest.tick") == group_tick
+    assert p.evaluate(DRAWN, ".compare-ambient canvas") == [True]
+    page.screenshot("compare-ambient")
+    assert_accessible(page)
+    # PAUSE AMBIENT stops it for this page.
+    button = p.locator('[data-action="ambient"]')
+    button.click()
+    assert button.inner_text() == "PLAY AMBIENT" and button.get_attribute("aria-pressed") == "false"
+    p.wait_for_timeout(300)
+    stopped = p.evaluate("() => window.playfield.ambient.tick")
+    p.wait_for_timeout(500)
+    assert p.evaluate("() => window.playfield.ambient.tick") == stopped
+
+    # With reduced motion asked for, it starts paused: the server steps and sends none of it.
+    calm = watched(reduced_motion="reduce")
+    calm.page.goto(playfield.url + "/compare?" + urllib.parse.urlencode(spec))
+    calm.page.wait_for_function("() => window.playfield?.hello?.ambient", timeout=15_000)
+    calm.page.wait_for_timeout(500)
+    assert calm.page.locator('[data-action="ambient"]').inner_text() == "PLAY AMBIENT"
+    assert calm.page.evaluate("() => window.playfield.ambient.tick") is None

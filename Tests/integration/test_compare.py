@@ -315,6 +315,7 @@ def test_an_ambient_pane_loops_on_its_own_and_bad_ones_are_refused(start_playfie
     with socket(playfield, group) as ws:
         hello = receive_until(ws, lambda m: m["type"] == "hello")
         assert hello["ambient"]["config"]["balls"] == 2 and hello["ambient"]["end"] == 30
+        ws.send(json.dumps({"type": "ambient", "playing": True}))
         # The group stands still at tick 0; the ambient pane runs to its end and starts again.
         seen = []
         receive_until(ws, lambda m: m["type"] == "frames" and m.get("ambient", {}).get("tick") == 0

@@ -70,6 +70,9 @@ const loopBand = $(".compare-loop-band", root);
 const loopText = $(".compare-loop-text", root);
 const loopClear = $('[data-action="loop-clear"]', root);
 const offsetsBox = $(".compare-offsets", root);
+const ambientBox = $(".compare-ambient", root);
+const ambientButton = $('[data-action="ambient"]', root);
+const ambientNote = $(".compare-ambient-note", root);
 
 /** Options of this page. */
 const options = {
@@ -95,6 +98,7 @@ const state = (window.playfield = {
   capture: null,
   loop: null,
   offsets: [],
+  ambient: null,
   chart,
 });
 let socket = null;
@@ -102,6 +106,10 @@ let panes = []; // {figure, canvas, picture} in variants order
 let seeking = false; // the slider is being dragged: status ticks do not move it
 let captureURL = null;
 let loopFrom = 0; // LOOP FROM HERE's tick, until LOOP TO HERE makes the loop
+let ambientPicture = null; // the ambient pane's picture, when the group has one
+// The ambient pane plays unless the viewer pauses it or asks for reduced motion; never while
+// the page is hidden.
+let ambientWanted = !matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** The comparison the address asks for, with the example's parts where it says nothing. */
 function fromAddress() {
@@ -124,6 +132,7 @@ function fromAddress() {
     ticks: query.has("ticks") ? Number(query.get("ticks")) : recordings ? null : example.ticks,
     config: json("config", query.has("kind") ? {} : example.config),
     variants,
+    ambient: json("ambient", null),
     view: options.views.includes(query.get("view")) ? query.get("view") : null,
   };
 }
@@ -135,6 +144,8 @@ function toAddress(spec) {
   query.set("ticks", String(spec.ticks));
   query.set("config", JSON.stringify(spec.config));
   query.set("variants", JSON.stringify(spec.variants));
+  if (spec.ambient) query.set("ambient", JSON.stringify(spec.ambient));
+  else query.delete("ambient");
   if (state.view) query.set("view", state.view);
   history.replaceState(null, "", `${location.pathname}?${query}`);
 }
@@ -146,6 +157,7 @@ function fillForm(spec) {
   form.elements.config.value = JSON.stringify(spec.config);
   const variants = Array.isArray(spec.variants) ? spec.variants : [spec.variants];
   form.elements.variants.value = variants.map((v) => JSON.stringify(v)).join("\n");
+  form.elements.ambient.value = spec.ambient ? JSON.stringify(spec.ambient) : "";
 }
 
 function say(text) {
@@ -173,8 +185,8 @@ async function start(spec) {
   say("");
   let group;
   try {
-    const { kind, seed, ticks, config, variants } = spec; // NB: the view is this page's alone
-    const body = { kind, seed, ticks: ticks ?? undefined, config, variants };
+    const { kind, seed, ticks, config, variants, ambient } = spec; // NB: the view is this page's alone
+    const body = { kind, seed, ticks: ticks ?? undefined, config, variants, ambient: ambient ?? undefined };
     group = await requestJSON("/api/compare", { method: "POST", body });
     form.elements.ticks.value = group.end;
   } catch (error) {
@@ -188,7 +200,10 @@ async function start(spec) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${location.host}${group.urls.socket}?token=${group.token}`);
   socket = ws;
-  ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "play" })));
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({ type: "play" }));
+    if (spec.ambient) sendAmbient();
+  });
   ws.addEventListener("message", (event) => {
     if (socket === ws) receive(JSON.parse(event.data));
   });
@@ -287,9 +302,14 @@ function receive(message) {
       loopBox.hidden = !("loop" in message);
       showLoop(message.loop ?? null);
       buildOffsets(message.panes.map((pane) => pane.offset ?? 0), message.end);
+      showAmbient(message);
       setEnabled(true);
       break;
+    case "ambient":
+      drawAmbient(message.ambient);
+      break;
     case "frames":
+      if (message.ambient) drawAmbient(message.ambient);
       state.frames.received += 1;
       state.frames.newest = message;
       render();
@@ -430,6 +450,42 @@ function showDivergence() {
   embed.event("diverged", { tick });
 }
 
+/** The ambient pane, when the group has one: small, beside the panes, looping on its own. */
+function showAmbient(hello) {
+  ambientBox.hidden = !hello.ambient;
+  ambientPicture = hello.ambient ? new PanePicture($("canvas", ambientBox), hello.kind, hello.ambient) : null;
+  state.ambient = hello.ambient ? { tick: null, frame: null } : null;
+  const recording = hello.ambient?.recording;
+  setText(ambientNote, recording ? `(a recording of session ${recording.session})` : "");
+  showAmbientButton();
+}
+
+function drawAmbient(ambient) {
+  if (!ambientPicture || !ambient) return;
+  state.ambient = ambient;
+  ambientPicture.draw(ambient.frame, Math.min(192, ambientBox.clientWidth));
+}
+
+/** Tells the server whether this page wants the ambient pane played: as asked, and never
+ * while the page is hidden. */
+function sendAmbient() {
+  send({ type: "ambient", playing: ambientWanted && document.visibilityState === "visible" });
+}
+
+function showAmbientButton() {
+  setText(ambientButton, ambientWanted ? "PAUSE AMBIENT" : "PLAY AMBIENT");
+  ambientButton.setAttribute("aria-pressed", String(ambientWanted));
+}
+
+ambientButton.addEventListener("click", () => {
+  ambientWanted = !ambientWanted;
+  showAmbientButton();
+  sendAmbient();
+});
+document.addEventListener("visibilitychange", () => {
+  if (ambientPicture) sendAmbient();
+});
+
 /** One number field per pane: its offset, sent (`offset`) when changed. */
 function buildOffsets(offsets, end) {
   state.offsets = offsets;
@@ -560,6 +616,7 @@ form.addEventListener("submit", (event) => {
         .split("\n")
         .filter((line) => line.trim())
         .map((line) => JSON.parse(line)),
+      ambient: form.elements.ambient.value.trim() ? JSON.parse(form.elements.ambient.value) : null,
     };
   } catch {
     say("The config and each line of overrides must be JSON objects.");

@@ -29,7 +29,8 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     case loop(ClosedRange<UInt64>?)
     /// Pane `pane` (an index) shows its run `value` ticks ahead of the group from now on.
     case offset(pane: Int, value: Int)
-    /// Whether this viewer wants the ambient pane played (it is, while any viewer does).
+    /// Whether this viewer wants the ambient pane played (it is, while any viewer does; none
+    /// does on joining).
     case ambient(Viewer, playing: Bool)
   }
 
@@ -74,7 +75,8 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
   /// game-loop tick while a viewer wants it and starts again after `ambientEnd` own ticks.
   private(set) var ambient: ComparePane?
   let ambientEnd: UInt64
-  /// The viewers that want the ambient pane played (every viewer, until it says otherwise).
+  /// The viewers that want the ambient pane played (none until one asks: a page that respects
+  /// reduced motion, or is hidden, never starts it).
   private(set) var ambientViewers: [Viewer] = []
 
   /// A group of `panes` (each at its first tick) that ends at `end`, sending the `readouts`
@@ -134,7 +136,6 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       case .join(let viewer):
         viewers.append(viewer)
         joined.append(viewer)
-        if ambient != nil { ambientViewers.append(viewer) }
       case .leave(let viewer):
         viewers.removeAll { $0 === viewer }
         joined.removeAll { $0 === viewer }
