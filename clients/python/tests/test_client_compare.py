@@ -105,3 +105,14 @@ def test_the_async_client_compares_too(start_server):
                       variants=[{}, {"restitution": 0.5}]) as group:
         expected = group.run_until_diverged()
     assert parted == {1.0: None, 0.5: expected} and expected is not None
+
+
+def test_the_ambient_pane_plays_on_its_own(start_server):
+    client = Client(start_server(args=("--compares-per-client", "8")).url)
+    with client.compare("bouncing-balls", seed=3, config=BALLS, ticks=20, variants=[{}, {}],
+                        ambient={"balls": 1}) as group:
+        assert group.ambient is None, "paused until asked for"
+        first = group.play_ambient(ticks=3)
+        assert first is not None and first["tick"] >= 3 and len(first["frame"]["positions"]) == 2
+        assert group.tick == 0, "the group itself stands still"
+        group.play_ambient(False)

@@ -52,6 +52,8 @@ class Compare:
         self.frames: list[JSONObject] = []
         self.diverged: int | None = None
         self.hello: JSONObject = {}
+        # The ambient pane's newest {tick, frame} while it plays (`play_ambient`), else None.
+        self.ambient: JSONObject | None = None
         url = socket_url + "?token=" + urllib.parse.quote(self.token, safe="")
         try:
             # NB: entered, as websockets 17 wants of a connection kept open beyond one block.
@@ -121,6 +123,17 @@ class Compare:
                    "the new offsets' status")
         return self._frames_at(self.tick)
 
+    def play_ambient(self, playing: bool = True, ticks: int = 1) -> JSONObject | None:
+        """Plays (or pauses) the ambient pane for this connection; playing, waits for `ticks` of
+        its steps and returns its newest `{tick, frame}`."""
+        self._send({"type": "ambient", "playing": playing})
+        if not playing:
+            return None
+        for _ in range(max(1, ticks)):
+            self._wait(lambda m: m["type"] in ("frames", "ambient") and "ambient" in m,
+                       "the ambient pane")
+        return self.ambient
+
     def readout(self, name: str) -> list[float]:
         """Each pane's readout `name` (one of `readout_names`) at `tick`."""
         index = self.readout_names.index(name)
@@ -160,6 +173,8 @@ class Compare:
             except ConnectionClosed:
                 raise Disconnected(f"the compare group's socket closed waiting for {what}") from None
             kind = message.get("type")
+            if "ambient" in message and kind != "hello":
+                self.ambient = message["ambient"]
             if kind == "hello":
                 self.hello = message
                 self.tick = int(message["tick"])
@@ -217,6 +232,9 @@ class AsyncCompare:
 
     async def loop(self, start: int | None = None, end: int | None = None) -> None:
         await asyncio.to_thread(self._group.loop, start, end)
+
+    async def play_ambient(self, playing: bool = True, ticks: int = 1) -> JSONObject | None:
+        return await asyncio.to_thread(self._group.play_ambient, playing, ticks)
 
     async def set_offset(self, pane: int, value: int) -> list[JSONObject]:
         return await asyncio.to_thread(self._group.set_offset, pane, value)
