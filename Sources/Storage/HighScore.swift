@@ -8,12 +8,16 @@ public struct HighScore: Sendable, Equatable {
   public var level: Int64
   /// When it was set (unix seconds).
   public var createdAt: Double
+  /// The session whose game it was (its recording is the run, for a ghost); nil for scores
+  /// entered before sessions were kept with them.
+  public var session: String?
 
   /// Makes a high score.
-  public init(name: String, score: Int64, level: Int64, createdAt: Double) {
+  public init(name: String, score: Int64, level: Int64, createdAt: Double, session: String? = nil) {
     self.name = name
     self.score = score
     self.level = level
     self.createdAt = createdAt
+    self.session = session
   }
 }

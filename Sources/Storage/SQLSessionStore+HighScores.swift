@@ -13,8 +13,14 @@ extension SQLSessionStore {
       try database.transaction {
         try database.serialize(.highScores)
         let id = try database.query(
-          "INSERT INTO high_scores (name, score, level, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-          [.text(name), .integer(score.score), .integer(score.level), .real(score.createdAt)]
+          """
+          INSERT INTO high_scores (name, score, level, created_at, session_id)
+          VALUES (?, ?, ?, ?, ?) RETURNING id
+          """,
+          [
+            .text(name), .integer(score.score), .integer(score.level), .real(score.createdAt),
+            score.session.map { .text($0) } ?? .null,
+          ]
         ) { $0.int64(0) }.first
         try database.execute(
           """
@@ -34,13 +40,14 @@ extension SQLSessionStore {
     return try withReader { database in
       try database.query(
         """
-        SELECT name, score, level, created_at FROM high_scores
+        SELECT name, score, level, created_at, session_id FROM high_scores
         ORDER BY \(Self.highScoreOrder) LIMIT ?
         """,
         [.integer(count)]
       ) {
         HighScore(
-          name: $0.string(0), score: $0.int64(1), level: $0.int64(2), createdAt: $0.double(3))
+          name: $0.string(0), score: $0.int64(1), level: $0.int64(2), createdAt: $0.double(3),
+          session: $0.optionalString(4))
       }
     }
   }

@@ -250,5 +250,10 @@ public enum Schema {
         CREATE INDEX sessions_by_owner ON sessions (owner_client);
         CREATE INDEX sessions_by_owner_address ON sessions (owner_address);
         """),
+    // The session whose game each high score was, so a page can replay the run (a compare
+    // group's ghost, docs/compare.md); NULL for scores entered before.
+    Migration(
+      name: "high-score-sessions",
+      sql: "ALTER TABLE high_scores ADD COLUMN session_id TEXT;"),
   ]
 }

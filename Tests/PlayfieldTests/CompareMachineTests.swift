@@ -116,6 +116,72 @@ private func frame(_ model: any Simulation) throws -> JSONValue {
     #expect(d.all("diverged").count == 1)
   }
 
+  @Test func aLiveOffsetShiftsItsPaneAtTheNextTickAndFindsThePartingAgain() throws {
+    var d = try CompareDriver(base: Self.base, variants: [[:], [:]])
+    d.tick(.join(d.viewer), .step(50))
+    #expect(d.machine.tick == 50 && d.machine.diverged == nil)
+
+    // Pane 2 five ticks ahead: at the next tick it shows its own tick 55 at group tick 50,
+    // exactly the frame of a run stepped on its own to 55, and the runs part at tick 0.
+    d.tick(.offset(pane: 1, value: 5))
+    var alone: any Simulation = try BouncingBalls(config: .object(Self.base), seed: 42)
+    for _ in 0..<55 { _ = alone.step(checked: []) }
+    let shifted = try #require(d.all("frames").last)
+    #expect(shifted["tick"]?.intValue == 50)
+    #expect(shifted["ticks"]?.arrayValue?.compactMap(\.intValue) == [50, 55])
+    #expect(shifted["panes"]?.arrayValue?[1] == (try frame(alone)))
+    #expect(d.machine.diverged == 0)
+    #expect(d.all("diverged").map { $0["tick"]?.intValue } == [0])
+    #expect(d.all("status").last?["offsets"]?.arrayValue?.compactMap(\.intValue) == [0, 5])
+
+    // Back to 0, one behind the other: they agree again and nothing parts; a pane that
+    // does not exist or an unchanged offset changes nothing.
+    d.tick(.offset(pane: 1, value: 0))
+    let back = try #require(d.all("frames").last)
+    #expect(back["ticks"]?.arrayValue?.compactMap(\.intValue) == [50, 50])
+    #expect(back["panes"]?.arrayValue?[0] == back["panes"]?.arrayValue?[1])
+    #expect(d.machine.diverged == nil)
+    let sentBefore = d.sent.count
+    d.tick(.offset(pane: 7, value: 3), .offset(pane: 0, value: 0))
+    #expect(d.machine.panes.map(\.offset) == [0, 0])
+    #expect(d.sent.count == sentBefore, "nothing to tell")
+  }
+
+  @Test func theAmbientPaneLoopsOnItsOwnWhileTheGroupStandsStill() throws {
+    var d = try CompareDriver(base: Self.base, variants: [[:], ["restitution": 0.5]])
+    let background = try BouncingBalls(
+      config: .object(Self.base.merging(["balls": 3]) { $1 }), seed: 9)
+    d.machine = CompareMachine(
+      id: "g1", panes: d.machine.panes, end: 600,
+      ambient: (ComparePane(model: background), 4))
+    #expect(!d.machine.wantsTick, "nobody watches yet")
+    d.tick(.join(d.viewer))
+    #expect(d.all("hello").first?["ambient"]?["end"]?.intValue == 4)
+    #expect(!d.machine.wantsTick, "a viewer has it played only when it asks")
+    d.tick(.ambient(d.viewer, playing: true))
+    for _ in 0..<6 { d.tick() }
+    // One own tick a game-loop tick, from its start again after tick 4; the group stays at 0
+    // and each message carries the group's frames too.
+    let frames = d.all("frames")
+    #expect(frames.compactMap { $0["ambient"]?["tick"]?.intValue } == [1, 2, 3, 4, 0, 1, 2])
+    #expect(frames.allSatisfy { $0["tick"]?.intValue == 0 && $0["panes"]?.arrayValue?.count == 2 })
+    var alone: any Simulation = background
+    for _ in 0..<2 { _ = alone.step(checked: []) }
+    #expect(frames.last?["ambient"]?["frame"] == (try frame(alone)))
+    #expect(d.machine.tick == 0 && d.machine.wantsTick)
+
+    // This viewer pauses it (hidden, or reduced motion): nothing more is sent or stepped.
+    d.tick(.ambient(d.viewer, playing: false))
+    let sent = d.sent.count
+    #expect(!d.machine.wantsTick)
+    d.tick()
+    #expect(d.sent.count == sent)
+    // Stepping the group sends its frames without the ambient pane.
+    d.tick(.step(3))
+    #expect(d.all("frames").last?["tick"]?.intValue == 3)
+    #expect(d.all("frames").last?["ambient"] == nil)
+  }
+
   @Test func panesThatStartApartDivergeAtTickZeroAndAJoinerIsToldOnce() throws {
     var d = try CompareDriver(base: Self.base, variants: [[:], ["balls": 7]])
     #expect(d.machine.diverged == 0)

@@ -84,6 +84,23 @@ import Testing
   }
 
   @Test(arguments: Backend.allCases)
+  func highScoresKeepTheirSessionAndOlderOnesHaveNone(_ backend: Backend) throws {
+    let fixture = try Fixture(backend)
+    defer { fixture.remove() }
+    let before = Schema.migrations.prefix { $0.name != "high-score-sessions" }
+    try fixture.connection.migrate(Array(before))
+    try fixture.connection.execute(
+      "INSERT INTO high_scores (name, score, level, created_at) VALUES ('old', 1, 1, 10)", [])
+
+    let store = try fixture.store()
+    try store.addHighScore(
+      HighScore(name: "new", score: 2, level: 1, createdAt: 20, session: "run-1"))
+    let table = try store.topHighScores()
+    #expect(table.map(\.name) == ["new", "old"])
+    #expect(table.map(\.session) == ["run-1", nil])
+  }
+
+  @Test(arguments: Backend.allCases)
   func migratingTwiceAppliesNothing(_ backend: Backend) throws {
     let fixture = try Fixture(backend)
     defer { fixture.remove() }

@@ -5,10 +5,13 @@ every pane, captures one PNG, and passes axe."""
 import json
 import pathlib
 import urllib.parse
+import urllib.request
 
 import pytest
 
 from axe import assert_accessible
+from demo_pages import create_session, open_demo
+from test_stored_pages import play_to_game_over
 from test_demos import host_page  # noqa: F401 (the fixture: a page of another origin)
 
 SHOTS = pathlib.Path(__file__).resolve().parent.parent.parent / "out" / "screenshots"
@@ -444,3 +447,115 @@ def test_loop_marks_loop_the_group_where_the_server_has_them(playfield, watched)
     p.wait_for_function("() => window.playfield.loop === null")
     assert not p.locator(".compare-loop-band").is_visible()
     assert_accessible(page)
+
+
+def test_the_ghost_of_a_high_score_holes_run_replays_that_run(playfield, watched):
+    # A first player's run reaches the high scores (the scores keep its session).
+    best = create_session(playfield, "holes")
+    recorded = {}
+    over = play_to_game_over(playfield, best, score_first=True, frames=recorded)
+    entry = {"session": best["id"], "token": best["token"], "name": "Ada"}
+    request = urllib.request.Request(playfield.url + "/api/highscores", json.dumps(entry).encode(),
+                                     {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201
+        answer = json.load(response)
+    assert answer["scores"][0]["session"] == best["id"]
+
+    # A second player's page offers to race that run, and opens it as a ghost over its own.
+    page = open_demo(watched, playfield.url + "/demos/holes?new")
+    p = page.page
+    mine = {"id": p.evaluate("() => window.playfield.client.id")}
+    race = p.locator(".high-scores-ghost a")
+    race.wait_for(state="visible", timeout=10_000)
+    assert race.inner_text() == "Race the best run"
+    assert f"Ada, level {over['level']}, score {over['score']}" in p.locator(".ghost-of").inner_text()
+    page.screenshot("holes-race-the-best-run")
+    assert_accessible(page)
+    race.click()
+    p.wait_for_url("**/compare?**")
+    p.wait_for_function("() => window.playfield?.hello && window.playfield.frames.received > 0",
+                        timeout=15_000)
+    assert p.evaluate("() => window.playfield.view") == "overlay"
+    recordings = p.evaluate("() => window.playfield.hello.panes.map(pane => pane.recording?.session)")
+    assert recordings == [mine["id"], best["id"]]
+
+    # The ghost pane at a tick of the recorded run is that run's frame at that tick.
+    pause(page)
+    tick = max(t for t, frame in recorded.items() if frame["ball"] and t <= over["tick"])
+    p.locator("#compare-seek").fill(str(tick))
+    p.wait_for_function(f"() => window.playfield.frames.newest?.tick === {tick}", timeout=15_000)
+    ghost = p.evaluate("() => window.playfield.frames.newest.panes[1]")
+    frame = recorded[tick]
+    assert ghost == {key: frame[key] for key in ghost}, "exactly the recorded run's frame"
+    assert ghost["ball"] == frame["ball"] and ghost["score"] == frame["score"]
+    page.screenshot("compare-ghost-holes")
+    assert_accessible(page)
+
+    # /compare starts the same race from this browser's last holes run.
+    p.goto(playfield.url + "/compare")
+    p.wait_for_function("() => window.playfield?.hello", timeout=15_000)
+    p.locator(".compare-setup summary").click()
+    p.locator('[data-action="race"]').click()
+    p.wait_for_function("() => location.search.includes('recording')", timeout=10_000)
+    p.wait_for_function("() => window.playfield?.hello?.panes?.[0]?.recording", timeout=15_000)
+    recordings = p.evaluate("() => window.playfield.hello.panes.map(pane => pane.recording?.session)")
+    assert recordings == [mine["id"], best["id"]]
+
+
+def test_an_offset_field_shifts_its_pane_live_and_the_parting_is_found_again(playfield, watched):
+    page = open_compare(watched, playfield.url, dict(SPEC, variants=json.dumps([{}, {}])))
+    p = page.page
+    pause(page)
+    assert p.evaluate("() => window.playfield.diverged") is None, "identical panes never part"
+    field = p.locator('input[name="offset-1"]')
+    assert field.input_value() == "0"
+    field.fill("3")
+    field.press("Enter")
+    p.wait_for_function("() => window.playfield.status.offsets?.[1] === 3", timeout=10_000)
+    p.wait_for_function("() => { const f = window.playfield.frames.newest;"
+                        " return f.ticks[1] === f.tick + 3; }", timeout=10_000)
+    p.wait_for_function("() => window.playfield.diverged === 0", timeout=10_000)
+    assert p.locator(".compare-mark").is_visible()
+    assert "first tick" in p.locator(".compare-diverged").inner_text()
+    page.screenshot("compare-offsets")
+    assert_accessible(page)
+    # Back to 0: the panes agree again, and the page forgets the parting.
+    field.fill("0")
+    field.press("Enter")
+    p.wait_for_function("() => window.playfield.status.offsets?.[1] === 0", timeout=10_000)
+    assert p.evaluate("() => window.playfield.diverged") is None
+    assert p.locator(".compare-mark").is_hidden()
+
+
+def test_the_ambient_pane_loops_on_its_own_pauses_and_respects_reduced_motion(playfield, watched):
+    spec = dict(SPEC, ticks="40", ambient=json.dumps({"balls": 2}))
+    page = open_compare(watched, playfield.url, spec)
+    p = page.page
+    box = p.locator(".compare-ambient")
+    assert box.is_visible()
+    pause(page)
+    group_tick = p.evaluate("() => window.playfield.frames.newest.tick")
+    # Paused, the group stands still while the ambient pane loops past its end (40 ticks).
+    p.wait_for_function("() => window.playfield.ambient?.tick > 30", timeout=15_000)
+    p.wait_for_function("() => window.playfield.ambient.tick < 10", timeout=15_000)
+    assert p.evaluate("() => window.playfield.frames.newest.tick") == group_tick
+    assert p.evaluate(DRAWN, ".compare-ambient canvas") == [True]
+    page.screenshot("compare-ambient")
+    assert_accessible(page)
+    # PAUSE AMBIENT stops it for this page.
+    button = p.locator('[data-action="ambient"]')
+    button.click()
+    assert button.inner_text() == "PLAY AMBIENT" and button.get_attribute("aria-pressed") == "false"
+    p.wait_for_timeout(300)
+    stopped = p.evaluate("() => window.playfield.ambient.tick")
+    p.wait_for_timeout(500)
+    assert p.evaluate("() => window.playfield.ambient.tick") == stopped
+
+    # With reduced motion asked for, it starts paused: the server steps and sends none of it.
+    calm = watched(reduced_motion="reduce")
+    calm.page.goto(playfield.url + "/compare?" + urllib.parse.urlencode(spec))
+    calm.page.wait_for_function("() => window.playfield?.hello?.ambient", timeout=15_000)
+    calm.page.wait_for_timeout(500)
+    assert calm.page.locator('[data-action="ambient"]').inner_text() == "PLAY AMBIENT"
+    assert calm.page.evaluate("() => window.playfield.ambient.tick") is None

@@ -86,10 +86,11 @@ def test_sessions_page_on_a_phone_shows_cards(playfield, watched):
 
 
 # Holes with one ball and one hole at the top right, away from the diagonal to the flag.
-def play_to_game_over(server, session, score_first=False):
+def play_to_game_over(server, session, score_first=False, frames=None):
     """Plays holes fast as a second controller (stopped, stepping), tilting at the nearest
     hole until the game is over, then lets it run again; returns the `game-over` event.
-    With `score_first`, it first rolls the ball to the flag (top left) to score a point."""
+    With `score_first`, it first rolls the ball to the flag (top left) to score a point.
+    `frames`, a dict, gets every frame seen, by tick."""
     url = f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}"
     with connect(url, max_size=None) as ws:
         ws.send(json.dumps({"type": "stop"}))
@@ -107,6 +108,8 @@ def play_to_game_over(server, session, score_first=False):
                     return message
                 if message["type"] == "frame":
                     frame = message
+                    if frames is not None:
+                        frames[message["tick"]] = message
             if frame and frame["ball"]:
                 bx, by = frame["ball"]
                 holes = list(zip(frame["holes"][::2], frame["holes"][1::2]))

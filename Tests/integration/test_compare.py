@@ -266,3 +266,69 @@ def test_offsets_loops_and_readouts_on_the_socket(start_playfield):
         frames_at(ws, 20, seen=seen)
         status_message = [m for m in seen if m["type"] == "status"][-1]
         assert status_message["loop"] == {"from": 20, "to": 24}
+
+
+def test_a_live_offset_shifts_its_pane_at_the_next_tick(start_playfield):
+    playfield = start_playfield("--compares-per-client", "16")
+    status, _, group = create(playfield, [{}, {}], ticks=100)
+    assert status == 201, group
+    with socket(playfield, group) as ws:
+        ws.send(json.dumps({"type": "step", "count": 10}))
+        before = frames_at(ws, 10)
+        assert before["ticks"] == [10, 10] and before["panes"][0] == before["panes"][1]
+        for bad, field, message in (
+                ({"pane": 2, "value": 1}, "pane", "pane must be a pane's index from 0 to 1"),
+                ({"value": 1}, "pane", "pane must be a pane's index from 0 to 1"),
+                ({"pane": 1, "value": 101}, "value", "pane 2: offset must be an integer from -100 to 100"),
+                ({"pane": 1, "value": 1.5}, "value", "pane 2: offset must be an integer from -100 to 100")):
+            ws.send(json.dumps({"type": "offset", **bad}))
+            error = receive_until(ws, lambda m: m["type"] == "error")
+            assert (error["error"], error["field"], error["message"]) == ("bad-field", field, message)
+        ws.send(json.dumps({"type": "offset", "pane": 1, "value": 4}))
+        seen = []
+        shifted = receive_until(ws, lambda m: m["type"] == "frames" and m["ticks"] == [10, 14],
+                                what="the shifted frames", seen=seen)
+        assert shifted["tick"] == 10, "applied at the group's tick"
+        assert [m for m in seen if m["type"] == "diverged"] == [{"type": "diverged", "tick": 0}]
+        told = receive_until(ws, lambda m: m["type"] == "status", what="the status", seen=seen)
+        assert told["offsets"] == [0, 4] and told["tick"] == 10
+        ws.send(json.dumps({"type": "step", "count": 4}))
+        ahead = frames_at(ws, 14)
+        assert ahead["panes"][0] == shifted["panes"][1], "pane 2 shows pane 1's future"
+
+
+def test_an_ambient_pane_loops_on_its_own_and_bad_ones_are_refused(start_playfield):
+    playfield = start_playfield("--compares-per-client", "16")
+    for ambient, field, error in (
+            ({"wobble": 1}, "ambient.wobble", "the ambient pane: wobble: unknown field; known fields: "),
+            ({"offset": 3}, "ambient.offset", "the ambient pane takes no offset: it loops on its own"),
+            (7, "ambient", "the ambient pane must be an object: config overrides, or a recording"),
+            ({"recording": "nosuchsession"}, "ambient.recording",
+             "the ambient pane: no stored session nosuchsession")):
+        status, _, body = create(playfield, [{}, {}], ambient=ambient)
+        assert (status, body["field"]) == (400, field), body
+        assert body["error"].startswith(error), body
+    status, _, group = create(playfield, [{}, {"restitution": 0.5}], ticks=30,
+                              ambient={"balls": 2})
+    assert status == 201, group
+    assert group["ambient"]["config"]["balls"] == 2 and group["ambient"]["end"] == 30
+    with socket(playfield, group) as ws:
+        hello = receive_until(ws, lambda m: m["type"] == "hello")
+        assert hello["ambient"]["config"]["balls"] == 2 and hello["ambient"]["end"] == 30
+        ws.send(json.dumps({"type": "ambient", "playing": True}))
+        # The group stands still at tick 0; the ambient pane runs to its end and starts again.
+        seen = []
+        receive_until(ws, lambda m: m["type"] == "frames" and m.get("ambient", {}).get("tick") == 0
+                      and any(s.get("ambient", {}).get("tick", 0) > 20 for s in seen),
+                      what="the ambient pane's loop", seen=seen)
+        frames = [m for m in seen if m["type"] == "frames"]
+        assert all(m["tick"] == 0 for m in frames), "the group does not move"
+        ticks = [m["ambient"]["tick"] for m in frames if "ambient" in m]
+        assert max(ticks) <= 30 and ticks == sorted(ticks[:-1]) + [0]
+        ws.send(json.dumps({"type": "ambient", "playing": "no"}))
+        error = receive_until(ws, lambda m: m["type"] == "error")
+        assert (error["error"], error["field"]) == ("bad-field", "playing")
+        ws.send(json.dumps({"type": "ambient", "playing": False}))
+        ws.send(json.dumps({"type": "step", "count": 5}))
+        stepped = frames_at(ws, 5)
+        assert "ambient" not in stepped, "a viewer that paused it gets the group alone"

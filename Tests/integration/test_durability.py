@@ -221,6 +221,7 @@ def test_high_scores_and_mazes_survive_a_restart(start_playfield):
     again = start_playfield(database=server.database)
     scores = request(again.url + "/api/highscores")[2]["scores"]
     assert [s["name"] for s in scores] == ["Ada <b>&"]
+    assert scores[0]["session"] == session["id"], "each score keeps its run (a compare ghost)"
     status, _, maze = request(again.url + "/api/mazes/corners")
     assert status == 200 and maze["cells"] == cells
     assert [m["name"] for m in request(again.url + "/api/mazes")[2]["mazes"]] == ["corners"]

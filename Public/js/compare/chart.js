@@ -57,6 +57,14 @@ export class TickChart {
     this.queue();
   }
 
+  /** Forgets every value and the parting, keeping the readouts and the chosen one (the panes
+   * ran again: a changed offset). */
+  forget() {
+    for (const lines of this.series.values()) for (const line of lines) line.fill(NaN);
+    this.parted = null;
+    this.queue();
+  }
+
   /** The readouts seen so far, in the order first seen. */
   get names() {
     return [...this.series.keys()];

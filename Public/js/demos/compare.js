@@ -14,6 +14,8 @@ import { requestJSON } from "../lib/api.js";
 import { EmbedError, pageCommands, startEmbed } from "../lib/embed.js";
 import { PanePicture } from "../compare/draw.js";
 import { TickChart } from "../compare/chart.js";
+import { bestRun, ghostAddress } from "../compare/ghost.js";
+import { lastSessionID } from "../lib/join.js";
 
 /** What a bare `/compare` shows: two boxes of balls, perfectly elastic against lossy. */
 const example = {
@@ -67,6 +69,10 @@ const loopBox = $(".compare-loop", root);
 const loopBand = $(".compare-loop-band", root);
 const loopText = $(".compare-loop-text", root);
 const loopClear = $('[data-action="loop-clear"]', root);
+const offsetsBox = $(".compare-offsets", root);
+const ambientBox = $(".compare-ambient", root);
+const ambientButton = $('[data-action="ambient"]', root);
+const ambientNote = $(".compare-ambient-note", root);
 
 /** Options of this page. */
 const options = {
@@ -91,6 +97,8 @@ const state = (window.playfield = {
   order: [],
   capture: null,
   loop: null,
+  offsets: [],
+  ambient: null,
   chart,
 });
 let socket = null;
@@ -98,6 +106,10 @@ let panes = []; // {figure, canvas, picture} in variants order
 let seeking = false; // the slider is being dragged: status ticks do not move it
 let captureURL = null;
 let loopFrom = 0; // LOOP FROM HERE's tick, until LOOP TO HERE makes the loop
+let ambientPicture = null; // the ambient pane's picture, when the group has one
+// The ambient pane plays unless the viewer pauses it or asks for reduced motion; never while
+// the page is hidden.
+let ambientWanted = !matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** The comparison the address asks for, with the example's parts where it says nothing. */
 function fromAddress() {
@@ -111,12 +123,16 @@ function fromAddress() {
       throw new Error(`the address's ${name} is not JSON`);
     }
   };
+  const variants = json("variants", query.has("kind") ? (examples[query.get("kind")] ?? [{}, {}]) : example.variants);
+  // NB: recordings alone are as long as the longest of them when the address says nothing.
+  const recordings = Array.isArray(variants) && variants.every((v) => v?.recording !== undefined);
   return {
     kind: query.get("kind") ?? example.kind,
     seed: query.has("seed") ? Number(query.get("seed")) : example.seed,
-    ticks: query.has("ticks") ? Number(query.get("ticks")) : example.ticks,
+    ticks: query.has("ticks") ? Number(query.get("ticks")) : recordings ? null : example.ticks,
     config: json("config", query.has("kind") ? {} : example.config),
-    variants: json("variants", query.has("kind") ? (examples[query.get("kind")] ?? [{}, {}]) : example.variants),
+    variants,
+    ambient: json("ambient", null),
     view: options.views.includes(query.get("view")) ? query.get("view") : null,
   };
 }
@@ -128,6 +144,8 @@ function toAddress(spec) {
   query.set("ticks", String(spec.ticks));
   query.set("config", JSON.stringify(spec.config));
   query.set("variants", JSON.stringify(spec.variants));
+  if (spec.ambient) query.set("ambient", JSON.stringify(spec.ambient));
+  else query.delete("ambient");
   if (state.view) query.set("view", state.view);
   history.replaceState(null, "", `${location.pathname}?${query}`);
 }
@@ -139,6 +157,7 @@ function fillForm(spec) {
   form.elements.config.value = JSON.stringify(spec.config);
   const variants = Array.isArray(spec.variants) ? spec.variants : [spec.variants];
   form.elements.variants.value = variants.map((v) => JSON.stringify(v)).join("\n");
+  form.elements.ambient.value = spec.ambient ? JSON.stringify(spec.ambient) : "";
 }
 
 function say(text) {
@@ -166,9 +185,10 @@ async function start(spec) {
   say("");
   let group;
   try {
-    const { kind, seed, ticks, config, variants } = spec; // NB: the view is this page's alone
-    const body = { kind, seed, ticks, config, variants };
+    const { kind, seed, ticks, config, variants, ambient } = spec; // NB: the view is this page's alone
+    const body = { kind, seed, ticks: ticks ?? undefined, config, variants, ambient: ambient ?? undefined };
     group = await requestJSON("/api/compare", { method: "POST", body });
+    form.elements.ticks.value = group.end;
   } catch (error) {
     say(`The comparison cannot start: ${error.message}`);
     buildPanes(spec, []);
@@ -180,7 +200,10 @@ async function start(spec) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${location.host}${group.urls.socket}?token=${group.token}`);
   socket = ws;
-  ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "play" })));
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({ type: "play" }));
+    if (spec.ambient) sendAmbient();
+  });
   ws.addEventListener("message", (event) => {
     if (socket === ws) receive(JSON.parse(event.data));
   });
@@ -278,9 +301,15 @@ function receive(message) {
       // NB: a server without loop marks sends no `loop`: the page offers none.
       loopBox.hidden = !("loop" in message);
       showLoop(message.loop ?? null);
+      buildOffsets(message.panes.map((pane) => pane.offset ?? 0), message.end);
+      showAmbient(message);
       setEnabled(true);
       break;
+    case "ambient":
+      drawAmbient(message.ambient);
+      break;
     case "frames":
+      if (message.ambient) drawAmbient(message.ambient);
       state.frames.received += 1;
       state.frames.newest = message;
       render();
@@ -299,6 +328,7 @@ function receive(message) {
       playButton.setAttribute("aria-pressed", String(message.playing));
       speedSelect.value = String(message.speed);
       if ("loop" in message) showLoop(message.loop);
+      if (message.offsets) showOffsets(message.offsets);
       embed.stateChanged();
       break;
     case "error":
@@ -420,6 +450,80 @@ function showDivergence() {
   embed.event("diverged", { tick });
 }
 
+/** The ambient pane, when the group has one: small, beside the panes, looping on its own. */
+function showAmbient(hello) {
+  ambientBox.hidden = !hello.ambient;
+  ambientPicture = hello.ambient ? new PanePicture($("canvas", ambientBox), hello.kind, hello.ambient) : null;
+  state.ambient = hello.ambient ? { tick: null, frame: null } : null;
+  const recording = hello.ambient?.recording;
+  setText(ambientNote, recording ? `(a recording of session ${recording.session})` : "");
+  showAmbientButton();
+}
+
+function drawAmbient(ambient) {
+  if (!ambientPicture || !ambient) return;
+  state.ambient = ambient;
+  ambientPicture.draw(ambient.frame, Math.min(192, ambientBox.clientWidth));
+}
+
+/** Tells the server whether this page wants the ambient pane played: as asked, and never
+ * while the page is hidden. */
+function sendAmbient() {
+  send({ type: "ambient", playing: ambientWanted && document.visibilityState === "visible" });
+}
+
+function showAmbientButton() {
+  setText(ambientButton, ambientWanted ? "PAUSE AMBIENT" : "PLAY AMBIENT");
+  ambientButton.setAttribute("aria-pressed", String(ambientWanted));
+}
+
+ambientButton.addEventListener("click", () => {
+  ambientWanted = !ambientWanted;
+  showAmbientButton();
+  sendAmbient();
+});
+document.addEventListener("visibilitychange", () => {
+  if (ambientPicture) sendAmbient();
+});
+
+/** One number field per pane: its offset, sent (`offset`) when changed. */
+function buildOffsets(offsets, end) {
+  state.offsets = offsets;
+  const fields = offsets.map((value, index) => {
+    const input = el("input", { type: "number", min: -end, max: end, step: 1, value, name: `offset-${index}` });
+    input.addEventListener("change", () => {
+      const wanted = Number(input.value);
+      if (Number.isInteger(wanted) && Math.abs(wanted) <= end) {
+        send({ type: "offset", pane: index, value: wanted });
+      } else {
+        say(`An offset is a whole number of ticks from -${end} to ${end}.`);
+        input.value = state.offsets[index];
+      }
+    });
+    return el("label", {}, swatch(index), `pane ${index + 1} `, input);
+  });
+  offsetsBox.replaceChildren($("legend", offsetsBox), ...fields);
+  offsetsBox.hidden = false;
+}
+
+/** The server's offsets: a change re-runs the panes, so the parting is found again. */
+function showOffsets(offsets) {
+  const changed = offsets.some((value, index) => value !== state.offsets[index]);
+  state.offsets = offsets;
+  offsetsBox.querySelectorAll("input").forEach((input, index) => {
+    if (document.activeElement !== input) input.value = offsets[index];
+  });
+  if (!changed) return;
+  state.diverged = null;
+  mark.hidden = true;
+  chart.forget();
+  partingButton.disabled = true;
+  setText(partingButton, "GO TO THE PARTING");
+  divergedText.classList.remove("parted");
+  setText(divergedText, "The panes have not parted yet.");
+  setText(announcer, `Offsets now ${offsets.join(", ")} ticks.`);
+}
+
 function send(message) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
@@ -512,6 +616,7 @@ form.addEventListener("submit", (event) => {
         .split("\n")
         .filter((line) => line.trim())
         .map((line) => JSON.parse(line)),
+      ambient: form.elements.ambient.value.trim() ? JSON.parse(form.elements.ambient.value) : null,
     };
   } catch {
     say("The config and each line of overrides must be JSON objects.");
@@ -519,6 +624,23 @@ form.addEventListener("submit", (event) => {
   }
   toAddress(spec);
   start(spec);
+});
+
+/** RACE THE BEST HOLES RUN: this browser's last holes run, the best stored run as its ghost. */
+$('[data-action="race"]', root).addEventListener("click", async () => {
+  const mine = lastSessionID("holes");
+  if (!mine) {
+    say("Play a game of holes first: your run goes beside the ghost.");
+    return;
+  }
+  try {
+    const { scores } = await requestJSON("/api/highscores");
+    const best = bestRun(scores, mine);
+    if (best) location.assign(ghostAddress(mine, best.session));
+    else say("No high score keeps its run yet.");
+  } catch (error) {
+    say(`The high scores cannot be read: ${error.message}`);
+  }
 });
 
 const embed = startEmbed({

@@ -64,6 +64,7 @@ runDemo({
     table = message;
     view = demo.fit(table.world);
     showGame(message, demo);
+    demo.scores?.offerGhost();
   },
   frame(message, demo) {
     showGame(message, demo);

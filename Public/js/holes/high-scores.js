@@ -1,9 +1,12 @@
 // The Holes high-score table (top 10 by level, then score) and, on GAME OVER, the inline form
 // in which the controller enters a name. The server takes the score and level from the
 // session's own game over (`POST /api/highscores`), so the page sends only the name.
+// "Race the best run" opens /compare with this session's run and the best stored run (the
+// table's first row that keeps its session) drawn over it as a ghost (docs/compare.md).
 
 import { $, el, setText } from "../lib/dom.js";
 import { APIError, requestJSON } from "../lib/api.js";
+import { bestRun, ghostAddress, ghostWords } from "../compare/ghost.js";
 
 /** Options of the table. */
 const options = {
@@ -25,7 +28,9 @@ export class HighScores {
     this.form = $(".score-entry", root);
     this.input = $('input[name="name"]', this.form);
     this.message = $(".entry-message", this.form);
+    this.ghost = $(".high-scores-ghost", this.section);
     this.available = true;
+    this.scores = null; // the table's rows, as read
     this.game = null; // {score, level} of the game over being entered
     this.entered = false; // this game over has been entered (or refused for good)
     this.form.addEventListener("submit", (event) => {
@@ -73,6 +78,19 @@ export class HighScores {
     this.body.replaceChildren(...rows);
     this.empty.hidden = rows.length > 0;
     setText(this.empty, "No scores yet: be the first.");
+    this.scores = scores;
+    this.offerGhost();
+  }
+
+  /** Links the comparison of this session's run beside the best run of another session (once
+   * both the table and this page's session are known). */
+  offerGhost(scores = this.scores ?? []) {
+    const mine = this.demo.client?.id;
+    const best = bestRun(scores, mine);
+    this.ghost.hidden = !mine || !best;
+    if (this.ghost.hidden) return;
+    $("a", this.ghost).href = ghostAddress(mine, best.session);
+    setText($(".ghost-of", this.ghost), ghostWords(best));
   }
 
   /** Follows the game frame by frame: a game over opens the form, a new game closes it. */

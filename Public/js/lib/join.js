@@ -162,6 +162,11 @@ export async function lastOrNewSession(kind) {
   return session;
 }
 
+/** The id of this browser's last session of `kind` (its page resumes it), or null. */
+export function lastSessionID(kind) {
+  return recall(storageKey(kind));
+}
+
 /** The control token this browser keeps for session `id`, or null. */
 export function heldToken(id) {
   return recall(tokenKey(id));

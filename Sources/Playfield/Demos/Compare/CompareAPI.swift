@@ -44,7 +44,7 @@ struct CompareAPI: Sendable {
       if !checked.recordings.isEmpty && journal == nil {
         throw APIError(.serviceUnavailable, "recordings need the database")
       }
-      let (panes, end) = try checked.panes { [journal, chunkSize] id in
+      let (panes, end, ambient) = try checked.panes { [journal, chunkSize] id in
         guard let journal else { return nil }
         return try StoredRecording.read(journal: journal, id: id, chunkSize: chunkSize)
       }
@@ -52,22 +52,12 @@ struct CompareAPI: Sendable {
       let token = SessionRegistry.identifier(random(16))
       let group = CompareGroup(
         id: id, tokenHash: TokenHash.hash(token: token), client: client, kind: checked.kind,
-        panes: panes, end: end, readouts: checked.readouts, now: wallClock(),
+        panes: panes, end: end, readouts: checked.readouts, ambient: ambient, now: wallClock(),
         wake: compares.wake)
       try compares.add(group)
       let described: [JSONValue] = zip(checked.overrides, panes).enumerated().map {
         index, pane in
-        .object([
-          "index": .number(Double(index)), "overrides": pane.0, "config": pane.1.model.config,
-          "offset": .number(Double(pane.1.offset)),
-          "recording": pane.1.recording.map { recording in
-            .object([
-              "session": .string(recording.session),
-              "first": .number(Double(recording.first)),
-              "last": .number(Double(recording.last)),
-            ])
-          } ?? .null,
-        ])
+        Self.describe(pane.1, overrides: pane.0, extra: ["index": .number(Double(index))])
       }
       let readouts = checked.readouts ?? CompareMachine<WebSocket>.readoutNames(of: panes[0].model)
       var response = Response.json(
@@ -75,6 +65,11 @@ struct CompareAPI: Sendable {
           "id": .string(id), "token": .string(token), "kind": .string(checked.kind),
           "seed": .number(Double(checked.seed)), "config": checked.base,
           "end": .number(Double(end)), "panes": .array(described),
+          "ambient": ambient.map { ambient in
+            Self.describe(
+              ambient.pane, overrides: checked.ambient?.given ?? .null,
+              extra: ["end": .number(Double(ambient.end))])
+          } ?? .null,
           "readouts": .array(readouts.map { .string($0) }),
           "urls": .object([
             "socket": .string("/ws/compare/\(id)"),
@@ -88,6 +83,24 @@ struct CompareAPI: Sendable {
     } catch {
       return APIError(.internalServerError, "the group cannot start: \(error)").response
     }
+  }
+
+  /// A pane in the `201`: its overrides, normalized config, offset and recording, and `extra`.
+  private static func describe(
+    _ pane: ComparePane, overrides: JSONValue, extra: [String: JSONValue]
+  ) -> JSONValue {
+    .object(
+      extra.merging([
+        "overrides": overrides, "config": pane.model.config,
+        "offset": .number(Double(pane.offset)),
+        "recording": pane.recording.map { recording in
+          .object([
+            "session": .string(recording.session),
+            "first": .number(Double(recording.first)),
+            "last": .number(Double(recording.last)),
+          ])
+        } ?? .null,
+      ]) { $1 })
   }
 
   func socket(_ request: Request, id: String, origins: OriginPolicy) -> Reply {

@@ -15,6 +15,8 @@ final class CompareGroup: @unchecked Sendable {
   let kind: String
   /// The last tick there is to show.
   let end: UInt64
+  /// How many panes it has.
+  let paneCount: Int
   private let inbox: ViewerInbox<CompareMachine<WebSocket>.Command>
   /// Seconds since 1970 since which nobody watches; nil while someone does.
   private let idle: Mutex<(viewers: Int, since: Double?)>
@@ -23,17 +25,19 @@ final class CompareGroup: @unchecked Sendable {
 
   init(
     id: String, tokenHash: String, client: ClientKey, kind: String, panes: [ComparePane],
-    end: UInt64, readouts: [String]? = nil, now: Double,
-    wake: @escaping @Sendable () -> Void = {}
+    end: UInt64, readouts: [String]? = nil, ambient: (pane: ComparePane, end: UInt64)? = nil,
+    now: Double, wake: @escaping @Sendable () -> Void = {}
   ) {
     self.id = id
     self.tokenHash = tokenHash
     self.client = client
     self.kind = kind
     self.end = end
+    self.paneCount = panes.count
     self.inbox = ViewerInbox(busy: false, wake: wake)
     self.idle = Mutex((0, now))
-    self.machine = CompareMachine(id: id, panes: panes, end: end, readouts: readouts)
+    self.machine = CompareMachine(
+      id: id, panes: panes, end: end, readouts: readouts, ambient: ambient)
   }
 
   var isClosed: Bool { inbox.isClosed }

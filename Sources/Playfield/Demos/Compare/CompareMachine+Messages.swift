@@ -28,12 +28,59 @@ extension CompareMachine {
       Self.write(pane.recording, into: &writer)
       pane.model.writeHello(into: &writer)
     }
+    writer.key("ambient")
+    if let ambient {
+      writer.beginObject()
+      writer.field("config", ambient.model.config)
+      writer.field("end", Int(ambientEnd))
+      writer.key("recording")
+      Self.write(ambient.recording, into: &writer)
+      ambient.model.writeHello(into: &writer)
+      writer.endObject()
+    } else {
+      writer.null()
+    }
     writer.endObject()
     return writer.bytes
   }
 
-  /// `frames`: every pane at the same group tick, each pane's own tick, and its readouts.
-  var frames: [UInt8] {
+  /// `{"tick", "frame"}` of the ambient pane: its own tick since its start, and its frame.
+  private func writeAmbient(into writer: inout JSONWriter) {
+    guard let ambient else { return writer.null() }
+    writer.beginObject()
+    writer.field("tick", Int(ambient.model.tick - ambient.start.tick))
+    writer.key("frame")
+    writer.beginObject()
+    ambient.model.writeFrame(into: &writer)
+    writer.endObject()
+    writer.endObject()
+  }
+
+  /// `ambient`: the ambient pane alone (while the group's own frames are not due: a seek).
+  var ambientMessage: [UInt8] {
+    var writer = JSONWriter(capacity: 512)
+    writer.beginObject()
+    writer.field("type", "ambient")
+    writer.key("ambient")
+    writeAmbient(into: &writer)
+    writer.endObject()
+    return writer.bytes
+  }
+
+  /// An `error` with `code` and `message`.
+  static func errorMessage(_ code: String, _ message: String) -> [UInt8] {
+    var writer = JSONWriter(capacity: 256)
+    writer.beginObject()
+    writer.field("type", "error")
+    writer.field("error", code)
+    writer.field("message", message)
+    writer.endObject()
+    return writer.bytes
+  }
+
+  /// `frames`: every pane at the same group tick, each pane's own tick, and its readouts; with
+  /// `withAmbient`, the ambient pane too (`ambient`).
+  func frames(withAmbient: Bool = false) -> [UInt8] {
     var writer = JSONWriter(capacity: 1024)
     writer.beginObject()
     writer.field("type", "frames")
@@ -51,6 +98,10 @@ extension CompareMachine {
       writer.endArray()
     }
     writer.endArray()
+    if withAmbient {
+      writer.key("ambient")
+      writeAmbient(into: &writer)
+    }
     writer.endObject()
     return writer.bytes
   }
@@ -101,6 +152,10 @@ extension CompareMachine {
     writer.field("speed", speed)
     writer.field("seeking", target != nil || !isSynced)
     writeLoop(into: &writer)
+    writer.key("offsets")
+    writer.beginArray()
+    for pane in panes { writer.number(pane.offset) }
+    writer.endArray()
     writer.endObject()
     return writer.bytes
   }

@@ -27,6 +27,11 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     case seek(UInt64)
     /// While playing, reaching the range's upper bound goes on from its lower bound; nil clears.
     case loop(ClosedRange<UInt64>?)
+    /// Pane `pane` (an index) shows its run `value` ticks ahead of the group from now on.
+    case offset(pane: Int, value: Int)
+    /// Whether this viewer wants the ambient pane played (it is, while any viewer does; none
+    /// does on joining).
+    case ambient(Viewer, playing: Bool)
   }
 
   /// What to send, in order.
@@ -66,13 +71,25 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
   private var framesOwed = false
   /// Why a recording's log could not be read, once it could not.
   private(set) var failure: String?
+  /// The ambient pane: one more run of the kind, outside the lockstep, that steps once a
+  /// game-loop tick while a viewer wants it and starts again after `ambientEnd` own ticks.
+  private(set) var ambient: ComparePane?
+  let ambientEnd: UInt64
+  /// The viewers that want the ambient pane played (none until one asks: a page that respects
+  /// reduced motion, or is hidden, never starts it).
+  private(set) var ambientViewers: [Viewer] = []
 
   /// A group of `panes` (each at its first tick) that ends at `end`, sending the `readouts`
   /// named (all the model's when nil; names it does not have are left out).
-  init(id: String, panes: [ComparePane], end: UInt64, readouts: [String]? = nil) {
+  init(
+    id: String, panes: [ComparePane], end: UInt64, readouts: [String]? = nil,
+    ambient: (pane: ComparePane, end: UInt64)? = nil
+  ) {
     self.id = id
     self.panes = panes
     self.end = end
+    self.ambient = ambient?.pane
+    self.ambientEnd = max(1, ambient?.end ?? 1)
     let names = panes.first.map { Self.readoutNames(of: $0.model) } ?? []
     self.readouts = (readouts ?? names).filter { names.contains($0) }
     self.readoutIndices = self.readouts.compactMap { names.firstIndex(of: $0) }
@@ -99,7 +116,7 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
   var wantsTick: Bool {
     failure == nil && !viewers.isEmpty
       && (target != nil || waitingSteps > 0 || !isSynced
-        || (playing && (tick < end || loop != nil)))
+        || (playing && (tick < end || loop != nil)) || (ambient != nil && !ambientViewers.isEmpty))
   }
 
   /// One game-loop tick: applies `commands`, then steps as far as seek, asked-for steps or
@@ -112,6 +129,7 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       if let failure { perform(.fail(failure, to: viewers)) }
     }
     var changed = false
+    var rerunning = false
     var joined: [Viewer] = []
     for command in commands {
       switch command {
@@ -121,6 +139,13 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       case .leave(let viewer):
         viewers.removeAll { $0 === viewer }
         joined.removeAll { $0 === viewer }
+        ambientViewers.removeAll { $0 === viewer }
+      case .ambient(let viewer, let wanted):
+        ambientViewers.removeAll { $0 === viewer }
+        if wanted && ambient != nil && viewers.contains(where: { $0 === viewer }) {
+          ambientViewers.append(viewer)
+        }
+        continue
       case .play:
         playing = true
         waitingSteps = 0
@@ -142,8 +167,18 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
         seek(to: min(goal, end))
       case .loop(let range):
         loop = range.map { min($0.lowerBound, end)...min($0.upperBound, end) }
+      case .offset(let pane, let value):
+        guard panes.indices.contains(pane), panes[pane].offset != value else { continue }
+        panes[pane].offset = value
+        rerun()
+        rerunning = true
       }
       changed = true
+    }
+    if rerunning {
+      // NB: the new offsets go out before the re-run's `diverged`, which belongs to them.
+      perform(
+        .send(status, to: viewers.filter { v in !joined.contains { $0 === v } }, latestOnly: false))
     }
     for viewer in joined {
       perform(.send(hello, to: [viewer], latestOnly: false))
@@ -182,19 +217,72 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       changed = true
     }
     framesOwed = framesOwed || tick != before || changed
+    let ambientMoved = stepAmbient(perform: perform)
     // NB: no frames while a seek or a pane catches up: the viewer waits for the tick it asked
     // for, with every pane at it.
-    if target == nil && isSynced && framesOwed {
+    let shown = target == nil && isSynced
+    if shown && (framesOwed || ambientMoved) {
+      // A viewer of the ambient pane gets it in the same message as the group's newest frames
+      // (again, while the group stands still): only the newest of these waits for a busy
+      // viewer, so one must never replace the other's frames.
+      let owed = framesOwed ? viewers : joined
       framesOwed = false
-      perform(.send(frames, to: viewers, latestOnly: true))
-    } else if !joined.isEmpty && target == nil && isSynced {
-      perform(.send(frames, to: joined, latestOnly: true))
-    } else if !joined.isEmpty {
-      framesOwed = true
+      let plain = owed.filter { viewer in !ambientViewers.contains { $0 === viewer } }
+      if !plain.isEmpty { perform(.send(frames(), to: plain, latestOnly: true)) }
+      if !ambientViewers.isEmpty && (ambientMoved || !owed.isEmpty) {
+        perform(.send(frames(withAmbient: true), to: ambientViewers, latestOnly: true))
+      }
+    } else if !joined.isEmpty && shown {
+      perform(.send(frames(), to: joined, latestOnly: true))
+    } else {
+      if !joined.isEmpty { framesOwed = true }
+      if ambientMoved { perform(.send(ambientMessage, to: ambientViewers, latestOnly: true)) }
     }
     if changed || (tick != before && !playing) {
       perform(.send(status, to: viewers, latestOnly: false))
     }
+  }
+
+  /// Steps the ambient pane once while a viewer wants it, from its start again after its end
+  /// (the seed's end hook); true when it moved. A recording that can no longer be read ends
+  /// only the ambient pane: its viewers are told why, and the group goes on.
+  private mutating func stepAmbient(perform: (Action) -> Void) -> Bool {
+    guard var pane = ambient, !ambientViewers.isEmpty else { return false }
+    if pane.model.tick >= pane.start.tick + ambientEnd {
+      pane.restart()
+    } else {
+      do {
+        guard try pane.readAhead() else { return false }
+      } catch {
+        let session = pane.recording?.session ?? ""
+        let reason =
+          "the ambient pane's recording (session \(session)) can no longer be read: "
+          + APIError.told(error)
+        perform(
+          .send(
+            Self.errorMessage("ambient-unavailable", reason), to: ambientViewers, latestOnly: false)
+        )
+        ambient = nil
+        ambientViewers = []
+        return false
+      }
+      pane.step()
+    }
+    ambient = pane
+    return true
+  }
+
+  /// Runs every pane again from its start up to the group's tick (or the seek's target), so
+  /// that the parting is found again, from tick 0, for the new offsets: as a seek back, its
+  /// steps are the group's, in slices.
+  private mutating func rerun() {
+    let goal = target ?? tick
+    diverged = nil
+    comparedUpTo = nil
+    for index in panes.indices { panes[index].restart() }
+    tick = 0
+    credit = 0
+    target = goal
   }
 
   private mutating func seek(to goal: UInt64) {

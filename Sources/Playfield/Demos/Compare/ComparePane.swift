@@ -14,7 +14,8 @@ struct ComparePane {
   /// The pane at its first tick, where a seek back starts.
   let start: any Simulation
   private(set) var model: any Simulation
-  let offset: Int
+  /// Ticks ahead of the group (behind when negative); a viewer may change it (`offset`).
+  var offset: Int
   /// Nil for a model pane.
   let recording: Recording?
   /// A recording's log; nil for a model pane.

@@ -3,8 +3,9 @@ import JSON
 import Simulation
 
 /// A checked `POST /api/compare` body: `{"kind", "seed", "config", "variants": [pane, ...],
-/// "ticks", "readouts"}`, where a pane is config overrides or `{"recording": ID}`, either with an
-/// `offset`. Every model pane is built here and every recording read by `panes(reading:)`, so a
+/// "ticks", "readouts", "ambient"}`, where a pane is config overrides or `{"recording": ID}`,
+/// either with an `offset`, and `ambient` one more pane of either sort, without an offset, that
+/// loops on its own outside the lockstep. Every model pane is built here and every recording read by `panes(reading:)`, so a
 /// bad request is refused before anything starts, its error naming the pane and its field.
 struct CompareRequest {
   static let paneCounts = 2...4
@@ -33,10 +34,12 @@ struct CompareRequest {
   let ticks: Int?
   /// The readouts asked for; nil for all the kind's.
   let readouts: [String]?
+  /// The ambient pane as asked for (its object, and it), or nil.
+  let ambient: (given: JSONValue, variant: Variant)?
 
   /// The sessions the recording panes name, in pane order.
   var recordings: [String] {
-    variants.compactMap {
+    (variants + [ambient?.variant].compactMap { $0 }).compactMap {
       if case .recording(let id) = $0 { return id }
       return nil
     }
@@ -44,7 +47,7 @@ struct CompareRequest {
 
   /// Checks `body`; `randomSeed` picks the seed when the body names none.
   init(_ body: JSONBody, randomSeed: () -> UInt64) throws(APIError) {
-    try body.allowOnly(["kind", "seed", "config", "variants", "ticks", "readouts"])
+    try body.allowOnly(["kind", "seed", "config", "variants", "ticks", "readouts", "ambient"])
     kind = try body.string("kind")
     guard let type = Demo.model(ofKind: kind) else {
       let kinds = Demo.sessionKinds.joined(separator: ", ")
@@ -74,7 +77,8 @@ struct CompareRequest {
     var offsets: [JSONValue?] = []
     for (index, variant) in given.enumerated() {
       let (built, offset) = try Self.variant(
-        variant, index: index, type: type, base: baseFields, seed: seed)
+        variant, name: Self.pane(index), path: "variants[\(index)]", type: type,
+        base: baseFields, seed: seed)
       variants.append(built)
       offsets.append(offset)
     }
@@ -92,33 +96,45 @@ struct CompareRequest {
       ticks = nil
     }
     readouts = try Self.readouts(body.fields["readouts"], type: type)
+    if let given = body.fields["ambient"] {
+      let (built, offset) = try Self.variant(
+        given, name: "the ambient pane", path: "ambient", type: type, base: baseFields,
+        seed: seed)
+      guard offset == nil else {
+        throw APIError(
+          .badRequest, "the ambient pane takes no offset: it loops on its own",
+          field: "ambient.offset")
+      }
+      ambient = (given, built)
+    } else {
+      ambient = nil
+    }
   }
 
   /// `pane N (variants[N-1])`: how an error names a pane.
   static func pane(_ index: Int) -> String { "pane \(index + 1) (variants[\(index)])" }
 
-  /// Pane `index`'s object: a model built from `base` with its overrides, or the session its
-  /// `recording` names; and its `offset`.
+  /// A pane's object (`name` in errors, `path` its field): a model built from `base` with its
+  /// overrides, or the session its `recording` names; and its `offset`.
   private static func variant(
-    _ variant: JSONValue, index: Int, type: any Simulation.Type, base: [String: JSONValue],
-    seed: UInt64
+    _ variant: JSONValue, name: String, path: String, type: any Simulation.Type,
+    base: [String: JSONValue], seed: UInt64
   ) throws(APIError) -> (Variant, JSONValue?) {
-    let path = "variants[\(index)]"
     guard case .object(var fields) = variant else {
       throw APIError(
-        .badRequest, "\(pane(index)) must be an object: config overrides, or a recording",
+        .badRequest, "\(name) must be an object: config overrides, or a recording",
         field: path)
     }
     let offset = fields.removeValue(forKey: "offset")
     if let recording = fields.removeValue(forKey: "recording") {
       guard let id = recording.stringValue, !id.isEmpty, id.count <= maxSessionID else {
         throw APIError(
-          .badRequest, "\(pane(index)): recording must be a session id",
+          .badRequest, "\(name): recording must be a session id",
           field: "\(path).recording")
       }
       if let extra = fields.keys.sorted().first {
         throw APIError(
-          .badRequest, "\(pane(index)): a recording takes no config overrides",
+          .badRequest, "\(name): a recording takes no config overrides",
           field: "\(path).\(extra)")
       }
       return (.recording(id), offset)
@@ -130,7 +146,7 @@ struct CompareRequest {
     } catch {
       let field = path + (error.field.map { ".\($0)" } ?? "")
       let named = error.field.map { "\($0): " } ?? ""
-      throw APIError(.badRequest, "\(pane(index)): \(named)\(error.message)", field: field)
+      throw APIError(.badRequest, "\(name): \(named)\(error.message)", field: field)
     }
   }
 
@@ -165,40 +181,19 @@ struct CompareRequest {
 
   /// The panes, each recording read by `read` (nil when there is no such session) and
   /// checked to be of this kind, and the group's length: `ticks`, or by default the longest
-  /// recording's (3,600 without recordings). Throws naming the pane and its field.
+  /// recording's (3,600 without recordings); and the ambient pane, if any, with its own length
+  /// (a recording's, or the group's), after which it starts again. Throws naming the pane and
+  /// its field.
   func panes(reading read: (String) throws -> StoredRecording?) throws(APIError) -> (
-    panes: [ComparePane], end: UInt64
+    panes: [ComparePane], end: UInt64, ambient: (pane: ComparePane, end: UInt64)?
   ) {
     var loaded = [StoredRecording?](repeating: nil, count: variants.count)
     for (index, variant) in variants.enumerated() {
       guard case .recording(let id) = variant else { continue }
-      let recording: StoredRecording?
-      do {
-        recording = try read(id)
-      } catch {
-        var refused = APIError(
-          .serviceUnavailable,
-          "\(Self.pane(index)): session \(id) cannot be read now: \(APIError.told(error))",
-          field: "variants[\(index)].recording")
-        refused.headers.set("Retry-After", "1")
-        throw refused
-      }
-      guard let recording else {
-        throw APIError(
-          .badRequest, "\(Self.pane(index)): no stored session \(id)",
-          field: "variants[\(index)].recording")
-      }
-      guard recording.stored.kind == kind else {
-        throw APIError(
-          .badRequest,
-          "\(Self.pane(index)): session \(id) is a \(recording.stored.kind) run, not \(kind)",
-          field: "variants[\(index)].recording")
-      }
-      loaded[index] = recording
+      loaded[index] = try load(
+        id, name: Self.pane(index), field: "variants[\(index)].recording", reading: read)
     }
-    let longest = loaded.compactMap { $0 }.map {
-      Int(clamping: $0.end - min($0.end, $0.start.tick))
-    }.max()
+    let longest = loaded.compactMap { $0 }.map(Self.length).max()
     let length =
       ticks ?? longest.map { min(Self.tickRange.upperBound, max(1, $0)) } ?? Self.defaultTicks
     var panes: [ComparePane] = []
@@ -218,12 +213,54 @@ struct CompareRequest {
         panes.append(ComparePane(model: model, offset: offset))
       case .recording(let id):
         guard let recording = loaded[index] else { continue }
-        panes.append(
-          ComparePane(
-            session: id, start: recording.start, log: recording.log, last: recording.end,
-            offset: offset))
+        panes.append(Self.pane(id, recording, offset: offset))
       }
     }
-    return (panes, UInt64(length))
+    switch ambient?.variant {
+    case nil:
+      return (panes, UInt64(length), nil)
+    case .model(let model):
+      return (panes, UInt64(length), (ComparePane(model: model), UInt64(length)))
+    case .recording(let id):
+      let recording = try load(
+        id, name: "the ambient pane", field: "ambient.recording", reading: read)
+      let own = UInt64(min(Self.tickRange.upperBound, max(1, Self.length(recording))))
+      return (panes, UInt64(length), (Self.pane(id, recording, offset: 0), own))
+    }
+  }
+
+  /// A recording's length in ticks.
+  private static func length(_ recording: StoredRecording) -> Int {
+    Int(clamping: recording.end - min(recording.end, recording.start.tick))
+  }
+
+  private static func pane(_ id: String, _ recording: StoredRecording, offset: Int) -> ComparePane {
+    ComparePane(
+      session: id, start: recording.start, log: recording.log, last: recording.end, offset: offset)
+  }
+
+  /// The stored session `id` as a recording of this kind; errors say `name` and `field`.
+  private func load(
+    _ id: String, name: String, field: String, reading read: (String) throws -> StoredRecording?
+  ) throws(APIError) -> StoredRecording {
+    let recording: StoredRecording?
+    do {
+      recording = try read(id)
+    } catch {
+      var refused = APIError(
+        .serviceUnavailable, "\(name): session \(id) cannot be read now: \(APIError.told(error))",
+        field: field)
+      refused.headers.set("Retry-After", "1")
+      throw refused
+    }
+    guard let recording else {
+      throw APIError(.badRequest, "\(name): no stored session \(id)", field: field)
+    }
+    guard recording.stored.kind == kind else {
+      throw APIError(
+        .badRequest, "\(name): session \(id) is a \(recording.stored.kind) run, not \(kind)",
+        field: field)
+    }
+    return recording
   }
 }

@@ -3,8 +3,9 @@ import Server
 import WebSocket
 
 /// `/ws/compare/ID?token=T`: one viewer of a compare group, who sends `play`, `pause`,
-/// `step {count}`, `seek {tick}`, `speed {value}` and `loop {from, to}`, and gets `hello`, `frames`, `status` and
-/// `diverged` (docs/protocol.md, "Compare").
+/// `step {count}`, `seek {tick}`, `speed {value}`, `loop {from, to}`, `offset {pane, value}` and
+/// `ambient {playing}`, and gets `hello`, `frames`, `status`, `diverged` and `ambient`
+/// (docs/protocol.md, "Compare").
 final class CompareSocketHandler: WebSocketHandler {
   let group: CompareGroup
   let wallClock: @Sendable () -> Double
@@ -19,7 +20,7 @@ final class CompareSocketHandler: WebSocketHandler {
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
-    switch command(message) {
+    switch command(message, from: socket) {
     case .success(let command): group.send(command)
     case .failure(let error): socket.send(.error(error))
     }
@@ -29,7 +30,7 @@ final class CompareSocketHandler: WebSocketHandler {
     group.leave(socket, now: wallClock())
   }
 
-  func command(_ message: WebSocketMessage) -> Result<
+  func command(_ message: WebSocketMessage, from socket: WebSocket) -> Result<
     CompareMachine<WebSocket>.Command, ClientError
   > {
     PlaybackMessage.parse(message).flatMap { type, parsed in
@@ -47,8 +48,17 @@ final class CompareSocketHandler: WebSocketHandler {
                 "bad-field", "tick \(tick) is past the group's end (\(group.end))", field: "tick"))
         }
       case "loop": loop(in: parsed).map { .loop($0) }
+      case "offset": offset(in: parsed)
+      case "ambient":
+        parsed["playing"]?.boolValue.map { .success(.ambient(socket, playing: $0)) }
+          ?? .failure(
+            ClientError(
+              "bad-field", "playing must be true or false (the ambient pane, for this viewer)",
+              field: "playing"))
       default:
-        .failure(PlaybackMessage.unknown(type, known: "play, pause, step, seek, speed or loop"))
+        .failure(
+          PlaybackMessage.unknown(
+            type, known: "play, pause, step, seek, speed, loop, offset or ambient"))
       }
     }
   }
@@ -70,6 +80,26 @@ final class CompareSocketHandler: WebSocketHandler {
       return .failure(refusal("to"))
     }
     return .success(UInt64(first)...UInt64(last))
+  }
+
+  /// `offset`'s `pane` (an index, 0 to panes - 1) and `value` (-end to end, as when the group
+  /// was made).
+  private func offset(in parsed: JSONValue) -> Result<
+    CompareMachine<WebSocket>.Command, ClientError
+  > {
+    let last = group.paneCount - 1
+    guard let pane = parsed["pane"]?.intValue, (0...last).contains(pane) else {
+      return .failure(
+        ClientError("bad-field", "pane must be a pane's index from 0 to \(last)", field: "pane"))
+    }
+    let end = Int(group.end)
+    guard let value = parsed["value"]?.intValue, (-end...end).contains(value) else {
+      return .failure(
+        ClientError(
+          "bad-field", "pane \(pane + 1): offset must be an integer from -\(end) to \(end)",
+          field: "value"))
+    }
+    return .success(.offset(pane: pane, value: value))
   }
 
   /// `step`'s `count`: 1 (the default) to the group's length; its steps run in slices charged

@@ -51,6 +51,7 @@ final class HighScoreAPI: Sendable {
         "rank": .number(Double(index + 1)), "name": .string(score.name),
         "score": .number(Double(score.score)), "level": .number(Double(score.level)),
         "date": .number(score.createdAt.rounded()),
+        "session": score.session.map { .string($0) } ?? .null,
       ])
     }
   }
@@ -89,7 +90,7 @@ final class HighScoreAPI: Sendable {
       let rank = try store.addHighScore(
         HighScore(
           name: name, score: Int64(game.score), level: Int64(game.level),
-          createdAt: registry.wallClock()))
+          createdAt: registry.wallClock(), session: sessionID))
       return .json(
         .object([
           "rank": rank.map { .number(Double($0)) } ?? .null, "score": .number(Double(game.score)),

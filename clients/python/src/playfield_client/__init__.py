@@ -14,7 +14,7 @@
 """
 from . import _registration
 from .client import AsyncClient, Client
-from .compare import Compare
+from .compare import AsyncCompare, Compare
 from .errors import (Disconnected, HTTPError, NotController, NotStored, PlayfieldError,
                      ServerError, SessionEnded)
 from .messages import (BallsFrame, Budget, Event, Frame, Hello, HighScore, HolesFrame, MazeFrame,
@@ -24,7 +24,7 @@ from .session import AsyncSession, Session
 _registration.register()
 
 __all__ = [
-    "AsyncClient", "AsyncSession", "BallsFrame", "Budget", "Client", "Compare", "Disconnected",
+    "AsyncClient", "AsyncCompare", "AsyncSession", "BallsFrame", "Budget", "Client", "Compare", "Disconnected",
     "Event",
     "Frame", "HTTPError", "Hello", "HighScore", "HolesFrame", "MazeFrame", "NotController",
     "NotStored",

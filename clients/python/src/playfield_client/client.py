@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from .compare import Compare
+    from .compare import AsyncCompare, Compare
     from .street_soccer import StreetSoccerMatch
 
 
@@ -153,7 +153,8 @@ class Client:
         """The Holes table, best first."""
         body = self._request("GET", "/api/highscores")
         return [HighScore(rank=row["rank"], name=row["name"], score=row["score"],
-                          level=row["level"], date=row["date"]) for row in body["scores"]]
+                          level=row["level"], date=row["date"], session=row.get("session"))
+                for row in body["scores"]]
 
     def enter_high_score(self, session_id: str, token: str, name: str) -> int | None:
         """Enters a finished Holes game of the session you control; returns the rank (None
@@ -290,14 +291,16 @@ class Client:
 
     def compare(self, kind: str, *, variants: list[JSONObject], seed: int | None = None,
                 config: JSONObject | None = None, ticks: int | None = None,
-                readouts: list[str] | None = None) -> "Compare":
+                readouts: list[str] | None = None,
+                ambient: JSONObject | None = None) -> "Compare":
         """A new compare group (docs/protocol.md section 6b): 2 to 4 panes of `kind`, the same
         `seed` and `config`, each with the overrides of one of `variants`, `ticks` long (default
         3,600); connected and paused at tick 0. A variant `{"recording": SESSION_ID}` replays
         a stored session of `kind` (a ghost); any variant may add `"offset": N` ticks.
         `readouts` picks the numbers each frames message carries per pane (default all the
-        kind's). Raises `HTTPError` naming the pane and field for bad input (nothing is started
-        then)."""
+        kind's). `ambient`, a variant without offset, is one more pane that loops on its own
+        outside the lockstep (`Compare.play_ambient`). Raises `HTTPError` naming the pane and
+        field for bad input (nothing is started then)."""
         from .compare import Compare
 
         body: JSONObject = {"kind": kind, "variants": variants, "config": config or {}}
@@ -307,6 +310,8 @@ class Client:
             body["ticks"] = ticks
         if readouts is not None:
             body["readouts"] = readouts
+        if ambient is not None:
+            body["ambient"] = ambient
         created: JSONObject = self._request("POST", "/api/compare", body)
         scheme = "wss" if self.base_url.startswith("https") else "ws"
         host = self.base_url.split("://", 1)[1]
@@ -381,6 +386,18 @@ class AsyncClient:
     async def inputs(self, session_id: str | SessionInfo, after: int = 0,
                      token: str | None = None) -> JSONObject:
         return await asyncio.to_thread(self._client.inputs, session_id, after, token)
+
+    async def compare(self, kind: str, *, variants: list[JSONObject], seed: int | None = None,
+                      config: JSONObject | None = None, ticks: int | None = None,
+                      readouts: list[str] | None = None,
+                      ambient: JSONObject | None = None) -> "AsyncCompare":
+        """`Client.compare` for asyncio: a connected group, paused at tick 0."""
+        from .compare import AsyncCompare
+
+        group = await asyncio.to_thread(self._client.compare, kind, variants=variants, seed=seed,
+                                        config=config, ticks=ticks, readouts=readouts,
+                                        ambient=ambient)
+        return AsyncCompare(group)
 
     async def high_scores(self) -> list[HighScore]:
         return await asyncio.to_thread(self._client.high_scores)

@@ -8,7 +8,11 @@ their frames differ.
                         variants=[{}, {"restitution": 0.8}]) as group:
         group.step(600)
         print(group.tick, group.diverged)  # e.g. 600 41
+
+With asyncio, `await AsyncClient(...).compare(...)` gives an `AsyncCompare` (the same methods
+as coroutines; `async with` closes it).
 """
+import asyncio
 import json
 import time
 import urllib.parse
@@ -48,6 +52,8 @@ class Compare:
         self.frames: list[JSONObject] = []
         self.diverged: int | None = None
         self.hello: JSONObject = {}
+        # The ambient pane's newest {tick, frame} while it plays (`play_ambient`), else None.
+        self.ambient: JSONObject | None = None
         url = socket_url + "?token=" + urllib.parse.quote(self.token, safe="")
         try:
             # NB: entered, as websockets 17 wants of a connection kept open beyond one block.
@@ -102,6 +108,32 @@ class Compare:
                    m.get("loop") == (None if start is None else {"from": start, "to": end}),
                    "the loop's status")
 
+    def set_offset(self, pane: int, value: int) -> list[JSONObject]:
+        """Shows pane `pane` (an index) `value` ticks ahead of the group from the next tick on
+        (behind when negative; -end to end): the server runs every pane again to the current
+        tick and finds the parting again (`diverged` is None until it does). Returns the panes'
+        frames there; raises `ServerError` for a bad pane or value."""
+        if not isinstance(pane, int) or not isinstance(value, int):
+            raise ValueError("pane and value must be whole numbers")
+        self._send({"type": "offset", "pane": pane, "value": value})
+        wanted = list(self.offsets)
+        if 0 <= pane < len(wanted):
+            wanted[pane] = value
+        self._wait(lambda m: m["type"] == "status" and m.get("offsets") == wanted,
+                   "the new offsets' status")
+        return self._frames_at(self.tick)
+
+    def play_ambient(self, playing: bool = True, ticks: int = 1) -> JSONObject | None:
+        """Plays (or pauses) the ambient pane for this connection; playing, waits for `ticks` of
+        its steps and returns its newest `{tick, frame}`."""
+        self._send({"type": "ambient", "playing": playing})
+        if not playing:
+            return None
+        for _ in range(max(1, ticks)):
+            self._wait(lambda m: m["type"] in ("frames", "ambient") and "ambient" in m,
+                       "the ambient pane")
+        return self.ambient
+
     def readout(self, name: str) -> list[float]:
         """Each pane's readout `name` (one of `readout_names`) at `tick`."""
         index = self.readout_names.index(name)
@@ -141,6 +173,8 @@ class Compare:
             except ConnectionClosed:
                 raise Disconnected(f"the compare group's socket closed waiting for {what}") from None
             kind = message.get("type")
+            if "ambient" in message and kind != "hello":
+                self.ambient = message["ambient"]
             if kind == "hello":
                 self.hello = message
                 self.tick = int(message["tick"])
@@ -153,6 +187,11 @@ class Compare:
             elif kind == "status":
                 loop = message.get("loop")
                 self.loop_marks = None if loop is None else (int(loop["from"]), int(loop["to"]))
+                offsets = [int(offset) for offset in message.get("offsets", self.offsets)]
+                if offsets != self.offsets:
+                    # NB: other offsets are another comparison; its parting comes again.
+                    self.offsets = offsets
+                    self.diverged = None
             elif kind == "diverged":
                 self.diverged = int(message["tick"])
             elif kind == "error":
@@ -160,3 +199,48 @@ class Compare:
                                   message.get("field"))
             if done(message):
                 return message
+
+
+class AsyncCompare:
+    """A `Compare` for asyncio: the same attributes, and each method a coroutine run in a
+    worker thread (one at a time: await each before the next). `async with` closes it."""
+
+    def __init__(self, group: Compare) -> None:
+        self._group = group
+
+    def __getattr__(self, name: str) -> Any:
+        # The group's state (tick, frames, diverged, panes, offsets, readouts, ...).
+        return getattr(self._group, name)
+
+    def __repr__(self) -> str:
+        return "Async" + repr(self._group)
+
+    async def __aenter__(self) -> "AsyncCompare":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self._group.close)
+
+    async def step(self, count: int = 1) -> list[JSONObject]:
+        return await asyncio.to_thread(self._group.step, count)
+
+    async def seek(self, tick: int) -> list[JSONObject]:
+        return await asyncio.to_thread(self._group.seek, tick)
+
+    async def loop(self, start: int | None = None, end: int | None = None) -> None:
+        await asyncio.to_thread(self._group.loop, start, end)
+
+    async def play_ambient(self, playing: bool = True, ticks: int = 1) -> JSONObject | None:
+        return await asyncio.to_thread(self._group.play_ambient, playing, ticks)
+
+    async def set_offset(self, pane: int, value: int) -> list[JSONObject]:
+        return await asyncio.to_thread(self._group.set_offset, pane, value)
+
+    async def run_until_diverged(self, limit: int | None = None) -> int | None:
+        return await asyncio.to_thread(self._group.run_until_diverged, limit)
+
+    def readout(self, name: str) -> list[float]:
+        return self._group.readout(name)

@@ -302,6 +302,7 @@ class HighScore:
     score: int
     level: int
     date: float
+    session: str | None = None  # the run's session: `{"recording": session}` replays it
 
 
 @dataclass(frozen=True)
