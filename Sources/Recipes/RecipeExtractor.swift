@@ -27,7 +27,9 @@ public enum RecipeExtractor {
     }
     let page = PageFallback(document: document)
     return found.enumerated().map { offset, raw in
-      page.fill(RecipeNormalizer.normalise(raw, url: url), url: url, main: offset == 0)
+      page.fill(
+        RecipeNormalizer.normalise(raw, url: url), ownImages: raw["image"] ?? raw["thumbnailUrl"],
+        url: url, main: offset == 0)
     }
   }
 
