@@ -82,4 +82,15 @@ enum HTMLText {
   static func clean(_ text: String) -> String {
     lines(text).joined(separator: " ")
   }
+
+  /// An ingredient line as careful importers tidy it: a note doubly parenthesised by its
+  /// page's template ("salt ((to taste))") keeps one pair when the line has both `((` and
+  /// `))`, and a space before a comma goes ("sprouts , halved").
+  static func tidy(_ line: String) -> String {
+    var result = line
+    if result.contains("((") && result.contains("))") {
+      result = result.replacing("((", with: "(").replacing("))", with: ")")
+    }
+    return result.replacing(" ,", with: ",")
+  }
 }

@@ -5,9 +5,12 @@ import JSON
 struct PageFallback {
   private(set) var title: String?
   private(set) var image: String?
+  /// The page's first picture of content (a large enough `<img>` that is no logo or icon).
+  private(set) var contentImage: String?
   private(set) var description: String?
-  /// The page's share image (Open Graph, Twitter card) unless it looks like a logo or icon.
-  private(set) var shareImage: String?
+  /// The page's share images (Open Graph, Twitter card) in page order, with the sizes
+  /// `og:image:width` and `og:image:height` state for them.
+  private(set) var shareImages: [ImageCandidate] = []
   /// The page, read again for labelled times and yields only when a recipe lacks them.
   private let document: HTMLDocument
 
@@ -24,6 +27,7 @@ struct PageFallback {
         if let content = node.attribute("content"), !key.isEmpty, metas[key] == nil {
           metas[key] = content
         }
+        if let content = node.attribute("content") { noteShareImage(key, content) }
       case "title" where titleText == nil:
         titleText = document.text(of: index)
       case "img" where firstImage == nil:
@@ -38,12 +42,31 @@ struct PageFallback {
       }
     }
     title = (metas["og:title"] ?? metas["twitter:title"] ?? titleText).map(HTMLText.clean)
-    shareImage = [
+    let shareImage = [
       metas["og:image"], metas["og:image:url"], metas["og:image:secure_url"],
       metas["twitter:image"],
     ].compactMap { $0 }.first { Self.isPhoto($0) }
-    image = shareImage ?? firstImage.flatMap { Self.isPhoto($0) ? $0 : nil }
+    image = shareImage ?? firstImage
+    contentImage = firstImage
     description = (metas["og:description"] ?? metas["description"]).map(HTMLText.clean)
+  }
+
+  /// Keeps a share image, or a size stated for the share image before it.
+  private mutating func noteShareImage(_ key: String, _ content: String) {
+    let content = HTMLText.collapse(content)
+    guard !content.isEmpty, shareImages.count < 100 else { return }
+    switch key {
+    case "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src":
+      shareImages.append(ImageCandidate(url: content, rank: ImageCandidate.share))
+    case "og:image:width" where !shareImages.isEmpty:
+      shareImages[shareImages.count - 1].width = Int(
+        content.prefix { $0.isASCII && $0.isNumber }.prefix(9))
+    case "og:image:height" where !shareImages.isEmpty:
+      shareImages[shareImages.count - 1].height = Int(
+        content.prefix { $0.isASCII && $0.isNumber }.prefix(9))
+    default:
+      break
+    }
   }
 
   /// The yield and times the page states beside labels, for a recipe whose markup has none.
@@ -73,25 +96,19 @@ struct PageFallback {
   }
 
   /// Fills a normalised recipe's missing name, image and description from the page. The main
-  /// (first) recipe of a page takes the page's share image when that is another picture than
-  /// the recipe's own (pages choose it as their best picture of the dish), or the same picture
-  /// at a larger size both URLs state; otherwise the recipe keeps its own.
-  func fill(_ recipe: JSONValue, url: String?, main: Bool) -> JSONValue {
+  /// (first) recipe of a page chooses its image among its own (`ownImages`, as found) and the
+  /// page's share images by `ImageCandidate`'s rule (the largest stated picture), or takes the
+  /// page's first picture of content when all of those are logos or icons; other recipes keep
+  /// their own.
+  func fill(_ recipe: JSONValue, ownImages: JSONValue?, url: String?, main: Bool) -> JSONValue {
     guard var members = recipe.objectValue else { return recipe }
-    if main, let shareImage {
-      let share = PageURL.resolve(shareImage, base: url)
-      if let own = members["image"]?.stringValue.map({ PageURL.resolve($0, base: url) }),
-        own.contains("://"), PictureName.key(own) == PictureName.key(share)
-      {
-        members["image"] = .string(own)
-        if let ownArea = PictureName.area(own), let shareArea = PictureName.area(share),
-          shareArea > ownArea
-        {
-          members["image"] = .string(share)
-        }
-      } else {
-        members["image"] = .string(share)
+    if main,
+      var chosen = ImageCandidate.best(RecipeImage.candidates(ownImages) + shareImages, base: url)
+    {
+      if ImageCandidate.isJunk(chosen), let contentImage {
+        chosen = PageURL.resolve(contentImage, base: url)
       }
+      members["image"] = .string(chosen)
     }
     if members["name"] == nil, let title, !title.isEmpty { members["name"] = .string(title) }
     if members["image"] == nil, let image, !image.isEmpty {

@@ -27,7 +27,9 @@ public enum RecipeExtractor {
     }
     let page = PageFallback(document: document)
     return found.enumerated().map { offset, raw in
-      page.fill(RecipeNormalizer.normalise(raw, url: url), url: url, main: offset == 0)
+      page.fill(
+        RecipeNormalizer.normalise(raw, url: url), ownImages: raw["image"] ?? raw["thumbnailUrl"],
+        url: url, main: offset == 0)
     }
   }
 
@@ -41,6 +43,19 @@ public enum RecipeExtractor {
     if found.isEmpty { found = markupRecipes(in: document) }
     found = found.filter(hasContent)
     if found.isEmpty, let recipe = HeadingRecipeReader.recipe(in: document) { found = [recipe] }
+    if found.count == 1, var members = found[0].objectValue, lacksListsOfItsOwn(members),
+      let page = HeadingRecipeReader.recipe(in: document)?.objectValue
+    {
+      // Markup that names the recipe but not its lists: the page's headed or class-named
+      // lists give the ingredients and steps it lacks.
+      if (members["recipeIngredient"] ?? members["ingredients"]) == nil {
+        members["recipeIngredient"] = page["recipeIngredient"]
+      }
+      if members["recipeInstructions"] == nil {
+        members["recipeInstructions"] = page["recipeInstructions"]
+      }
+      found[0] = .object(members)
+    }
     return found
   }
 
@@ -81,6 +96,12 @@ public enum RecipeExtractor {
       current = document.nodes[current].parent
     }
     return false
+  }
+
+  /// Whether a recipe lacks its ingredients or its steps.
+  private static func lacksListsOfItsOwn(_ members: [String: JSONValue]) -> Bool {
+    (members["recipeIngredient"] ?? members["ingredients"]) == nil
+      || members["recipeInstructions"] == nil
   }
 
   /// A recipe worth returning: it has a name, ingredients or instructions.

@@ -1,50 +1,57 @@
 import JSON
 
-/// The best image among a recipe's: strings, lists, `ImageObject`s and `@id` references.
-/// The largest wins when sizes are known; otherwise the first.
+/// A recipe's images as candidates for `ImageCandidate.best`: strings, lists, `ImageObject`s
+/// (with their stated sizes) and `@id` references, in order, the first ranked above the others.
 enum RecipeImage {
   static func best(_ value: JSONValue?, base: String?) -> String? {
-    var candidates: [(url: String, area: Double?)] = []
+    ImageCandidate.best(candidates(value), base: base)
+  }
+
+  static func candidates(_ value: JSONValue?) -> [ImageCandidate] {
+    var candidates: [ImageCandidate] = []
     var stack: [JSONValue] = value.map { [$0] } ?? []
     var budget = 1_000
     while let current = stack.popLast(), budget > 0 {
       budget -= 1
+      let rank = candidates.isEmpty ? ImageCandidate.first : ImageCandidate.own
       switch current {
       case .string(let text):
-        let url = HTMLText.collapse(text)
-        if PageFallback.isPhoto(url) { candidates.append((url, nil)) }
+        candidates.append(ImageCandidate(url: text, rank: rank))
       case .array(let elements):
         stack.append(contentsOf: elements.reversed())
       case .object:
-        let url =
-          current["url"]?.stringValue ?? current["contentUrl"]?.stringValue
-          ?? current["@id"]?.stringValue
-        if let url, PageFallback.isPhoto(url) {
-          let width = number(current["width"])
-          let height = number(current["height"])
-          let area = width.map { $0 * (height ?? $0) }
-          candidates.append((HTMLText.collapse(url), area))
-        } else if let nested = current["url"] {
+        let link = current["url"] ?? current["@id"] ?? current["contentUrl"]
+        if let url = link?.stringValue ?? link?.arrayValue?.first?.stringValue {
+          candidates.append(
+            ImageCandidate(
+              url: url,
+              width: side(current, ["width", "pixelWidth", "contentWidth"]),
+              height: side(current, ["height", "pixelHeight", "contentHeight"]), rank: rank))
+        } else if let nested = link {
           stack.append(nested)
         }
       default:
         break
       }
     }
-    guard !candidates.isEmpty else { return nil }
-    var best = candidates[0]
-    for candidate in candidates.dropFirst() {
-      if let area = candidate.area, area > (best.area ?? 0) { best = candidate }
-    }
-    return PageURL.resolve(best.url, base: base)
+    return candidates
   }
 
-  /// A size: a number, a numeric string ("1200", "1200px") or a QuantitativeValue.
-  private static func number(_ value: JSONValue?) -> Double? {
+  /// The first of `keys` present, read as a size.
+  private static func side(_ object: JSONValue, _ keys: [String]) -> Int? {
+    keys.lazy.compactMap { object[$0] }.first.flatMap { number($0) }
+  }
+
+  /// A size: a number, the first digits of a string ("1200", "1200px") or a
+  /// QuantitativeValue's value.
+  private static func number(_ value: JSONValue) -> Int? {
     switch value {
-    case .number(let number): return number
-    case .string(let text): return Double(text.prefix { $0.isNumber })
-    case .object: return number(value?["value"])
+    case .number(let number): return number.isFinite && abs(number) < 1e9 ? Int(number) : nil
+    case .string(let text):
+      let digits = text.drop { !$0.isASCII || !$0.isNumber }.prefix { $0.isASCII && $0.isNumber }
+      return Int(digits.prefix(9))
+    case .object:
+      return ["value", "maxValue", "minValue"].lazy.compactMap { value[$0] }.first.flatMap(number)
     default: return nil
     }
   }

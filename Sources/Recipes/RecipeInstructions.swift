@@ -41,15 +41,17 @@ enum RecipeInstructions {
   }
 
   /// A step with a title of its own ("Parboil the fries": "Once the water has boiled, ..."),
-  /// as a section of that name holding the step; nil for steps without one (a number, or the
-  /// text itself or its start, as many plugins write).
+  /// as a section of that name holding the step; nil for steps without one (a number, a label
+  /// ending in the step's number such as "Step 1" or "stap 2", or the text itself or its
+  /// start, as many plugins write).
   private static func titledStep(_ value: JSONValue) -> JSONValue? {
     guard types(value).contains("HowToStep"), let name = value["name"]?.stringValue,
       let text = value["text"]?.stringValue
     else { return nil }
     let title = HTMLText.clean(name)
     let body = HTMLText.clean(text)
-    guard title.contains(where: \.isLetter), !body.isEmpty, title.count < body.count,
+    guard title.contains(where: \.isLetter), title.last?.isNumber != true, !body.isEmpty,
+      title.count < body.count,
       !body.hasPrefix(
         title.hasSuffix("...") || title.hasSuffix("…")
           ? String(title.prefix(while: { $0 != "." && $0 != "…" })) : title)

@@ -104,9 +104,9 @@ enum RecipeNormalizer {
       }
     }
     if entries.count == 1, let only = entries[0].stringValue {
-      return HTMLText.lines(only)
+      return HTMLText.lines(only).map(HTMLText.tidy)
     }
-    return entries.compactMap(text).filter { !isLabelLine($0) }
+    return entries.compactMap(text).filter { !isLabelLine($0) }.map(HTMLText.tidy)
   }
 
   /// "Ingredients: Beef, Garlic" (a page's list of ingredient tags marked like ingredients):

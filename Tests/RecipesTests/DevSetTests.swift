@@ -11,7 +11,7 @@ import Testing
 struct DevSetTests {
   /// Fields passed when this floor was set (score.py reports the same count); a change that
   /// passes fewer fails here.
-  static let floor = 226
+  static let floor = 231
 
   static let cases: URL? = {
     let here = URL(fileURLWithPath: #filePath)

@@ -3,57 +3,100 @@ import Testing
 
 @testable import Recipes
 
-@Suite("Choosing a recipe's image between its own and the page's share image")
+@Suite("Choosing a recipe's image: the largest picture the page states")
 struct ImageChoiceTests {
-  private func image(own: String, share: String) throws -> String? {
+  /// The main recipe's image on a page whose recipe has `own` (JSON) as its image and whose
+  /// head holds `metas`.
+  private func image(own: String, metas: String = "", url: String? = "https://example.com/r/1")
+    throws -> String?
+  {
     let html = RecipePages.page(
-      head: "<meta property=\"og:image\" content=\"\(share)\">"
+      head: metas
         + RecipePages.ldJSON(
-          #"{"@type":"Recipe","name":"Dish","recipeIngredient":["x"],"image":"\#(own)"}"#))
-    return try RecipePages.recipes(html).first?["image"]?.stringValue
+          #"{"@type":"Recipe","name":"Dish","recipeIngredient":["x"],"image":\#(own)}"#))
+    return try RecipePages.recipes(html, url: url).first?["image"]?.stringValue
   }
 
-  @Test("the same picture: the recipe's own, unless the share image's path asks for more pixels")
-  func samePicture() throws {
-    #expect(
-      try image(
-        own: "https://cdn.example/r/crop-960x540/pie.jpg",
-        share: "https://cdn.example/r/crop-958x539/pie.jpg")
-        == "https://cdn.example/r/crop-960x540/pie.jpg")
-    #expect(
-      try image(
-        own: "https://cdn.example/mncrop/300/200/pie.jpg",
-        share: "https://cdn.example/mncrop/600/315/pie.jpg")
-        == "https://cdn.example/mncrop/600/315/pie.jpg")
-    #expect(
-      try image(
-        own: "https://cdn.example/pie/650_1200.jpg", share: "https://cdn.example/pie/840_560.jpg")
-        == "https://cdn.example/pie/650_1200.jpg")
-    #expect(
-      try image(own: "https://cdn.example/1x1/7308.jpg?w=2", share: "https://cdn.example/7308.jpg")
-        == "https://cdn.example/1x1/7308.jpg?w=2")
+  private func size(_ url: String) -> [Int]? {
+    ImageCandidate.sizeInAddress(url).map { [$0.width, $0.height] }
   }
 
-  @Test("another picture, or an own image with no address to resolve it against: the share image")
-  func otherPicture() throws {
-    #expect(
-      try image(
-        own: "https://example.com/uploads/burger-plated.jpg",
-        share: "https://example.com/uploads/burger-overhead.jpg")
-        == "https://example.com/uploads/burger-overhead.jpg")
-    let html = RecipePages.page(
-      head: "<meta property=\"og:image\" content=\"https://example.com/i/pie.jpg\">"
-        + RecipePages.ldJSON(
-          #"{"@type":"Recipe","name":"Dish","recipeIngredient":["x"],"image":"/i/pie.jpg"}"#))
-    #expect(
-      try RecipePages.recipes(html, url: nil).first?["image"] == "https://example.com/i/pie.jpg")
+  private func og(_ url: String, width: Int? = nil, height: Int? = nil) -> String {
+    "<meta property=\"og:image\" content=\"\(url)\">"
+      + (width.map { "<meta property=\"og:image:width\" content=\"\($0)\">" } ?? "")
+      + (height.map { "<meta property=\"og:image:height\" content=\"\($0)\">" } ?? "")
   }
 
-  @Test("picture names drop extensions and sizes; sizes come from the path only")
-  func names() {
-    #expect(PictureName.key("https://x.example/a/DSC_0058-500x500.jpg") == "dsc_0058")
-    #expect(PictureName.key("https://x.example/salmorejo/650_1200.jpg") == "salmorejo")
-    #expect(PictureName.area("https://x.example/crop-960x540/a.jpg") == 518_400.0)
-    #expect(PictureName.area("https://x.example/a.jpg?w=2000&h=1000&poi=[1000,1000]") == nil)
+  @Test("sizes stated beside an ImageObject or a share image: the largest wins")
+  func statedSizes() throws {
+    #expect(
+      try image(
+        own: #"[{"@type":"ImageObject","url":"https://c.example/s.jpg","width":300,"height":200},"#
+          + #"{"@type":"ImageObject","url":"https://c.example/l.jpg","width":"1200px","height":800}]"#
+      ) == "https://c.example/l.jpg")
+    #expect(
+      try image(
+        own: #"{"@type":"ImageObject","url":"https://c.example/s.jpg","width":600,"height":400}"#,
+        metas: og("https://c.example/share.jpg", width: 1200, height: 630))
+        == "https://c.example/share.jpg")
+    // One side stated: a square of that side.
+    #expect(
+      try image(
+        own: #"{"@type":"ImageObject","url":"https://c.example/s.jpg","width":1000}"#,
+        metas: og("https://c.example/share.jpg", width: 1200, height: 630))
+        == "https://c.example/s.jpg")
+  }
+
+  @Test("sizes written in the address: NNNxNNN anywhere, or w= and h= in the query")
+  func sizesInAddress() throws {
+    #expect(
+      try image(
+        own: #""https://c.example/pie.jpg""#, metas: og("https://c.example/pie-1200x630.jpg"))
+        == "https://c.example/pie-1200x630.jpg")
+    #expect(
+      try image(
+        own: #"["https://c.example/pie-720x720.jpg","https://c.example/pie-1200x1200.jpg"]"#)
+        == "https://c.example/pie-1200x1200.jpg")
+    #expect(
+      try image(
+        own: #""https://c.example/pie.jpg?w=960&h=540""#,
+        metas: og("https://c.example/pie.jpg?w=960&h=960"))
+        == "https://c.example/pie.jpg?w=960&h=960")
+    #expect(size("https://x.example/crop-960x540/a.jpg") == [960, 540])
+    #expect(size("https://x.example/a.jpg?width=2000&h=1000") == [2000, 1000])
+    #expect(size("https://x.example/1x1/a-12x34.jpg?w=2") == nil)
+    #expect(size("https://x.example/a-123456x200.jpg") == nil)
+  }
+
+  @Test("no sizes: the recipe's first image, before its others and the share image")
+  func noSizes() throws {
+    #expect(
+      try image(
+        own: #""https://example.com/uploads/burger-plated.jpg""#,
+        metas: og("https://example.com/uploads/burger-overhead.jpg"))
+        == "https://example.com/uploads/burger-plated.jpg")
+    #expect(
+      try image(own: #"["https://c.example/a.jpg","https://c.example/b.jpg"]"#)
+        == "https://c.example/a.jpg")
+    // Only share images: https before http, then page order.
+    #expect(
+      try image(
+        own: "null", metas: og("http://c.example/a.jpg") + og("https://c.example/b.jpg"))
+        == "https://c.example/b.jpg")
+  }
+
+  @Test("a logo or icon loses to any picture; an address with nothing to resolve it is dropped")
+  func junkAndUnresolved() throws {
+    #expect(
+      try image(
+        own: #"["https://c.example/img/logo.png","https://c.example/pie.jpg"]"#,
+        metas: og("https://c.example/site-icon-1200x1200.png"))
+        == "https://c.example/pie.jpg")
+    #expect(ImageCandidate.isJunk("https://c.example/a/favicon.ico"))
+    #expect(!ImageCandidate.isJunk("https://c.example/logos-of-cake/pie.jpg"))
+    #expect(
+      try image(own: #""/i/pie.jpg""#, metas: og("https://example.com/i/pie.jpg"), url: nil)
+        == "https://example.com/i/pie.jpg")
+    #expect(try image(own: #""/i/pie.jpg""#) == "https://example.com/i/pie.jpg")
   }
 }

@@ -156,4 +156,35 @@ struct LabelledPageTests {
         == "https://x.test/r/a.jpg?v=../1")
     #expect(PageURL.resolve("/m/a.jpg", base: "x.test") == "http://x.test/m/a.jpg")
   }
+
+  @Test("markup that names the recipe but not its lists: the page's headed lists fill them")
+  func markupWithoutLists() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <div itemscope itemtype="https://schema.org/Recipe">
+          <h1 itemprop="name">Lemonade</h1><meta itemprop="recipeYield" content="4">
+          <p itemprop="description">Summer.</p></div>
+        <h2>Ingredients</h2><ul><li>3 lemons</li><li>1 l water</li></ul>
+        <h2>Method</h2><p>Squeeze the lemons.</p><p>Stir in the water.</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Lemonade")
+    #expect(recipe["recipeYield"] == "4 servings")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["3 lemons", "1 l water"])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Squeeze the lemons.", "Stir in the water.",
+      ])
+    // Lists the markup gives are its own, whatever the page shows elsewhere.
+    let marked = RecipePages.page(
+      body: #"""
+        <div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Tea</h1>
+          <span itemprop="recipeIngredient">1 tea bag</span>
+          <p itemprop="recipeInstructions">Steep.</p></div>
+        <h2>Ingredients</h2><ul><li>3 lemons</li></ul><h2>Method</h2><p>Squeeze.</p>
+        """#)
+    let tea = try #require(try RecipePages.recipes(marked).first)
+    #expect(RecipePages.strings(tea["recipeIngredient"]) == ["1 tea bag"])
+    #expect(RecipePages.lines(tea["recipeInstructions"]) == ["Steep."])
+  }
 }

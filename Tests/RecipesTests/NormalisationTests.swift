@@ -66,4 +66,36 @@ struct NormalisationTests {
     #expect(PageURL.resolve("http://o.test/c.jpg", base: base) == "http://o.test/c.jpg")
     #expect(PageURL.resolve("c.jpg", base: nil) == "c.jpg")
   }
+
+  @Test(
+    "ingredient lines: a doubled note keeps one pair when the line has both, no space before commas"
+  )
+  func tidyIngredients() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Dish","recipeIngredient":["2 eggs ((or flax eggs))","#
+          + #""1/3 cup foam ((recipe below)*)","1 lb sprouts , halved","#
+          + #""1 cup beans, (drained (439g))"]}"#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "2 eggs (or flax eggs)", "1/3 cup foam ((recipe below)*)", "1 lb sprouts, halved",
+        "1 cup beans, (drained (439g))",
+      ])
+  }
+
+  @Test("a step named by its number (\"Step 1\", \"stap 2\") is one step; a real title stays")
+  func numberedStepNames() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Dish","recipeIngredient":["x"],"recipeInstructions":["#
+          + #"{"@type":"HowToStep","name":"stap 1","text":"Kook de pasta."},"#
+          + #"{"@type":"HowToStep","name":"tart step2","text":"Bake the tart."},"#
+          + #"{"@type":"HowToStep","name":"Make the sauce","text":"Stir the butter in."}]}"#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Kook de pasta.", "Bake the tart.", "Make the sauce", "Stir the butter in.",
+      ])
+  }
 }
