@@ -29,6 +29,8 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
   let context: RequestContext
   /// What its group has read on its loop in this turn.
   let account: ReadAccount
+  /// Whether the peer is a trusted proxy, whose requests name the client they come from.
+  private let fromTrustedProxy: Bool
   // NB: the channel lives on one thread and never nests accesses to its own state, so the
   // run-time exclusivity checks (a thread-local lookup each) are turned off for the hot fields.
   @exclusivity(unchecked) private var machine: HTTPConnectionStateMachine
@@ -74,6 +76,7 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     self.loop = loop
     self.server = server
     self.account = loop.readAccount(slot.group)
+    self.fromTrustedProxy = server.configuration.addressGrouping.isTrustedProxy(peer)
     self.context = RequestContext(
       remoteAddress: peer, serverAddress: server.address,
       client: server.configuration.addressGrouping.group(of: peer),
@@ -202,13 +205,15 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
 
   private func dispatch(_ request: Request) {
     slot.active(server, now: MonotonicTime.now())
-    var context = self.context
-    let grouping = server.configuration.addressGrouping
-    if grouping.isTrustedProxy(context.remoteAddress) {
-      context.client = grouping.clientGroup(
+    let reply: Reply
+    if fromTrustedProxy {
+      var context = self.context
+      context.client = server.configuration.addressGrouping.clientGroup(
         peer: context.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
+      reply = server.handler.handle(request, context: context)
+    } else {
+      reply = server.handler.handle(request, context: context)
     }
-    let reply = server.handler.handle(request, context: context)
     switch reply {
     case .response(let response):
       respond(response)
