@@ -43,7 +43,7 @@ for binary in "$@"; do
     sleep 1
   done
   wrk -t1 -c8 -d3s "http://127.0.0.1:$port/4k.txt" > /dev/null ||
-    { echo "instructions.sh: $binary does not serve (see $work/out$index)" >&2; exit 1; }
+    { echo "instructions.sh: $binary does not serve:" >&2; tail -5 "$work/out$index" >&2; exit 1; }
   callgrind_control -z "$pid" > /dev/null 2>&1
   requests=$(wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$port/4k.txt" | awk '/requests in/ {print $1}') ||
     { echo "instructions.sh: wrk failed against $binary" >&2; exit 1; }
