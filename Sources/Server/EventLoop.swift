@@ -50,8 +50,11 @@ final class EventLoop: @unchecked Sendable {
   private var dateSecond = -1
   /// The `Date` value for responses, as bytes, refreshed each second.
   @exclusivity(unchecked) private(set) var date: [UInt8] = []
-  /// What each address group has read in this turn (loop thread only).
-  @exclusivity(unchecked) private var spent: [String: ReadBudget] = [:]
+  /// Each address group's account of what it read, by group; a connection keeps its own
+  /// group's (loop thread only). Pruned of groups without connections now and then.
+  @exclusivity(unchecked) private var accounts: [String: ReadAccount] = [:]
+  /// The current turn's number: an account's counts of another turn are stale.
+  @exclusivity(unchecked) private var turn: UInt64 = 1
   /// Connections their group's budget stopped in this turn, to go first in the next.
   @exclusivity(unchecked) private var owed: [any BudgetedChannel] = []
   /// Scratch space for reads, shared by the loop's channels.
@@ -126,26 +129,49 @@ final class EventLoop: @unchecked Sendable {
 
   // MARK: Read budgets
 
-  /// Bytes `group` may still read in this turn (0: none until the next).
-  func readAllowance(_ group: String) -> Int {
-    guard let used = spent[group] else { return readBudget.bytes }
+  /// The account of `group`'s reading on this loop, for a connection of it to keep. Called on
+  /// the loop's thread.
+  func readAccount(_ group: String) -> ReadAccount {
+    if let account = accounts[group] { return account }
+    let account = ReadAccount()
+    accounts[group] = account
+    return account
+  }
+
+  /// Bytes the group of `account` may still read in this turn (0: none until the next).
+  func readAllowance(_ account: ReadAccount) -> Int {
+    let used = account.spent(in: turn)
     return used.messages < readBudget.messages ? max(0, readBudget.bytes - used.bytes) : 0
   }
 
-  /// Counts `bytes` read by a connection of `group` in this turn.
-  func chargeRead(_ group: String, bytes: Int) {
-    spent[group, default: ReadBudget(bytes: 0, messages: 0)].bytes += bytes
+  /// Counts `bytes` read by a connection of the group of `account` in this turn.
+  func chargeRead(_ account: ReadAccount, bytes: Int) {
+    account.charge(bytes: bytes, messages: 0, in: turn)
   }
 
-  /// Counts one message of `group` if its budget has room for it in this turn; false when not
-  /// (the message waits for the next turn).
-  func chargeMessage(_ group: String) -> Bool {
-    var used = spent[group] ?? ReadBudget(bytes: 0, messages: 0)
-    guard used.messages < readBudget.messages else { return false }
-    used.messages += 1
-    spent[group] = used
+  /// Counts one message of the group of `account` if its budget has room for it in this turn;
+  /// false when not (the message waits for the next turn).
+  func chargeMessage(_ account: ReadAccount) -> Bool {
+    guard account.spent(in: turn).messages < readBudget.messages else { return false }
+    account.charge(bytes: 0, messages: 1, in: turn)
     return true
   }
+
+  /// Forgets the accounts no connection holds any more (their groups have left this loop).
+  func pruneAccounts() {
+    var unused: [String] = []
+    // NB: an index holds no reference to the storage, so the dictionary's own reference is
+    // the only one an account held by no connection has here.
+    var index = accounts.startIndex
+    while index != accounts.endIndex {
+      if isKnownUniquelyReferenced(&accounts.values[index]) { unused.append(accounts.keys[index]) }
+      accounts.formIndex(after: &index)
+    }
+    for group in unused { accounts[group] = nil }
+  }
+
+  /// How many groups have an account on this loop (for tests).
+  var accountCount: Int { accounts.count }
 
   /// `channel` was stopped by its group's budget: it goes on first in the next turn.
   func owe(_ channel: any BudgetedChannel) {
@@ -155,7 +181,7 @@ final class EventLoop: @unchecked Sendable {
   /// Starts a turn: every group's budget is whole again, and the connections stopped in the last
   /// turn go on first.
   private func startTurn() {
-    if !spent.isEmpty { spent.removeAll(keepingCapacity: true) }
+    turn &+= 1
     guard !owed.isEmpty else { return }
     let stopped = owed
     owed = []
@@ -233,6 +259,7 @@ final class EventLoop: @unchecked Sendable {
     if second != dateSecond {
       dateSecond = second
       date = Array(HTTPDate.format(Int64(second)).utf8)
+      pruneAccounts()
     }
   }
 

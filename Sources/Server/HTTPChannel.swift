@@ -27,6 +27,10 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
   let loop: EventLoop
   let server: ServerCore
   let context: RequestContext
+  /// What its group has read on its loop in this turn.
+  let account: ReadAccount
+  /// Whether the peer is a trusted proxy, whose requests name the client they come from.
+  private let fromTrustedProxy: Bool
   // NB: the channel lives on one thread and never nests accesses to its own state, so the
   // run-time exclusivity checks (a thread-local lookup each) are turned off for the hot fields.
   @exclusivity(unchecked) private var machine: HTTPConnectionStateMachine
@@ -71,6 +75,8 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     self.slot = slot
     self.loop = loop
     self.server = server
+    self.account = loop.readAccount(slot.group)
+    self.fromTrustedProxy = server.configuration.addressGrouping.isTrustedProxy(peer)
     self.context = RequestContext(
       remoteAddress: peer, serverAddress: server.address,
       client: server.configuration.addressGrouping.group(of: peer),
@@ -128,12 +134,11 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
   }
 
   private func readAvailable() {
-    let group = slot.group
     let outcome = SocketReader.read(
       fd, into: loop.readBuffer, while: { !closed && !upgraded && held == nil && wantsToRead },
-      allowance: { loop.readAllowance(group) },
+      allowance: { loop.readAllowance(account) },
       deliver: { bytes in
-        loop.chargeRead(group, bytes: bytes.count)
+        loop.chargeRead(account, bytes: bytes.count)
         // Lingering, what the peer still sends is drained and dropped.
         guard !lingering else { return }
         machine.received(bytes, now: MonotonicTime.now())
@@ -153,7 +158,7 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     case .failed:
       close()
     }
-    if !closed, !upgraded, held != nil || loop.readAllowance(group) == 0 { owe() }
+    if !closed, !upgraded, held != nil || loop.readAllowance(account) == 0 { owe() }
   }
 
   // MARK: Actions
@@ -162,7 +167,7 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     runningActions = true
     defer { runningActions = false }
     if let request = held {
-      guard loop.chargeMessage(slot.group) else { return owe() }
+      guard loop.chargeMessage(account) else { return owe() }
       held = nil
       dispatch(request)
     }
@@ -170,7 +175,7 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
       switch action {
       case .dispatch(let request):
         // Past the group's budget for this turn, the request waits for the next.
-        guard loop.chargeMessage(slot.group) else {
+        guard loop.chargeMessage(account) else {
           held = request
           owe()
           continue
@@ -200,13 +205,15 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
 
   private func dispatch(_ request: Request) {
     slot.active(server, now: MonotonicTime.now())
-    var context = self.context
-    let grouping = server.configuration.addressGrouping
-    if grouping.isTrustedProxy(context.remoteAddress) {
-      context.client = grouping.clientGroup(
+    let reply: Reply
+    if fromTrustedProxy {
+      var context = self.context
+      context.client = server.configuration.addressGrouping.clientGroup(
         peer: context.remoteAddress, forwardedFor: request.headers.values("X-Forwarded-For"))
+      reply = server.handler.handle(request, context: context)
+    } else {
+      reply = server.handler.handle(request, context: context)
     }
-    let reply = server.handler.handle(request, context: context)
     switch reply {
     case .response(let response):
       respond(response)

@@ -19,6 +19,8 @@ final class WebSocketChannel: EvictableChannel, BudgetedChannel, @unchecked Send
   let machine: WebSocketStateMachine
   let handler: any WebSocketHandler
   let socket: WebSocket
+  /// What its group has read on its loop in this turn (the HTTP channel's).
+  let account: ReadAccount
   private var output: OutputQueue
   /// The newest `latestOnly` frame, waiting for the queue to drain.
   private var latest: [UInt8]?
@@ -52,6 +54,7 @@ final class WebSocketChannel: EvictableChannel, BudgetedChannel, @unchecked Send
     self.slot = http.slot
     self.loop = http.loop
     self.server = http.server
+    self.account = http.account
     self.machine = accepted.makeStateMachine(now: now)
     self.handler = handler
     self.output = output
@@ -72,7 +75,7 @@ final class WebSocketChannel: EvictableChannel, BudgetedChannel, @unchecked Send
   func start(leftover: [UInt8]) {
     handler.opened(socket)
     if !leftover.isEmpty && !closed {
-      loop.chargeRead(slot.group, bytes: leftover.count)
+      loop.chargeRead(account, bytes: leftover.count)
       perform(machine.receive(leftover, now: MonotonicTime.now()))
       if !held.isEmpty { owe() }
     }
@@ -183,12 +186,11 @@ final class WebSocketChannel: EvictableChannel, BudgetedChannel, @unchecked Send
       owe()
       return flush()
     }
-    let group = slot.group
     let outcome = SocketReader.read(
       fd, into: loop.readBuffer, while: { !closed && held.isEmpty },
-      allowance: { loop.readAllowance(group) },
+      allowance: { loop.readAllowance(account) },
       deliver: { bytes in
-        loop.chargeRead(group, bytes: bytes.count)
+        loop.chargeRead(account, bytes: bytes.count)
         // Lingering, what the peer still sends is drained and dropped.
         guard !lingering else { return }
         let now = MonotonicTime.now()
@@ -206,7 +208,7 @@ final class WebSocketChannel: EvictableChannel, BudgetedChannel, @unchecked Send
       _ = machine.peerClosedConnection()
       finalClose()
     }
-    if !held.isEmpty || loop.readAllowance(group) == 0 { owe() }
+    if !held.isEmpty || loop.readAllowance(account) == 0 { owe() }
     flush()
   }
 
@@ -218,7 +220,7 @@ final class WebSocketChannel: EvictableChannel, BudgetedChannel, @unchecked Send
         output.append(bytes)
       case .deliver(let message):
         // Past the group's budget for this turn, this message and what follows it wait.
-        guard held.isEmpty, loop.chargeMessage(slot.group) else {
+        guard held.isEmpty, loop.chargeMessage(account) else {
           held.append(contentsOf: actions[index...])
           return
         }

@@ -6,7 +6,8 @@ import Server
 ///
 /// HEAD, 405 with `Allow`, and OPTIONS are not a route's business: `RouteTable` answers them for
 /// every route alike.
-struct Route: Sendable {
+// NB: a class, so that trying a route costs one reference, not a copy of its five fields.
+final class Route: Sendable {
   /// What a matched path gives: the handler, with the parsed captures inside.
   typealias Handler = @Sendable (RouteCall) -> Reply
 
@@ -38,7 +39,7 @@ struct Route: Sendable {
   }
 
   /// A route whose captures make a `Value` (`SessionID`, `DemoName`...).
-  init<Value: PathParameter>(
+  convenience init<Value: PathParameter>(
     _ methods: [HTTPMethod], _ pattern: String, _ traits: RouteTraits = [],
     example: [String] = Value.example, handle: @escaping @Sendable (RouteCall, Value) -> Reply
   ) {
