@@ -44,6 +44,8 @@ extension Limits {
     Option(.connectionsPerFamily), Option(.queuedBytesPerAddress),
     Option(.readBytesPerTurn), Option(.readMessagesPerTurn), Option(.storeCallQueue),
     Option(.storeCallsPerClient), Option(.storeCallWait),
+    Option(.replayStates), Option(.replayStateQueue), Option(.replayStatesPerClient),
+    Option(.replayStateWait),
     Option(.pendingBytes),
     Option(.headerTimeout),
     Option(.bodyTimeout), Option(.idleTimeout),
