@@ -46,6 +46,7 @@ import Testing
     // Two run, six wait (the client's share is eight), two are refused at once.
     #expect(refused.map(\.status.code) == [429, 429])
     #expect(refused.allSatisfy { $0.headers["Retry-After"] != nil })
+    #expect(app.application.registry.refusals.all["replay-states-per-client"] == 2)
     guard case .later(let mine) = ask(app, "/api/sessions/\(id)/replay?tick=50", from: "10.0.0.3")
     else {
       Issue.record("the bystander's replay state was refused while another address flooded")

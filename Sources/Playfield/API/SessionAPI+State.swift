@@ -76,8 +76,15 @@ extension SessionAPI {
           Self.workOut(key, journal: journal, client: client, pending, states, scheduler)
         }
       },
-      expired: { pending.succeed(ReplayStates.expired(retryAfter: $0).response) })
-    if let refusal { return .response(ReplayStates.refused(refusal).response) }
+      expired: { [refusals = registry.refusals] in
+        refusals.note(Limit.replayStateWait.name)
+        pending.succeed(ReplayStates.expired(retryAfter: $0).response)
+      })
+    if let refusal {
+      registry.refusals.note(
+        refusal.tooManyFromClient ? Limit.replayStatesPerClient.name : Limit.replayStateQueue.name)
+      return .response(ReplayStates.refused(refusal).response)
+    }
     return .later(pending)
   }
 
