@@ -138,7 +138,8 @@ public final class Application: HTTPHandler {
           "\(count.parked) stored sessions stay parked (past the limits), back when asked")
       }
     }
-    let replays = ReplayRegistry(wake: { wake.signal() })
+    let replays = ReplayRegistry(
+      perAddress: limits[.replaysPerAddress], wake: { wake.signal() })
     self.replays = replays
     self.gameLoop = GameLoop(
       wallClock: environment.wallClock, sessions: { registry.all },

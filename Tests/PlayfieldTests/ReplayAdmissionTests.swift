@@ -6,14 +6,16 @@ import Testing
 
 @Suite("Replays take their place before loading; replay states are kept and bounded")
 struct ReplayAdmissionTests {
-  @Test("loading replays count against the limit; a failed load gives its place back")
+  @Test("loading replays count against the limit and their address's share; a failed load frees")
   func reservations() {
-    let replays = ReplayRegistry(limit: 2)
-    #expect(replays.reserve())
-    #expect(replays.reserve())
-    #expect(!replays.reserve())
-    replays.cancel()
-    #expect(replays.reserve())
+    let replays = ReplayRegistry(limit: 3, perAddress: 2)
+    #expect(replays.reserve(address: "10.0.0.2") == nil)
+    #expect(replays.reserve(address: "10.0.0.2") == nil)
+    #expect(replays.reserve(address: "10.0.0.2") == .address, "the address holds its share")
+    #expect(replays.reserve(address: "10.0.0.3") == nil, "another address still gets one")
+    #expect(replays.reserve(address: "10.0.0.4") == .full)
+    replays.cancel(address: "10.0.0.2")
+    #expect(replays.reserve(address: "10.0.0.4") == nil)
     #expect(replays.all.isEmpty)
   }
 

@@ -146,6 +146,10 @@ extension Limit where Value == Int {
     "store-calls-per-client", 8, from: 1, to: 100_000,
     help: "Requests that read or write the database one client may have waiting or running; "
       + "past it, 429 with Retry-After.")
+  public static let replaysPerAddress = Limit(
+    "replays-per-address", 8, from: 1, to: 10_000,
+    help: "Replays (/ws/replays/ID) one address may have playing or loading, of the 32 at "
+      + "once; past it, the replay-unavailable error.")
   public static let replayStates = Limit(
     "replay-states", 8, from: 1, to: 10_000,
     help: "Replay states (GET /api/sessions/ID/replay) worked out at once across all clients, "
