@@ -2,7 +2,7 @@
 inputs at slice bounds"), measured as the server's CPU for one step.
 
     swift build -c release --product playfield
-    .venv/bin/python Benchmarks/abuse/long_step.py [--binary .build/release/playfield] [--repeat 3]
+    cd Benchmarks/abuse && ../../.venv/bin/python long_step.py [--binary PATH] [--repeat 3] [--most 500]
 
 On a fresh server, a stopped 10,000-ball session (the abuse harness's `10k balls r=6.9`, the
 heaviest allowed config) is stepped once with no input, then once with N `reset` inputs in the
@@ -34,8 +34,8 @@ async def one_step(server, socket, inputs, tick):
             print("  ", json.dumps(message)[:160], flush=True)
         if message["type"] == "frame" and message["tick"] > tick:
             break
-        if message["type"] not in ("frame", "status", "ack", "hello"):
-            print("  heard:", json.dumps(message)[:200], flush=True)
+        if message["type"] == "error":
+            print("  error:", json.dumps(message)[:200], flush=True)
     # NB: the frame is sent after the step; what the event loop does after it is small.
     return server.cpu_seconds() - cpu, time.perf_counter() - started, message["tick"]
 
@@ -70,7 +70,7 @@ async def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--most", type=int, default=512,
                         help="the most reset inputs sent before one step")
-    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--verbose", action="store_true", help="print every message heard")
     args = parser.parse_args()
     server = Server(args.binary)
     server.start()
