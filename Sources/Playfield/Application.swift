@@ -102,7 +102,12 @@ public final class Application: HTTPHandler {
     journal?.lostSessions.on { registry.dropLost($0) }
     journal?.storedInputs.on { registry.stored($0) }
     journal?.storing.on { registry.storing(problem: $0) }
-    self.sessionAPI = SessionAPI(registry: registry, scheduler: scheduler)
+    self.sessionAPI = SessionAPI(
+      registry: registry, scheduler: scheduler,
+      replayStates: ReplayStates(
+        limits: limits.queue(
+          running: limits[.replayStates], waiting: .replayStateQueue,
+          perClient: .replayStatesPerClient, deadline: .replayStateWait)))
     let meters = Meters(refusals: registry.refusals)
     self.meters = meters
     if let inputPages {
@@ -133,7 +138,8 @@ public final class Application: HTTPHandler {
           "\(count.parked) stored sessions stay parked (past the limits), back when asked")
       }
     }
-    let replays = ReplayRegistry(wake: { wake.signal() })
+    let replays = ReplayRegistry(
+      perAddress: limits[.replaysPerAddress], wake: { wake.signal() })
     self.replays = replays
     self.gameLoop = GameLoop(
       wallClock: environment.wallClock, sessions: { registry.all },

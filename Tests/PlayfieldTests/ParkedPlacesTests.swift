@@ -79,6 +79,36 @@ import Testing
     #expect(Set(stored.map(\.id)) == [second, try #require(third.id)])
   }
 
+  @Test("the session idle longest is parked first, not the one whose last tick is oldest")
+  func longestIdleIsParkedFirst() throws {
+    let app = try TestApplication()
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    // Nobody ever joins either: the running one is idle since its first tick, and each of its
+    // ticks moves its `updatedAt`; the on-demand one, made a second later, never steps, so its
+    // `updatedAt` stays older than the running one's last tick.
+    let running = try #require(create(app).id)
+    app.tick(30)
+    let response = app.request(
+      .post, "/api/sessions", json: ["kind": "maze", "clock": "on-demand"])
+    #expect(response.status.code == 201)
+    let later = try #require(try JSONValue.parse(response.body)["id"]?.stringValue)
+    app.tick(60)
+    let idle = try #require(registry.session(running)?.summary.idleSince)
+    let laterIdle = registry.session(later)?.summary.idleSince
+    #expect(idle < (laterIdle ?? .infinity))
+    let ticked = try #require(registry.session(running)?.summary.updatedAt)
+    let stepped = try #require(registry.session(later)?.summary.updatedAt)
+    #expect(stepped < ticked, "the later session's last update is the older one")
+    #expect(registry.parkIdle(of: nil))
+    #expect(registry.parked.withLock { $0 == [running] }, "the one idle since longest")
+    #expect(registry.parkIdle(of: nil))
+    #expect(registry.parked.withLock { $0 == [running, later] })
+  }
+
   @Test("a parked session that cannot come back is 429 to every route that names it, never 404")
   func parkedAndRefusedIsNeverNotFound() throws {
     let app = try TestApplication { $0.limits[.sessionsPerClient] = 1 }

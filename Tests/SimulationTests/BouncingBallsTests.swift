@@ -229,6 +229,19 @@ struct BouncingBallsTests {
     }
   }
 
+  @Test("the inputs before a step's last reset are skipped: same state, one reset event")
+  func inputsBeforeTheLastResetAreSkipped() throws {
+    let add: JSONValue = ["type": "add-ball", "x": 50, "y": 50, "radius": 10]
+    var model = try BouncingBalls(config: ["maxBalls": 5], seed: 8)
+    let events = model.step(parsing: [add, ["type": "reset"], add, ["type": "reset"], add])
+    #expect(events.map(\.name) == ["reset", "ball-added"])
+    #expect(events[0].fields["hello"]?["radii"]?.arrayValue?.count == 2)
+    var fresh = try BouncingBalls(config: ["maxBalls": 5], seed: 8)
+    _ = fresh.step(parsing: [add])
+    #expect(model.state == fresh.state, "a reset then the add, as applying all five gives")
+    #expect(model.stateHash == fresh.stateHash)
+  }
+
   @Test func addThrowAndReset() throws {
     var model = try BouncingBalls(config: ["maxBalls": 3], seed: 8)
     let start = model.state

@@ -36,7 +36,9 @@ extension SessionAPI {
   /// and reports that state's hash. A compacted on-demand session's state before its log's
   /// start (`StoredSession.logStart`), and `from=start`, get 400. The stepping is a `StepJob`
   /// charged to `client`, run in slices below the realtime ticks, and cancelled when the asker's
-  /// connection closes. Answers are kept; two are worked out at once, more get 503.
+  /// connection closes. Answers are kept; they are worked out in `ReplayStates`' places, a fair
+  /// queue per address and client (429 past the asker's share, 503 when full or waited too
+  /// long).
   func replayState(_ request: Request, id: SessionID, client: ClientKey) -> Reply {
     let id = id.description
     guard let journal = registry.journal as? StorageJournal else {
@@ -62,47 +64,67 @@ extension SessionAPI {
       return .response(APIError(.badRequest, "\(error)").response)
     }
     if let answer = replayStates.cached(key) { return .response(.json(answer)) }
-    guard replayStates.begin() else {
-      var error = APIError(.serviceUnavailable, "replays are busy; try again shortly")
-      error.headers.set("Retry-After", "1")
-      return .response(error.response)
-    }
     let pending = PendingResponse()
     let states = replayStates
     let scheduler = scheduler
-    // Reading the store may wait for the writer: not on the event loop.
-    DispatchQueue.global().async {
-      let job: ReplayStateJob
-      switch Self.replayStart(journal: journal, key: key) {
-      case .success(let started):
-        job = started
-      case .failure(let error):
-        states.end(key, answer: nil)
-        return pending.succeed(error.response)
-      }
-      // NB: an asker who leaves stops the job: nothing more is charged to them.
-      let stepJob = StepJob(
-        client: client, label: "replay-state", work: { job.work(&$0) },
-        completion: { outcome in
-          let answer = job.answer
-          states.end(key, answer: try? answer?.get())
-          switch (outcome, answer) {
-          case (.finished, .success(let json)?):
-            pending.succeed(.json(json))
-          case (.finished, .failure(let error)?):
-            pending.succeed(error.response)
-          case (.refused(let reason), _):
-            var error = APIError(.tooManyRequests, reason)
-            error.headers.set("Retry-After", "1")
-            pending.succeed(error.response)
-          default:
-            pending.succeed(APIError(.serviceUnavailable, "the replay was cancelled").response)
-          }
-        })
-      pending.onAbandoned { stepJob.cancel() }
-      scheduler.submit(stepJob)
+    let refusal = states.admit(
+      client: client,
+      start: {
+        // Reading the store may wait for the writer: not on the event loop, nor on the
+        // scheduler's thread (a place freed there starts the next).
+        DispatchQueue.global().async {
+          Self.workOut(key, journal: journal, client: client, pending, states, scheduler)
+        }
+      },
+      expired: { [refusals = registry.refusals] in
+        refusals.note(Limit.replayStateWait.name)
+        pending.succeed(ReplayStates.expired(retryAfter: $0).response)
+      })
+    if let refusal {
+      registry.refusals.note(
+        refusal.tooManyFromClient ? Limit.replayStatesPerClient.name : Limit.replayStateQueue.name)
+      return .response(ReplayStates.refused(refusal).response)
     }
     return .later(pending)
+  }
+
+  /// Works out `key` in the place `replayStates` gave it: reads the stored session, steps it
+  /// as a `StepJob` charged to `client`, answers `pending` and frees the place.
+  private static func workOut(
+    _ key: ReplayStates.Key, journal: StorageJournal, client: ClientKey,
+    _ pending: PendingResponse, _ states: ReplayStates, _ scheduler: StepScheduler
+  ) {
+    // NB: an asker who left while waiting costs nothing more.
+    guard !pending.isAbandoned else { return states.end(key, client: client, answer: nil) }
+    let job: ReplayStateJob
+    switch Self.replayStart(journal: journal, key: key) {
+    case .success(let started):
+      job = started
+    case .failure(let error):
+      states.end(key, client: client, answer: nil)
+      return pending.succeed(error.response)
+    }
+    // NB: an asker who leaves stops the job: nothing more is charged to them.
+    let stepJob = StepJob(
+      client: client, label: "replay-state", work: { job.work(&$0) },
+      completion: { outcome in
+        let answer = job.answer
+        states.end(key, client: client, answer: try? answer?.get())
+        switch (outcome, answer) {
+        case (.finished, .success(let json)?):
+          pending.succeed(.json(json))
+        case (.finished, .failure(let error)?):
+          pending.succeed(error.response)
+        case (.refused(let reason), _):
+          var error = APIError(.tooManyRequests, reason)
+          error.headers.set("Retry-After", "1")
+          pending.succeed(error.response)
+        default:
+          pending.succeed(APIError(.serviceUnavailable, "the replay was cancelled").response)
+        }
+      })
+    pending.onAbandoned { stepJob.cancel() }
+    scheduler.submit(stepJob)
   }
 
   /// The stored session checked against `key` and its model at the starting point.

@@ -8,8 +8,8 @@ struct SessionAPI: Sendable {
   let registry: SessionRegistry
   /// Where replay states step their models, charged to the client who asked.
   var scheduler = StepScheduler()
-  /// Replay-state answers, kept, and how many are worked out at once.
-  let replayStates = ReplayStates()
+  /// Replay-state answers, kept, and the fair places where they are worked out.
+  var replayStates = ReplayStates()
 
   /// `GET /api/sessions`: the listed sessions, newest first.
   func list() -> Response {

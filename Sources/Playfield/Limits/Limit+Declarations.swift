@@ -146,6 +146,22 @@ extension Limit where Value == Int {
     "store-calls-per-client", 8, from: 1, to: 100_000,
     help: "Requests that read or write the database one client may have waiting or running; "
       + "past it, 429 with Retry-After.")
+  public static let replaysPerAddress = Limit(
+    "replays-per-address", 8, from: 1, to: 10_000,
+    help: "Replays (/ws/replays/ID) one address may have playing or loading, of the 32 at "
+      + "once; past it, the replay-unavailable error.")
+  public static let replayStates = Limit(
+    "replay-states", 8, from: 1, to: 10_000,
+    help: "Replay states (GET /api/sessions/ID/replay) worked out at once across all clients, "
+      + "each holding a model; their steps are charged to the asker's step time.")
+  public static let replayStateQueue = Limit(
+    "replay-state-queue", 64, from: 1, to: 100_000,
+    help: "Replay states waiting for a place across all clients (addresses, then their "
+      + "clients, take turns); past it, 503 with Retry-After.")
+  public static let replayStatesPerClient = Limit(
+    "replay-states-per-client", 2, from: 1, to: 10_000,
+    help: "Replay states one client may have worked out or waiting; past it, 429 with "
+      + "Retry-After.")
   public static let inputPagesPerClient = Limit(
     "input-pages-per-client", 2, from: 1, to: 10_000,
     help: "Input-log pages (GET /api/sessions/ID/inputs) one client may have read at once; "
@@ -213,6 +229,9 @@ extension Limit where Value == Double {
     "store-call-wait", 10, unit: "seconds", upTo: 3600,
     help: "Seconds a request that reads or writes the database may wait for a store worker "
       + "before 503 with Retry-After.")
+  public static let replayStateWait = Limit(
+    "replay-state-wait", 10, unit: "seconds", upTo: 3600,
+    help: "Seconds a replay state may wait for a place before 503 with Retry-After.")
   public static let inputPageWait = Limit(
     "input-page-wait", 10, unit: "seconds", upTo: 3600,
     help: "Seconds an input-log page may wait for its turn before 503.")

@@ -2,7 +2,7 @@ import Storage
 
 extension SessionRegistry {
   /// Makes room for one more session of `client` (or anyone's, when `client` is nil): parks
-  /// the longest-untouched session nobody is connected to, among the client's own (at the
+  /// the longest-idle session nobody is connected to (`idleLonger`), among the client's own (at the
   /// `.client` bound), its address's (at the `.address` bound) or all. Connections count from
   /// the moment they join (`LiveSession.isWatched`), not from the next tick's summary.
   /// An on-demand session is not parked before the game loop has shown (and stored) its last
@@ -30,10 +30,9 @@ extension SessionRegistry {
     // NB: a message to the session, refused when a batch attached it since the check above
     // (then the next oldest); a join that raced the check is told to reconnect, and nothing
     // is applied or logged here once its lease is given up below.
-    guard
-      let oldest = candidates.sorted(by: { $0.summary.updatedAt < $1.summary.updatedAt })
-        .first(where: { $0.tryPark() })
-    else { return false }
+    let longestIdle = candidates.map { ($0, $0.summary) }
+      .sorted(by: { Self.idleLonger($0.1, than: $1.1) }).map(\.0)
+    guard let oldest = longestIdle.first(where: { $0.tryPark() }) else { return false }
     // NB: no snapshot here (the game loop owns the model); the periodic snapshots and the
     // input log bring it back, as after a crash.
     parked.withLock { _ = $0.insert(oldest.id) }
@@ -44,6 +43,14 @@ extension SessionRegistry {
     (journal as? StorageJournal)?.release(sessionID: oldest.id)
     logger.info("session \(oldest.id) parked: idle and unwatched, to make room")
     return true
+  }
+
+  /// Whether `a` has been idle longer than `b`: it lost its last client (`idleSince`; a session
+  /// not yet ticked since it was made, from its creation) earlier, then it is older. Not
+  /// `updatedAt`: a running session's is its last tick, the same for every running one.
+  static func idleLonger(_ a: SessionSummary, than b: SessionSummary) -> Bool {
+    let (idleA, idleB) = (a.idleSince ?? a.createdAt, b.idleSince ?? b.createdAt)
+    return idleA != idleB ? idleA < idleB : a.createdAt < b.createdAt
   }
 
   /// Whether asking for session `id` would read the store: it is not live here, and was parked

@@ -36,18 +36,26 @@ final class ReplaySocketHandler: WebSocketHandler {
   func opened(_ socket: WebSocket) {
     // A place first, so refused replays never read their log; admitted ones read it a chunk
     // at a time as they play.
-    guard replays.reserve() else {
+    switch replays.reserve(address: client.address) {
+    case .full?:
       return fail(socket, "too many replays are playing; try again later")
+    case .address?:
+      return fail(
+        socket,
+        "your address has \(replays.perAddress) replays playing or loading, the most one may "
+          + "(--replays-per-address); close one first")
+    case nil:
+      break
     }
     // Reading the log may take a while: on a store worker, not on the event loop.
     let refusal = storeCalls.run(
       client: client, { [self] in load(socket) },
       expired: { [self] _ in
-        replays.cancel()
+        replays.cancel(address: client.address)
         fail(socket, "the database is not answering in time (--store-call-wait); try again later")
       })
     if refusal != nil {
-      replays.cancel()
+      replays.cancel(address: client.address)
       fail(socket, "too many requests are waiting for the database; try again later")
     }
   }
@@ -59,7 +67,7 @@ final class ReplaySocketHandler: WebSocketHandler {
         let recording = try StoredRecording.read(
           journal: journal, id: sessionID, chunkSize: chunkSize)
       else {
-        replays.cancel()
+        replays.cancel(address: client.address)
         return fail(socket, "no stored session \(sessionID)")
       }
       let session = ReplaySession(
@@ -71,7 +79,7 @@ final class ReplaySocketHandler: WebSocketHandler {
       // NB: a viewer who left while the log loaded must not leave a replay playing to nobody.
       if left.withLock({ $0 }) { session.send(.close) }
     } catch {
-      replays.cancel()
+      replays.cancel(address: client.address)
       fail(socket, "the replay cannot start: \(APIError.told(error))")
     }
   }

@@ -10,6 +10,12 @@ extension BouncingBalls {
     /// Back to the start for the same config and seed.
     case reset
 
+    /// Whether it is `reset`.
+    var isReset: Bool {
+      if case .reset = self { return true }
+      return false
+    }
+
     init?(type: String, fields: inout FieldReader) throws(SimulationError) {
       switch type {
       case "add-ball":
