@@ -2,8 +2,9 @@
 /// session, and only as many snapshots per session as the store keeps anyway; with the lease
 /// each session's rows are made under, and the leases to give up once they are written.
 ///
-/// An on-demand session's inputs are packed (`LoggedInput.packed`): each tick's inputs join
-/// the session's open packed row, so a session adds one row per flush however fast it steps.
+/// A session's inputs are packed (`LoggedInput.packed`), realtime or on demand: each tick's
+/// inputs join the session's open packed row, so a session adds one row per flush however
+/// fast it steps or however many inputs its clients send.
 struct PendingWrites: Equatable {
   /// Pending snapshots kept per session; older ones would be pruned on write, so they go now.
   let snapshotsPerSession: Int

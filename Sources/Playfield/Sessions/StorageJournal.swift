@@ -161,17 +161,16 @@ final class StorageJournal: SessionJournal {
     writer.admit(payer: payer, sessions: sessions, go)
   }
 
+  /// Packed, realtime or on demand: a session's ticks queued between two flushes share one
+  /// row, so a flood of small inputs costs the writer a row per session per flush, not a row
+  /// per input.
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
-    self.inputs(sessionID: sessionID, tick: tick, inputs: inputs, packed: false)
-  }
-
-  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput], packed: Bool) {
     // NB: every input applied was admitted (`storageRefusal`) and acknowledged: it is queued.
     let accepted = writer.append(
       contentsOf: inputs.enumerated().map { seq, input in
         LoggedInput(
           sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.loggedText)
-      }, admitted: true, packed: packed)
+      }, admitted: true, packed: true)
     if !accepted {
       logger.error(
         "storage is closed; \(inputs.count) inputs of session \(sessionID) were not stored")
