@@ -44,7 +44,7 @@ extension Limits {
     Option(.connectionsPerFamily), Option(.queuedBytesPerAddress),
     Option(.readBytesPerTurn), Option(.readMessagesPerTurn), Option(.storeCallQueue),
     Option(.storeCallsPerClient), Option(.storeCallWait),
-    Option(.pendingBytes),
+    Option(.pendingBytes), Option(.writerBatchBytes),
     Option(.headerTimeout),
     Option(.bodyTimeout), Option(.idleTimeout),
   ]

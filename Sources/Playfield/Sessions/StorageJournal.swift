@@ -121,6 +121,8 @@ final class StorageJournal: SessionJournal {
       running: clock == .realtime, clock: clock.rawValue, owner: owner)
     session.claim = claim
     let created = try store.createSession(session, lease: leases?.terms)
+    // NB: its rows share out the writer's flushes as its owner's (`SessionWriter.charge`).
+    if let owner { writer.charge(sessionID: sessionID, to: owner) }
     if let lease = created.lease { hold(lease, sentAt: sentAt) }
     if !created.evicted.isEmpty {
       logger.info("storage evicted old sessions: \(created.evicted.joined(separator: ", "))")
