@@ -215,8 +215,9 @@ public final class SessionWriter: @unchecked Sendable {
   public func refusesInput() -> String? {
     condition.lock()
     defer { condition.unlock() }
-    guard pending.bytes + inFlightBytes >= configuration.maxPendingBytes,
-      let cannotWrite
+    // NB: asked for every input a client sends: the queue's bytes (a sum over every session's
+    // snapshots) are counted only while flushes fail, which a healthy writer never does.
+    guard let cannotWrite, pending.bytes + inFlightBytes >= configuration.maxPendingBytes
     else { return nil }
     rejectedInputs += 1
     return cannotWrite
