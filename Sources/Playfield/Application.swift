@@ -64,6 +64,7 @@ public final class Application: HTTPHandler {
         let shared = PostgresURL.isPostgreSQL(path)
         var writing = WriterConfiguration()
         writing.maxPendingBytes = limits[.pendingBytes]
+        writing.maxBatchBytes = limits[.writerBatchBytes]
         journal = StorageJournal(
           store: try environment.openStore(path, storeLimits, environment.serving),
           owner: shared

@@ -2,8 +2,13 @@
 /// session, and only as many snapshots per session as the store keeps anyway; with the lease
 /// each session's rows are made under, and the leases to give up once they are written.
 ///
-/// An on-demand session's inputs are packed (`LoggedInput.packed`): each tick's inputs join
-/// the session's open packed row, so a session adds one row per flush however fast it steps.
+/// A session's inputs are packed (`LoggedInput.packed`), realtime or on demand: each tick's
+/// inputs join the session's open packed row, so a session adds one row per flush however
+/// fast it steps or however many inputs its clients send.
+///
+/// A flush takes at most a budget of bytes of input rows (`take(budget:payer:)`), shared out
+/// among the clients who queued them (fair shares by bytes), so one client's flood waits in its
+/// own share and another client's rows go in the next transaction whatever the flood queued.
 struct PendingWrites: Equatable {
   /// Pending snapshots kept per session; older ones would be pruned on write, so they go now.
   let snapshotsPerSession: Int
@@ -11,6 +16,12 @@ struct PendingWrites: Equatable {
   static let packedRowBytes = 64 * 1024
   /// Input rows, in order (a packed row counts once).
   private(set) var inputs: [LoggedInput] = []
+  /// The writer's count of writes when each row of `inputs` was opened (its first input's):
+  /// what is still queued from before a given count (`oldestStamp`). Non-decreasing within a
+  /// session; rows put back by a failed flush may precede older rows a rationed take left.
+  private(set) var stamps: [UInt64] = []
+  /// The stamps of the rows the last `take` took, in the batch's order (for `restore`).
+  private(set) var takenStamps: [UInt64] = []
   /// The inputs those rows hold, and the bytes they take.
   private(set) var inputCount = 0
   private(set) var inputBytes = 0
@@ -40,13 +51,27 @@ struct PendingWrites: Equatable {
     snapshots.values.reduce(0) { $0 + $1.count }
   }
 
-  mutating func append(_ input: LoggedInput) {
+  mutating func append(_ input: LoggedInput, stamp: UInt64 = 0) {
     inputs.append(input)
+    stamps.append(stamp)
     count(input, sign: 1)
   }
 
-  /// Appends one tick's inputs of a session to its open packed row (or a new one).
-  mutating func appendPacked(_ tick: [LoggedInput]) {
+  /// The stamp of the oldest row still queued (of `sessionID`'s rows, when given); nil when
+  /// there is none.
+  func oldestStamp(of sessionID: String? = nil) -> UInt64? {
+    guard let sessionID else { return stamps.min() }
+    return inputs.firstIndex { $0.sessionID == sessionID }.map { stamps[$0] }
+  }
+
+  /// Whether a progress, snapshot or release of `sessionID` waits.
+  func hasOtherWrites(of sessionID: String) -> Bool {
+    progress[sessionID] != nil || snapshots[sessionID] != nil || releases[sessionID] != nil
+  }
+
+  /// Appends one tick's inputs of a session to its open packed row (or a new one, stamped
+  /// `stamp`).
+  mutating func appendPacked(_ tick: [LoggedInput], stamp: UInt64 = 0) {
     guard let first = tick.first else { return }
     let id = first.sessionID
     if let index = open[id], inputs[index].input.utf8.count < Self.packedRowBytes {
@@ -59,7 +84,7 @@ struct PendingWrites: Equatable {
       sessionBytes[id, default: 0] += added
     } else {
       open[id] = inputs.count
-      append(LoggedInput.packed(sessionID: id, inputs: tick))
+      append(LoggedInput.packed(sessionID: id, inputs: tick), stamp: stamp)
     }
   }
 
@@ -79,10 +104,15 @@ struct PendingWrites: Equatable {
     inputCount = 0
     inputBytes = 0
     sessionBytes = [:]
+    for row in inputs { count(row, sign: 1) }
+    reopen()
+  }
+
+  /// Finds each session's packed row still open to more ticks (its last one, unless sealed).
+  private mutating func reopen() {
     open = [:]
-    for (index, row) in inputs.enumerated() {
-      count(row, sign: 1)
-      if row.isPacked && index >= sealed { open[row.sessionID] = index }
+    for (index, row) in inputs.enumerated() where row.isPacked && index >= sealed {
+      open[row.sessionID] = index
     }
   }
 
@@ -119,7 +149,9 @@ struct PendingWrites: Equatable {
   /// Drops everything pending for a session (it was deleted, or another process has it).
   mutating func discard(sessionID: String) {
     sealed -= inputs.prefix(sealed).count(where: { $0.sessionID == sessionID })
-    inputs.removeAll { $0.sessionID == sessionID }
+    let kept = inputs.indices.filter { inputs[$0].sessionID != sessionID }
+    inputs = kept.map { inputs[$0] }
+    stamps = kept.map { stamps[$0] }
     recount()
     progress[sessionID] = nil
     snapshots[sessionID] = nil
@@ -129,36 +161,109 @@ struct PendingWrites: Equatable {
 
   /// Empties the queue into one batch, in a stable order, with the leases of its sessions;
   /// released sessions are no longer held.
-  mutating func take() -> WriteBatch {
+  ///
+  /// When the input rows pass `budget` bytes, the batch takes only each client's fair share of
+  /// them (`fairShare`; `payer` names the client a session's rows are charged to), oldest
+  /// first, so each session's rows are taken as a prefix; a session with rows left keeps its
+  /// snapshots, progress and release for the batch that takes its last rows.
+  mutating func take(budget: Int = .max, payer: (String) -> String = { $0 }) -> WriteBatch {
+    let chosen =
+      inputBytes > budget
+      ? Self.fairShare(of: inputs, budget: budget, payer: payer)
+      : [Bool](repeating: true, count: inputs.count)
+    var taken: [LoggedInput] = []
+    var left: [LoggedInput] = []
+    var leftStamps: [UInt64] = []
+    var leftSealed = 0
+    takenStamps = []
+    for index in inputs.indices {
+      if chosen[index] {
+        taken.append(inputs[index])
+        takenStamps.append(stamps[index])
+      } else {
+        left.append(inputs[index])
+        leftStamps.append(stamps[index])
+        if index < sealed { leftSealed += 1 }
+      }
+    }
+    let waiting = Set(left.map(\.sessionID))
+    let ready = { (id: String) in !waiting.contains(id) }
     var batch = WriteBatch(
-      inputs: inputs,
-      snapshots: snapshots.keys.sorted().flatMap { snapshots[$0] ?? [] },
-      progress: progress.keys.sorted().compactMap { progress[$0] },
-      releases: releases.keys.sorted().compactMap { releases[$0] })
+      inputs: taken,
+      snapshots: snapshots.keys.sorted().filter(ready).flatMap { snapshots[$0] ?? [] },
+      progress: progress.keys.sorted().filter(ready).compactMap { progress[$0] },
+      releases: releases.keys.sorted().filter(ready).compactMap { releases[$0] })
     for id in batch.sessionIDs {
       batch.leases[id] = leases[id]
     }
-    for id in releases.keys {
+    for id in releases.keys where ready(id) {
       leases[id] = nil
     }
-    inputs = []
-    sealed = 0
-    recount()
-    progress = [:]
-    snapshots = [:]
-    releases = [:]
+    inputs = left
+    stamps = leftStamps
+    sealed = leftSealed
+    // NB: by what was taken (at most the budget), never by reading what is left again.
+    if left.isEmpty {
+      recount()
+    } else {
+      for row in taken { count(row, sign: -1) }
+      reopen()
+    }
+    progress = progress.filter { !ready($0.key) }
+    snapshots = snapshots.filter { !ready($0.key) }
+    releases = releases.filter { !ready($0.key) }
     return batch
+  }
+
+  /// Which of `rows` a batch of about `budget` bytes takes: the clients who queued them
+  /// (`payer` of each row's session) share the budget equally, each taking its rows oldest
+  /// first until its share is used; a client that needs less than its share leaves the rest
+  /// to the others (water-filling, the smallest first), and every client takes at least one
+  /// row, so a client that queued little goes in whole whatever another queued, and a flood
+  /// waits in its own share. Stopping at a client's first row that does not fit keeps each
+  /// session's rows taken a prefix (its order in the log).
+  static func fairShare(of rows: [LoggedInput], budget: Int, payer: (String) -> String)
+    -> [Bool]
+  {
+    var byPayer: [String: (first: Int, bytes: Int, rows: [Int])] = [:]
+    for (index, row) in rows.enumerated() {
+      let who = payer(row.sessionID)
+      var queued = byPayer[who] ?? (index, 0, [])
+      queued.bytes += row.queuedBytes
+      queued.rows.append(index)
+      byPayer[who] = queued
+    }
+    let smallestFirst = byPayer.values.sorted { ($0.bytes, $0.first) < ($1.bytes, $1.first) }
+    var chosen = [Bool](repeating: false, count: rows.count)
+    var left = budget
+    for (served, queued) in smallestFirst.enumerated() {
+      let share = left / (smallestFirst.count - served)
+      var used = 0
+      for index in queued.rows {
+        let bytes = rows[index].queuedBytes
+        guard used == 0 || used + bytes <= share else { break }
+        chosen[index] = true
+        used += bytes
+      }
+      left = max(0, left - used)
+    }
+    return chosen
   }
 
   /// Puts back a batch that failed to write, ahead of what was queued since (which is newer),
   /// except the rows of a session whose lease changed meanwhile (they would be refused).
-  mutating func restore(_ batch: WriteBatch) {
+  /// `stamps`: the rows' stamps (`takenStamps`), 0 for each when not given.
+  mutating func restore(_ batch: WriteBatch, stamps batchStamps: [UInt64]? = nil) {
     let kept = Set(batch.sessionIDs.filter { stillHeld($0, by: batch) })
     // NB: a packed row put back is written as it was (it may have been committed after all);
     // newer ticks go on in the newer rows.
-    let restored = batch.inputs.filter { kept.contains($0.sessionID) }
+    let restoring = batch.inputs.indices.filter { kept.contains(batch.inputs[$0].sessionID) }
+    let restored = restoring.map { batch.inputs[$0] }
+    let given = batchStamps ?? []
+    stamps = restoring.map { $0 < given.count ? given[$0] : 0 } + stamps
     inputs = restored + inputs
-    sealed = restored.count
+    // NB: rows left by a partial take (some sealed, at the front) come after the restored ones.
+    sealed = restored.count + sealed
     recount()
     for update in batch.progress where kept.contains(update.sessionID) {
       if progress[update.sessionID] == nil { progress[update.sessionID] = update }

@@ -13,6 +13,12 @@ import Foundation
 /// With leases (`hold`), each session's rows carry the lease they were made under; when the
 /// store refuses them because another process took the session over, the writer drops the
 /// session's queued rows and tells `leaseLost`, so the app stops stepping it.
+///
+/// The writer's time is shared among clients like the scheduler's: one flush writes at most
+/// `maxBatchBytes` of input rows, each client (`charge`, `admit`'s payer) getting a fair share
+/// of them (`PendingWrites.fairShare`), and the rest goes in the flush that follows at once. So
+/// one client's flood waits in its own share, and another client's rows are committed in the
+/// next transaction whatever the flood has queued.
 public final class SessionWriter: @unchecked Sendable {
   // NB: @unchecked because every `var` below is guarded by `condition`, which is the lock.
   private let store: any SessionStore
@@ -22,6 +28,8 @@ public final class SessionWriter: @unchecked Sendable {
   private var pending: PendingWrites
   /// The batch being written now, counted with the pending rows until it commits.
   private var inFlight = WriteBatch()
+  /// The stamps of `inFlight`'s input rows (`PendingWrites.takenStamps`).
+  private var inFlightStamps: [UInt64] = []
   /// The inputs, bytes, and bytes by session of `inFlight`.
   private var inFlightInputs = 0
   private var inFlightBytes = 0
@@ -35,6 +43,9 @@ public final class SessionWriter: @unchecked Sendable {
   private var writtenBytes = 0
   private var peakBytes = 0
   private var schedule: FlushSchedule
+  /// Flushes begun so far, and the number of the last one that committed.
+  private var flushesBegun: UInt64 = 0
+  private var lastCommitted: UInt64 = 0
   /// Writes accepted so far, and how many of them are committed.
   private var enqueued: UInt64 = 0
   private var durable: UInt64 = 0
@@ -107,10 +118,11 @@ public final class SessionWriter: @unchecked Sendable {
       rejectedInputs += inputs.count
       return false
     }
+    let stamp = enqueued + 1
     if packed {
-      pending.appendPacked(inputs)
+      pending.appendPacked(inputs, stamp: stamp)
     } else {
-      for input in inputs { pending.append(input) }
+      for input in inputs { pending.append(input, stamp: stamp) }
     }
     peakBytes = max(peakBytes, pending.inputBytes + inFlightBytes)
     enqueued += UInt64(inputs.count)
@@ -130,6 +142,15 @@ public final class SessionWriter: @unchecked Sendable {
       return false
     }
     return true
+  }
+
+  /// Charges `sessionID`'s rows to `payer` (its owner) when they share out a flush and the
+  /// queue (`admit` charges the sessions it is told of too); a session charged to nobody is
+  /// its own payer.
+  public func charge(sessionID: String, to payer: String) {
+    condition.lock()
+    defer { condition.unlock() }
+    payers[sessionID] = payer
   }
 
   /// Whether `payer` may add to the queue now (`WriteAdmission`): true, and `go` is never
@@ -194,8 +215,9 @@ public final class SessionWriter: @unchecked Sendable {
   public func refusesInput() -> String? {
     condition.lock()
     defer { condition.unlock() }
-    guard pending.bytes + inFlightBytes >= configuration.maxPendingBytes,
-      let cannotWrite
+    // NB: asked for every input a client sends: the queue's bytes (a sum over every session's
+    // snapshots) are counted only while flushes fail, which a healthy writer never does.
+    guard let cannotWrite, pending.bytes + inFlightBytes >= configuration.maxPendingBytes
     else { return nil }
     rejectedInputs += 1
     return cannotWrite
@@ -248,6 +270,32 @@ public final class SessionWriter: @unchecked Sendable {
     condition.broadcast()
     while durable < target {
       guard !finished, condition.wait(until: deadline) else { return durable >= target }
+    }
+    return true
+  }
+
+  /// Blocks until `sessionID`'s writes queued before the call are committed (or refused
+  /// because another process took the session): its own share of the writer, not everyone's
+  /// queue (a flood of another client's rows does not hold it); false after `timeout` seconds.
+  @discardableResult
+  public func flush(sessionID: String, timeout: Double = 10) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    let target = enqueued
+    // NB: its progress, snapshots and release replace older ones (they carry no count): they
+    // are written by the next flush that commits, unless its inputs hold them back.
+    let others = pending.hasOtherWrites(of: sessionID) ? flushesBegun : nil
+    let waiting = {
+      (self.pending.oldestStamp(of: sessionID).map { $0 <= target } ?? false)
+        || self.inFlightSessionBytes[sessionID] != nil
+        || others.map { self.lastCommitted <= $0 } ?? false
+    }
+    guard waiting() else { return true }
+    flushRequested = true
+    condition.broadcast()
+    while waiting() {
+      guard !finished, condition.wait(until: deadline) else { return !waiting() }
     }
     return true
   }
@@ -341,11 +389,23 @@ public final class SessionWriter: @unchecked Sendable {
         _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
       case .flush:
         flushRequested = false
-        inFlightInputs = pending.inputCount
-        inFlightSessionBytes = pending.sessionBytes
-        let batch = pending.take()
+        flushesBegun += 1
+        let number = flushesBegun
+        let queuedInputs = pending.inputCount
+        let queuedBytes = pending.sessionBytes
+        let batch = pending.take(
+          budget: stopping ? .max : configuration.maxBatchBytes,
+          payer: { [payers] in payers[$0] ?? $0 })
+        // NB: under the lock since the take: any input row still queued was left by it.
+        let rationed = !pending.inputs.isEmpty
         let through = enqueued
         inFlight = batch
+        inFlightStamps = pending.takenStamps
+        // NB: by what the take removed from the queue's counts, never by reading the rows again.
+        inFlightInputs = queuedInputs - pending.inputCount
+        inFlightSessionBytes = queuedBytes
+        for (id, left) in pending.sessionBytes { inFlightSessionBytes[id, default: 0] -= left }
+        inFlightSessionBytes = inFlightSessionBytes.filter { $0.value > 0 }
         for snapshot in batch.snapshots {
           inFlightSessionBytes[snapshot.sessionID, default: 0] += snapshot.state.count + 32
         }
@@ -356,6 +416,8 @@ public final class SessionWriter: @unchecked Sendable {
         condition.lock()
         flushStartedAt = nil
         inFlight = WriteBatch()
+        let stamps = inFlightStamps
+        inFlightStamps = []
         inFlightInputs = 0
         inFlightBytes = 0
         inFlightSessionBytes = [:]
@@ -363,13 +425,18 @@ public final class SessionWriter: @unchecked Sendable {
         case .success(let written):
           writtenRows += batch.inputs.count
           writtenBytes += batch.inputs.reduce(0) { $0 + $1.queuedBytes }
-          // With nothing left, writes queued during the flush were all dropped by `forget`.
-          durable = pending.isEmpty ? enqueued : through
+          // With nothing left, writes queued during the flush were all dropped by `forget`;
+          // rows a rationed take left are older than `through`.
+          durable =
+            pending.isEmpty ? enqueued : min(through, (pending.oldestStamp() ?? through + 1) - 1)
+          // NB: what the take left goes at once, not after the interval.
+          if rationed { flushRequested = true }
           let committedAt = now()
           let done = queuedAt.prefix { $0.through <= durable }.count
           for queued in queuedAt.prefix(done) { latency.record(committedAt - queued.at) }
           queuedAt.removeFirst(done)
           lastError = nil
+          lastCommitted = number
           schedule.succeeded(at: now())
           if !written.lostSessions.isEmpty {
             for id in written.lostSessions { pending.discard(sessionID: id) }
@@ -387,7 +454,7 @@ public final class SessionWriter: @unchecked Sendable {
             condition.lock()
           }
         case .failure(let error):
-          pending.restore(batch)
+          pending.restore(batch, stamps: stamps)
           lastError = error
           schedule.failed(at: now())
         }

@@ -10,6 +10,11 @@ public struct WriterConfiguration: Sendable, Equatable {
   /// are made to wait (`SessionWriter.admit`), the heaviest first; while the database cannot
   /// be written at all, past it they are refused.
   public var maxPendingBytes = 32 << 20
+  /// Bytes of input rows one flush (one transaction) writes at most, shared fairly among the
+  /// clients who queued them (`PendingWrites.fairShare`); what is left goes in the next flush,
+  /// at once. Keeps each transaction short, so other writes (creates) and other clients' rows
+  /// never wait behind a flood.
+  public var maxBatchBytes = 4 << 20
   /// Snapshots held per session; match `StoreLimits.snapshotsPerSession`.
   public var snapshotsPerSession = 3
 

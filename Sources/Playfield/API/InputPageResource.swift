@@ -72,7 +72,7 @@ struct InputPageResource: ColdResource {
   }
 
   func compute(_ key: Key, work: inout ColdWork) throws -> [UInt8] {
-    _ = journal.writer.flush(timeout: 5)
+    _ = journal.writer.flush(sessionID: key.session, timeout: 5)
     do {
       guard let stored = try journal.store.session(id: key.session) else {
         throw ColdResourceError(.notFound, "no stored session \(key.session)")

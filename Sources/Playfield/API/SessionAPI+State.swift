@@ -131,7 +131,7 @@ extension SessionAPI {
   private static func replayStart(journal: StorageJournal, key: ReplayStates.Key) -> Result<
     ReplayStateJob, APIError
   > {
-    _ = journal.writer.flush(timeout: 5)
+    _ = journal.writer.flush(sessionID: key.session, timeout: 5)
     let id = key.session
     do {
       guard let stored = try journal.store.session(id: id) else {

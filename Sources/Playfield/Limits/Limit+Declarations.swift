@@ -205,6 +205,12 @@ extension Limit where Value == Int {
       + "client queuing most waits (its on-demand steps are answered later), at it every "
       + "on-demand step waits; only while the database cannot be written do new inputs get "
       + "storage-backlog (those already acknowledged are kept).")
+  public static let writerBatchBytes = Limit(
+    "writer-batch-bytes", 4 << 20, from: 4096, to: 1 << 30,
+    help: "Bytes of input rows one write to the database (one transaction) takes at most, "
+      + "shared fairly among the clients who queued them; the rest goes in the next one, at "
+      + "once. One client's flood waits in its own share; another's rows, and creates, do not "
+      + "wait behind it.")
 }
 
 extension Limit where Value == Double {

@@ -47,7 +47,7 @@ extension Limits {
     Option(.replaysPerAddress), Option(.replayStates), Option(.replayStateQueue),
     Option(.replayStatesPerClient),
     Option(.replayStateWait),
-    Option(.pendingBytes),
+    Option(.pendingBytes), Option(.writerBatchBytes),
     Option(.headerTimeout),
     Option(.bodyTimeout), Option(.idleTimeout),
   ]

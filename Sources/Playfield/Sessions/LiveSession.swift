@@ -679,7 +679,7 @@ final class LiveSession: @unchecked Sendable {
     case .journalInputs(let inputs, let tick):
       // NB: before the journal has them, so a commit of them is never older than this.
       loggedThrough.store(tick, ordering: .sequentiallyConsistent)
-      journal?.inputs(sessionID: id, tick: tick, inputs: inputs, packed: onDemand != nil)
+      journal?.inputs(sessionID: id, tick: tick, inputs: inputs)
     case .snapshot(let state, let tick):
       journal?.snapshot(sessionID: id, tick: tick, state: state)
       // NB: the store compacts an on-demand session's log behind its snapshots (one kept in

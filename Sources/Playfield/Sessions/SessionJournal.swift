@@ -13,10 +13,9 @@ protocol SessionJournal: Sendable {
     clock: SessionClock, owner: String?, claim: ClientClaim?
   ) throws
   /// Inputs applied in the step that produced `tick`, in order (each logged as its
-  /// `loggedText`).
+  /// `loggedText`). A store may pack a session's ticks into one row (`LoggedInput.packed`):
+  /// they read back as the same inputs, by tick and seq.
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput])
-  /// The same, `packed` for a session stepped on demand: its ticks' inputs may share a row.
-  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput], packed: Bool)
   /// The session's tick and whether it runs.
   func progress(sessionID: String, running: Bool, tick: UInt64, now: Double)
   /// The exact model state at `tick`.
@@ -52,8 +51,4 @@ extension SessionJournal {
   func whenWritable(
     payer: String, sessions: [String], _ go: @escaping @Sendable (String?) -> Void
   ) -> Bool { true }
-  /// As any other inputs.
-  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput], packed: Bool) {
-    self.inputs(sessionID: sessionID, tick: tick, inputs: inputs)
-  }
 }

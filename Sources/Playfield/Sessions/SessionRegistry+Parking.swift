@@ -79,7 +79,7 @@ extension SessionRegistry {
     guard wasParked || journal.leases != nil else { return nil }
     do {
       // The session's last progress and inputs may still be queued.
-      if wasParked { journal.writer.flush(timeout: 2) }
+      if wasParked { journal.writer.flush(sessionID: id, timeout: 2) }
       // NB: the holder seen last stays known until the store answers, so that a request
       // asking meanwhile (on another store worker) still hears "held elsewhere", not 404.
       let adopted = try journal.adopt(sessionID: id)

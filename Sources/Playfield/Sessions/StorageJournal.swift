@@ -121,6 +121,8 @@ final class StorageJournal: SessionJournal {
       running: clock == .realtime, clock: clock.rawValue, owner: owner)
     session.claim = claim
     let created = try store.createSession(session, lease: leases?.terms)
+    // NB: its rows share out the writer's flushes as its owner's (`SessionWriter.charge`).
+    if let owner { writer.charge(sessionID: sessionID, to: owner) }
     if let lease = created.lease { hold(lease, sentAt: sentAt) }
     if !created.evicted.isEmpty {
       logger.info("storage evicted old sessions: \(created.evicted.joined(separator: ", "))")
@@ -161,17 +163,16 @@ final class StorageJournal: SessionJournal {
     writer.admit(payer: payer, sessions: sessions, go)
   }
 
+  /// Packed, realtime or on demand: a session's ticks queued between two flushes share one
+  /// row, so a flood of small inputs costs the writer a row per session per flush, not a row
+  /// per input.
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
-    self.inputs(sessionID: sessionID, tick: tick, inputs: inputs, packed: false)
-  }
-
-  func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput], packed: Bool) {
     // NB: every input applied was admitted (`storageRefusal`) and acknowledged: it is queued.
     let accepted = writer.append(
       contentsOf: inputs.enumerated().map { seq, input in
         LoggedInput(
           sessionID: sessionID, tick: Int64(tick), seq: Int64(seq), input: input.loggedText)
-      }, admitted: true, packed: packed)
+      }, admitted: true, packed: true)
     if !accepted {
       logger.error(
         "storage is closed; \(inputs.count) inputs of session \(sessionID) were not stored")

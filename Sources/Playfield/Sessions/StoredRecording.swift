@@ -17,7 +17,7 @@ struct StoredRecording {
   /// such session. Throws when it cannot be read or its start no longer loads. Blocks on the
   /// database: call it off the event loops and the game loop.
   static func read(journal: StorageJournal, id: String, chunkSize: Int) throws -> StoredRecording? {
-    _ = journal.writer.flush(timeout: 5)
+    _ = journal.writer.flush(sessionID: id, timeout: 5)
     guard var stored = try journal.store.session(id: id) else { return nil }
     guard let type = Demo.model(ofKind: stored.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(stored.kind)")
