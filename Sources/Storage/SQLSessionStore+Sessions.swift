@@ -41,7 +41,8 @@ extension SQLSessionStore {
             .real(session.createdAt), .real(session.updatedAt), .integer(session.tick),
             .text(session.tokenHash), lease.map { .text($0.owner) } ?? .null,
             .integer(lease?.epoch ?? 0), lease.map { .real($0.expiresAt) } ?? .null,
-            .text(session.clock), (session.owner ?? session.claim?.client).map { .text($0) } ?? .null,
+            .text(session.clock),
+            (session.owner ?? session.claim?.client).map { .text($0) } ?? .null,
             session.claim.map { .text($0.address) } ?? .null,
           ])
         return CreatedSession(lease: lease, evicted: evicted)
