@@ -101,6 +101,13 @@ extension SessionRegistry {
       }
       // NB: it comes back charged to its owner's live places, not to whoever asked.
       let owner = parkedOwners.withLock { $0[id] } ?? Self.owner(of: stored)
+      // A session refused its return stays parked as it was.
+      func stayParked() {
+        guard wasParked else { return }
+        parked.withLock { _ = $0.insert(id) }
+        parkedOwners.withLock { $0[id] = owner }
+        parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
+      }
       do {
         try admitLive(
           id, client: owner, onDemand: SessionClock(stored: stored.clock) == .onDemand,
@@ -108,11 +115,7 @@ extension SessionRegistry {
           told: "session \(id) is parked and cannot come back now (it counts for its owner): ")
       } catch {
         journal.release(sessionID: id)
-        if wasParked {
-          parked.withLock { _ = $0.insert(id) }
-          parkedOwners.withLock { $0[id] = owner }
-          parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
-        }
+        stayParked()
         noteNotBack(id, error)
         return nil
       }
@@ -121,11 +124,7 @@ extension SessionRegistry {
       if let refusal = clusterRefusal(stored, owner: owner, journal: journal) {
         quota.release(id)
         journal.release(sessionID: id)
-        if wasParked {
-          parked.withLock { _ = $0.insert(id) }
-          parkedOwners.withLock { $0[id] = owner }
-          parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
-        }
+        stayParked()
         noteNotBack(id, refusal)
         return nil
       }
