@@ -123,7 +123,7 @@ public final class Application: HTTPHandler {
       wallClock: environment.wallClock, wake: { wake.signal() })
     let context = DemoContext(
       environment: environment, registry: registry, store: journal?.store, meters: meters,
-      compares: compares)
+      compares: compares, storeCalls: storeCalls)
     self.routes = RouteTable(
       Self.appRoutes + demos.flatMap { $0.routes(context) } + Self.fileRoutes(files))
     if let journal, journal.leases != nil {

@@ -43,14 +43,20 @@ public struct InputLogReader: Sendable {
     self.position = .after(tick: tick)
   }
 
+  /// Whether the next `inputs(at:)` may have to read the store: the chunk in hand is used up
+  /// and the log goes on.
+  public var wouldRead: Bool { next == chunk.count && !atEnd }
+
   /// The inputs logged at `tick` in seq order (those of earlier ticks not yet read are
-  /// skipped); nil when the store was busy, so ask again.
-  public mutating func inputs(at tick: Int64) throws -> [LoggedInput]? {
+  /// skipped); nil when the store was busy, so ask again. With `mayRead` false it reads only
+  /// the chunk in hand, and answers nil where it would have to read the store (`wouldRead`);
+  /// what it gathered of the tick so far is kept for the next call either way.
+  public mutating func inputs(at tick: Int64, mayRead: Bool = true) throws -> [LoggedInput]? {
     partial.removeAll { $0.tick != tick }
     while true {
       if next == chunk.count {
         guard !atEnd else { break }
-        guard try readChunk() else { return nil }
+        guard mayRead, try readChunk() else { return nil }
         continue
       }
       let input = chunk[next]

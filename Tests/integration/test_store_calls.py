@@ -215,3 +215,67 @@ def test_a_frozen_database_holds_up_no_event_loop(shared):
     wait_until(lambda: request(a.url + "/healthz")[2]["status"] == "ok", 60, "a healthy again")
     shared.servers["b"] = Playfield("--shard", "b", "--event-loops", "2",
                                     database=shared.postgres.url)
+
+
+def test_a_replay_waiting_for_a_frozen_database_holds_up_no_other_replay(shared):
+    """A replay reads its log a chunk at a time as it plays; with PostgreSQL frozen (SIGSTOP)
+    the next chunk's read waits on a store worker, not on the thread that steps every replay:
+    another replay (its whole log in hand) plays on meanwhile, and the waiting one goes on after
+    SIGCONT to the live session's exact last frame. (Before, the read ran on the stepping
+    thread, and every replay of the process stood still until the database came back.)"""
+    c = Playfield("--shard", "c", "--event-loops", "2", "--replay-chunk-inputs", "4",
+                  database=shared.postgres.url)
+    try:
+        maze = create_session(c, "maze")
+        with connect(f"{c.ws_url}/ws/sessions/{maze['id']}?token={maze['token']}") as ws:
+            for index in range(120):
+                ws.send(json.dumps({"type": "tilt", "x": (index % 7 - 3) / 3, "y": (index % 5 - 2) / 2}))
+                if index % 4 == 3:
+                    time.sleep(0.02)
+            ws.send(json.dumps({"type": "flush", "id": "all"}))
+            stored = receive_until(ws, lambda m: m.get("id") == "all", 30, "the tilts stored")
+            assert stored["type"] == "stored" and stored["inputs"] == 120, stored
+            ws.send(json.dumps({"type": "stop"}))
+            receive_until(ws, lambda m: m["type"] == "status" and m["running"] is False, 20,
+                          "the stopped maze")
+        with connect(f"{c.ws_url}/ws/sessions/{maze['id']}") as ws:
+            live = receive_until(ws, lambda m: m["type"] == "frame", 10, "the maze's last frame")
+        balls = create_session(c, "bouncing-balls")
+        with connect(f"{c.ws_url}/ws/sessions/{balls['id']}?token={balls['token']}") as ws:
+            receive_until(ws, lambda m: m["type"] == "frame" and m["tick"] >= 600, 60,
+                          "ten seconds of balls")
+            ws.send(json.dumps({"type": "stop"}))
+            receive_until(ws, lambda m: m["type"] == "status" and m["running"] is False, 20,
+                          "the stopped balls")
+
+        with connect(f"{c.ws_url}/ws/replays/{maze['id']}", max_size=None) as waiting, \
+                connect(f"{c.ws_url}/ws/replays/{balls['id']}", max_size=None) as other:
+            for ws in (waiting, other):
+                receive_until(ws, lambda m: m["type"] == "frame" and m["tick"] >= 2, 30,
+                              "the replay playing, its first chunk read")
+                ws.send(json.dumps({"type": "pause"}))
+            frozen = postgres_processes(shared)
+            signal_all(frozen, signal.SIGSTOP)
+            try:
+                for ws in (waiting, other):
+                    ws.send(json.dumps({"type": "speed", "value": 2}))
+                    ws.send(json.dumps({"type": "play"}))
+                # The maze's replay needs a chunk every 4 inputs: within a second it waits for
+                # the database, and the balls' replay, which needs none, plays on.
+                time.sleep(1.0)
+                seen = []
+                receive_until(other, lambda m: m["type"] == "frame" and len(
+                    [f for f in seen if f["type"] == "frame"]) >= 60, 20,
+                    "the other replay's frames while the database is frozen", seen)
+                ticks = [m["tick"] for m in seen if m["type"] == "frame"]
+                assert ticks == sorted(ticks) and ticks[-1] - ticks[0] >= 59, ticks
+            finally:
+                signal_all(frozen, signal.SIGCONT)
+            played = []
+            receive_until(waiting, lambda m: m["type"] == "status" and m["tick"] == live["tick"]
+                          and not m["playing"], 60, "the waiting replay's end", played)
+            assert not [m for m in played if m["type"] == "error"], played
+            assert [m for m in played if m["type"] == "frame"][-1] == live
+    finally:
+        signal_all(postgres_processes(shared), signal.SIGCONT)
+        c.stop()

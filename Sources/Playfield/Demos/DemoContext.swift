@@ -10,4 +10,6 @@ struct DemoContext: Sendable {
   let meters: Meters
   /// The compare groups, which the game loop steps as its viewers' jobs.
   let compares: CompareRegistry
+  /// The store workers, where store reads run off the event loops and the game loop.
+  let storeCalls: StoreCalls
 }

@@ -13,6 +13,14 @@ struct StoredRecording {
   /// The last tick there is: the stored tick, or the last logged input's if later.
   let end: UInt64
 
+  /// The same recording, its log read on store workers charged to `client`: for a playback
+  /// stepped on the game loop or the step scheduler, which must never wait for the database.
+  func readingOn(_ calls: StoreCalls, for client: ClientKey) -> StoredRecording {
+    var log = log
+    log.readOn(calls, for: client)
+    return StoredRecording(stored: stored, start: start, log: log, end: end)
+  }
+
   /// Reads session `id` (after the writer's pending rows are flushed); nil when there is no
   /// such session. Throws when it cannot be read or its start no longer loads. Blocks on the
   /// database: call it off the event loops and the game loop.

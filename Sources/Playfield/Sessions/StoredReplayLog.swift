@@ -2,13 +2,16 @@ import JSON
 import Simulation
 import Storage
 
-/// A stored session's input log and snapshots for a replay, read from SQLite a chunk at a time
-/// (`InputLogReader`), never blocking: when another read holds the database the replay waits
-/// for a later game-loop tick.
+/// A stored session's input log and snapshots for a replay, read from the store a chunk at a
+/// time (`InputLogReader`), never blocking: when another read holds the database the replay
+/// waits for a later game-loop tick. A playback stepped on the game loop or the scheduler reads
+/// on store workers (`readingOn`), so a stalled database holds up no thread that steps models.
 struct StoredReplayLog: ReplayLog {
   let type: any Simulation.Type
   let store: any SessionStore
   private var reader: InputLogReader
+  /// Where reads run when not on the caller's thread.
+  private var reads: LogReads?
 
   /// The log of session `sessionID` of model `type`, read `chunkSize` inputs at a time; one
   /// that may be compacted as it is read (`compacting`, an on-demand session's) fails the
@@ -27,20 +30,36 @@ struct StoredReplayLog: ReplayLog {
   /// The inputs read and held at most at once.
   var mostHeld: Int { reader.mostHeld }
 
+  /// From now on the store is read on store workers, charged to `client`.
+  mutating func readOn(_ calls: StoreCalls, for client: ClientKey) {
+    reads = LogReads(calls: calls, client: client)
+  }
+
   mutating func inputs(forTick tick: UInt64) throws -> [CheckedInput]? {
-    guard let logged = try reader.inputs(at: Int64(tick)) else { return nil }
+    guard let logged = try read(Int64(tick)) else { return nil }
     return try logged.map { type.loggedInput(try JSONValue.parse($0.input)) }
   }
 
+  /// `tick`'s logged inputs: from the chunk in hand, else read here or by a store worker.
+  private mutating func read(_ tick: Int64) throws -> [LoggedInput]? {
+    guard let reads else { return try reader.inputs(at: tick) }
+    if let inHand = try reader.inputs(at: tick, mayRead: false) { return inHand }
+    guard reader.wouldRead, let done = reads.inputs(at: tick, from: reader) else { return nil }
+    reader = done.reader
+    return try done.answer.get()
+  }
+
   mutating func restart(after tick: UInt64) {
+    reads?.restart()
     reader.restart(after: Int64(tick))
   }
 
   mutating func snapshot(atOrBefore tick: UInt64) -> (any Simulation)? {
-    guard
-      let snapshot = try? store.snapshot(
-        sessionID: reader.sessionID, atOrBefore: Int64(tick), wait: false)
-    else { return nil }
+    let (store, id) = (store, reader.sessionID)
+    let read: @Sendable () -> Snapshot? = {
+      try? store.snapshot(sessionID: id, atOrBefore: Int64(tick), wait: false)
+    }
+    guard let snapshot = reads.map({ $0.snapshot(read) }) ?? read() else { return nil }
     return try? type.init(snapshot: snapshot.state)
   }
 }

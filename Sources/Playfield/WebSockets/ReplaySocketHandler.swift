@@ -71,7 +71,8 @@ final class ReplaySocketHandler: WebSocketHandler {
         return fail(socket, "no stored session \(sessionID)")
       }
       let session = ReplaySession(
-        recording: recording, socket: socket, client: client, wake: replays.wake)
+        recording: recording.readingOn(storeCalls, for: client), socket: socket, client: client,
+        wake: replays.wake)
       // NB: known before it is added: its hello may reach the viewer, and the viewer's first
       // command come back, before the next line here runs.
       replay.withLock { $0 = session }

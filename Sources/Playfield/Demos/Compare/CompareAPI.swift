@@ -17,6 +17,8 @@ struct CompareAPI: Sendable {
   let journal: StorageJournal?
   /// Inputs a recording pane reads from its log at a time (`--replay-chunk-inputs`).
   let chunkSize: Int
+  /// Where the panes' logs are read as they play.
+  let storeCalls: StoreCalls
 
   var routes: [Route] {
     [
@@ -44,9 +46,10 @@ struct CompareAPI: Sendable {
       if !checked.recordings.isEmpty && journal == nil {
         throw APIError(.serviceUnavailable, "recordings need the database")
       }
-      let (panes, end, ambient) = try checked.panes { [journal, chunkSize] id in
+      let (panes, end, ambient) = try checked.panes { [journal, chunkSize, storeCalls] id in
         guard let journal else { return nil }
-        return try StoredRecording.read(journal: journal, id: id, chunkSize: chunkSize)
+        return try StoredRecording.read(journal: journal, id: id, chunkSize: chunkSize)?
+          .readingOn(storeCalls, for: client)
       }
       let id = identifier(random(16))
       let token = SessionRegistry.identifier(random(16))

@@ -13,7 +13,7 @@ extension Demo {
         identifier: { [registry = context.registry] in registry.routedIdentifier($0) },
         wallClock: context.environment.wallClock,
         journal: context.registry.journal as? StorageJournal,
-        chunkSize: context.environment.limits[.replayChunkInputs]
+        chunkSize: context.environment.limits[.replayChunkInputs], storeCalls: context.storeCalls
       ).routes
     })
 }
