@@ -85,3 +85,8 @@ def test_a_replay_of_a_log_many_chunks_long_ends_in_the_live_state(start_playfie
     assert end == live
     assert middle["tick"] == live["tick"] // 3
     assert again == live
+    # The state at the end, rebuilt from tick 0 through every chunk (each read off the
+    # scheduler's thread between two step jobs): the live session's hash.
+    status, _, rebuilt = request(f"{server.url}/api/sessions/{session['id']}/replay?tick={live['tick']}&from=start")
+    assert status == 200, rebuilt
+    assert rebuilt["stateHash"] == state["stateHash"] and rebuilt["from"] == 0, (rebuilt, state)

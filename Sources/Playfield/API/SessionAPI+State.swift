@@ -105,9 +105,28 @@ extension SessionAPI {
       return pending.succeed(error.response)
     }
     // NB: an asker who leaves stops the job: nothing more is charged to them.
+    pending.onAbandoned { job.stepping.withLock { $0 }?.cancel() }
+    step(job, client: client, pending, states, scheduler)
+  }
+
+  /// Steps `job` as a `StepJob` charged to `client` until it has its answer, or needs the next
+  /// chunk of its log: that is read on another thread (never the scheduler's, which a stalled
+  /// store would hold up for everyone), and a new step job goes on from there.
+  private static func step(
+    _ job: ReplayStateJob, client: ClientKey, _ pending: PendingResponse,
+    _ states: ReplayStates, _ scheduler: StepScheduler
+  ) {
+    let key = job.key
     let stepJob = StepJob(
       client: client, label: "replay-state", work: { job.work(&$0) },
       completion: { outcome in
+        if outcome == .finished, job.answer == nil {
+          return DispatchQueue.global().async {
+            guard !pending.isAbandoned else { return states.end(key, client: client, answer: nil) }
+            job.readNextChunk()
+            step(job, client: client, pending, states, scheduler)
+          }
+        }
         let answer = job.answer
         states.end(key, client: client, answer: try? answer?.get())
         switch (outcome, answer) {
@@ -123,8 +142,10 @@ extension SessionAPI {
           pending.succeed(APIError(.serviceUnavailable, "the replay was cancelled").response)
         }
       })
-    pending.onAbandoned { stepJob.cancel() }
+    job.stepping.withLock { $0 = stepJob }
     scheduler.submit(stepJob)
+    // NB: an asker who left before the job was known cancels it here.
+    if pending.isAbandoned { stepJob.cancel() }
   }
 
   /// The stored session checked against `key` and its model at the starting point.
