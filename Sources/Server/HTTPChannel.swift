@@ -27,7 +27,7 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
   let loop: EventLoop
   let server: ServerCore
   let context: RequestContext
-  /// What its group has read on its loop in this turn.
+  /// What its group (a trusted proxy's connection: itself) has read on its loop in this turn.
   let account: ReadAccount
   /// Whether the peer is a trusted proxy, whose requests name the client they come from.
   private let fromTrustedProxy: Bool
@@ -75,8 +75,12 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     self.slot = slot
     self.loop = loop
     self.server = server
-    self.account = loop.readAccount(slot.group)
-    self.fromTrustedProxy = server.configuration.addressGrouping.isTrustedProxy(peer)
+    let fromTrustedProxy = server.configuration.addressGrouping.isTrustedProxy(peer)
+    self.fromTrustedProxy = fromTrustedProxy
+    // A trusted proxy's connections carry many clients (nginx in front of a cluster): each is
+    // read on a budget of its own, so one client's flood through the proxy holds back only the
+    // connection it came on, not every other client's.
+    self.account = fromTrustedProxy ? ReadAccount() : loop.readAccount(slot.group)
     self.context = RequestContext(
       remoteAddress: peer, serverAddress: server.address,
       client: server.configuration.addressGrouping.group(of: peer),
