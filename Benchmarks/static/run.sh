@@ -67,13 +67,15 @@ for port in "${ports[@]}"; do
   [ "$size" = 4096 ] || { echo "run.sh: port $port serves $size bytes, not 4096" >&2; exit 1; }
 done
 
-# Clock ticks of user + system time of a process and its children (nginx's workers).
+# Clock ticks of user and of system time of a process and its children (nginx's workers).
 cpu_ticks() {
-  local total=0 pid
+  local user=0 system=0 pid
   for pid in "$1" $(pgrep -P "$1" || true); do
-    total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
+    read -r u s < <(awk '{ print $14, $15 }' "/proc/$pid/stat")
+    user=$((user + u))
+    system=$((system + s))
   done
-  echo "$total"
+  echo "$user $system"
 }
 tick=$(getconf CLK_TCK)
 
@@ -85,23 +87,26 @@ for index in "${!binaries[@]}"; do
 done
 echo "commands:  wrk -t$THREADS -c$CONNECTIONS -d$DURATION http://127.0.0.1:PORT/4k.txt, one server after the other"
 echo "columns:   requests/s, server CPU µs per request, wrk CPU µs per request, requests/s against nginx's"
+echo "           (the mean line: server CPU µs per request, and of it user and system time)"
 echo
-declare -A total_rate total_cpu
+declare -A total_rate total_cpu total_user
 for round in $(seq "$ROUNDS"); do
   line=$(printf "%-6s" "$round")
   nginx_rate=0
   for index in "${!ports[@]}"; do
-    before=$(cpu_ticks "${pids[$index]}")
+    read -r user_before system_before < <(cpu_ticks "${pids[$index]}")
     out=$(/usr/bin/time -f "wrk-cpu %U %S" \
       wrk "-t$THREADS" "-c$CONNECTIONS" "-d$DURATION" "http://127.0.0.1:${ports[$index]}/4k.txt" 2>&1)
-    after=$(cpu_ticks "${pids[$index]}")
+    read -r user_after system_after < <(cpu_ticks "${pids[$index]}")
     requests=$(echo "$out" | awk '/requests in/ { print $1 }')
     rate=$(echo "$out" | awk '/^Requests\/sec:/ { print $2 }')
-    server=$(echo "($after - $before) * 1000000 / $tick / $requests" | bc -l)
+    user=$(echo "($user_after - $user_before) * 1000000 / $tick / $requests" | bc -l)
+    server=$(echo "$user + ($system_after - $system_before) * 1000000 / $tick / $requests" | bc -l)
     client=$(echo "$out" | awk -v n="$requests" '/^wrk-cpu/ { print ($2 + $3) * 1000000 / n }')
     [ "$index" = 0 ] && nginx_rate=$rate
     total_rate[$index]=$(echo "${total_rate[$index]:-0} + $rate" | bc -l)
     total_cpu[$index]=$(echo "${total_cpu[$index]:-0} + $server" | bc -l)
+    total_user[$index]=$(echo "${total_user[$index]:-0} + $user" | bc -l)
     line+=$(printf "  %s %6.0f/s %5.2f %5.2f %4.2fx" "${names[$index]}" "$rate" "$server" "$client" \
       "$(echo "$rate / $nginx_rate" | bc -l)")
   done
@@ -109,8 +114,10 @@ for round in $(seq "$ROUNDS"); do
 done
 line="mean  "
 for index in "${!ports[@]}"; do
-  line+=$(printf "  %s %6.0f/s %5.2f       %4.2fx" "${names[$index]}" \
-    "$(echo "${total_rate[$index]} / $ROUNDS" | bc -l)" "$(echo "${total_cpu[$index]} / $ROUNDS" | bc -l)" \
+  cpu=$(echo "${total_cpu[$index]} / $ROUNDS" | bc -l)
+  user=$(echo "${total_user[$index]} / $ROUNDS" | bc -l)
+  line+=$(printf "  %s %6.0f/s %5.2f (%4.2f+%4.2f) %4.2fx" "${names[$index]}" \
+    "$(echo "${total_rate[$index]} / $ROUNDS" | bc -l)" "$cpu" "$user" "$(echo "$cpu - $user" | bc -l)" \
     "$(echo "${total_rate[$index]} / ${total_rate[0]}" | bc -l)")
 done
 echo "$line"
