@@ -152,25 +152,27 @@ final class HelloWork: Sendable {
     let real = Double(realBytes)
     recent.withLock { recent in
       Self.settle(
-        &recent.clients, charge.client, added: charge.clientAdded, real: real, now: now,
-        drain: drain, limit: limit)
+        &recent.clients, charge.client, counted: Double(charge.bytes), added: charge.clientAdded,
+        real: real, now: now, drain: drain, limit: limit)
       Self.settle(
-        &recent.addresses, charge.client.address, added: charge.addressAdded, real: real,
-        now: now, drain: drain * share, limit: limit * share)
+        &recent.addresses, charge.client.address, counted: Double(charge.bytes),
+        added: charge.addressAdded, real: real, now: now, drain: drain * share,
+        limit: limit * share)
     }
   }
 
-  /// Makes what a hello added to `key`'s recent bytes (`added`, at most its count before
-  /// encoding) what it really was (`real`, still within `limit`).
+  /// Makes what a hello counted at `counted` bytes added to `key`'s recent bytes (`added`, less
+  /// than `counted` when they reached `limit`) what it really was (`real`): a hello bigger than
+  /// counted adds the rest, a smaller one gives back what it added beyond its real size.
   private static func settle<Key: Hashable>(
-    _ table: inout [Key: Recent], _ key: Key, added: Double, real: Double, now: Double,
-    drain: Double, limit: Double
+    _ table: inout [Key: Recent], _ key: Key, counted: Double, added: Double, real: Double,
+    now: Double, drain: Double, limit: Double
   ) {
-    if real > added {
-      _ = add(real - added, to: &table, key, now: now, drain: drain, limit: limit)
+    if real > counted {
+      _ = add(real - counted, to: &table, key, now: now, drain: drain, limit: limit)
       return
     }
-    guard var entry = table[key] else { return }
+    guard real < added, var entry = table[key] else { return }
     entry.bytes = max(0, entry.bytes - max(0, now - entry.at) * drain - (added - real))
     entry.at = now
     table[key] = entry
