@@ -15,9 +15,11 @@ import Tiles
 /// (`--big-hello-bytes`). The estimate is what charges the first big hello of a session, and
 /// every joiner of a burst that arrives before any big one was encoded.
 ///
-/// Every hello, whatever its size, is charged its bytes to its joiner (`charge`): a client's
-/// recent hellos, which drain at `bigBytes` a second, count as big once together they reach
-/// `burst` bigBytes (a few joins at once, a page's reloads, stay small), so that many joins of
+/// Every hello, whatever its size, is charged its bytes to its joiner (`charge` before it is
+/// encoded, at its estimate or the session's last size; `settle` once it is, at its real
+/// size): a client's recent hellos, which drain at `bigBytes` a second, count as big once
+/// together they reach `burst` bigBytes (a few joins at once, a page's reloads, stay small),
+/// so that many joins of
 /// a hello just under the bound (a canvas of 235 KB, 120 times a second) take turns of this
 /// queue, charged to that client, rather than the shared hello workers. The charge is also
 /// kept per address, for all its clients (browser families) together, which may have the
@@ -114,29 +116,74 @@ final class HelloWork: Sendable {
   /// Charges a hello estimated at `estimate` bytes (`lastBytes`: the session's last one) to
   /// `client` and its address, and says whether it is big: big by itself, or with the client's
   /// recent hellos (which drain at `bigBytes` a second) it reaches `burst` times `bigBytes`, or
-  /// with its address's (all its clients') it reaches `addressShare` times that.
-  func charge(_ client: ClientKey, estimate: Int, lastBytes: Int) -> Bool {
-    let bytes = Double(max(estimate, lastBytes))
+  /// with its address's (all its clients') it reaches `addressShare` times that. The charge is
+  /// settled against the hello's real size once it is encoded (`settle`).
+  func charge(_ client: ClientKey, estimate: Int, lastBytes: Int) -> HelloCharge {
+    let bytes = max(estimate, lastBytes)
+    var charge = HelloCharge(
+      client: client, bytes: bytes, clientAdded: 0, addressAdded: 0, isBig: true)
+    if bytes >= bigBytes { return charge }
     let now = clock()
-    if bytes >= Double(bigBytes) { return true }
     let drain = Double(bigBytes)
     let limit = Double(Self.burst) * drain
     let share = addressShare
-    return recent.withLock { recent in
-      let mine = Self.add(bytes, to: &recent.clients, client, now: now, drain: drain, limit: limit)
+    recent.withLock { recent in
+      let mine = Self.add(
+        Double(bytes), to: &recent.clients, client, now: now, drain: drain, limit: limit)
       let address = Self.add(
-        bytes, to: &recent.addresses, client.address, now: now, drain: drain * share,
+        Double(bytes), to: &recent.addresses, client.address, now: now, drain: drain * share,
         limit: limit * share)
-      return mine || address
+      charge.clientAdded = mine.added
+      charge.addressAdded = address.added
+      charge.isBig = mine.reached || address.reached
+    }
+    return charge
+  }
+
+  /// The hello of `charge` was encoded to `realBytes`: the client's and its address's recent
+  /// bytes keep that instead of what was counted before encoding (its estimate, or the
+  /// session's last size). A hello bigger than counted adds the rest.
+  func settle(_ charge: HelloCharge, realBytes: Int) {
+    guard charge.bytes < bigBytes, realBytes != charge.bytes else { return }
+    let now = clock()
+    let drain = Double(bigBytes)
+    let limit = Double(Self.burst) * drain
+    let share = addressShare
+    let real = Double(realBytes)
+    recent.withLock { recent in
+      Self.settle(
+        &recent.clients, charge.client, counted: Double(charge.bytes), added: charge.clientAdded,
+        real: real, now: now, drain: drain, limit: limit)
+      Self.settle(
+        &recent.addresses, charge.client.address, counted: Double(charge.bytes),
+        added: charge.addressAdded, real: real, now: now, drain: drain * share,
+        limit: limit * share)
     }
   }
 
+  /// Makes what a hello counted at `counted` bytes added to `key`'s recent bytes (`added`, less
+  /// than `counted` when they reached `limit`) what it really was (`real`): a hello bigger than
+  /// counted adds the rest, a smaller one gives back what it added beyond its real size.
+  private static func settle<Key: Hashable>(
+    _ table: inout [Key: Recent], _ key: Key, counted: Double, added: Double, real: Double,
+    now: Double, drain: Double, limit: Double
+  ) {
+    if real > counted {
+      _ = add(real - counted, to: &table, key, now: now, drain: drain, limit: limit)
+      return
+    }
+    guard real < added, var entry = table[key] else { return }
+    entry.bytes = max(0, entry.bytes - max(0, now - entry.at) * drain - (added - real))
+    entry.at = now
+    table[key] = entry
+  }
+
   /// Adds `bytes` to `key`'s recent hello bytes, drained at `drain` a second and counted up to
-  /// `limit`; whether they reach it.
+  /// `limit`: whether they reach it, and how much of `bytes` was counted.
   private static func add<Key: Hashable>(
     _ bytes: Double, to table: inout [Key: Recent], _ key: Key, now: Double, drain: Double,
     limit: Double
-  ) -> Bool {
+  ) -> (reached: Bool, added: Double) {
     if table.count >= recentClients {
       table = table.filter { $0.value.bytes - (now - $0.value.at) * drain > 0 }
     }
@@ -144,9 +191,10 @@ final class HelloWork: Sendable {
     entry.bytes = max(0, entry.bytes - max(0, now - entry.at) * drain)
     entry.at = now
     let big = entry.bytes + bytes >= limit
+    let before = entry.bytes
     entry.bytes = min(limit, entry.bytes + bytes)
     table[key] = entry
-    return big
+    return (big, entry.bytes - before)
   }
 
   /// Starts, queues or refuses `job`.

@@ -706,18 +706,24 @@ final class LiveSession: @unchecked Sendable {
 
   /// Sends a joining socket its `hello` from a worker: encoded and compressed there (the event
   /// loop only writes the bytes), then whatever the game loop sent it meanwhile, in order.
-  /// Every one is charged to its joiner (`HelloWork.charge`); a big one, or one past the
-  /// joiner's recent hello bytes, takes a turn of `helloWork`.
+  /// Every one is charged to its joiner (`HelloWork.charge`, settled at its real size once
+  /// encoded); a big one, or one past the joiner's recent hello bytes, takes a turn of
+  /// `helloWork`.
   private func greet(_ socket: WebSocket, _ hello: ServerMessage.Hello) {
     let estimate = hello.model.helloBytesEstimate
     let hello = ServerMessage.hello(hello)
     let key = ObjectIdentifier(socket)
     joining.withLock { $0[key] = [] }
     let client = joiners.withLock { $0.removeValue(forKey: key) }
+    let work = helloWork
+    let charge = client.flatMap { client in
+      work?.charge(client, estimate: estimate, lastBytes: lastHelloBytes.load(ordering: .relaxed))
+    }
     let encode: @Sendable () -> Void = { [self] in
       var writer = JSONWriter(capacity: 1 << 16)
       hello.write(into: &writer)
       lastHelloBytes.store(writer.bytes.count, ordering: .relaxed)
+      if let charge { work?.settle(charge, realBytes: writer.bytes.count) }
       let encoder = FanOutEncoder(level: 1)
       let windows = socket.compressionWindowBits.map { Set([$0]) } ?? []
       socket.send(encoder.encode(utf8: writer.bytes, windows: windows))
@@ -726,13 +732,12 @@ final class LiveSession: @unchecked Sendable {
         for message in table.removeValue(forKey: key) ?? [] { socket.send(message) }
       }
     }
-    guard let client, let helloWork,
-      helloWork.charge(
-        client, estimate: estimate, lastBytes: lastHelloBytes.load(ordering: .relaxed))
-    else { return Self.helloWorkers.async(execute: encode) }
-    helloWork.submit(
+    guard let charge, charge.isBig, let work else {
+      return Self.helloWorkers.async(execute: encode)
+    }
+    work.submit(
       HelloWork.Job(
-        client: client, encode: encode,
+        client: charge.client, encode: encode,
         refuse: { [self] reason in
           joining.withLock { _ = $0.removeValue(forKey: key) }
           socket.close(.tryAgainLater, reason: reason)
