@@ -19,12 +19,11 @@ import Tiles
 /// encoded, at its estimate or the session's last size; `settle` once it is, at its real
 /// size): a client's recent hellos, which drain at `bigBytes` a second, count as big once
 /// together they reach `burst` bigBytes (a few joins at once, a page's reloads, stay small),
-/// so that many joins of
-/// a hello just under the bound (a canvas of 235 KB, 120 times a second) take turns of this
-/// queue, charged to that client, rather than the shared hello workers. The charge is also
-/// kept per address, for all its clients (browser families) together, which may have the
-/// share of `perAddress / perClient` clients (`--families-per-address`): minting families
-/// cannot multiply an address's small hellos.
+/// so that many joins of a hello just under the bound (a canvas of 235 KB, 120 times a
+/// second) take turns of this queue, charged to that client, rather than the shared hello
+/// workers. The charge is also kept per address, for all its clients (browser families)
+/// together, which may have the share of `perAddress / perClient` clients
+/// (`--families-per-address`): minting families cannot multiply an address's small hellos.
 ///
 /// One hello is encoded at a time server-wide, a design constant rather than a limit: the
 /// thread is niced below the game loop and the event loops, so a second one would only take
