@@ -53,9 +53,17 @@ struct PageLabels {
       let colon = rest.first { !$0.isWhitespace } == ":"
       rest = rest.drop { $0.isWhitespace || $0 == ":" }
       if rest.isEmpty {
-        guard let sibling = nextElement(after: current, in: document),
-          isSmall(sibling, in: document)
-        else { return nil }
+        if let cell = cellBelow(current, in: document) {
+          let value = document.text(of: cell)
+          return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
+        }
+        guard let sibling = nextElement(after: current, in: document) else {
+          // "<li><strong>Serves:</strong> 2</li>": the value is text beside the label's
+          // element, read with its parent.
+          current = document.nodes[current].parent
+          continue
+        }
+        guard isSmall(sibling, in: document) else { return nil }
         let value = document.text(of: sibling)
         return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
       }
@@ -86,6 +94,21 @@ struct PageLabels {
       stack.append(contentsOf: children)
     }
     return true
+  }
+
+  /// For a header cell in a row of header cells (`<tr><th>Yields</th><th>Serving
+  /// Size</th></tr>`), the cell in the same column of the next row.
+  private static func cellBelow(_ index: Int, in document: HTMLDocument) -> Int? {
+    let node = document.nodes[index]
+    let row = node.parent
+    guard node.name == "th", row > 0, document.nodes[row].name == "tr" else { return nil }
+    let cells = document.nodes[row].children.filter { !document.nodes[$0].isText }
+    guard cells.allSatisfy({ document.nodes[$0].name == "th" }),
+      let column = cells.firstIndex(of: index),
+      let next = nextElement(after: row, in: document), document.nodes[next].name == "tr"
+    else { return nil }
+    let below = document.nodes[next].children.filter { !document.nodes[$0].isText }
+    return column < below.count ? below[column] : nil
   }
 
   private static func nextElement(after index: Int, in document: HTMLDocument) -> Int? {

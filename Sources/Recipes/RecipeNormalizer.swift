@@ -79,7 +79,7 @@ enum RecipeNormalizer {
     return parts.joined(separator: ", ")
   }
 
-  /// The yield to normalise: the first entry with a word in it, else the first.
+  /// The yield to normalise: the first entry that counts in a unit, else the first.
   private static func yieldText(_ value: JSONValue?) -> String? {
     guard let value else { return nil }
     let entries = (value.arrayValue ?? [value]).compactMap { entry in
@@ -88,7 +88,8 @@ enum RecipeNormalizer {
         [number, entry["unitText"].flatMap(text)].compactMap { $0 }.joined(separator: " ")
       } ?? text(entry)
     }
-    return entries.first { $0.contains { $0.isLetter } } ?? entries.first
+    // Of several, the first that counts in a unit ("15 fritters"), else the first.
+    return entries.first(where: RecipeYield.hasUnit) ?? entries.first
   }
 
   private static func ingredients(_ value: JSONValue?) -> [String] {
