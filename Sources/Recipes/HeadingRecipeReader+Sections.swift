@@ -63,12 +63,13 @@ extension HeadingRecipeReader {
     return marks
   }
 
-  /// The items of the lists (`ul`, `ol`) from `start` up to `limit` in document order (of the
-  /// first list only when `firstOnly`), and the position after the last list; once a list is
-  /// read, a long paragraph (prose, not a group's name) ends them.
+  /// The items of the lists (`ul`, `ol`) from `start` up to `limit` in document order, and
+  /// the position after the last list; once a list is read, a long paragraph (prose, not a
+  /// group's name) ends them. For `steps`, the first list only, and a number on a line of its
+  /// own before a step's text (its number, drawn beside it) is left out.
   static func listItems(
     from start: Int, to limit: Int, in order: [Int], document: HTMLDocument,
-    firstOnly: Bool = false
+    steps: Bool = false
   ) -> (items: [String], end: Int?) {
     var items: [String] = []
     var end: Int?
@@ -80,11 +81,12 @@ extension HeadingRecipeReader {
       if boundaries.contains(node.name) { break }
       if node.name == "ul" || node.name == "ol" {
         let lines = node.children.filter { document.nodes[$0].name == "li" }
-          .map { line(document.text(of: $0)) }.filter { !$0.isEmpty }
+          .map { steps ? stepText($0, document: document) : line(document.text(of: $0)) }
+          .filter { !$0.isEmpty }
         items.append(contentsOf: lines)
         position += 1 + document.descendants(of: index).count
         if !lines.isEmpty { end = position }
-        if firstOnly, !lines.isEmpty { break }
+        if steps, !lines.isEmpty { break }
         continue
       }
       if !items.isEmpty, node.name == "p", document.text(of: index).count >= 60 { break }
@@ -143,6 +145,15 @@ extension HeadingRecipeReader {
       position += 1 + size
     }
     return ([], nil)
+  }
+
+  /// A step's text without a number on a line of its own before it.
+  private static func stepText(_ item: Int, document: HTMLDocument) -> String {
+    var lines = document.lines(of: item)
+    if lines.count > 1, lines[0].allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }) {
+      lines.removeFirst()
+    }
+    return line(lines.joined(separator: " "))
   }
 
   /// A list line without a leading bullet character that the page writes as text.

@@ -32,7 +32,7 @@ enum HeadingRecipeReader {
       } else if steps.isEmpty, mark.kind == .method {
         steps =
           listItems(
-            from: mark.end, to: limit, in: order, document: document, firstOnly: true
+            from: mark.end, to: limit, in: order, document: document, steps: true
           ).items
         if steps.isEmpty {
           steps = paragraphs(from: mark.end, to: limit, in: order, document: document)

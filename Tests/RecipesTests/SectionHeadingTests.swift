@@ -110,6 +110,34 @@ struct SectionHeadingTests {
       RecipePages.lines(recipe["recipeInstructions"]) == ["Slice the cucumber.", "Fry the beef."])
   }
 
+  @Test("a step's number drawn in a cell of its own is no part of the step; soft hyphens go")
+  func stepNumbers() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Skewers</h1><h3>Ingredients</h3><ul><li>1 C strawberries</li><li>8 skewers</li></ul>
+        <h3>Directions</h3><ul>
+          <li><table><tr><td><span>1</span></td><td>Thread the straw&shy;berries.</td></tr></table></li>
+          <li><table><tr><td><span>2</span></td><td>Serve 2 skewers each.</td></tr></table></li>
+        </ul>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Thread the strawberries.", "Serve 2 skewers each.",
+      ])
+    // An ingredient's quantity drawn in its own element is kept.
+    let drawn = RecipePages.page(
+      body: #"""
+        <h1>Sauce</h1><div><span>Ingredients</span></div>
+        <ul><li><div>1</div><div><p>can tomato puree</p></div></li>
+          <li><div>3</div><div><p>cups water</p></div></li></ul>
+        <h2>Method</h2><p>Simmer.</p>
+        """#)
+    let sauce = try #require(try RecipePages.recipes(drawn).first)
+    #expect(
+      RecipePages.strings(sauce["recipeIngredient"]) == ["1 can tomato puree", "3 cups water"])
+  }
+
   @Test("an absolute address glued after a bare origin is the inner address")
   func gluedAddress() {
     #expect(
