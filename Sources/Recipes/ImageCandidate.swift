@@ -1,8 +1,8 @@
 /// One picture a page offers for its recipe, and the rule that picks among them: the largest
 /// the page states (a width and height given beside it, one side of a square, or a size written
 /// in its address, `1200x800` or `?w=1200&h=800`); on a tie, the recipe's first image, then its
-/// others, then the page's share images (Open Graph, Twitter card); then the first in page
-/// order. A logo or icon loses to any other picture. The same address offered
+/// others, then the page's share images (Open Graph, Twitter card); then an https address; then
+/// the first in page order. A logo or icon loses to any other picture. The same address offered
 /// twice is one candidate with the larger sizes and the higher rank of the two.
 struct ImageCandidate: Sendable {
   /// The recipe's own first image.
@@ -46,10 +46,9 @@ struct ImageCandidate: Sendable {
     return best?.url
   }
 
-  /// Area, rank, earlier: larger is better, compared in that order (an `og:image` given as
-  /// http and again as https in `og:image:secure_url` is the page's first address).
+  /// Area, rank, https, earlier: larger is better, compared in that order.
   private func score(order: Int) -> [Int] {
-    if Self.isJunk(url) { return [-1, 0, -order] }
+    if Self.isJunk(url) { return [-1, 0, 0, -order] }
     var side = (width, height)
     if side.0 == nil || side.1 == nil, let stated = Self.sizeInAddress(url) {
       side = (side.0 ?? stated.width, side.1 ?? stated.height)
@@ -60,7 +59,7 @@ struct ImageCandidate: Sendable {
     case (let one?, nil), (nil, let one?): area = one * one
     default: area = 0
     }
-    return [area, rank, -order]
+    return [area, rank, url.hasPrefix("https://") ? 1 : 0, -order]
   }
 
   /// An http(s) address with a host, or nil (data: links, other schemes, nothing to resolve

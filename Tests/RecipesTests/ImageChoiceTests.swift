@@ -78,12 +78,11 @@ struct ImageChoiceTests {
     #expect(
       try image(own: #"["https://c.example/a.jpg","https://c.example/b.jpg"]"#)
         == "https://c.example/a.jpg")
-    // Only share images: page order, whatever the scheme (an http og:image before its
-    // https og:image:secure_url is the page's address).
+    // Only share images: https before http, then page order.
     #expect(
       try image(
         own: "null", metas: og("http://c.example/a.jpg") + og("https://c.example/b.jpg"))
-        == "http://c.example/a.jpg")
+        == "https://c.example/b.jpg")
   }
 
   @Test("a logo or icon loses to any picture; an address with nothing to resolve it is dropped")
