@@ -1,11 +1,12 @@
 /// A heading found in a page without recipe markup (`HeadingRecipeReader`): where it is in
 /// document order, where its own subtree ends, and which section it names.
 struct HeadingMark: Sendable {
-  /// What a heading names: the ingredients, the method, or anything else (which ends the
-  /// section before it).
+  /// What a heading names: the ingredients, the method, one numbered step of it ("Step 1",
+  /// "2. Bake"), or anything else (which ends the section before it).
   enum Kind: Sendable {
     case ingredients
     case method
+    case step
     case other
   }
 

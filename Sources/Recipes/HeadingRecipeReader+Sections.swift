@@ -4,13 +4,13 @@ extension HeadingRecipeReader {
   private static let ingredientTitles: Set<String> = [
     "ingredients", "ingredient", "zutaten", "ingrédients", "ingredienti", "ingrediënten",
     "ingredientes", "ingredienser", "składniki", "what you need", "you will need",
-    "you'll need",
+    "you'll need", "you’ll need", "benodigdheden",
   ]
   private static let methodTitles: Set<String> = [
     "method", "methods", "instructions", "directions", "preparation", "procedure", "steps",
     "zubereitung", "préparation", "preparación", "preparazione", "bereiding", "fremgangsmåde",
     "werkwijze", "elaboración", "tilberedning", "przygotowanie", "how to make it",
-    "step-by-step", "step by step",
+    "step-by-step", "step by step", "bereidingswijze",
   ]
   /// Elements whose text names a link, a tab or a control, never a section of the page.
   private static let controls: Set<String> = [
@@ -34,6 +34,11 @@ extension HeadingRecipeReader {
         if title.count < 60 {
           if ingredientWords.contains(where: { title.contains($0) }) {
             kind = .ingredients
+          } else if isNumberedStep(title),
+            document.ancestor(of: index, where: { $0.name == "li" }) == nil
+          {
+            // A numbered heading inside a list item titles that item, not a section.
+            kind = .step
           } else if methodWords.contains(where: { title.contains($0) }) {
             kind = .method
           }
@@ -95,6 +100,57 @@ extension HeadingRecipeReader {
     return (items, end)
   }
 
+  /// Words that may come before a step's number in its heading.
+  private static let stepWords = ["step", "stap", "schritt", "étape", "paso", "passo", "krok"]
+
+  /// Whether a heading's (lowercased) text numbers a step: "step 1", "stap 2:", "3.", "4. Bake".
+  static func isNumberedStep(_ title: String) -> Bool {
+    var rest = Substring(title)
+    if let word = stepWords.first(where: { rest.hasPrefix($0) }) {
+      rest = rest.dropFirst(word.count).drop { $0 == " " }
+      guard rest.first?.isNumber == true else { return false }
+      rest = rest.drop { $0.isNumber }
+      return rest.first.map { !$0.isLetter } ?? true
+    }
+    let digits = rest.prefix { $0.isASCII && $0.isNumber }
+    guard (1...2).contains(digits.count) else { return false }
+    rest = rest.dropFirst(digits.count)
+    return rest.isEmpty || rest.first == "." || rest.first == ")"
+  }
+
+  /// Ingredients written as lines rather than a list: each line of the elements from `start`
+  /// up to `limit` (paragraphs, `<br>`-separated lines), without bullets; a line that is only
+  /// a bold group name without a number ("<strong>Chilli paste</strong>") is left out, and a
+  /// long line (prose) ends them.
+  static func lineItems(from start: Int, to limit: Int, in order: [Int], document: HTMLDocument)
+    -> (items: [String], end: Int?)
+  {
+    var items: [String] = []
+    var end: Int?
+    var position = start
+    let last = min(limit, start + reach, order.count)
+    reading: while position < last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if boundaries.contains(node.name) || HTMLText.skipped.contains(node.name) { break }
+      let below = document.descendants(of: index)
+      let bold = Set(
+        below.filter { ["strong", "b"].contains(document.nodes[$0].name) }
+          .map { document.text(of: $0) })
+      for text in document.lines(of: index) {
+        let text = line(text)
+        if text.count > 150 { break reading }
+        guard !text.isEmpty, !(bold.contains(text) && !text.contains(where: \.isNumber)) else {
+          continue
+        }
+        items.append(text)
+      }
+      position += 1 + below.count
+      end = position
+    }
+    return (items, end)
+  }
+
   /// The texts of the paragraphs from `start` up to `limit` (or the page's footer).
   static func paragraphs(from start: Int, to limit: Int, in order: [Int], document: HTMLDocument)
     -> [String]
@@ -107,8 +163,14 @@ extension HeadingRecipeReader {
       let node = document.nodes[index]
       if boundaries.contains(node.name) { break }
       if node.name == "p" {
-        let text = document.text(of: index)
-        if !text.isEmpty { texts.append(text) }
+        let lines = document.lines(of: index)
+        if lines.count > 1, lines.allSatisfy({ $0.first.map(isBullet) ?? false }) {
+          // "– Dice the onion<br>– Fry it": a step per line.
+          texts.append(contentsOf: lines.map(line).filter { !$0.isEmpty })
+        } else {
+          let text = lines.joined(separator: " ")
+          if !text.isEmpty { texts.append(text) }
+        }
         position += 1 + document.descendants(of: index).count
         continue
       }
@@ -156,10 +218,15 @@ extension HeadingRecipeReader {
     return line(lines.joined(separator: " "))
   }
 
+  /// A bullet or dash a page writes as text before a line.
+  private static func isBullet(_ character: Character) -> Bool {
+    "•·●▪◦*–-".contains(character)
+  }
+
   /// A list line without a leading bullet character that the page writes as text.
   private static func line(_ text: String) -> String {
     var text = Substring(text)
-    while let first = text.first, "•·●▪◦*–-".contains(first) {
+    while let first = text.first, isBullet(first) {
       text = text.dropFirst().drop { $0 == " " }
     }
     return String(text)

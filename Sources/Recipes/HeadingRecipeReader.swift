@@ -3,13 +3,16 @@ import JSON
 /// The last road, for pages with no recipe markup at all: an "Ingredients" heading followed by
 /// lists, and a "Method"/"Instructions" heading followed by a list or paragraphs. A heading is
 /// an `<h1>`–`<h6>` that names the section, or any element whose whole text is the section's
-/// name ("Ingredients", "Method:"). Without a method heading, the paragraphs after the
+/// name ("Ingredients", "Method:"); numbered step headings ("Step 1") belong to the method.
+/// Ingredients given as lines rather than a list (paragraphs, `<br>`s) are read line by line,
+/// a group's name in bold left out. Without a method heading, the paragraphs after the
 /// ingredients are the steps; without an ingredients heading, the first list whose lines mostly
 /// start with a quantity is the ingredients. Ingredients and steps must both be there, so an
 /// article that only mentions ingredients is not taken for a recipe.
 enum HeadingRecipeReader {
   static let ingredientWords = [
-    "ingredien", "zutaten", "ingrédient", "ingrediënt", "składniki",
+    "ingredien", "zutaten", "ingrédient", "ingrediënt", "składniki", "benodigdheden",
+    "you'll need", "you’ll need", "you will need", "what you need",
   ]
   static let methodWords = [
     "method", "instruction", "direction", "preparation", "procedure", "steps", "zubereitung",
@@ -29,7 +32,14 @@ enum HeadingRecipeReader {
       if ingredients.count < 2, mark.kind == .ingredients {
         (ingredients, ingredientsEnd) = listItems(
           from: mark.end, to: limit, in: order, document: document)
-      } else if steps.isEmpty, mark.kind == .method {
+        if ingredients.isEmpty {
+          (ingredients, ingredientsEnd) = lineItems(
+            from: mark.end, to: limit, in: order, document: document)
+        }
+      } else if steps.isEmpty, mark.kind == .method || mark.kind == .step {
+        // Numbered step headings ("Step 1", "2. Bake") belong to the method's section.
+        let limit =
+          marks[(number + 1)...].first { $0.kind != .step }?.position ?? order.count
         steps =
           listItems(
             from: mark.end, to: limit, in: order, document: document, steps: true

@@ -138,6 +138,68 @@ struct SectionHeadingTests {
       RecipePages.strings(sauce["recipeIngredient"]) == ["1 can tomato puree", "3 cups water"])
   }
 
+  @Test("ingredients as lines, not a list: each line, a bold group name left out")
+  func ingredientLines() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Lamb curry</h1>
+        <h2>INGREDIENTS</h2><div><p><strong>Meatballs&nbsp;</strong><br> 400 grams lamb mince<br>
+          • 2 cloves garlic, crushed</p><p><strong>Sauce</strong></p><p>1 cup coconut cream</p>
+          <p><b>2 eggs</b></p></div>
+        <p>Zubereitung</p>
+        <p>– Roll the meatballs<br>– Simmer them in the sauce</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "400 grams lamb mince", "2 cloves garlic, crushed", "1 cup coconut cream", "2 eggs",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Roll the meatballs", "Simmer them in the sauce",
+      ])
+  }
+
+  @Test("numbered step headings belong to the method; inside a list item they title the item")
+  func numberedStepHeadings() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Potatoes</h1><h3>Ingredients:</h3><ul><li>4 sweet potatoes</li><li>4 tbsp butter</li></ul>
+        <h3>Preparation:</h3><h6>STEP 1.</h6><p>Smash the garlic.</p>
+        <h6>Step 2</h6><p>Roast the potatoes.</p><h2>Comments</h2><p>Lovely!</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Smash the garlic.", "Roast the potatoes.",
+      ])
+    // Without a method heading, the first numbered step heading starts the method.
+    let unheaded = RecipePages.page(
+      body: #"""
+        <h1>Chowder</h1><h2>What You’ll Need</h2><ul><li>4 slices bacon</li><li>1 onion</li></ul>
+        <h2>Make ahead</h2><p>Dice the onions a day ahead.</p>
+        <h3>Step 1: Cook the bacon</h3><p>Cook the bacon.</p><h3>Step 2: Add</h3><p>Add the onion.</p>
+        """#)
+    let chowder = try #require(try RecipePages.recipes(unheaded).first)
+    #expect(
+      RecipePages.lines(chowder["recipeInstructions"]) == ["Cook the bacon.", "Add the onion."])
+    let titled = RecipePages.page(
+      body: #"""
+        <h1>Rice</h1><ul class="ingredients"><li>1 cup rice</li><li>2 cups water</li></ul>
+        <div class="method"><ul><li><h5>1. TO COOK:</h5><p>Boil the rice.</p></li>
+          <li><h5>2. TO SERVE:</h5><p>Fluff it.</p></li></ul></div>
+        """#)
+    let rice = try #require(try RecipePages.recipes(titled).first)
+    #expect(
+      RecipePages.lines(rice["recipeInstructions"]) == [
+        "1. TO COOK: Boil the rice.", "2. TO SERVE: Fluff it.",
+      ])
+    #expect(HeadingRecipeReader.isNumberedStep("stap 2:"))
+    #expect(HeadingRecipeReader.isNumberedStep("4. bake"))
+    #expect(!HeadingRecipeReader.isNumberedStep("10 minute dinners"))
+    #expect(!HeadingRecipeReader.isNumberedStep("steps"))
+  }
+
   @Test("an absolute address glued after a bare origin is the inner address")
   func gluedAddress() {
     #expect(
