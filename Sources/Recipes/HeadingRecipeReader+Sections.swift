@@ -133,7 +133,13 @@ extension HeadingRecipeReader {
       let index = order[position]
       let node = document.nodes[index]
       if boundaries.contains(node.name) || HTMLText.skipped.contains(node.name) { break }
-      let below = document.descendants(of: index)
+      guard let size = elementCount(below: index, atMost: last - position - 1, in: document)
+      else {
+        // An element holding the next heading (or more than is read) is read inside.
+        position += 1
+        continue
+      }
+      let below = order[(position + 1)..<(position + 1 + size)]
       let bold = Set(
         below.filter { ["strong", "b"].contains(document.nodes[$0].name) }
           .map { document.text(of: $0) })
@@ -145,10 +151,26 @@ extension HeadingRecipeReader {
         }
         items.append(text)
       }
-      position += 1 + below.count
+      position += 1 + size
       end = position
     }
     return (items, end)
+  }
+
+  /// How many elements are below `root`, or nil when there are more than `limit` (counted no
+  /// further, so a wrapper around the whole page costs no more than `limit`).
+  private static func elementCount(below root: Int, atMost limit: Int, in document: HTMLDocument)
+    -> Int?
+  {
+    var count = 0
+    var stack = document.nodes[root].children
+    while let index = stack.popLast() {
+      guard !document.nodes[index].isText else { continue }
+      count += 1
+      if count > limit { return nil }
+      stack.append(contentsOf: document.nodes[index].children)
+    }
+    return count
   }
 
   /// The texts of the paragraphs from `start` up to `limit` (or the page's footer).

@@ -158,6 +158,16 @@ struct SectionHeadingTests {
       RecipePages.lines(recipe["recipeInstructions"]) == [
         "Roll the meatballs", "Simmer them in the sauce",
       ])
+    // Lines inside an element that also holds the method heading: read up to the heading.
+    let wrapped = RecipePages.page(
+      body: #"""
+        <h1>Scones</h1><p>Ingredients</p>
+        <div><div><p>2 cups flour</p><p>1 cup cream</p></div>
+          <div><p>Method</p><p>Mix.</p><p>Bake.</p></div></div>
+        """#)
+    let scones = try #require(try RecipePages.recipes(wrapped).first)
+    #expect(RecipePages.strings(scones["recipeIngredient"]) == ["2 cups flour", "1 cup cream"])
+    #expect(RecipePages.lines(scones["recipeInstructions"]) == ["Mix.", "Bake."])
   }
 
   @Test("numbered step headings belong to the method; inside a list item they title the item")
