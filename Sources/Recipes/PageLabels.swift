@@ -8,6 +8,7 @@ struct PageLabels {
 
   /// Labels, lowercased, and the key each names; longer labels are tried first.
   private static let labels: [(label: String, key: String)] = [
+    ("prep & cook time", "totalTime"), ("prep and cook time", "totalTime"),
     ("preparation time", "prepTime"), ("cooking time", "cookTime"), ("total time", "totalTime"),
     ("prep time", "prepTime"), ("cook time", "cookTime"), ("ready in", "totalTime"),
     ("servings", "recipeYield"), ("serving", "recipeYield"), ("portions", "recipeYield"),
@@ -67,7 +68,13 @@ struct PageLabels {
         let value = document.text(of: sibling)
         return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
       }
-      // "Cook for 10 minutes" is a step, not a label: a value follows a colon or is a number.
+      // "Cook for 10 minutes" is a step, not a label: a value follows a colon or is a number
+      // ("Ready in around 20 mins": a word of approximation may come first).
+      for word in ["around ", "about ", "approximately ", "approx. ", "approx ", "ca. "]
+      where rest.lowercased().hasPrefix(word) {
+        rest = rest.dropFirst(word.count)
+        break
+      }
       if colon || rest.first?.isNumber == true {
         return rest.contains(where: \.isNumber) ? String(rest) : nil
       }

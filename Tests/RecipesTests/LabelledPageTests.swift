@@ -214,5 +214,30 @@ struct LabelledPageTests {
     #expect(skewers["recipeYield"] == "4 servings")
     #expect(skewers["prepTime"] == "PT15M")
     #expect(skewers["totalTime"] == "PT15M")
+
+    let combined = RecipePages.page(
+      body: #"""
+        <h1>Buns</h1><ul><li><strong>Prep &amp; Cook Time</strong><p>1 hour 20 minutes</p></li></ul>
+        <p>Ready in around 20 mins</p>
+        <h3>Ingredients</h3><ul><li>500 g flour</li><li>1 egg</li></ul><h3>Method</h3><p>Knead.</p>
+        """#)
+    let buns = try #require(try RecipePages.recipes(combined).first)
+    #expect(buns["totalTime"] == "PT1H20M")
+    let around = RecipePages.page(
+      body: #"""
+        <h1>Beef</h1><p>Ready in around 20 mins</p>
+        <h3>Ingredients</h3><ul><li>1 steak</li><li>1 egg</li></ul><h3>Method</h3><p>Sear.</p>
+        """#)
+    #expect(try RecipePages.recipes(around).first?["totalTime"] == "PT20M")
+  }
+
+  @Test("a negative ISO duration is no time: the total is prep + cook")
+  func negativeDuration() throws {
+    #expect(RecipeDuration.minutes("PT-471406H28M55S") == nil)
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"A","prepTime":"PT5M","cookTime":"PT22M","totalTime":"PT-471406H28M55S"}"#
+      ))
+    #expect(try RecipePages.recipes(html).first?["totalTime"] == "PT27M")
   }
 }
