@@ -57,6 +57,25 @@ struct NormalisationTests {
     }
   }
 
+  @Test("group names among the ingredient lines are left out: a colon, or capitals")
+  func ingredientGroupNames() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"A","recipeIngredient":["For the cookies:","3 cups flour","MASHED POTATOES","2 lbs potatoes","Salt","DRESSING (whisk together; chill)","1/2 cup mayonnaise","Pour la pâte :","1 oeuf"]}"#
+      ))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "3 cups flour", "2 lbs potatoes", "Salt", "1/2 cup mayonnaise", "1 oeuf",
+      ])
+    // A recipe written all in capitals keeps its lines.
+    let shouted = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"B","recipeIngredient":["2 CUPS FLOUR","SALT","PEPPER"]}"#))
+    let loud = try #require(try RecipePages.recipes(shouted).first)
+    #expect(RecipePages.strings(loud["recipeIngredient"]) == ["2 CUPS FLOUR", "SALT", "PEPPER"])
+  }
+
   @Test("no yield without a number")
   func noYield() {
     #expect(RecipeYield.normalise("a few") == nil)
