@@ -2,7 +2,8 @@
 """Recipe pages the importer has never seen, drawn from recipe-scrapers' own test data (issue 33).
 
     python3 Benchmarks/recipes/unseen.py --mirror /work/.mirror/hhursev+recipe-scrapers/repo \\
-        --dev ../shared/bench/recipes/cases --out /tmp/recipes-unseen [--size 200] [--seed 33]
+        --dev ../shared/bench/recipes/cases --out /tmp/recipes-unseen [--size 200] [--seed 33] \\
+        [--tune2 200]
 
 The development set (`--dev`, 40 pages with a MANIFEST.tsv) was copied from that project's
 `tests/test_data/HOST/NAME.testhtml` + `.json`. This script reads the rest of that test data
@@ -13,7 +14,10 @@ set's proportions (25 jsonld : 4 microdata : 6 site : 5 odd, scaled to `--size`)
 split in two halves per kind with the same seed, TUNE (for looking at failures) and FINAL (scored
 once, at the end), and written as `OUT/tune` and `OUT/final`: `HOST__NAME.html` (the page, byte for
 byte) and `HOST__NAME.json` (the expected answer), plus a MANIFEST.tsv (name, kind, blob ids, the
-reason for the kind), which is what `../shared/bench/recipes/score.py` reads:
+reason for the kind), which is what `../shared/bench/recipes/score.py` reads. `--tune2 N` also
+draws N more pages in the same proportions from what is left (neither dev, TUNE nor FINAL),
+after TUNE and FINAL with the same generator, into `OUT/tune2`: more pages to tune on, while
+TUNE and FINAL stay exactly as they were without it.
 
     python3 ../shared/bench/recipes/score.py --cmd '.build/release/recipe-import {html} {url}' \\
         /tmp/recipes-unseen/tune
@@ -158,6 +162,9 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True, help="a folder outside the repository")
     ap.add_argument("--size", type=int, default=200)
     ap.add_argument("--seed", type=int, default=33)
+    ap.add_argument("--tune2", type=int, default=0,
+                    help="also draw this many more pages (same seed, after TUNE and FINAL, "
+                    "neither of them) into OUT/tune2, for more tuning data")
     a = ap.parse_args()
 
     with (a.dev / "MANIFEST.tsv").open(encoding="utf-8") as f:
@@ -189,6 +196,14 @@ def main() -> int:
         half = (want + 1) // 2
         halves["tune"] += [(n, kind, w) for n, w in chosen[:half]]
         halves["final"] += [(n, kind, w) for n, w in chosen[half:]]
+
+    if a.tune2:
+        # Drawn after TUNE and FINAL from what neither holds, so both stay as they were.
+        taken = {n for rows in halves.values() for n, _, _ in rows}
+        halves["tune2"] = []
+        for kind, want in quotas(a.tune2).items():
+            pool = [(n, w) for n, w in by_kind[kind] if n not in taken]
+            halves["tune2"] += [(n, kind, w) for n, w in rng.sample(pool, min(want, len(pool)))]
 
     for part, rows in halves.items():
         folder = a.out / part

@@ -15,12 +15,13 @@ enum HTMLText {
     "summary", "td", "th",
   ]
 
-  /// Whitespace (including no-break spaces) collapsed to single spaces, trimmed.
+  /// Whitespace (including no-break spaces) collapsed to single spaces, trimmed; soft hyphens
+  /// (U+00AD, invisible unless a word breaks there) dropped.
   static func collapse(_ text: String) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
     var space = false
-    for scalar in text.unicodeScalars {
+    for scalar in text.unicodeScalars where scalar != "\u{00AD}" {
       if scalar.properties.isWhitespace || scalar == "\u{200B}" || scalar == "\u{FEFF}" {
         space = !result.isEmpty
       } else {

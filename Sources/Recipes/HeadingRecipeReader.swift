@@ -1,31 +1,65 @@
 import JSON
 
 /// The last road, for pages with no recipe markup at all: an "Ingredients" heading followed by
-/// a list, and a "Method"/"Instructions" heading followed by a list or paragraphs. Both must be
-/// there, so an article that only mentions ingredients is not taken for a recipe.
+/// lists, and a "Method"/"Instructions" heading followed by a list or paragraphs. A heading is
+/// an `<h1>`–`<h6>` that names the section, or any element whose whole text is the section's
+/// name ("Ingredients", "Method:"); numbered step headings ("Step 1") belong to the method.
+/// Ingredients given as lines rather than a list (paragraphs, `<br>`s) are read line by line,
+/// a group's name in bold left out. Without a method heading, the paragraphs after the
+/// ingredients are the steps; without an ingredients heading, the first list whose lines mostly
+/// start with a quantity is the ingredients. Ingredients and steps must both be there, so an
+/// article that only mentions ingredients is not taken for a recipe.
 enum HeadingRecipeReader {
-  private static let ingredientWords = [
-    "ingredient", "zutaten", "ingrédient", "ingredienti", "ingrediënten", "ingredientes",
+  static let ingredientWords = [
+    "ingredien", "zutaten", "ingrédient", "ingrediënt", "składniki", "benodigdheden",
+    "you'll need", "you’ll need", "you will need", "what you need",
   ]
-  private static let methodWords = [
+  static let methodWords = [
     "method", "instruction", "direction", "preparation", "procedure", "steps", "zubereitung",
-    "préparation", "preparación", "preparazione", "bereiding",
+    "préparation", "preparación", "preparazione", "bereiding", "fremgangsm", "werkwijze",
+    "elaboración", "tilberedning", "przygotowanie", "step-by-step", "step by step",
   ]
-  private static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+  static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
 
   static func recipe(in document: HTMLDocument) -> JSONValue? {
     let order = document.descendants()
+    let marks = headingMarks(in: order, document: document)
     var ingredients: [String] = []
+    var ingredientsEnd: Int?
     var steps: [String] = []
-    for (position, index) in order.enumerated() where headings.contains(document.nodes[index].name)
-    {
-      let title = document.text(of: index).lowercased()
-      guard title.count < 60 else { continue }
-      if ingredients.isEmpty, ingredientWords.contains(where: { title.contains($0) }) {
-        ingredients = items(after: position, in: order, document: document, paragraphs: false)
-      } else if steps.isEmpty, methodWords.contains(where: { title.contains($0) }) {
-        steps = items(after: position, in: order, document: document, paragraphs: true)
+    for (number, mark) in marks.enumerated() {
+      let limit = number + 1 < marks.count ? marks[number + 1].position : order.count
+      if ingredients.count < 2, mark.kind == .ingredients {
+        (ingredients, ingredientsEnd) = listItems(
+          from: mark.end, to: limit, in: order, document: document)
+        if ingredients.isEmpty {
+          (ingredients, ingredientsEnd) = lineItems(
+            from: mark.end, to: limit, in: order, document: document)
+        }
+      } else if steps.isEmpty, mark.kind == .method || mark.kind == .step {
+        // Numbered step headings ("Step 1", "2. Bake") belong to the method's section.
+        let limit =
+          marks[(number + 1)...].first { $0.kind != .step }?.position ?? order.count
+        steps =
+          listItems(
+            from: mark.end, to: limit, in: order, document: document, steps: true
+          ).items
+        if steps.isEmpty {
+          steps = paragraphs(from: mark.end, to: limit, in: order, document: document)
+        }
       }
+    }
+    if ingredients.count < 2 {
+      (ingredients, ingredientsEnd) = quantityList(in: order, document: document)
+    }
+    if ingredients.count >= 2, steps.isEmpty, let ingredientsEnd,
+      ingredients.contains(where: startsWithQuantity)
+    {
+      // No heading for the method: two or more paragraphs after ingredients that state
+      // quantities, up to the next heading, are the steps.
+      let limit = marks.first { $0.position >= ingredientsEnd }?.position ?? order.count
+      let texts = paragraphs(from: ingredientsEnd, to: limit, in: order, document: document)
+      if texts.count >= 2 { steps = texts }
     }
     if ingredients.count < 2 || steps.isEmpty {
       (ingredients, steps) = namedContainers(in: order, document: document)
@@ -118,30 +152,5 @@ enum HeadingRecipeReader {
       if ingredients.count >= 2, !steps.isEmpty { return (ingredients, steps) }
     }
     return ([], [])
-  }
-
-  /// The items of the first list after the heading at `position`, before the next heading;
-  /// or, when `paragraphs`, the paragraphs there if there is no list.
-  private static func items(
-    after position: Int, in order: [Int], document: HTMLDocument, paragraphs: Bool
-  ) -> [String] {
-    var texts: [String] = []
-    for index in order[(position + 1)...].prefix(2_000) {
-      let node = document.nodes[index]
-      if headings.contains(node.name) { break }
-      if document.ancestor(of: index, where: { $0.name == "ul" || $0.name == "ol" }) != nil {
-        continue
-      }
-      if node.name == "ul" || node.name == "ol" {
-        let lines = node.children.filter { document.nodes[$0].name == "li" }
-          .map { document.text(of: $0) }.filter { !$0.isEmpty }
-        if !lines.isEmpty { return lines }
-      }
-      if paragraphs, node.name == "p" {
-        let text = document.text(of: index)
-        if !text.isEmpty { texts.append(text) }
-      }
-    }
-    return texts
   }
 }

@@ -8,6 +8,7 @@ struct PageLabels {
 
   /// Labels, lowercased, and the key each names; longer labels are tried first.
   private static let labels: [(label: String, key: String)] = [
+    ("prep & cook time", "totalTime"), ("prep and cook time", "totalTime"),
     ("preparation time", "prepTime"), ("cooking time", "cookTime"), ("total time", "totalTime"),
     ("prep time", "prepTime"), ("cook time", "cookTime"), ("ready in", "totalTime"),
     ("servings", "recipeYield"), ("serving", "recipeYield"), ("portions", "recipeYield"),
@@ -53,13 +54,27 @@ struct PageLabels {
       let colon = rest.first { !$0.isWhitespace } == ":"
       rest = rest.drop { $0.isWhitespace || $0 == ":" }
       if rest.isEmpty {
-        guard let sibling = nextElement(after: current, in: document),
-          isSmall(sibling, in: document)
-        else { return nil }
+        if let cell = cellBelow(current, in: document) {
+          let value = document.text(of: cell)
+          return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
+        }
+        guard let sibling = nextElement(after: current, in: document) else {
+          // "<li><strong>Serves:</strong> 2</li>": the value is text beside the label's
+          // element, read with its parent.
+          current = document.nodes[current].parent
+          continue
+        }
+        guard isSmall(sibling, in: document) else { return nil }
         let value = document.text(of: sibling)
         return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
       }
-      // "Cook for 10 minutes" is a step, not a label: a value follows a colon or is a number.
+      // "Cook for 10 minutes" is a step, not a label: a value follows a colon or is a number
+      // ("Ready in around 20 mins": a word of approximation may come first).
+      for word in ["around ", "about ", "approximately ", "approx. ", "approx ", "ca. "]
+      where rest.lowercased().hasPrefix(word) {
+        rest = rest.dropFirst(word.count)
+        break
+      }
       if colon || rest.first?.isNumber == true {
         return rest.contains(where: \.isNumber) ? String(rest) : nil
       }
@@ -86,6 +101,21 @@ struct PageLabels {
       stack.append(contentsOf: children)
     }
     return true
+  }
+
+  /// For a header cell in a row of header cells (`<tr><th>Yields</th><th>Serving
+  /// Size</th></tr>`), the cell in the same column of the next row.
+  private static func cellBelow(_ index: Int, in document: HTMLDocument) -> Int? {
+    let node = document.nodes[index]
+    let row = node.parent
+    guard node.name == "th", row > 0, document.nodes[row].name == "tr" else { return nil }
+    let cells = document.nodes[row].children.filter { !document.nodes[$0].isText }
+    guard cells.allSatisfy({ document.nodes[$0].name == "th" }),
+      let column = cells.firstIndex(of: index),
+      let next = nextElement(after: row, in: document), document.nodes[next].name == "tr"
+    else { return nil }
+    let below = document.nodes[next].children.filter { !document.nodes[$0].isText }
+    return column < below.count ? below[column] : nil
   }
 
   private static func nextElement(after index: Int, in document: HTMLDocument) -> Int? {

@@ -1,10 +1,12 @@
 /// Resolution of links found in a page against the page's own address.
 enum PageURL {
   /// `link` made absolute against `base` (RFC 3986 §5.2 for the usual forms); unchanged when it
-  /// is already absolute or there is no usable base.
+  /// is already absolute or there is no usable base. An absolute address glued after a bare
+  /// origin ("http://a.examplehttps://b.example/x.jpg", a template's mistake) is the inner one.
   static func resolve(_ link: String, base: String?) -> String {
     let link = HTMLText.collapse(link)
-    if link.contains("://") || link.hasPrefix("data:") { return link }
+    if link.contains("://") { return unglued(link) }
+    if link.hasPrefix("data:") { return link }
     guard let base = base.map(absolute), let schemeEnd = base.firstRange(of: "://") else {
       return link
     }
@@ -18,6 +20,19 @@ enum PageURL {
     if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<cut]) }
     let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "/"
     return origin + withoutDotSegments(directory + link)
+  }
+
+  /// The absolute address inside `link` when `link` is an origin with no path followed by
+  /// another absolute address; else `link`.
+  private static func unglued(_ link: String) -> String {
+    guard let first = link.firstRange(of: "://") else { return link }
+    let rest = link[first.upperBound...]
+    for scheme in ["https://", "http://"] {
+      if let second = rest.firstRange(of: scheme), !rest[..<second.lowerBound].contains("/") {
+        return String(rest[second.lowerBound...])
+      }
+    }
+    return link
   }
 
   /// A page address given without a scheme ("example.com/a") read as a browser reads it,

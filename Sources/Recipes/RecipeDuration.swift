@@ -1,10 +1,12 @@
 /// Cooking times: ISO 8601 durations (with days, weeks, fractions) and the free forms pages
 /// use instead ("1 hour 30 minutes", "45 mins", "1h30", "90").
 enum RecipeDuration {
-  /// Whole minutes in `text`, or nil when it holds no time.
+  /// Whole minutes in `text`, or nil when it holds no time (or a negative one).
   static func minutes(_ text: String) -> Int? {
     let trimmed = HTMLText.collapse(text).uppercased()
     guard !trimmed.isEmpty else { return nil }
+    // A negative ISO duration ("PT-471406H28M55S", a plugin's subtraction gone wrong) is no time.
+    if trimmed.hasPrefix("P"), trimmed.contains("-") { return nil }
     if trimmed.hasPrefix("P"), let minutes = iso(trimmed) { return minutes }
     return free(trimmed.lowercased())
   }

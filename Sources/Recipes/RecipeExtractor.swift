@@ -4,9 +4,11 @@ import JSON
 ///
 /// Roads, in order: JSON-LD, microdata, microformats (h-recipe, hRecipe), RDFa (a recipe one
 /// vocabulary marks takes the fields it lacks from another marking the same element), then
-/// (pages with no markup) an "Ingredients" heading with a list and a "Method" heading, lists
-/// named by their class ("ingredients", "instructions"), or a "Recipe" heading with a list and
-/// paragraphs; the first that finds a recipe wins. Open Graph and the page's own title and
+/// (pages with no markup) an "Ingredients" heading (or any element whose whole text names the
+/// section) with lists or lines and a "Method" heading or numbered step headings, the first
+/// list of quantities with the paragraphs after it, lists named by their class
+/// ("ingredients", "instructions"), or a "Recipe" heading with a list and paragraphs; the
+/// first that finds a recipe wins. Open Graph and the page's own title and
 /// images fill a recipe's missing name, image and description, and labelled text ("Serves 4",
 /// "Prep Time: 35m") its missing yield and times. No code for any particular site.
 public enum RecipeExtractor {

@@ -79,7 +79,7 @@ enum RecipeNormalizer {
     return parts.joined(separator: ", ")
   }
 
-  /// The yield to normalise: the first entry with a word in it, else the first.
+  /// The yield to normalise: the first entry that counts in a unit, else the first.
   private static func yieldText(_ value: JSONValue?) -> String? {
     guard let value else { return nil }
     let entries = (value.arrayValue ?? [value]).compactMap { entry in
@@ -88,7 +88,8 @@ enum RecipeNormalizer {
         [number, entry["unitText"].flatMap(text)].compactMap { $0 }.joined(separator: " ")
       } ?? text(entry)
     }
-    return entries.first { $0.contains { $0.isLetter } } ?? entries.first
+    // Of several, the first that counts in a unit ("15 fritters"), else the first.
+    return entries.first(where: RecipeYield.hasUnit) ?? entries.first
   }
 
   private static func ingredients(_ value: JSONValue?) -> [String] {
@@ -103,10 +104,34 @@ enum RecipeNormalizer {
         entries.append(current)
       }
     }
-    if entries.count == 1, let only = entries[0].stringValue {
-      return HTMLText.lines(only).map(HTMLText.tidy)
+    let lines =
+      entries.count == 1 && entries[0].stringValue != nil
+      ? HTMLText.lines(entries[0].stringValue!).map(HTMLText.tidy)
+      : entries.compactMap(text).filter { !isLabelLine($0) }.map(HTMLText.tidy)
+    // Group names written among the lines ("For the glaze:", "MASHED POTATOES") are no
+    // ingredients: a line without a number that ends in a colon, or is all capitals where
+    // most lines are not.
+    let capitals = lines.filter(isCapitals).count
+    let kept = lines.filter { line in
+      guard !line.contains(where: \.isNumber) else { return true }
+      return !(line.hasSuffix(":") || (isCapitals(line) && capitals * 2 < lines.count))
     }
-    return entries.compactMap(text).filter { !isLabelLine($0) }.map(HTMLText.tidy)
+    return kept.isEmpty ? lines : kept
+  }
+
+  /// Whether a line has three letters or more outside brackets, all of them capitals
+  /// ("DRESSING (whisk together)").
+  private static func isCapitals(_ line: String) -> Bool {
+    var depth = 0
+    var letters = 0
+    for character in line {
+      if character == "(" { depth += 1 }
+      if character == ")" { depth = max(0, depth - 1) }
+      guard depth == 0, character.isLetter else { continue }
+      if !character.isUppercase { return false }
+      letters += 1
+    }
+    return letters >= 3
   }
 
   /// "Ingredients: Beef, Garlic" (a page's list of ingredient tags marked like ingredients):

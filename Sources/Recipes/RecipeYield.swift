@@ -6,12 +6,25 @@ enum RecipeYield {
   /// Units a yield may count, singular and plural, longest match wins.
   private static let units: [(String, String)] = [
     ("dozen", "dozens"), ("batch", "batches"), ("cake", "cakes"), ("sandwich", "sandwiches"),
-    ("bun", "buns"), ("cookie", "cookies"), ("muffin", "muffins"), ("cupcake", "cupcakes"),
-    ("loaf", "loaves"), ("pie", "pies"), ("cup", "cups"), ("pint", "pints"),
-    ("quart", "quarts"), ("gallon", "gallons"), ("ounce", "ounces"), ("pound", "pounds"),
-    ("gram", "grams"), ("liter", "liters"), ("litre", "litres"), ("piece", "pieces"),
-    ("layer", "layers"), ("scoop", "scoops"), ("bar", "bars"), ("patty", "patties"),
-    ("pancake", "pancakes"), ("slice", "slices"), ("roll", "rolls"), ("falafel", "falafel"),
+    ("bun", "buns"), ("hamburger bun", "hamburger buns"), ("cookie", "cookies"),
+    ("muffin", "muffins"), ("cupcake", "cupcakes"), ("loaf", "loaves"), ("pie", "pies"),
+    ("cup", "cups"), ("pint", "pints"), ("quart", "quarts"), ("gallon", "gallons"),
+    ("ounce", "ounces"), ("pound", "pounds"), ("gram", "grams"), ("kilogram", "kilograms"),
+    ("liter", "liters"), ("litre", "litres"), ("milliliter", "milliliters"),
+    ("piece", "pieces"), ("layer", "layers"), ("scoop", "scoops"), ("bar", "bars"),
+    ("patty", "patties"), ("pancake", "pancakes"), ("slice", "slices"), ("roll", "rolls"),
+    ("falafel", "falafel"), ("appetizer", "appetizers"), ("bowl", "bowls"),
+    ("scone", "scones"), ("brownie", "brownies"), ("blondie", "blondies"),
+    ("churro", "churros"), ("crepe", "crepes"), ("croissant", "croissants"),
+    ("donut", "donuts"), ("fritter", "fritters"), ("naan", "naan"), ("pierogi", "pierogies"),
+    ("pizzelle", "pizzelles"), ("tart", "tarts"), ("turnover", "turnovers"),
+    ("burrito", "burritos"), ("quesadilla", "quesadillas"), ("gordita", "gorditas"),
+    ("wrap", "wraps"), ("skewer", "skewers"), ("jar", "jars"), ("square", "squares"),
+  ]
+  /// Abbreviated units written right after the number ("500 g", "2 lbs").
+  private static let abbreviations: [(String, String, String)] = [
+    ("kg", "kilogram", "kilograms"), ("lbs", "pound", "pounds"), ("lb", "pound", "pounds"),
+    ("oz", "ounce", "ounces"), ("ml", "milliliter", "milliliters"), ("g", "gram", "grams"),
   ]
   private static let itemWords = ["makes", "items", "item", "sandwiches", "appetizer", "porzioni"]
 
@@ -40,6 +53,7 @@ enum RecipeYield {
     {
       if best == nil || singular.count > best!.0.count { best = (singular, plural) }
     }
+    if best == nil, let unit = abbreviation(after: rest) { best = (unit.1, unit.2) }
     if let (singular, plural) = best {
       return "\(count) \(value == 1 ? singular : plural)"
     }
@@ -47,6 +61,26 @@ enum RecipeYield {
       return "\(count) \(value == 1 ? "item" : "items")"
     }
     return "\(count) \(value == 1 ? "serving" : "servings")"
+  }
+
+  /// Whether a yield names what it counts in a unit ("15 fritters", "2 loaves", "500 g"), not
+  /// just servings: of several yields a recipe states, the first that does is the one read.
+  static func hasUnit(_ text: String) -> Bool {
+    let lower = HTMLText.collapse(text).lowercased()
+    if units.contains(where: { containsWord(lower, $0.0) || containsWord(lower, $0.1) }) {
+      return true
+    }
+    guard let digit = lower.firstIndex(where: { $0.isASCII && $0.isNumber }) else { return false }
+    let rest = lower[digit...].drop { ($0.isASCII && $0.isNumber) || $0 == "." }
+    return abbreviation(after: String(rest)) != nil
+  }
+
+  /// The abbreviated unit at the start of `rest` (after spaces), followed by no letter.
+  private static func abbreviation(after rest: String) -> (String, String, String)? {
+    let trimmed = rest.drop { $0 == " " }
+    return abbreviations.first { unit in
+      trimmed.hasPrefix(unit.0) && !(trimmed.dropFirst(unit.0.count).first?.isLetter ?? false)
+    }
   }
 
   private static func containsWord(_ text: String, _ word: String) -> Bool {

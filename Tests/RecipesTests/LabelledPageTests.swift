@@ -187,4 +187,57 @@ struct LabelledPageTests {
     #expect(RecipePages.strings(tea["recipeIngredient"]) == ["1 tea bag"])
     #expect(RecipePages.lines(tea["recipeInstructions"]) == ["Steep."])
   }
+
+  @Test("a label alone in bold before its value as text; a row of header cells over values")
+  func labelsBesideText() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Stroganoff</h1><h3>Ingredients</h3><ul><li>250 g beef</li><li>1 onion</li></ul>
+        <ul><li><strong>Preparation Time:</strong> 20 mins</li>
+          <li><strong>Cooking Time:</strong> 40 mins</li><li><strong>Serves:</strong> 2</li></ul>
+        <h3>Method</h3><ol><li>Fry.</li></ol>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["recipeYield"] == "2 servings")
+    #expect(recipe["totalTime"] == "PT1H")
+
+    let table = RecipePages.page(
+      body: #"""
+        <h1>Skewers</h1>
+        <table><tr><th>Prep time</th><th>Cook time</th><th>Yields</th><th>Serving Size</th></tr>
+          <tr><td>15 minutes</td><td>0 minutes</td><td>4 servings</td><td>2 skewers</td></tr>
+        </table>
+        <h3>Ingredients</h3><ul><li>1 C strawberries</li><li>8 skewers</li></ul>
+        <h3>Directions</h3><ol><li>Thread the fruit.</li></ol>
+        """#)
+    let skewers = try #require(try RecipePages.recipes(table).first)
+    #expect(skewers["recipeYield"] == "4 servings")
+    #expect(skewers["prepTime"] == "PT15M")
+    #expect(skewers["totalTime"] == "PT15M")
+
+    let combined = RecipePages.page(
+      body: #"""
+        <h1>Buns</h1><ul><li><strong>Prep &amp; Cook Time</strong><p>1 hour 20 minutes</p></li></ul>
+        <p>Ready in around 20 mins</p>
+        <h3>Ingredients</h3><ul><li>500 g flour</li><li>1 egg</li></ul><h3>Method</h3><p>Knead.</p>
+        """#)
+    let buns = try #require(try RecipePages.recipes(combined).first)
+    #expect(buns["totalTime"] == "PT1H20M")
+    let around = RecipePages.page(
+      body: #"""
+        <h1>Beef</h1><p>Ready in around 20 mins</p>
+        <h3>Ingredients</h3><ul><li>1 steak</li><li>1 egg</li></ul><h3>Method</h3><p>Sear.</p>
+        """#)
+    #expect(try RecipePages.recipes(around).first?["totalTime"] == "PT20M")
+  }
+
+  @Test("a negative ISO duration is no time: the total is prep + cook")
+  func negativeDuration() throws {
+    #expect(RecipeDuration.minutes("PT-471406H28M55S") == nil)
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"A","prepTime":"PT5M","cookTime":"PT22M","totalTime":"PT-471406H28M55S"}"#
+      ))
+    #expect(try RecipePages.recipes(html).first?["totalTime"] == "PT27M")
+  }
 }

@@ -36,10 +36,44 @@ struct NormalisationTests {
       ("4", "4 servings"), ("4-6 servings", "6 servings"), ("Serves 2 to 4", "4 servings"),
       ("1 loaf", "1 loaf"), ("2 loaves", "2 loaves"), ("Makes 12", "12 items"),
       ("1 serving", "1 serving"), ("24 cookies", "24 cookies"), ("3 dozen", "3 dozens"),
-      ("4 servings (12–16 lollipops)", "4 servings"),
+      ("4 servings (12–16 lollipops)", "4 servings"), ("15 fritters", "15 fritters"),
+      ("8 skewers", "8 skewers"), ("500 g", "500 grams"), ("2 lbs", "2 pounds"),
+      ("4 good servings", "4 servings"),
     ])
   func yields(text: String, expected: String) {
     #expect(RecipeYield.normalise(text) == expected)
+  }
+
+  @Test("of several yields, the first that counts in a unit, else the first")
+  func severalYields() throws {
+    for (yields, expected) in [
+      (#"["15", "15 fritters"]"#, "15 fritters"), (#"["4", "4 to 6 servings"]"#, "4 servings"),
+      (#"["Serves 6", "6"]"#, "6 servings"),
+    ] {
+      let html = RecipePages.page(
+        head: RecipePages.ldJSON(#"{"@type":"Recipe","name":"A","recipeYield":\#(yields)}"#))
+      let recipe = try #require(try RecipePages.recipes(html).first)
+      #expect(recipe["recipeYield"]?.stringValue == expected)
+    }
+  }
+
+  @Test("group names among the ingredient lines are left out: a colon, or capitals")
+  func ingredientGroupNames() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"A","recipeIngredient":["For the cookies:","3 cups flour","MASHED POTATOES","2 lbs potatoes","Salt","DRESSING (whisk together; chill)","1/2 cup mayonnaise","Pour la pâte :","1 oeuf"]}"#
+      ))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "3 cups flour", "2 lbs potatoes", "Salt", "1/2 cup mayonnaise", "1 oeuf",
+      ])
+    // A recipe written all in capitals keeps its lines.
+    let shouted = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"B","recipeIngredient":["2 CUPS FLOUR","SALT","PEPPER"]}"#))
+    let loud = try #require(try RecipePages.recipes(shouted).first)
+    #expect(RecipePages.strings(loud["recipeIngredient"]) == ["2 CUPS FLOUR", "SALT", "PEPPER"])
   }
 
   @Test("no yield without a number")

@@ -1,0 +1,263 @@
+extension HeadingRecipeReader {
+  /// Whole texts that name a section when an element other than `<h1>`–`<h6>` holds nothing
+  /// else (a trailing colon aside).
+  private static let ingredientTitles: Set<String> = [
+    "ingredients", "ingredient", "zutaten", "ingrédients", "ingredienti", "ingrediënten",
+    "ingredientes", "ingredienser", "składniki", "what you need", "you will need",
+    "you'll need", "you’ll need", "benodigdheden",
+  ]
+  private static let methodTitles: Set<String> = [
+    "method", "methods", "instructions", "directions", "preparation", "procedure", "steps",
+    "zubereitung", "préparation", "preparación", "preparazione", "bereiding", "fremgangsmåde",
+    "werkwijze", "elaboración", "tilberedning", "przygotowanie", "how to make it",
+    "step-by-step", "step by step", "bereidingswijze",
+  ]
+  /// Elements whose text names a link, a tab or a control, never a section of the page.
+  private static let controls: Set<String> = [
+    "a", "li", "option", "label", "button", "nav", "summary", "title",
+  ]
+  /// Elements that end the page's content: what comes after them is no recipe's.
+  private static let boundaries: Set<String> = ["footer", "aside", "nav", "form"]
+  /// At most this many elements are read after one heading.
+  private static let reach = 3_000
+
+  /// The page's headings in document order: every `<h1>`–`<h6>` (named for the ingredients,
+  /// the method or neither) and every other element whose whole text is a section's name.
+  static func headingMarks(in order: [Int], document: HTMLDocument) -> [HeadingMark] {
+    var marks: [HeadingMark] = []
+    for (position, index) in order.enumerated() {
+      if let last = marks.last, position < last.end { continue }
+      let node = document.nodes[index]
+      var kind = HeadingMark.Kind.other
+      if headings.contains(node.name) {
+        let title = document.text(of: index).lowercased()
+        if title.count < 60 {
+          if ingredientWords.contains(where: { title.contains($0) }) {
+            kind = .ingredients
+          } else if isNumberedStep(title),
+            document.ancestor(of: index, where: { $0.name == "li" }) == nil
+          {
+            // A numbered heading inside a list item titles that item, not a section.
+            kind = .step
+          } else if methodWords.contains(where: { title.contains($0) }) {
+            kind = .method
+          }
+        }
+      } else {
+        guard node.children.count == 1, document.nodes[node.children[0]].isText,
+          !HTMLText.skipped.contains(node.name), !controls.contains(node.name)
+        else { continue }
+        let raw = document.nodes[node.children[0]].text
+        guard raw.utf8.count < 64 else { continue }
+        var title = HTMLText.collapse(raw).lowercased()
+        while title.hasSuffix(":") { title.removeLast() }
+        title = HTMLText.collapse(title)
+        if ingredientTitles.contains(title) {
+          kind = .ingredients
+        } else if methodTitles.contains(title) {
+          kind = .method
+        } else {
+          continue
+        }
+        guard document.ancestor(of: index, where: { controls.contains($0.name) }) == nil
+        else { continue }
+      }
+      let end = position + 1 + document.descendants(of: index).count
+      marks.append(HeadingMark(position: position, end: end, kind: kind))
+    }
+    return marks
+  }
+
+  /// The items of the lists (`ul`, `ol`) from `start` up to `limit` in document order, and
+  /// the position after the last list; once a list is read, a long paragraph (prose, not a
+  /// group's name) ends them. For `steps`, the first list only, and a number on a line of its
+  /// own before a step's text (its number, drawn beside it) is left out.
+  static func listItems(
+    from start: Int, to limit: Int, in order: [Int], document: HTMLDocument,
+    steps: Bool = false
+  ) -> (items: [String], end: Int?) {
+    var items: [String] = []
+    var end: Int?
+    var position = start
+    let last = min(limit, start + reach, order.count)
+    while position < last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if boundaries.contains(node.name) { break }
+      if node.name == "ul" || node.name == "ol" {
+        let lines = node.children.filter { document.nodes[$0].name == "li" }
+          .map { steps ? stepText($0, document: document) : line(document.text(of: $0)) }
+          .filter { !$0.isEmpty }
+        items.append(contentsOf: lines)
+        position += 1 + document.descendants(of: index).count
+        if !lines.isEmpty { end = position }
+        if steps, !lines.isEmpty { break }
+        continue
+      }
+      if !items.isEmpty, node.name == "p", document.text(of: index).count >= 60 { break }
+      position += 1
+    }
+    return (items, end)
+  }
+
+  /// Words that may come before a step's number in its heading.
+  private static let stepWords = ["step", "stap", "schritt", "étape", "paso", "passo", "krok"]
+
+  /// Whether a heading's (lowercased) text numbers a step: "step 1", "stap 2:", "3.", "4. Bake".
+  static func isNumberedStep(_ title: String) -> Bool {
+    var rest = Substring(title)
+    if let word = stepWords.first(where: { rest.hasPrefix($0) }) {
+      rest = rest.dropFirst(word.count).drop { $0 == " " }
+      guard rest.first?.isNumber == true else { return false }
+      rest = rest.drop { $0.isNumber }
+      return rest.first.map { !$0.isLetter } ?? true
+    }
+    let digits = rest.prefix { $0.isASCII && $0.isNumber }
+    guard (1...2).contains(digits.count) else { return false }
+    rest = rest.dropFirst(digits.count)
+    return rest.isEmpty || rest.first == "." || rest.first == ")"
+  }
+
+  /// Ingredients written as lines rather than a list: each line of the elements from `start`
+  /// up to `limit` (paragraphs, `<br>`-separated lines), without bullets; a line that is only
+  /// a bold group name without a number ("<strong>Chilli paste</strong>") is left out, and a
+  /// long line (prose) ends them.
+  static func lineItems(from start: Int, to limit: Int, in order: [Int], document: HTMLDocument)
+    -> (items: [String], end: Int?)
+  {
+    var items: [String] = []
+    var end: Int?
+    var position = start
+    let last = min(limit, start + reach, order.count)
+    reading: while position < last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if boundaries.contains(node.name) || HTMLText.skipped.contains(node.name) { break }
+      guard let size = elementCount(below: index, atMost: last - position - 1, in: document)
+      else {
+        // An element holding the next heading (or more than is read) is read inside.
+        position += 1
+        continue
+      }
+      let below = order[(position + 1)..<(position + 1 + size)]
+      let bold = Set(
+        below.filter { ["strong", "b"].contains(document.nodes[$0].name) }
+          .map { document.text(of: $0) })
+      for text in document.lines(of: index) {
+        let text = line(text)
+        if text.count > 150 { break reading }
+        guard !text.isEmpty, !(bold.contains(text) && !text.contains(where: \.isNumber)) else {
+          continue
+        }
+        items.append(text)
+      }
+      position += 1 + size
+      end = position
+    }
+    return (items, end)
+  }
+
+  /// How many elements are below `root`, or nil when there are more than `limit` (counted no
+  /// further, so a wrapper around the whole page costs no more than `limit`).
+  private static func elementCount(below root: Int, atMost limit: Int, in document: HTMLDocument)
+    -> Int?
+  {
+    var count = 0
+    var stack = document.nodes[root].children
+    while let index = stack.popLast() {
+      guard !document.nodes[index].isText else { continue }
+      count += 1
+      if count > limit { return nil }
+      stack.append(contentsOf: document.nodes[index].children)
+    }
+    return count
+  }
+
+  /// The texts of the paragraphs from `start` up to `limit` (or the page's footer).
+  static func paragraphs(from start: Int, to limit: Int, in order: [Int], document: HTMLDocument)
+    -> [String]
+  {
+    var texts: [String] = []
+    var position = start
+    let last = min(limit, start + reach, order.count)
+    while position < last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if boundaries.contains(node.name) { break }
+      if node.name == "p" {
+        let lines = document.lines(of: index)
+        if lines.count > 1, lines.allSatisfy({ $0.first.map(isBullet) ?? false }) {
+          // "– Dice the onion<br>– Fry it": a step per line.
+          texts.append(contentsOf: lines.map(line).filter { !$0.isEmpty })
+        } else {
+          let text = lines.joined(separator: " ")
+          if !text.isEmpty { texts.append(text) }
+        }
+        position += 1 + document.descendants(of: index).count
+        continue
+      }
+      position += 1
+    }
+    return texts
+  }
+
+  /// The first list of at least three lines, most of which start with a quantity ("2 cups",
+  /// "½ tsp"), outside the page's navigation and footer: a page's ingredients when no heading
+  /// names them.
+  static func quantityList(in order: [Int], document: HTMLDocument) -> (
+    items: [String], end: Int?
+  ) {
+    var lists = 0
+    var position = 0
+    while position < order.count, lists < 200 {
+      let index = order[position]
+      let node = document.nodes[index]
+      guard boundaries.contains(node.name) || ["header", "ul", "ol"].contains(node.name) else {
+        position += 1
+        continue
+      }
+      let size = document.descendants(of: index).count
+      if node.name == "ul" || node.name == "ol" {
+        lists += 1
+        let lines = node.children.filter { document.nodes[$0].name == "li" }
+          .map { line(document.text(of: $0)) }.filter { !$0.isEmpty }
+        let quantified = lines.filter { $0.count < 160 && startsWithQuantity($0) }.count
+        if lines.count >= 3, quantified * 3 >= lines.count * 2 {
+          return (lines, position + 1 + size)
+        }
+      }
+      position += 1 + size
+    }
+    return ([], nil)
+  }
+
+  /// A step's text without a number on a line of its own before it.
+  private static func stepText(_ item: Int, document: HTMLDocument) -> String {
+    var lines = document.lines(of: item)
+    if lines.count > 1, lines[0].allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }) {
+      lines.removeFirst()
+    }
+    return line(lines.joined(separator: " "))
+  }
+
+  /// A bullet or dash a page writes as text before a line.
+  private static func isBullet(_ character: Character) -> Bool {
+    "•·●▪◦*–-".contains(character)
+  }
+
+  /// A list line without a leading bullet character that the page writes as text.
+  private static func line(_ text: String) -> String {
+    var text = Substring(text)
+    while let first = text.first, isBullet(first) {
+      text = text.dropFirst().drop { $0 == " " }
+    }
+    return String(text)
+  }
+
+  /// Whether a line starts with a number or a vulgar fraction ("2 cups", "½ tsp").
+  static func startsWithQuantity(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first else { return false }
+    return ("0"..."9").contains(first) || ("\u{00BC}"..."\u{00BE}").contains(first)
+      || ("\u{2150}"..."\u{215E}").contains(first)
+  }
+}

@@ -1,0 +1,225 @@
+import JSON
+import Testing
+
+@testable import Recipes
+
+/// Pages with no recipe markup whose sections are named by elements other than headings, or
+/// not named at all.
+@Suite("Recipes from pages whose sections are not marked up")
+struct SectionHeadingTests {
+  @Test("any element whose whole text names a section is its heading; every list of the group")
+  func textHeadings() throws {
+    let html = RecipePages.page(
+      head: "<title>Shortbread</title>",
+      body: #"""
+        <nav><a href="/pay">Payment Methods</a></nav>
+        <ul class="tabs"><li><span>Ingredients</span></li><li><span>Method</span></li></ul>
+        <h1>Shortbread</h1>
+        <h2><div>Ingredienser</div></h2>
+        <div><p><b>BASE</b></p><ul><li><div>•</div><p>130 g flour</p></li>
+          <li><div>•</div><p>50 g sugar</p></li></ul></div>
+        <div><p><b>CARAMEL</b></p><ul><li><div>•</div><p>1 can milk</p></li></ul></div>
+        <div><span>Method:</span><button>Copy</button></div>
+        <div><p>Mix the flour and sugar.</p></div><div><p>Bake for 20 minutes.</p></div>
+        <footer><p>Newsletter</p></footer>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Shortbread")
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "130 g flour", "50 g sugar", "1 can milk",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Mix the flour and sugar.", "Bake for 20 minutes.",
+      ])
+  }
+
+  @Test("an ingredients heading and no method heading: the paragraphs after the lists are steps")
+  func stepsAfterIngredients() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Ribs</h1><p>Watch the video first.</p>
+        <p>Ingredients</p>
+        <ul><li>Baby back ribs</li><li>1 cup of vinegar</li></ul>
+        <p>Optional</p><ul><li>Your favourite sauce</li></ul>
+        <p><span>Prepare your smoker at 275 degrees, with hickory wood for this smoke.</span></p>
+        <p>Smoke for three hours.</p>
+        <h3>Related recipes</h3><p>Brisket.</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "Baby back ribs", "1 cup of vinegar", "Your favourite sauce",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Prepare your smoker at 275 degrees, with hickory wood for this smoke.",
+        "Smoke for three hours.",
+      ])
+    // Without a method heading, one paragraph after the lists is no method.
+    let note = RecipePages.page(
+      body: "<h1>A</h1><p>Ingredients</p><ul><li>1 egg</li><li>2 figs</li></ul><p>Text.</p>")
+    #expect(throws: RecipeImportError.self) { try RecipePages.recipes(note) }
+  }
+
+  @Test("no headings at all: the first list of quantities, then the paragraphs after it")
+  func quantityList() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <header><ul><li>1 Home</li><li>2 Shop</li><li>3 Help</li></ul></header>
+        <h1>Chicken salad</h1>
+        <ul><li>Fresh</li><li>Quick</li><li>Cheap</li></ul>
+        <ul><li>6 cups chicken, shredded</li><li>&frac12; cup blue cheese</li>
+          <li>Salt, to taste</li></ul>
+        <hr><p>Combine the chicken and cheese.</p><p>Season. Makes 6 servings.</p>
+        <footer><p>Contact us</p></footer>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "6 cups chicken, shredded", "½ cup blue cheese", "Salt, to taste",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Combine the chicken and cheese.", "Season. Makes 6 servings.",
+      ])
+    // A page of lists that are not quantities, with prose, is still no recipe.
+    let article = RecipePages.page(
+      body: "<h1>Our shops</h1><ul><li>Oslo</li><li>Bergen</li><li>Tromsø</li></ul><p>Open.</p>")
+    #expect(throws: RecipeImportError.self) { try RecipePages.recipes(article) }
+  }
+
+  @Test("a \"Step-by-step\" heading names the method; its list is the steps, not later lists")
+  func stepByStep() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Stroganoff</h1>
+        <h3>Ingredients</h3><select><option>Metric</option></select>
+        <strong>For the pickle</strong><ul><li>50 g cucumber</li><li>1 shallot</li></ul>
+        <strong>For the beef</strong><ul><li>250 g beef fillet</li></ul>
+        <h3>Step-by-step</h3><ol><li>Slice the cucumber.</li><li>Fry the beef.</li></ol>
+        <ul class="tags"><li>Dinner</li><li>Beef</li></ul>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "50 g cucumber", "1 shallot", "250 g beef fillet",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == ["Slice the cucumber.", "Fry the beef."])
+  }
+
+  @Test("a step's number drawn in a cell of its own is no part of the step; soft hyphens go")
+  func stepNumbers() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Skewers</h1><h3>Ingredients</h3><ul><li>1 C strawberries</li><li>8 skewers</li></ul>
+        <h3>Directions</h3><ul>
+          <li><table><tr><td><span>1</span></td><td>Thread the straw&shy;berries.</td></tr></table></li>
+          <li><table><tr><td><span>2</span></td><td>Serve 2 skewers each.</td></tr></table></li>
+        </ul>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Thread the strawberries.", "Serve 2 skewers each.",
+      ])
+    // An ingredient's quantity drawn in its own element is kept.
+    let drawn = RecipePages.page(
+      body: #"""
+        <h1>Sauce</h1><div><span>Ingredients</span></div>
+        <ul><li><div>1</div><div><p>can tomato puree</p></div></li>
+          <li><div>3</div><div><p>cups water</p></div></li></ul>
+        <h2>Method</h2><p>Simmer.</p>
+        """#)
+    let sauce = try #require(try RecipePages.recipes(drawn).first)
+    #expect(
+      RecipePages.strings(sauce["recipeIngredient"]) == ["1 can tomato puree", "3 cups water"])
+  }
+
+  @Test("ingredients as lines, not a list: each line, a bold group name left out")
+  func ingredientLines() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Lamb curry</h1>
+        <h2>INGREDIENTS</h2><div><p><strong>Meatballs&nbsp;</strong><br> 400 grams lamb mince<br>
+          • 2 cloves garlic, crushed</p><p><strong>Sauce</strong></p><p>1 cup coconut cream</p>
+          <p><b>2 eggs</b></p></div>
+        <p>Zubereitung</p>
+        <p>– Roll the meatballs<br>– Simmer them in the sauce</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "400 grams lamb mince", "2 cloves garlic, crushed", "1 cup coconut cream", "2 eggs",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Roll the meatballs", "Simmer them in the sauce",
+      ])
+    // Lines inside an element that also holds the method heading: read up to the heading.
+    let wrapped = RecipePages.page(
+      body: #"""
+        <h1>Scones</h1><p>Ingredients</p>
+        <div><div><p>2 cups flour</p><p>1 cup cream</p></div>
+          <div><p>Method</p><p>Mix.</p><p>Bake.</p></div></div>
+        """#)
+    let scones = try #require(try RecipePages.recipes(wrapped).first)
+    #expect(RecipePages.strings(scones["recipeIngredient"]) == ["2 cups flour", "1 cup cream"])
+    #expect(RecipePages.lines(scones["recipeInstructions"]) == ["Mix.", "Bake."])
+  }
+
+  @Test("numbered step headings belong to the method; inside a list item they title the item")
+  func numberedStepHeadings() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Potatoes</h1><h3>Ingredients:</h3><ul><li>4 sweet potatoes</li><li>4 tbsp butter</li></ul>
+        <h3>Preparation:</h3><h6>STEP 1.</h6><p>Smash the garlic.</p>
+        <h6>Step 2</h6><p>Roast the potatoes.</p><h2>Comments</h2><p>Lovely!</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Smash the garlic.", "Roast the potatoes.",
+      ])
+    // Without a method heading, the first numbered step heading starts the method.
+    let unheaded = RecipePages.page(
+      body: #"""
+        <h1>Chowder</h1><h2>What You’ll Need</h2><ul><li>4 slices bacon</li><li>1 onion</li></ul>
+        <h2>Make ahead</h2><p>Dice the onions a day ahead.</p>
+        <h3>Step 1: Cook the bacon</h3><p>Cook the bacon.</p><h3>Step 2: Add</h3><p>Add the onion.</p>
+        """#)
+    let chowder = try #require(try RecipePages.recipes(unheaded).first)
+    #expect(
+      RecipePages.lines(chowder["recipeInstructions"]) == ["Cook the bacon.", "Add the onion."])
+    let titled = RecipePages.page(
+      body: #"""
+        <h1>Rice</h1><ul class="ingredients"><li>1 cup rice</li><li>2 cups water</li></ul>
+        <div class="method"><ul><li><h5>1. TO COOK:</h5><p>Boil the rice.</p></li>
+          <li><h5>2. TO SERVE:</h5><p>Fluff it.</p></li></ul></div>
+        """#)
+    let rice = try #require(try RecipePages.recipes(titled).first)
+    #expect(
+      RecipePages.lines(rice["recipeInstructions"]) == [
+        "1. TO COOK: Boil the rice.", "2. TO SERVE: Fluff it.",
+      ])
+    #expect(HeadingRecipeReader.isNumberedStep("stap 2:"))
+    #expect(HeadingRecipeReader.isNumberedStep("4. bake"))
+    #expect(!HeadingRecipeReader.isNumberedStep("10 minute dinners"))
+    #expect(!HeadingRecipeReader.isNumberedStep("steps"))
+  }
+
+  @Test("an absolute address glued after a bare origin is the inner address")
+  func gluedAddress() {
+    #expect(
+      PageURL.resolve("http://a.testhttps://cdn.test/x.jpg", base: "https://a.test/r")
+        == "https://cdn.test/x.jpg")
+    #expect(
+      PageURL.resolve("https://cdn.test/scale/https%3A%2F%2Fa.test%2Fx.png", base: nil)
+        == "https://cdn.test/scale/https%3A%2F%2Fa.test%2Fx.png")
+    #expect(
+      PageURL.resolve("https://cdn.test/img?src=https://a.test/x.png", base: nil)
+        == "https://cdn.test/img?src=https://a.test/x.png")
+  }
+}
