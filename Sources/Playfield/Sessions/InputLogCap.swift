@@ -108,14 +108,16 @@ final class InputLogCap: Sendable {
       let unknown: String? = logged.withLock { logged in
         var taken: [(String, Int)] = []
         for (sessionID, bytes) in inputs {
-          if logged.sessions.index(forKey: sessionID) == nil {
+          var found = logged.sessions.index(forKey: sessionID)
+          if found == nil {
             guard let owner = owners[sessionID] else {
               undo(taken, in: &logged)
               return sessionID
             }
             logged.sessions[sessionID] = Logged(owner: owner)
+            found = logged.sessions.index(forKey: sessionID)
           }
-          guard let index = logged.sessions.index(forKey: sessionID) else { continue }
+          guard let index = found else { continue }
           let bound = take(bytes, into: &logged.sessions.values[index], clients: &logged.clients)
           if let bound {
             undo(taken, in: &logged)
@@ -150,9 +152,10 @@ final class InputLogCap: Sendable {
     guard session.count < maxInputs else { return .count }
     guard session.bytes + bytes <= maxBytes else { return .bytes }
     if let payer = session.owner {
-      let total = clients[payer, default: 0]
+      let index = clients.index(forKey: payer)
+      let total = index.map { clients.values[$0] } ?? 0
       guard total + bytes <= maxBytesPerClient else { return .clientBytes }
-      clients[payer] = total + bytes
+      if let index { clients.values[index] = total + bytes } else { clients[payer] = bytes }
     }
     session.count += 1
     session.bytes += bytes

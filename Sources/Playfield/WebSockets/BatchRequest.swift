@@ -172,8 +172,10 @@ enum BatchRequest {
   /// Counts every entry's inputs against its session's log bound, all or none; on a full log
   /// counts nothing and names the session.
   static func admit(_ entries: [BatchStep.Entry], to log: InputLogCap) -> ClientError? {
-    let inputs = entries.flatMap { entry in
-      entry.inputs.lazy.map { (entry.session.id, $0.loggedSize) }
+    var inputs: [(String, Int)] = []
+    inputs.reserveCapacity(entries.count)
+    for entry in entries {
+      for input in entry.inputs { inputs.append((entry.session.id, input.loggedSize)) }
     }
     guard let (id, bound) = log.admit(inputs) else { return nil }
     return ClientError(bound.code, "session \(id): \(log.message(bound))")
