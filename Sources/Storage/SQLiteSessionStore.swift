@@ -57,19 +57,21 @@ public final class SQLiteSessionStore: SQLSessionStore {
     self.reader = Mutex(reader)
   }
 
-  /// Applies `Schema.migrations` with a checkpoint after each one's commit, then empties the
-  /// WAL. NB: a fresh file's migrations, one transaction each, write about 1.3 MB of WAL with
-  /// 16 KiB pages if it only grows; this way it holds one migration at a time, and the first
-  /// flush starts from an empty WAL.
+  /// Applies `Schema.migrations` with a checkpoint after each one's commit, then, if any was
+  /// applied, empties the WAL. NB: a fresh file's migrations, one transaction each, write about
+  /// 1.3 MB of WAL with 16 KiB pages if it only grows; this way it holds one migration at a
+  /// time, and the first flush starts from an empty WAL.
   private static func migrate(_ writer: Database) throws {
     guard !writer.isReadOnly else {
       try writer.migrate(Schema.migrations)
       return
     }
     try writer.execute("PRAGMA wal_autocheckpoint = 1")
-    try writer.migrate(Schema.migrations)
+    let applied = try writer.migrate(Schema.migrations)
     try writer.execute("PRAGMA wal_autocheckpoint = \(walAutocheckpointPages)")
-    _ = try writer.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(0) }
+    if !applied.isEmpty {
+      _ = try writer.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(0) }
+    }
   }
 
   /// SQLite's default: a checkpoint once a commit leaves the WAL over this many pages.
