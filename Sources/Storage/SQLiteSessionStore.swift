@@ -35,7 +35,7 @@ public final class SQLiteSessionStore: SQLSessionStore {
       options: Database.Options(
         readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
     let lock = writer.isReadOnly ? nil : try DatabaseLock(databasePath: path, holder: holder)
-    try writer.migrate(Schema.migrations)
+    try Self.migrate(writer)
     if lock?.isFirstInProcess == true {
       // NB: leases of a SQLite file can only be this process's predecessors', which are dead
       // (the lock says so): hand them back at once rather than wait for them to run out.
@@ -56,6 +56,26 @@ public final class SQLiteSessionStore: SQLSessionStore {
     self.writer = Mutex(writer)
     self.reader = Mutex(reader)
   }
+
+  /// Applies `Schema.migrations` with a checkpoint after each one's commit, then, if any was
+  /// applied, empties the WAL. NB: a fresh file's migrations, one transaction each, write about
+  /// 1.3 MB of WAL with 16 KiB pages if it only grows; this way it holds one migration at a
+  /// time, and the first flush starts from an empty WAL.
+  private static func migrate(_ writer: Database) throws {
+    guard !writer.isReadOnly else {
+      try writer.migrate(Schema.migrations)
+      return
+    }
+    try writer.execute("PRAGMA wal_autocheckpoint = 1")
+    let applied = try writer.migrate(Schema.migrations)
+    try writer.execute("PRAGMA wal_autocheckpoint = \(walAutocheckpointPages)")
+    if !applied.isEmpty {
+      _ = try writer.query("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(0) }
+    }
+  }
+
+  /// SQLite's default: a checkpoint once a commit leaves the WAL over this many pages.
+  private static let walAutocheckpointPages = 1000
 
   /// True when the database cannot be written (opened read-only or the file is not writable).
   public var isReadOnly: Bool { readOnly }

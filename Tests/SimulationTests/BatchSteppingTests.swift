@@ -111,4 +111,18 @@ struct BatchSteppingTests {
       }
     }
   }
+
+  @Test("a model held as any Simulation gives its batch values only if it takes batch steps")
+  func batchValuesThroughTheSimulationRequirement() throws {
+    let holes = try Holes(config: ["holes": [[0.5, 0.97], [0.2, 0.3]]], seed: 3)
+    var direct = BatchValues()
+    holes.writeBatchValues(into: &direct)
+    let models: [any Simulation] = [holes, try BouncingBalls(config: ["balls": 2], seed: 7)]
+    var values = BatchValues()
+    #expect(models[0].appendBatchValues(into: &values))
+    #expect(values.values.map(\.bitPattern) == direct.values.map(\.bitPattern))
+    #expect(values.values.count == holes.batchFields.count)
+    #expect(!models[1].appendBatchValues(into: &values))
+    #expect(values.values.count == holes.batchFields.count)
+  }
 }

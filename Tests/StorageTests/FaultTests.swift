@@ -109,6 +109,7 @@ import Testing
     let fixture = try StoreFixture()
     defer { fixture.remove() }
     var rootPage: Int64 = 0
+    var pageSize: Int64 = 0
     do {
       let store = try SQLiteSessionStore(path: fixture.path)
       try store.createSession(StoreFixture.session("s"))
@@ -118,12 +119,13 @@ import Testing
           $0.int64(0)
         }[0]
       }
+      pageSize = try store.withReader { try $0.query("PRAGMA page_size") { $0.int64(0) }[0] }
       try store.checkpoint()
     }
 
     let handle = try #require(FileHandle(forUpdatingAtPath: fixture.path))
-    try handle.seek(toOffset: UInt64(rootPage - 1) * 4096)
-    handle.write(Data(repeating: 0xA5, count: 4096))
+    try handle.seek(toOffset: UInt64((rootPage - 1) * pageSize))
+    handle.write(Data(repeating: 0xA5, count: Int(pageSize)))
     try handle.close()
 
     let store = try SQLiteSessionStore(path: fixture.path)

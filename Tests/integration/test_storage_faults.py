@@ -5,6 +5,7 @@ import json
 import os
 import resource
 import shutil
+import sqlite3
 import stat
 import tempfile
 import time
@@ -76,5 +77,38 @@ def test_a_read_only_database_degrades_health(start_playfield):
         assert "read-only" in health["databaseFile"]
         created = request(server.url + "/api/sessions", "POST", {"kind": "maze"})[2]
         assert created["durable"] is False and "read-only" in created["warning"]
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def page_size(database):
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as file:
+        return file.execute("PRAGMA page_size").fetchone()[0]
+
+
+def test_a_new_database_file_has_16_kib_pages(start_playfield):
+    server = start_playfield()
+    create_session(server, "maze")
+    assert page_size(server.database) == 16384
+    assert os.path.getsize(server.database + "-wal") < 1 << 20
+
+
+def test_an_older_file_with_4_kib_pages_keeps_them_and_works(start_playfield):
+    directory = tempfile.mkdtemp(prefix="playfield-4k-")
+    try:
+        database = os.path.join(directory, "playfield.db")
+        with sqlite3.connect(database) as old:  # as earlier builds made it
+            old.execute("PRAGMA page_size = 4096")
+            old.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            old.execute("PRAGMA journal_mode = WAL")
+            old.execute("CREATE TABLE kept (x)")
+        server = start_playfield(database=database)
+        session = create_session(server, "maze")
+        status, _, stored = request(f"{server.url}/api/sessions/{session['id']}")
+        assert status == 200 and stored["id"] == session["id"]
+        server.stop()
+        server = start_playfield(database=database)
+        assert request(f"{server.url}/api/sessions/{session['id']}")[0] == 200
+        assert page_size(database) == 4096
     finally:
         shutil.rmtree(directory, ignore_errors=True)

@@ -86,28 +86,93 @@ final class InputLogCap: Sendable {
   /// Counts one input of `bytes` for `sessionID` (and its owner); the bound it would pass (and
   /// nothing counted) when a log is full.
   func admit(_ sessionID: String, bytes: Int = 0) -> Bound? {
-    if let why = storage() {
+    admit(CollectionOfOne((sessionID, bytes)))?.bound
+  }
+
+  /// Counts `inputs` (each a session's id and the input's bytes), in order, all or none: the
+  /// first input that would pass a bound, and that bound (and nothing counted), or nil. Each
+  /// input is checked as `admit(_:bytes:)` checks it after those before it; the database is
+  /// asked once, and each input costs one lookup of its session under one lock.
+  func admit<Inputs: Collection<(String, Int)>>(
+    _ inputs: Inputs
+  ) -> (sessionID: String, bound: Bound)? {
+    if let why = storage(), let first = inputs.first {
       refusal.withLock { $0 = why }
-      return .storageBacklog
+      return (first.0, .storageBacklog)
     }
-    let known = logged.withLock { $0.sessions[sessionID] != nil }
-    let owner = known ? nil : owner(sessionID)
-    return logged.withLock { logged in
-      var session = logged.sessions[sessionID] ?? Logged(owner: owner)
-      guard session.count < maxInputs else { return .count }
-      guard session.bytes + bytes <= maxBytes else { return .bytes }
-      if let payer = session.owner {
-        let total = logged.clients[payer, default: 0]
-        guard total + bytes <= maxBytesPerClient else { return .clientBytes }
-        logged.clients[payer] = total + bytes
+    // NB: an owner is looked up outside the lock (it asks the registry): a session not seen
+    // before sends the batch back here once, with nothing counted, to learn its owner.
+    var owners: [String: ClientKey?] = [:]
+    var refused: (sessionID: String, bound: Bound)?
+    while true {
+      let unknown: String? = logged.withLock { logged in
+        var taken: [(String, Int)] = []
+        for (sessionID, bytes) in inputs {
+          var found = logged.sessions.index(forKey: sessionID)
+          if found == nil {
+            guard let owner = owners[sessionID] else {
+              undo(taken, in: &logged)
+              return sessionID
+            }
+            logged.sessions[sessionID] = Logged(owner: owner)
+            found = logged.sessions.index(forKey: sessionID)
+          }
+          guard let index = found else { continue }
+          let bound = take(bytes, into: &logged.sessions.values[index], clients: &logged.clients)
+          if let bound {
+            undo(taken, in: &logged)
+            refused = (sessionID, bound)
+            return nil
+          }
+          taken.append((sessionID, bytes))
+        }
+        return nil
       }
-      session.count += 1
-      session.bytes += bytes
-      session.admitted.count += 1
-      session.admitted.bytes += bytes
-      logged.sessions[sessionID] = session
-      return nil
+      guard let unknown else { return refused }
+      owners[unknown] = owner(unknown)
     }
+  }
+
+  /// Gives back inputs counted by `take` in this batch, last first.
+  private func undo(
+    _ taken: [(String, Int)],
+    in logged: inout (sessions: [String: Logged], clients: [ClientKey: Int])
+  ) {
+    for (sessionID, bytes) in taken.reversed() {
+      guard let index = logged.sessions.index(forKey: sessionID) else { continue }
+      give(bytes, from: &logged.sessions.values[index], clients: &logged.clients)
+    }
+  }
+
+  /// Counts one input of `bytes` into `session` and its owner's total; the bound it would pass
+  /// (and nothing changed) when a log is full.
+  private func take(
+    _ bytes: Int, into session: inout Logged, clients: inout [ClientKey: Int]
+  ) -> Bound? {
+    guard session.count < maxInputs else { return .count }
+    guard session.bytes + bytes <= maxBytes else { return .bytes }
+    if let payer = session.owner {
+      let index = clients.index(forKey: payer)
+      let total = index.map { clients.values[$0] } ?? 0
+      guard total + bytes <= maxBytesPerClient else { return .clientBytes }
+      if let index { clients.values[index] = total + bytes } else { clients[payer] = bytes }
+    }
+    session.count += 1
+    session.bytes += bytes
+    session.admitted.count += 1
+    session.admitted.bytes += bytes
+    return nil
+  }
+
+  /// Undoes one input of `bytes` counted by `take` (or refused after it was admitted).
+  private func give(_ bytes: Int, from session: inout Logged, clients: inout [ClientKey: Int]) {
+    guard session.count > 0 else { return }
+    let back = min(bytes, session.bytes)
+    session.count -= 1
+    session.bytes -= back
+    session.admitted.count -= 1
+    session.admitted.bytes -= back
+    if let payer = session.owner { Self.give(back, to: payer, in: &clients) }
   }
 
   /// What to tell the sender of an input refused at `bound`.
@@ -133,14 +198,8 @@ final class InputLogCap: Sendable {
   /// Gives back the room of one admitted input of `bytes` that was refused and not logged.
   func refund(_ sessionID: String, bytes: Int = 0) {
     logged.withLock { logged in
-      guard var session = logged.sessions[sessionID], session.count > 0 else { return }
-      let back = min(bytes, session.bytes)
-      session.count -= 1
-      session.bytes -= back
-      session.admitted.count -= 1
-      session.admitted.bytes -= back
-      logged.sessions[sessionID] = session
-      if let payer = session.owner { Self.give(back, to: payer, in: &logged.clients) }
+      guard let index = logged.sessions.index(forKey: sessionID) else { return }
+      give(bytes, from: &logged.sessions.values[index], clients: &logged.clients)
     }
   }
 

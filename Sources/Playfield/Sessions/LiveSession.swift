@@ -589,9 +589,7 @@ final class LiveSession: @unchecked Sendable {
     let result = withTurn { () -> BatchPart in
       guard !isClosing else { return .deleted }
       let left = machine.stepBatch(inputs, count: count, mayStep: mayStep) { perform($0) }
-      if left == 0, let model = machine.model as? any BatchStepping {
-        model.writeBatchValues(into: &values)
-      }
+      if left == 0 { _ = machine.model.appendBatchValues(into: &values) }
       return .stepped(left: left, tick: machine.model.tick)
     }
     guard case .stepped = result else { return result }

@@ -52,21 +52,38 @@ struct BatchReply: Sendable {
   }
 
   var bytes: [UInt8] {
-    var bytes = Self.magic
-    bytes.reserveCapacity(16 + ticks.count * (17 + 8 * width))
-    for word in [request, UInt32(ticks.count), UInt32(width)] {
-      withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
+    let count = 16 + ticks.count * 17 + values.values.count * 8
+    return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      var out = UnsafeMutableRawBufferPointer(buffer)
+      Self.put(Self.magic, into: &out)
+      Self.put(Self.littleEndian([request, UInt32(ticks.count), UInt32(width)]), into: &out)
+      Self.put(Self.littleEndian(ticks), into: &out)
+      #if _endian(little)
+        Self.put(values.values, into: &out)
+      #else
+        Self.put(values.values.map(\.bitPattern.littleEndian), into: &out)
+      #endif
+      Self.put(status, into: &out)
+      Self.put(Self.littleEndian(stored), into: &out)
+      initialized = count - out.count
     }
-    for tick in ticks {
-      withUnsafeBytes(of: tick.littleEndian) { bytes += $0 }
-    }
-    for value in values.values {
-      withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
-    }
-    bytes += status
-    for tick in stored {
-      withUnsafeBytes(of: tick.littleEndian) { bytes += $0 }
-    }
-    return bytes
+  }
+
+  /// Copies `elements`' bytes to the front of `out`, and moves `out` past them.
+  private static func put<Element: BitwiseCopyable>(
+    _ elements: [Element], into out: inout UnsafeMutableRawBufferPointer
+  ) {
+    elements.withUnsafeBytes { out.copyMemory(from: $0) }
+    out = UnsafeMutableRawBufferPointer(
+      rebasing: out[(elements.count * MemoryLayout<Element>.stride)...])
+  }
+
+  /// `words` as their little-endian forms (themselves on a little-endian machine).
+  private static func littleEndian<Word: FixedWidthInteger>(_ words: [Word]) -> [Word] {
+    #if _endian(little)
+      words
+    #else
+      words.map(\.littleEndian)
+    #endif
   }
 }

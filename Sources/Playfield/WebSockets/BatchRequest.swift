@@ -169,21 +169,16 @@ enum BatchRequest {
       })
   }
 
-  /// Counts every entry's inputs against its session's log bound; on a full log, gives back
-  /// what this message took and names the session.
+  /// Counts every entry's inputs against its session's log bound, all or none; on a full log
+  /// counts nothing and names the session.
   static func admit(_ entries: [BatchStep.Entry], to log: InputLogCap) -> ClientError? {
-    var taken: [(String, Int)] = []
+    var inputs: [(String, Int)] = []
+    inputs.reserveCapacity(entries.count)
     for entry in entries {
-      for input in entry.inputs {
-        let bytes = input.loggedSize
-        if let bound = log.admit(entry.session.id, bytes: bytes) {
-          for (id, bytes) in taken { log.refund(id, bytes: bytes) }
-          return ClientError(bound.code, "session \(entry.session.id): \(log.message(bound))")
-        }
-        taken.append((entry.session.id, bytes))
-      }
+      for input in entry.inputs { inputs.append((entry.session.id, input.loggedSize)) }
     }
-    return nil
+    guard let (id, bound) = log.admit(inputs) else { return nil }
+    return ClientError(bound.code, "session \(id): \(log.message(bound))")
   }
 
   /// Gives back the log room of every entry's inputs (a step admitted, then refused whole).

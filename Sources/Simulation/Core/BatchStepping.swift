@@ -18,6 +18,12 @@ public protocol BatchStepping: Simulation {
 }
 
 extension BatchStepping {
+  /// Its batch values (`writeBatchValues`).
+  public func appendBatchValues(into values: inout BatchValues) -> Bool {
+    writeBatchValues(into: &values)
+    return true
+  }
+
   /// A tilt component in g, checked as a `tilt` message's `x` or `y`.
   static func checkedTilt(_ value: Double, field: String) throws(SimulationError) -> Double {
     guard (-2...2).contains(value) else {

@@ -102,6 +102,12 @@ public protocol Simulation: Sendable {
   /// before it encodes a joiner's hello, whether that hello is big and charged to the joiner.
   /// Models whose hello can pass a few KiB give one.
   var helloBytesEstimate: Int { get }
+
+  /// Appends the model's batch values (`BatchStepping.writeBatchValues`) and says true; says
+  /// false, with nothing appended, for a model that takes no batch steps. A requirement, so a
+  /// session holding `any Simulation` asks without casting it to `any BatchStepping` (a copy
+  /// of the model and a conformance lookup) after every batch step.
+  func appendBatchValues(into values: inout BatchValues) -> Bool
 }
 
 extension Simulation {
@@ -125,6 +131,9 @@ extension Simulation {
 
   /// Every step is light.
   public var nextStepIsHeavy: Bool { false }
+
+  /// No batch values: the model takes no batch steps.
+  public func appendBatchValues(into values: inout BatchValues) -> Bool { false }
 
   /// Every step may change the frame.
   public var lastStepChangedFrame: Bool { true }
