@@ -7,15 +7,20 @@ realtime holes session's ticks per second (overall and in the slowest whole seco
 of its tilts, sent four times a second, the server refused.
 
     PYTHONPATH=clients/python/src .venv/bin/python Benchmarks/client/gym_long.py \
-        [--vector 64] [--seconds 180] [--binary .build/release/playfield] [--database URL]
+        [--vector 64] [--seconds 180] [--binary .build/release/playfield]
+        [--database URL | --postgres]
 
 Starts its own server as `gym_steps.py` does (port 0, a fresh SQLite file unless `--database`
-names a PostgreSQL URL; only the session counts raised, to fit the environments; every other
-limit at its default) and samples `/healthz` and `/proc/PID/status` once a second.
+names a PostgreSQL URL, or `--postgres` asks for a PostgreSQL server of its own, started as the
+tests start theirs and stopped at the end; only the session counts raised, to fit the
+environments; every other limit at its default) and samples `/healthz` and
+`/proc/PID/status` once a second. Its temporary folder goes at the end.
 """
 import argparse
 import json
 import os
+import pathlib
+import shutil
 import sys
 import tempfile
 import threading
@@ -30,6 +35,9 @@ from gym_steps import ROOT, RealtimeWatcher, cpu_seconds  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "Tests"))
 from launcher import Playfield  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import cluster  # noqa: E402  (scripts/cluster.py: Postgres)
 
 
 class TiltingWatcher(RealtimeWatcher):
@@ -74,11 +82,19 @@ def main():
     parser.add_argument("--vector", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=180)
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "playfield"))
-    parser.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    store = parser.add_mutually_exclusive_group()
+    store.add_argument("--database", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    store.add_argument("--postgres", action="store_true",
+                       help="a PostgreSQL server of its own, in a temporary folder")
     args = parser.parse_args()
     count = args.vector
     directory = tempfile.mkdtemp(prefix="playfield-long-")
-    database = args.database or os.path.join(directory, "bench.db")
+    os.chmod(directory, 0o755)  # NB: PostgreSQL runs as its own user
+    postgres = None
+    if args.postgres:
+        os.mkdir(os.path.join(directory, "pg"))
+        postgres = cluster.Postgres(pathlib.Path(directory) / "pg")
+    database = postgres.url if postgres else args.database or os.path.join(directory, "bench.db")
     playfield = Playfield(
         "--sessions-per-client", str(max(16, count + 2)), "--session-share", "100",
         "--max-sessions", str(max(256, 2 * count + 8)),
@@ -131,6 +147,9 @@ def main():
         last = health(url).get("pendingWrites", {})
     finally:
         playfield.stop(timeout=15)
+        if postgres:
+            postgres.stop()
+        shutil.rmtree(directory, ignore_errors=True)
     env_steps = steps[0] * count
     rows = last.get("writtenRows", 0) - first.get("writtenRows", 0)
     written = last.get("writtenBytes", 0) - first.get("writtenBytes", 0)
