@@ -104,6 +104,9 @@ extension SessionAPI {
       states.end(key, client: client, answer: nil)
       return pending.succeed(error.response)
     }
+    // The log's first chunk is read here, with the rest of the start: a log that fits in one
+    // chunk is stepped by one job.
+    job.readNextChunk()
     // NB: an asker who leaves stops the job: nothing more is charged to them.
     pending.onAbandoned { job.stepping.withLock { $0 }?.cancel() }
     step(job, client: client, pending, states, scheduler)
