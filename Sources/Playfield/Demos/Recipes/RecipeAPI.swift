@@ -299,14 +299,10 @@ final class RecipeAPI: Sendable {
   func shoppingSocket(_ request: Request, client: ClientKey, origins: OriginPolicy) -> Reply {
     if let refusal = origins.check(request) { return .response(refusal) }
     let found: RecipeBook?
-    let stored: String
     do {
       guard let store else { throw APIError.noDatabase }
+      // The list itself is read by the hub, in order with the writes of the book's list.
       found = try book(request, client: client, store: store, need: .read)
-      // NB: read here, on a store worker (the route is `.store`), and a failure refuses the
-      // connection: a list shown empty for want of the store would be stored empty at the
-      // device's next change.
-      stored = try found.map { try store.shoppingList(bookID: $0.id) } ?? "[]"
     } catch let error as APIError {
       return .response(error.response)
     } catch {
@@ -320,7 +316,7 @@ final class RecipeAPI: Sendable {
       return .webSocket(
         accepted,
         ShoppingSocketHandler(
-          hub: shopping, bookID: book.id, stored: stored, canChange: book.access >= .write,
+          hub: shopping, bookID: book.id, canChange: book.access >= .write,
           client: client.description))
     case .reject(let response):
       return .response(response)

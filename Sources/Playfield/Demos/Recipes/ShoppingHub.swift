@@ -6,19 +6,45 @@ import Storage
 import Synchronization
 import WebSocket
 
-/// The live shopping lists: for each book with a device connected, its list and the sockets
-/// to tell. Every change is stored (`recipe_books.shopping`) and sent, whole, to every device
-/// of the book, the sender included, in the order the changes were applied. Changes are
-/// written off the event loops, in the order they were applied, on a queue of their own.
+/// The live shopping lists: for each book with a device connected or a change not yet stored,
+/// its list and the sockets to tell. Every change is applied under one lock, sent, whole, to
+/// every device of the book (the sender included) and stored (`recipe_books.shopping`).
+///
+/// Three rules keep every device and the store in one order:
+/// - A book's channel is made by the first device to open it, and its list is read from the
+///   store then, off the event loops; the channel goes only when its last device has gone and
+///   its last change is stored. So the store holds the newest list whenever there is no
+///   channel, and a device never starts from a list older than a change it follows.
+/// - Everything the hub sends (lists, and the errors answering a device) is handed to one
+///   serial queue under the lock, so each device gets them in the order they happened.
+/// - The list is stored whole by one write at a time per book, each writing the newest list;
+///   a write that fails is tried again a second later, and the channel stays until one works.
 final class ShoppingHub: Sendable {
   private struct Channel {
-    var list: ShoppingList
+    /// `nil` until the store has been read.
+    var list: ShoppingList?
     var sockets: [UInt64: WebSocket] = [:]
+    /// Changes sent while the list was being read, applied in order once it is.
+    var early: [(change: JSONValue, from: WebSocket)] = []
+    /// Changes applied, and how many of them the store holds.
+    var version: UInt64 = 0
+    var storedVersion: UInt64 = 0
+    /// A write of this book is queued or running.
+    var writing = false
+
+    var canGo: Bool { sockets.isEmpty && storedVersion == version && !writing }
   }
+
+  /// Most changes a channel keeps while its list is read.
+  static let maxEarlyChanges = 64
 
   private let store: (any SessionStore)?
   private let channels = Mutex<[String: Channel]>([:])
-  private let writes = DispatchQueue(label: "playfield.shopping-writes")
+  /// Reads and writes of the lists, in order, off the event loops.
+  private let storage = DispatchQueue(label: "playfield.shopping-storage")
+  /// Everything sent to devices, in the order it was decided.
+  private let sends = DispatchQueue(label: "playfield.shopping-sends")
+  private let retryDelay: DispatchTimeInterval
   private let log = Logger(label: "playfield.recipes")
   /// The changes each client sent in the last minute (`--shopping-changes-per-minute`).
   private let changes: Mutex<ImportWindow>
@@ -26,11 +52,13 @@ final class ShoppingHub: Sendable {
 
   init(
     store: (any SessionStore)?, changesPerMinute: Int = 600,
-    wallClock: @escaping @Sendable () -> Double = { 0 }
+    wallClock: @escaping @Sendable () -> Double = { 0 },
+    retryDelay: DispatchTimeInterval = .seconds(1)
   ) {
     self.store = store
     self.changes = Mutex(ImportWindow(perMinute: changesPerMinute))
     self.wallClock = wallClock
+    self.retryDelay = retryDelay
   }
 
   /// Counts one change by `client`; refuses it (counting nothing) past its share of the
@@ -42,51 +70,143 @@ final class ShoppingHub: Sendable {
         + "in \(Int(wait.rounded(.up))) s")
   }
 
-  /// Adds a device to the book's channel and sends it the list (`stored`, as the store held
-  /// it, unless the channel is open already: then its list, which is newer).
-  func open(bookID: String, stored: String, socket: WebSocket) {
-    let list = channels.withLock { channels in
-      var channel = channels[bookID] ?? Channel(list: ShoppingList(stored: stored))
+  /// Adds a device to the book's channel. It gets the list now if the channel has it, else
+  /// once the store has been read.
+  func open(bookID: String, socket: WebSocket) {
+    let mustRead = channels.withLock { channels in
+      var channel = channels[bookID] ?? Channel()
+      let isNew = channels[bookID] == nil
       channel.sockets[socket.id] = socket
       channels[bookID] = channel
-      return channel.list
+      if let list = channel.list { send(Self.message(list), to: [socket]) }
+      return isNew
     }
-    socket.send(.text(Self.message(list).jsonString))
+    if mustRead { storage.async { self.read(bookID: bookID) } }
   }
 
-  /// Applies a device's change, stores the list and sends it to every device of the book.
-  func apply(_ message: JSONValue, bookID: String) throws(ShoppingListError) {
-    let changed: (ShoppingList, [WebSocket])? = try channels.withLock {
-      channels throws(ShoppingListError) in
-      guard var channel = channels[bookID] else { return nil }
-      try channel.list.apply(message)
-      channels[bookID] = channel
-      return (channel.list, Array(channel.sockets.values))
-    }
-    guard let (list, sockets) = changed else { return }
-    let text = Self.message(list).jsonString
-    write(list.json.jsonString, bookID: bookID)
-    for socket in sockets { socket.send(.text(text)) }
-  }
-
-  /// Stores a book's list on the writes queue; a failure is logged (the devices keep the list,
-  /// and the next change stores it whole again).
-  private func write(_ items: String, bookID: String) {
-    guard let store else { return }
-    writes.async { [log] in
-      do {
-        try store.setShoppingList(bookID: bookID, items: items)
+  /// Applies a device's change (or keeps it while the list is read), and sends the list to
+  /// every device of the book; a change that cannot be applied is answered with an error.
+  func apply(_ change: JSONValue, bookID: String, from socket: WebSocket) {
+    channels.withLock { channels in
+      guard var channel = channels[bookID] else { return }
+      defer { channels[bookID] = channel }
+      guard channel.list != nil else {
+        guard channel.early.count < Self.maxEarlyChanges else {
+          return refuse(ShoppingListError("the list is still being read; try again"), to: [socket])
+        }
+        return channel.early.append((change, socket))
+      }
+      do throws(ShoppingListError) {
+        try channel.list!.apply(change)
       } catch {
-        log.error("the shopping list of a book could not be stored: \(error)")
+        return refuse(error, to: [socket])
+      }
+      changed(&channel, bookID: bookID)
+    }
+  }
+
+  /// Answers a device with an error, in order with the lists it is sent.
+  func refuse(_ error: ShoppingListError, to sockets: [WebSocket]) {
+    let answer: JSONValue = ["type": "error", "message": .string(error.message)]
+    send(answer, to: sockets)
+  }
+
+  /// Removes a device; the book's channel goes when its last device has and its list is stored.
+  func close(bookID: String, socket: WebSocket) {
+    channels.withLock { channels in
+      channels[bookID]?.sockets[socket.id] = nil
+      if channels[bookID]?.canGo == true { channels[bookID] = nil }
+    }
+  }
+
+  // MARK: Under the lock
+
+  /// After a change to `channel`'s list: tells its devices and has the list stored.
+  private func changed(_ channel: inout Channel, bookID: String) {
+    channel.version += 1
+    send(Self.message(channel.list!), to: Array(channel.sockets.values))
+    guard !channel.writing else { return }
+    channel.writing = true
+    storage.async { self.write(bookID: bookID) }
+  }
+
+  private func send(_ message: JSONValue, to sockets: [WebSocket]) {
+    guard !sockets.isEmpty else { return }
+    let text = message.jsonString
+    sends.async {
+      for socket in sockets { socket.send(.text(text)) }
+    }
+  }
+
+  // MARK: On the storage queue
+
+  /// Reads a new channel's list, applies the changes sent meanwhile and sends it. A failure
+  /// closes the channel's devices: a list shown empty for want of the store would be stored
+  /// empty at the next change.
+  private func read(bookID: String) {
+    let stored: String
+    do {
+      stored = try store?.shoppingList(bookID: bookID) ?? "[]"
+    } catch {
+      log.error("the shopping list of a book could not be read: \(error)")
+      channels.withLock { channels in
+        let sockets = Array(channels.removeValue(forKey: bookID)?.sockets.values ?? [:].values)
+        refuse(ShoppingListError("the shopping list could not be read; try again"), to: sockets)
+        sends.async {
+          for socket in sockets { socket.close(.tryAgainLater, reason: "the store") }
+        }
+      }
+      return
+    }
+    channels.withLock { channels in
+      guard var channel = channels[bookID] else { return }
+      defer { channels[bookID] = channel }
+      var list = ShoppingList(stored: stored)
+      var changes = 0
+      for (change, socket) in channel.early {
+        do throws(ShoppingListError) {
+          try list.apply(change)
+          changes += 1
+        } catch {
+          refuse(error, to: [socket])
+        }
+      }
+      channel.early = []
+      channel.list = list
+      if changes > 0 {
+        changed(&channel, bookID: bookID)
+      } else {
+        send(Self.message(list), to: Array(channel.sockets.values))
       }
     }
   }
 
-  /// Removes a device; the book's channel goes when its last device does.
-  func close(bookID: String, socket: WebSocket) {
-    channels.withLock { channels in
-      channels[bookID]?.sockets[socket.id] = nil
-      if channels[bookID]?.sockets.isEmpty == true { channels[bookID] = nil }
+  /// Stores the newest list of the book; writes again while changes keep coming, and tries
+  /// again later if the store fails.
+  private func write(bookID: String) {
+    let newest: (items: String, version: UInt64)? = channels.withLock { channels in
+      guard let channel = channels[bookID], let list = channel.list else { return nil }
+      return (list.json.jsonString, channel.version)
+    }
+    guard let (items, version) = newest else { return }
+    var failure: (any Error)?
+    do {
+      try store?.setShoppingList(bookID: bookID, items: items)
+    } catch {
+      failure = error
+    }
+    let again: Bool = channels.withLock { channels in
+      guard var channel = channels[bookID] else { return false }
+      defer { channels[bookID] = channel.canGo ? nil : channel }
+      if failure == nil { channel.storedVersion = version }
+      channel.writing = channel.storedVersion != channel.version
+      return channel.writing
+    }
+    if let failure {
+      log.error("the shopping list of a book could not be stored; trying again: \(failure)")
+      storage.asyncAfter(deadline: .now() + retryDelay) { self.write(bookID: bookID) }
+    } else if again {
+      storage.async { self.write(bookID: bookID) }
     }
   }
 

@@ -8,14 +8,12 @@ import WebSocket
 struct ShoppingSocketHandler: WebSocketHandler {
   let hub: ShoppingHub
   let bookID: String
-  /// The list as the store held it when the connection was accepted.
-  let stored: String
   let canChange: Bool
   /// Who is charged for the changes this device sends.
   let client: String
 
   func opened(_ socket: WebSocket) {
-    hub.open(bookID: bookID, stored: stored, socket: socket)
+    hub.open(bookID: bookID, socket: socket)
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
@@ -25,10 +23,9 @@ struct ShoppingSocketHandler: WebSocketHandler {
         let value = try? JSONValue.parse(text, maxDepth: 8)
       else { throw ShoppingListError("send a JSON object of at most 256 KiB") }
       try hub.charge(client)
-      try hub.apply(value, bookID: bookID)
+      hub.apply(value, bookID: bookID, from: socket)
     } catch {
-      let answer: JSONValue = ["type": "error", "message": .string(error.message)]
-      socket.send(.text(answer.jsonString))
+      hub.refuse(error, to: [socket])
     }
   }
 
