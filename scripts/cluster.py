@@ -65,6 +65,7 @@ def nginx_config(shards, port, directory, listen="127.0.0.1"):
         f"    location = /metrics/{name} {{\n      proxy_pass http://{address}/metrics;\n"
         f"      proxy_next_upstream off;\n    }}" for name, address in shards.items())
     routes = "\n".join(f'    "~{SESSION_PATHS}{name}\\." playfield_shard_{name};' for name in shards)
+    routes += "\n    /ws/recipes/shopping playfield_shopping;"
     return f"""# Playfield behind nginx: written by scripts/cluster.py for {len(shards)} processes
 # ({", ".join(f"{n}={a}" for n, a in shards.items())}). See docs/deployment.md.
 worker_processes 2;
@@ -111,6 +112,15 @@ http {{
     hash $remote_addr consistent;
 {everyone}
     keepalive 32;
+  }}
+  # The live shopping lists: every book's devices on one process (the next one on the ring
+  # while it is down), since a book's devices share one live list (ShoppingHub) and reach it
+  # through links of different tokens, which nothing here can map to their book.
+  upstream playfield_shopping {{
+    zone playfield_shopping 64k;
+    hash "shopping" consistent;
+{everyone}
+    keepalive 4;
   }}
 {shard_upstreams}
 

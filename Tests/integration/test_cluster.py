@@ -147,6 +147,42 @@ def test_compare_groups_made_and_played_through_nginx(cluster):
         assert asyncio.run(play(group)) == 2, group["id"]
 
 
+def test_a_shopping_list_is_live_on_every_device_whichever_link_it_used(cluster):
+    """A book's shopping list lives in the memory of one process (ShoppingHub), so nginx sends
+    every device of it there: through `playfield_all`, four devices were spread over the three
+    processes and missed each other's changes (and each process stored its own list over the
+    others')."""
+    soup = {"@context": "https://schema.org", "@type": "Recipe", "name": "Soup",
+            "recipeIngredient": ["1 onion"], "recipeInstructions": "Simmer."}
+    status, _, saved = request(cluster.url + "/api/recipes/import?save=1", "POST",
+                               json.dumps(soup).encode(), {"Content-Type": "application/ld+json"})
+    assert status == 201, saved
+    owner = saved["book"]["token"]
+    status, _, links = request(f"{cluster.url}/api/recipes/links?token={owner}", "POST", b"")
+    assert status == 200, links
+    shared = links["write"]
+
+    async def shop():
+        devices = [await connect(f"{cluster.ws_url}/ws/recipes/shopping?token={token}",
+                                 open_timeout=10)
+                   for token in [owner, shared, owner, shared]]
+        try:
+            for device in devices:
+                await receive_until_async(device, lambda m: m["type"] == "list", 10, "the list")
+            for number, device in enumerate(devices):
+                await device.send(json.dumps({"type": "add", "items": [
+                    {"name": f"thing {number}", "amount": 1, "unit": "", "aisle": "other"}]}))
+                for other in devices:
+                    await receive_until_async(
+                        other, lambda m: m["type"] == "list" and len(m["items"]) == number + 1, 10,
+                        f"change {number} on every device")
+        finally:
+            for device in devices:
+                await device.close()
+
+    asyncio.run(shop())
+
+
 def test_metrics_of_every_process_through_nginx(cluster):
     """/metrics/NAME through nginx is process NAME's /metrics (Prometheus' text format, read by
     the Python client's parser), with the lease families of the shared store; /metrics is any
