@@ -104,7 +104,7 @@ http {{
 {everyone}
     keepalive 32;
   }}
-  # Cold work (tile renders, sphere packings): each client address to one process (the next
+  # Cold work (tile renders, sphere packings, recipe imports): each client address to one process (the next
   # one on the ring while it is down), so that the per-client and per-address limits of that
   # process are the client's across the cluster (docs/deployment.md, "Quotas").
   upstream playfield_by_address {{
@@ -152,6 +152,10 @@ http {{
       add_header X-Cache-Status $upstream_cache_status always;
     }}
     location /api/spheres {{
+      proxy_pass http://playfield_by_address;
+    }}
+    # Recipe imports (and the pages fetched for them): their per-client quotas are a process's.
+    location = /api/recipes/import {{
       proxy_pass http://playfield_by_address;
     }}
     # /metrics: any one process's (Prometheus' text format); /metrics/NAME: process NAME's.

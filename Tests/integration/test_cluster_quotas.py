@@ -17,11 +17,13 @@ from test_cluster import start_cluster
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 PER_CLIENT = 4
+IMPORTS_PER_MINUTE = 3
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    made = start_cluster(3, ["--sessions-per-client", str(PER_CLIENT)])
+    made = start_cluster(3, ["--sessions-per-client", str(PER_CLIENT),
+                             "--recipe-imports-per-minute", str(IMPORTS_PER_MINUTE)])
     yield made
     made.stop()
 
@@ -97,3 +99,17 @@ def test_one_clients_tile_renders_all_go_to_one_process(cluster):
         assert head["X-Cache-Status"] == "MISS"
     rose = {shard: computed(cluster, shard, "tiles") - before[shard] for shard in shards}
     assert sorted(rose.values()) == [0, 0, 6], rose
+
+
+def test_one_clients_recipe_imports_are_held_to_one_quota_across_the_processes(cluster):
+    # Recipe imports are routed by client address too: through round robin, each of the three
+    # processes let one client import --recipe-imports-per-minute pages.
+    page = json.dumps({"@context": "https://schema.org", "@type": "Recipe", "name": "Soup",
+                       "recipeIngredient": ["1 onion"], "recipeInstructions": "Simmer."}).encode()
+    statuses = []
+    for _ in range(IMPORTS_PER_MINUTE + 1):
+        status, _, body = request(f"{cluster.url}/api/recipes/import", "POST", page,
+                                  {"Content-Type": "application/ld+json"})
+        statuses.append(status)
+    assert statuses == [200] * IMPORTS_PER_MINUTE + [429], (statuses, body)
+    assert "--recipe-imports-per-minute" in str(body), body
