@@ -8,7 +8,17 @@
 /// A reader of a log that may be compacted while it reads (`compacting`: an on-demand
 /// session's) checks after each chunk that the log still starts before the chunk, and throws
 /// `LogCompactedError` when inputs it needed are gone.
+///
+/// A reader whose reads run elsewhere (a store worker) asks for the next chunk with `readNext`
+/// on a copy and `take`s the answer: once half the chunk in hand is used (`wantsReadAhead`), so
+/// that the next one is there when this one ends. It then holds at most two chunks.
 public struct InputLogReader: Sendable {
+  /// A chunk of the log read after `from` by `readNext`, for the reader to `take`.
+  public struct ChunkRead: Sendable {
+    let from: LogPosition
+    let inputs: [LoggedInput]
+  }
+
   /// The session whose log this reads.
   public let sessionID: String
   /// Most inputs read from the store at once, and held.
@@ -19,9 +29,11 @@ public struct InputLogReader: Sendable {
   /// The chunk in hand and the index of its next input.
   private var chunk: [LoggedInput] = []
   private var next = 0
+  /// The chunk after it, read ahead.
+  private var ahead: [LoggedInput]?
   /// Where the next chunk starts.
   private var position: LogPosition
-  /// Whether the last chunk read was the end of the log.
+  /// Whether the last chunk read (the one in hand, or the one ahead) was the end of the log.
   private var atEnd = false
   /// A tick's inputs gathered before a busy store interrupted the read.
   private var partial: [LoggedInput] = []
@@ -45,7 +57,13 @@ public struct InputLogReader: Sendable {
 
   /// Whether the next `inputs(at:)` may have to read the store: the chunk in hand is used up
   /// and the log goes on.
-  public var wouldRead: Bool { next == chunk.count && !atEnd }
+  public var wouldRead: Bool { next == chunk.count && ahead == nil && !atEnd }
+
+  /// Whether the next chunk should be read ahead now: half the chunk in hand is used, none is
+  /// read ahead, and the log goes on.
+  public var wantsReadAhead: Bool {
+    ahead == nil && !atEnd && !chunk.isEmpty && next * 2 >= chunk.count
+  }
 
   /// The inputs logged at `tick` in seq order (those of earlier ticks not yet read are
   /// skipped); nil when the store was busy, so ask again. With `mayRead` false it reads only
@@ -55,8 +73,13 @@ public struct InputLogReader: Sendable {
     partial.removeAll { $0.tick != tick }
     while true {
       if next == chunk.count {
+        if let read = ahead {
+          (chunk, next, ahead) = (read, 0, nil)
+          continue
+        }
         guard !atEnd else { break }
-        guard mayRead, try readChunk() else { return nil }
+        guard mayRead, let read = try readNext() else { return nil }
+        take(read)
         continue
       }
       let input = chunk[next]
@@ -72,33 +95,47 @@ public struct InputLogReader: Sendable {
   public mutating func restart(after tick: Int64) {
     chunk = []
     next = 0
+    ahead = nil
     partial = []
     atEnd = false
     position = .after(tick: tick)
   }
 
-  /// Replaces the chunk in hand with the next one; false when the store was busy.
-  private mutating func readChunk() throws -> Bool {
+  /// Reads the chunk after the last one this reader read, changing nothing (a copy may run it
+  /// on another thread); nil when the store was busy.
+  public func readNext() throws -> ChunkRead? {
     guard
       let read = try store.inputs(
         sessionID: sessionID, after: position, limit: chunkSize, wait: wait)
-    else { return false }
+    else { return nil }
     if compacting {
       // NB: read after the chunk: a log that still starts before the chunk's first tick was
       // whole when the chunk was read (compaction only ever drops a prefix).
-      guard let start = try store.logStart(sessionID: sessionID, wait: wait) else { return false }
+      guard let start = try store.logStart(sessionID: sessionID, wait: wait) else { return nil }
       // (Inputs are logged at tick 1 and later.)
       let needed = max(1, position.seq == .max ? position.tick + 1 : position.tick)
       guard start < needed else {
         throw LogCompactedError(sessionID: sessionID, tick: needed, logStart: start)
       }
     }
-    chunk = read
-    next = 0
+    return ChunkRead(from: position, inputs: read)
+  }
+
+  /// Takes a chunk `readNext` read: as the chunk in hand when that is used up, else as the one
+  /// ahead. A chunk read from elsewhere (the reader restarted since, or took it already) is
+  /// dropped: false.
+  @discardableResult
+  public mutating func take(_ read: ChunkRead) -> Bool {
+    guard read.from == position, ahead == nil, !atEnd else { return false }
+    if next == chunk.count {
+      (chunk, next) = (read.inputs, 0)
+    } else {
+      ahead = read.inputs
+    }
     chunksRead += 1
-    mostHeld = max(mostHeld, chunk.count)
-    atEnd = read.count < chunkSize
-    if let last = read.last { position = LogPosition(tick: last.tick, seq: last.seq) }
+    mostHeld = max(mostHeld, chunk.count + (ahead?.count ?? 0))
+    atEnd = read.inputs.count < chunkSize
+    if let last = read.inputs.last { position = LogPosition(tick: last.tick, seq: last.seq) }
     return true
   }
 }

@@ -108,6 +108,52 @@ struct InputLogReaderTests {
     #expect(try Self.read(&reader, from: 2, through: 1000) == Array(log[3...]))
   }
 
+  @Test(
+    "a chunk read ahead on a copy is taken in order: no read at its boundary, two chunks held",
+    // (A tick of the log has 3 inputs: at chunks of 8 and more, one tick never passes from less
+    // than half the chunk used to its end, where the next chunk is needed.)
+    arguments: Backend.allCases, [8, 13, 64])
+  func readAhead(_ backend: Backend, chunkSize: Int) throws {
+    let (fixture, log) = try Self.store(backend)
+    defer { fixture.remove() }
+    var reader = InputLogReader(store: fixture.store, sessionID: "s", chunkSize: chunkSize)
+    var read: [LoggedInput] = []
+    var aheadTaken = 0
+    for tick in Int64(1)...1001 {
+      if reader.wantsReadAhead {
+        // As a store worker does: a copy reads, the reader takes the answer.
+        let copy = reader
+        let taken = reader.take(try #require(try copy.readNext()))
+        #expect(taken)
+        aheadTaken += 1
+      }
+      #expect(!reader.wouldRead || tick == 1, "the next chunk was there at tick \(tick)")
+      read += try #require(try reader.inputs(at: tick, mayRead: tick == 1))
+    }
+    #expect(read == log)
+    #expect(aheadTaken >= log.count / chunkSize - 1)
+    #expect(reader.mostHeld <= 2 * chunkSize)
+  }
+
+  @Test("a chunk read before a restart, or taken already, is dropped", arguments: Backend.allCases)
+  func staleReads(_ backend: Backend) throws {
+    let (fixture, log) = try Self.store(backend)
+    defer { fixture.remove() }
+    var reader = InputLogReader(store: fixture.store, sessionID: "s", chunkSize: 4)
+    _ = try Self.read(&reader, from: 1, through: 1)
+    let copy = reader
+    let chunk = try #require(try copy.readNext())
+    let first = reader.take(chunk)
+    let second = reader.take(chunk)
+    #expect(first)
+    #expect(!second, "taken once")
+    let stale = try #require(try reader.readNext())
+    reader.restart(after: 100)
+    let afterSeek = reader.take(stale)
+    #expect(!afterSeek, "read before the seek")
+    #expect(try Self.read(&reader, from: 101, through: 1000) == log.filter { $0.tick > 100 })
+  }
+
   @Test("the last tick of inputs and a bounded chunk query", arguments: Backend.allCases)
   func queries(_ backend: Backend) throws {
     let (fixture, log) = try Self.store(backend)

@@ -7,24 +7,18 @@ import Synchronization
 /// scheduler), so a database that stalls (PostgreSQL frozen) holds up that playback only: it
 /// waits where it is, and every other session and replay goes on.
 ///
-/// The next chunk of the log is read ahead while the playback waits for it, one read at a
-/// time; a seek (`restart`) forgets a read under way. A snapshot for a seek is waited for a few
+/// One read at a time, of the chunk after the reader's (`InputLogReader.readNext`), started
+/// when the playback needs it or, ahead, once half the chunk in hand is used; a seek
+/// (`restart`) forgets a read under way. A snapshot for a seek is waited for a few
 /// milliseconds at most: past that the seek steps from where the model is, which ends in the
 /// same state.
 final class LogReads: Sendable {
-  /// A read that finished: the reader after it, and what it answered for `tick`.
-  struct Done: Sendable {
-    let generation: Int
-    let tick: Int64
-    let reader: InputLogReader
-    let answer: Result<[LoggedInput]?, any Error>
-  }
-
   private struct State {
     /// Bumped by each restart: a read begun before it is thrown away.
     var generation = 0
     var underWay = false
-    var done: Done?
+    /// A read that finished and was not taken yet.
+    var done: Result<InputLogReader.ChunkRead?, any Error>?
   }
 
   let calls: StoreCalls
@@ -38,36 +32,42 @@ final class LogReads: Sendable {
     self.client = client
   }
 
-  /// `tick`'s inputs as `reader` reads them on a store worker: the answer of a read that has
-  /// finished (with the reader to carry on from), or nil while one is under way (a new one is
-  /// started when none is, or when the store refused the last).
-  func inputs(at tick: Int64, from reader: InputLogReader) -> Done? {
-    let (finished, start, generation) = state.withLock { state -> (Done?, Bool, Int) in
-      if let done = state.done, done.generation == state.generation, done.tick == tick {
-        state.done = nil
-        return (done, false, state.generation)
-      }
+  /// Whether a read is under way.
+  var isReading: Bool { state.withLock { $0.underWay } }
+
+  /// The read that finished since the last call, taken out: its chunk (nil when the store was
+  /// busy). A failed read is given only when the playback `needs` the next chunk; till then it
+  /// is kept (and no other read starts).
+  func finished(needs: Bool) -> Result<InputLogReader.ChunkRead?, any Error>? {
+    state.withLock { state in
+      guard let done = state.done else { return nil }
+      if case .failure = done, !needs { return nil }
       state.done = nil
-      guard !state.underWay else { return (nil, false, state.generation) }
-      state.underWay = true
-      return (nil, true, state.generation)
+      return done
     }
-    if let finished { return finished }
-    guard start else { return nil }
+  }
+
+  /// Starts reading the chunk after `reader`'s on a store worker, unless a read is under way
+  /// or finished and not taken.
+  func start(after reader: InputLogReader) {
+    let generation: Int? = state.withLock { state in
+      guard !state.underWay, state.done == nil else { return nil }
+      state.underWay = true
+      return state.generation
+    }
+    guard let generation else { return }
     let refusal = calls.run(
       client: client,
       { [self] in
-        var copy = reader
-        let answer = Result { () throws(any Error) -> [LoggedInput]? in try copy.inputs(at: tick) }
+        let answer = Result { () throws(any Error) in try reader.readNext() }
         state.withLock { state in
           state.underWay = false
           guard state.generation == generation else { return }
-          state.done = Done(generation: generation, tick: tick, reader: copy, answer: answer)
+          state.done = answer
         }
       },
       expired: { [self] _ in state.withLock { $0.underWay = false } })
     if refusal != nil { state.withLock { $0.underWay = false } }
-    return nil
   }
 
   /// Forgets any read under way or finished: the playback seeks.

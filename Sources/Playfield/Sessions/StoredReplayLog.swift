@@ -30,6 +30,9 @@ struct StoredReplayLog: ReplayLog {
   /// The inputs read and held at most at once.
   var mostHeld: Int { reader.mostHeld }
 
+  /// Whether a store worker is reading the log for it now.
+  var isReading: Bool { reads?.isReading ?? false }
+
   /// From now on the store is read on store workers, charged to `client`.
   mutating func readOn(_ calls: StoreCalls, for client: ClientKey) {
     reads = LogReads(calls: calls, client: client)
@@ -40,13 +43,17 @@ struct StoredReplayLog: ReplayLog {
     return try logged.map { type.loggedInput(try JSONValue.parse($0.input)) }
   }
 
-  /// `tick`'s logged inputs: from the chunk in hand, else read here or by a store worker.
+  /// `tick`'s logged inputs: from the chunks in hand, else read here, or nil while a store
+  /// worker reads the next chunk (asked for ahead, once half the one in hand is used).
   private mutating func read(_ tick: Int64) throws -> [LoggedInput]? {
     guard let reads else { return try reader.inputs(at: tick) }
-    if let inHand = try reader.inputs(at: tick, mayRead: false) { return inHand }
-    guard reader.wouldRead, let done = reads.inputs(at: tick, from: reader) else { return nil }
-    reader = done.reader
-    return try done.answer.get()
+    if let read = try reads.finished(needs: reader.wouldRead)?.get() { reader.take(read) }
+    guard let inHand = try reader.inputs(at: tick, mayRead: false) else {
+      reads.start(after: reader)
+      return nil
+    }
+    if reader.wantsReadAhead { reads.start(after: reader) }
+    return inHand
   }
 
   mutating func restart(after tick: UInt64) {
