@@ -142,7 +142,8 @@ final class ShoppingHub: Sendable {
 
   /// Reads a new channel's list, applies the changes sent meanwhile and sends it. A failure
   /// closes the channel's devices: a list shown empty for want of the store would be stored
-  /// empty at the next change.
+  /// empty at the next change. A channel whose list is in already (read for an earlier channel
+  /// of the book, which closed while this read waited) keeps it: it may hold newer changes.
   private func read(bookID: String) {
     let stored: String
     do {
@@ -150,6 +151,7 @@ final class ShoppingHub: Sendable {
     } catch {
       log.error("the shopping list of a book could not be read: \(error)")
       channels.withLock { channels in
+        guard channels[bookID]?.list == nil else { return }
         let sockets = Array(channels.removeValue(forKey: bookID)?.sockets.values ?? [:].values)
         refuse(ShoppingListError("the shopping list could not be read; try again"), to: sockets)
         sends.async {
@@ -159,7 +161,7 @@ final class ShoppingHub: Sendable {
       return
     }
     channels.withLock { channels in
-      guard var channel = channels[bookID] else { return }
+      guard var channel = channels[bookID], channel.list == nil else { return }
       defer { channels[bookID] = channel }
       var list = ShoppingList(stored: stored)
       var changes = 0
