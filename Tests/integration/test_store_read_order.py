@@ -40,18 +40,29 @@ def test_a_parked_session_comes_back_with_every_input_it_acknowledged(start_play
     # The second parks the first (one live session per client); asking for the first brings
     # it back and parks the second.
     second = create_session(server, "paintbrush")
-    lock = hold_write_lock(server.database)
-    try:
-        with socket(server, first) as ws:
-            receive_until(ws, lambda m: m["type"] == "hello", 10, "the hello")
-            ws.send(json.dumps(stroke(1, 100)))
+    with socket(server, first) as ws:
+        receive_until(ws, lambda m: m["type"] == "hello", 10, "the hello")
+        # A stroke stored: everything queued before it (the second's last rows) is stored.
+        ws.send(json.dumps(stroke(1, 100)))
+        ws.send(json.dumps({"type": "flush", "id": "stored"}))
+        stored = receive_until(ws, lambda m: m.get("id") == "stored", 20, "the stroke stored")
+        assert stored["type"] == "stored", stored
+        lock = hold_write_lock(server.database)
+        try:
+            ws.send(json.dumps(stroke(2, 200)))
+            # NB: the first stroke's paint came before its `stored` answer.
             receive_until(ws, lambda m: m["type"] == "event" and m["name"] == "paint", 10,
-                          "the stroke acknowledged")
+                          "the second stroke acknowledged")
+        except BaseException:
+            lock.rollback()
+            lock.close()
+            raise
+    try:
         idle(server, first)
-        # Asking for the second parks the first, whose stroke the store cannot have yet.
+        # Asking for the second parks the first, whose second stroke the store cannot have yet.
         status, _, body = request(f"{server.url}/api/sessions/{second['id']}")
         assert status == 200, body
-        # The first cannot come back before its stroke is stored: it is refused, not shown
+        # The first cannot come back before that stroke is stored: it is refused, not shown
         # without it.
         status, headers, body = request(f"{server.url}/api/sessions/{first['id']}")
         assert status == 503, body
@@ -63,4 +74,43 @@ def test_a_parked_session_comes_back_with_every_input_it_acknowledged(start_play
                "the first session back once its stroke is stored")
     with socket(server, first) as ws:
         hello = receive_until(ws, lambda m: m["type"] == "hello", 10, "the hello")
-        assert hello["strokes"] == 1 and len(hello["marks"]) == 1, hello
+        assert hello["strokes"] == 2 and len(hello["marks"]) == 2, hello
+
+
+def test_readers_of_the_log_refuse_rather_than_show_it_without_acknowledged_inputs(start_playfield):
+    """A replay, a replay state and an `/inputs` page wait 5 s for the session's queued
+    writes; when they are still not stored, each is refused (the viewer asks again), never
+    answered from a log that lacks an input the session acknowledged."""
+    server = start_playfield()
+    session = create_session(server, "paintbrush")
+    lock = hold_write_lock(server.database)
+    try:
+        with socket(server, session) as ws:
+            receive_until(ws, lambda m: m["type"] == "hello", 10, "the hello")
+            ws.send(json.dumps(stroke(1, 100)))
+            receive_until(ws, lambda m: m["type"] == "event" and m["name"] == "paint", 10,
+                          "the stroke acknowledged")
+        tick = request(f"{server.url}/api/sessions/{session['id']}")[2]["tick"]
+        with connect(f"{server.ws_url}/ws/replays/{session['id']}") as replay:
+            first = receive_until(replay, lambda m: m["type"] in ("hello", "error"), 20,
+                                  "the replay's hello or error")
+            assert first["type"] == "error" and "not stored yet" in first["message"], first
+        status, headers, body = request(
+            f"{server.url}/api/sessions/{session['id']}/replay?tick={tick}", timeout=20)
+        assert (status, headers["Retry-After"]) == (503, "1"), body
+        assert "not stored yet" in body["error"]["message"] if isinstance(body.get("error"), dict) \
+            else "not stored yet" in json.dumps(body), body
+        status, headers, body = request(
+            f"{server.url}/api/sessions/{session['id']}/inputs",
+            headers={"Authorization": "Bearer " + session["token"]}, timeout=20)
+        assert (status, headers["Retry-After"]) == (503, "1"), body
+    finally:
+        lock.rollback()
+        lock.close()
+    status, _, page = request(f"{server.url}/api/sessions/{session['id']}/inputs",
+                              headers={"Authorization": "Bearer " + session["token"]}, timeout=20)
+    assert status == 200 and [i["input"]["type"] for i in page["inputs"]] == ["stroke"], page
+    with connect(f"{server.ws_url}/ws/replays/{session['id']}") as replay:
+        hello = receive_until(replay, lambda m: m["type"] in ("hello", "error"), 20,
+                              "the replay's hello")
+        assert hello["type"] == "hello" and hello["end"] >= tick, hello

@@ -72,7 +72,11 @@ struct InputPageResource: ColdResource {
   }
 
   func compute(_ key: Key, work: inout ColdWork) throws -> [UInt8] {
-    _ = journal.writer.flush(sessionID: key.session, timeout: 5)
+    do {
+      try journal.stored(sessionID: key.session, timeout: 5)
+    } catch {
+      throw ColdResourceError(.serviceUnavailable, error.description, headers: ["Retry-After": "1"])
+    }
     do {
       guard let stored = try journal.store.session(id: key.session) else {
         throw ColdResourceError(.notFound, "no stored session \(key.session)")

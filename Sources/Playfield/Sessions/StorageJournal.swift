@@ -153,6 +153,15 @@ final class StorageJournal: SessionJournal {
     writer.hold(lease)
   }
 
+  /// Waits (at most `timeout` seconds) until session `id`'s queued writes are stored, for a
+  /// reader that must never show the session older than its clients were told it is; throws
+  /// when they are not stored by then.
+  func stored(sessionID id: String, timeout: Double) throws(UnstoredWrites) {
+    guard writer.flush(sessionID: id, timeout: timeout) else {
+      throw UnstoredWrites(sessionID: id)
+    }
+  }
+
   func storageRefusal() -> String? {
     writer.refusesInput()
   }
