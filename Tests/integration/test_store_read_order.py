@@ -114,3 +114,37 @@ def test_readers_of_the_log_refuse_rather_than_show_it_without_acknowledged_inpu
         hello = receive_until(replay, lambda m: m["type"] in ("hello", "error"), 20,
                               "the replay's hello")
         assert hello["type"] == "hello" and hello["end"] >= tick, hello
+
+
+def test_a_delete_is_answered_only_once_the_store_has_it(start_playfield):
+    """A delete the store refuses (its write lock held past the busy timeout) is answered 503,
+    and the session stays, live or parked; before, it was answered 204 and the store kept the
+    session, so a restart brought it back."""
+    server = start_playfield("--sessions-per-client", "1")
+    parked = create_session(server, "paintbrush")
+    live = create_session(server, "paintbrush")  # parks the first
+
+    def delete(session):
+        return request(f"{server.url}/api/sessions/{session['id']}", "DELETE",
+                       headers={"Authorization": "Bearer " + session["token"]}, timeout=20)
+
+    def stored_ids():
+        with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
+            return {row[0] for row in db.execute("SELECT id FROM sessions")}
+
+    lock = hold_write_lock(server.database)
+    try:
+        for session in (live, parked):
+            status, headers, body = delete(session)
+            assert (status, headers["Retry-After"]) == (503, "1"), (session["id"], body)
+            assert "cannot be deleted" in json.dumps(body), body
+        assert request(f"{server.url}/api/sessions/{live['id']}")[0] == 200
+    finally:
+        lock.rollback()
+        lock.close()
+    assert {live["id"], parked["id"]} <= stored_ids()
+    for session in (live, parked):
+        assert delete(session)[0] == 204
+    assert not {live["id"], parked["id"]} & stored_ids()
+    for session in (live, parked):
+        assert request(f"{server.url}/api/sessions/{session['id']}")[0] == 404

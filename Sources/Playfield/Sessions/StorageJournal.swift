@@ -199,6 +199,11 @@ final class StorageJournal: SessionJournal {
     writer.save(Snapshot(sessionID: sessionID, tick: Int64(tick), state: state))
   }
 
+  func deleteStored(sessionID: String) throws {
+    // NB: rows still queued for it are skipped by the writer (the session is gone).
+    _ = try store.deleteSession(id: sessionID)
+  }
+
   func deleted(sessionID: String) {
     writer.forget(sessionID: sessionID)
     leases?.forget(sessionID: sessionID)
