@@ -127,10 +127,11 @@ class Driver:
                 ws.send(json.dumps({"type": "attach", "id": number, "session": session.id,
                                     "token": session.token}))
                 answer = json.loads(ws.recv(timeout=WAIT))
-                if answer.get("error") in ("too-many", "parked"):
+                if answer.get("error") in ("too-many", "parked", "busy"):
                     # NB: a parked session comes back charged to its owner: with every one of
                     # the owner's places in use (attached here), it stays parked; one parked
-                    # between its lookup and its attach is not attached (asked again later).
+                    # between its lookup and its attach is not attached (asked again later), and
+                    # one whose last inputs are not stored yet stays parked (`busy`).
                     continue
                 assert answer["type"] == "attached", (session.id, answer)
                 attached.append(session)

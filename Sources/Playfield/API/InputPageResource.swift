@@ -3,6 +3,7 @@ import HTTP
 import JSON
 import Server
 import Storage
+import Synchronization
 import Tiles
 
 /// `GET /api/sessions/ID/inputs?after=TICK`: the logged inputs, by tick, oldest first, in pages
@@ -14,14 +15,21 @@ import Tiles
 ///
 /// A cold resource that is never cached (each page reads the log as it is now): the one
 /// `ColdResourceService` reads it on a niced worker and charges each page to its reader, as it
-/// does tiles and sphere packings.
+/// does tiles and sphere packings. Never joined either: each request is read for itself, after
+/// its own wait for the session's queued writes (a request joining one whose read had begun
+/// got a page without the inputs acknowledged in between).
 struct InputPageResource: ColdResource {
-  /// One page: which session, after which tick, and the token that must control it.
+  /// One page: which session, after which tick, the token that must control it, and which
+  /// request asks (`asked`: no two requests share a key, so none joins another's reading).
   struct Key: Hashable, Sendable {
     var session: String
     var after: Int64
     var token: String
+    var asked: UInt64
   }
+
+  /// Requests for pages so far (`Key.asked`).
+  private static let requests = Atomic<UInt64>(0)
 
   let journal: StorageJournal
   /// Most bytes of input text in a page.
@@ -64,7 +72,8 @@ struct InputPageResource: ColdResource {
       }
       after = value
     }
-    return Key(session: path.joined(), after: after, token: token)
+    let asked = Self.requests.add(1, ordering: .relaxed).newValue
+    return Key(session: path.joined(), after: after, token: token, asked: asked)
   }
 
   func headers(for key: Key) -> HTTPHeaders {
@@ -72,7 +81,11 @@ struct InputPageResource: ColdResource {
   }
 
   func compute(_ key: Key, work: inout ColdWork) throws -> [UInt8] {
-    _ = journal.writer.flush(sessionID: key.session, timeout: 5)
+    do {
+      try journal.stored(sessionID: key.session, timeout: 5)
+    } catch {
+      throw ColdResourceError(.serviceUnavailable, error.description, headers: ["Retry-After": "1"])
+    }
     do {
       guard let stored = try journal.store.session(id: key.session) else {
         throw ColdResourceError(.notFound, "no stored session \(key.session)")

@@ -155,8 +155,12 @@ extension SessionAPI {
   private static func replayStart(journal: StorageJournal, key: ReplayStates.Key) -> Result<
     ReplayStateJob, APIError
   > {
-    _ = journal.writer.flush(sessionID: key.session, timeout: 5)
     let id = key.session
+    do {
+      try journal.stored(sessionID: id, timeout: 5)
+    } catch {
+      return .failure(error.refusal)
+    }
     do {
       guard let stored = try journal.store.session(id: id) else {
         return .failure(APIError(.notFound, "no stored session \(id)"))

@@ -11,7 +11,7 @@ extension LiveSession {
   /// it is not stored now when the server cannot store and had not told it.
   func accepted(from socket: WebSocket) {
     guard journal != nil else { return }
-    tell(watermarks.withLock { $0.accepted(by: socket) })
+    notify { $0.accepted(by: socket) }
   }
 
   /// The server cannot store inputs now (`StorageWatch`), for `why`: each connection that
@@ -19,7 +19,7 @@ extension LiveSession {
   /// told get their watermark.
   func storing(problem why: String?) {
     guard journal != nil else { return }
-    tell(watermarks.withLock { marks in why.map { marks.cannotStore($0) } ?? marks.storesAgain() })
+    notify { marks in why.map { marks.cannotStore($0) } ?? marks.storesAgain() }
   }
 
   /// An input counted by `accepted(from:)` could not be queued.
@@ -35,12 +35,17 @@ extension LiveSession {
       return ClientError(
         "not-stored", "this session is kept in memory only: nothing of it is stored")
     }
-    switch watermarks.withLock({ $0.flush(socket, id: id) }) {
-    case .now(let notice):
-      tell([notice])
-    case .waiting:
-      break
-    case .tooMany:
+    var tooMany = false
+    notify { marks in
+      switch marks.flush(socket, id: id) {
+      case .now(let notice): return [notice]
+      case .waiting: return []
+      case .tooMany:
+        tooMany = true
+        return []
+      }
+    }
+    if tooMany {
       return ClientError(
         "too-many",
         "\(StoredWatermarks<WebSocket>.maxWaitingFlushes) flushes of this connection wait already; "
@@ -52,7 +57,18 @@ extension LiveSession {
   /// The writer committed the session's log through `tick` (on the writer's thread).
   func stored(through tick: UInt64) {
     storedThrough.max(tick, ordering: .sequentiallyConsistent)
-    tell(watermarks.withLock { $0.stored(through: tick) })
+    notify { $0.stored(through: tick) }
+  }
+
+  /// Decides notices under the watermarks' lock and sends them in that order, whichever
+  /// threads decide them (the writer's, the storage watch's, the session's, an event loop):
+  /// sent outside the lock, a later watermark could reach a client before an earlier one
+  /// (`OrderedOutbox`).
+  func notify(
+    _ decide: (inout StoredWatermarks<WebSocket>) -> [StoredWatermarks<WebSocket>.Notice]
+  ) {
+    let mustSend = watermarks.withLock { marks in notices.post(decide(&marks)) }
+    if mustSend { notices.drain { tell($0) } }
   }
 
   /// The last tick through which the writer committed the session's log: every input it

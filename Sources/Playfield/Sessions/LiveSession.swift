@@ -44,6 +44,8 @@ final class LiveSession: @unchecked Sendable {
   private let mailbox: Mutex<SessionMailbox>
   /// Which of each connection's inputs are stored (`LiveSession+Stored`).
   let watermarks = Mutex(StoredWatermarks<WebSocket>())
+  /// The watermark notices, sent in the order `watermarks` decided them (`notify`).
+  let notices = OrderedOutbox<StoredWatermarks<WebSocket>.Notice>()
   /// The last tick whose inputs went to the journal, and the last the writer committed.
   let loggedThrough = Atomic<UInt64>(0)
   let storedThrough = Atomic<UInt64>(0)
@@ -668,12 +670,11 @@ final class LiveSession: @unchecked Sendable {
       broadcast(message, to: ready(message, for: sockets), delivery)
     case .applied(let senders, let tick):
       guard journal != nil else { break }
-      tell(
-        watermarks.withLock { marks in
-          senders.flatMap {
-            marks.applied(logged: $0.logged, refused: $0.refused, by: $0.client, at: tick)
-          }
-        })
+      notify { marks in
+        senders.flatMap {
+          marks.applied(logged: $0.logged, refused: $0.refused, by: $0.client, at: tick)
+        }
+      }
     case .journalInputs(let inputs, let tick):
       // NB: before the journal has them, so a commit of them is never older than this.
       loggedThrough.store(tick, ordering: .sequentiallyConsistent)

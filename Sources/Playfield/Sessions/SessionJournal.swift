@@ -22,6 +22,10 @@ protocol SessionJournal: Sendable {
   func snapshot(sessionID: String, tick: UInt64, state: [UInt8])
   /// The session is gone for good.
   func deleted(sessionID: String)
+  /// Deletes the session from the store now, before a client is told it is deleted; throws,
+  /// changing nothing, when the store refuses (a delete answered but never stored would bring
+  /// the session back at the next restart, or to another process of a shared store).
+  func deleteStored(sessionID: String) throws
   /// Stores that the session's seat links were replaced; returns the new generation, or nil
   /// when the journal does not keep them.
   func renewSeatLinks(sessionID: String) throws -> Int64?
@@ -41,6 +45,8 @@ protocol SessionJournal: Sendable {
 }
 
 extension SessionJournal {
+  /// Nothing to delete: the journal keeps nothing.
+  func deleteStored(sessionID: String) throws {}
   /// Keeps no seat links (the session counts them in memory).
   func renewSeatLinks(sessionID: String) throws -> Int64? { nil }
   /// Always: the journal's store is this process's alone.

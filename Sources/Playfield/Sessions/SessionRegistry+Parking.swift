@@ -74,12 +74,26 @@ extension SessionRegistry {
     }
   }
 
+  /// Seconds a parked session's return waits for its queued writes to be stored.
+  static let unparkFlushWait = 2.0
+
   private func bringBack(_ id: String, journal: StorageJournal) -> LiveSession? {
     let wasParked = parked.withLock { $0.remove(id) } != nil
     guard wasParked || journal.leases != nil else { return nil }
+    // The session's last inputs and progress may still be queued: it comes back only once
+    // they are stored, never from an older state than its clients were told of. Until then it
+    // stays parked, and the asker is told to ask again.
+    if wasParked, !journal.writer.flush(sessionID: id, timeout: Self.unparkFlushWait) {
+      parked.withLock { _ = $0.insert(id) }
+      var refusal = APIError(
+        .serviceUnavailable,
+        "session \(id) cannot come back yet: its last inputs are not stored; ask again")
+      refusal.headers.set("Retry-After", "1")
+      noteNotBack(id, refusal)
+      logger.warning("session \(id) stays parked: its last inputs are not stored yet")
+      return nil
+    }
     do {
-      // The session's last progress and inputs may still be queued.
-      if wasParked { journal.writer.flush(sessionID: id, timeout: 2) }
       // NB: the holder seen last stays known until the store answers, so that a request
       // asking meanwhile (on another store worker) still hears "held elsewhere", not 404.
       let adopted = try journal.adopt(sessionID: id)
@@ -144,6 +158,8 @@ extension SessionRegistry {
       return session
     } catch {
       journal.release(sessionID: id)
+      // NB: it stays parked, to be asked for again (it was lost until a restart before).
+      if wasParked { parked.withLock { _ = $0.insert(id) } }
       unreachable.withLock {
         if $0.count >= Self.maxUnreachable { $0.removeAll() }
         $0.insert(id)

@@ -236,7 +236,24 @@ final class SessionRegistry: Sendable {
     if try deleteParked(id, token: token) { return }
     guard let session = session(id) else { throw APIError(.notFound, "no session \(id)") }
     try Self.checkDeleting(token: token, storedHash: session.tokenHash)
+    try deleteStored(id)
     remove(session, reason: "the session was deleted")
+  }
+
+  /// Deletes `id` from the store before its delete is answered; `503` with `Retry-After`,
+  /// changing nothing, when the store refuses (before, the delete was answered `204` and the
+  /// failure only logged, so the session came back at the next restart).
+  private func deleteStored(_ id: String) throws(APIError) {
+    do {
+      try journal?.deleteStored(sessionID: id)
+    } catch {
+      var refusal = APIError(
+        .serviceUnavailable,
+        "session \(id) cannot be deleted from the database now (\(APIError.told(error))); "
+          + "try again")
+      refusal.headers.set("Retry-After", "1")
+      throw refusal
+    }
   }
 
   private static func checkDeleting(token: String?, storedHash: String) throws(APIError) {
@@ -273,6 +290,7 @@ final class SessionRegistry: Sendable {
       }
       guard let stored else { return false }
       try Self.checkDeleting(token: token, storedHash: stored.tokenHash)
+      try deleteStored(id)
       parked.withLock { _ = $0.remove(id) }
       forgetParked(id)
       journal.deleted(sessionID: id)

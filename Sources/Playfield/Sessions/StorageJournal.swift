@@ -153,6 +153,15 @@ final class StorageJournal: SessionJournal {
     writer.hold(lease)
   }
 
+  /// Waits (at most `timeout` seconds) until session `id`'s queued writes are stored, for a
+  /// reader that must never show the session older than its clients were told it is; throws
+  /// when they are not stored by then.
+  func stored(sessionID id: String, timeout: Double) throws(UnstoredWrites) {
+    guard writer.flush(sessionID: id, timeout: timeout) else {
+      throw UnstoredWrites(sessionID: id)
+    }
+  }
+
   func storageRefusal() -> String? {
     writer.refusesInput()
   }
@@ -188,6 +197,11 @@ final class StorageJournal: SessionJournal {
 
   func snapshot(sessionID: String, tick: UInt64, state: [UInt8]) {
     writer.save(Snapshot(sessionID: sessionID, tick: Int64(tick), state: state))
+  }
+
+  func deleteStored(sessionID: String) throws {
+    // NB: rows still queued for it are skipped by the writer (the session is gone).
+    _ = try store.deleteSession(id: sessionID)
   }
 
   func deleted(sessionID: String) {

@@ -22,10 +22,12 @@ struct StoredRecording {
   }
 
   /// Reads session `id` (after the writer's pending rows are flushed); nil when there is no
-  /// such session. Throws when it cannot be read or its start no longer loads. Blocks on the
-  /// database: call it off the event loops and the game loop.
+  /// such session. Throws when it cannot be read, its start no longer loads, or its queued
+  /// rows are not stored within 5 s (`UnstoredWrites`: the recording would end before inputs
+  /// its clients were told of). Blocks on the database: call it off the event loops and the
+  /// game loop.
   static func read(journal: StorageJournal, id: String, chunkSize: Int) throws -> StoredRecording? {
-    _ = journal.writer.flush(sessionID: id, timeout: 5)
+    try journal.stored(sessionID: id, timeout: 5)
     guard var stored = try journal.store.session(id: id) else { return nil }
     guard let type = Demo.model(ofKind: stored.kind) else {
       throw SimulationError(field: "kind", message: "unknown kind \(stored.kind)")

@@ -182,3 +182,6 @@ struct StoredWatermarks<Client: AnyObject> {
     return notices
   }
 }
+
+/// Sent from whichever thread decided it (`OrderedOutbox`).
+extension StoredWatermarks.Notice: Sendable where Client: Sendable {}

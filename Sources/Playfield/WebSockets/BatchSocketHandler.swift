@@ -386,7 +386,9 @@ final class BatchSocketHandler: WebSocketHandler {
       return error
     }
     if let refusal = registry.notBack.withLock({ $0[sessionID] }) {
-      var error = ClientError("too-many", refusal.message, field: "session")
+      // NB: 503 passes (the server is full, or the session's last inputs are not stored yet).
+      let code = refusal.status == .serviceUnavailable ? "busy" : "too-many"
+      var error = ClientError(code, refusal.message, field: "session")
       error.retryAfterMs = Self.heldRetryMs
       return error
     }
