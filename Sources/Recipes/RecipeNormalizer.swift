@@ -12,7 +12,10 @@ enum RecipeNormalizer {
       recipe[key] = clean(value, depth: 0)
     }
     recipe["@type"] = "Recipe"
-    recipe.removeValue(forKey: "ingredients")
+    // Names that are no schema.org terms but another recipe vocabulary's ("instructions",
+    // "yields", "title", ...) are not passed through: a reader of either vocabulary would
+    // take a page's stray `"instructions": []` for the recipe's steps.
+    for key in otherVocabulary { recipe.removeValue(forKey: key) }
     recipe.removeValue(forKey: "recipeIngredient")
     recipe.removeValue(forKey: "recipeInstructions")
     if let name = members["name"].flatMap(text) ?? members["headline"].flatMap(text) {
@@ -22,7 +25,8 @@ enum RecipeNormalizer {
     if !ingredients.isEmpty {
       recipe["recipeIngredient"] = .array(ingredients.map(JSONValue.string))
     }
-    let steps = RecipeInstructions.normalise(members["recipeInstructions"])
+    let steps = RecipeInstructions.normalise(
+      members["recipeInstructions"] ?? members["instructions"])
     if !steps.isEmpty { recipe["recipeInstructions"] = .array(steps) }
     var times: [String: String] = [:]
     for key in RecipeDuration.keys {
@@ -54,6 +58,11 @@ enum RecipeNormalizer {
     }
     return .object(recipe)
   }
+
+  /// Recipe field names of recipe-scrapers' vocabulary that schema.org does not define.
+  private static let otherVocabulary = [
+    "ingredients", "instructions", "instructions_list", "title", "yields", "total_time",
+  ]
 
   /// One line of text from a string, a number, the first of a list, or an object's name.
   static func text(_ value: JSONValue) -> String? {

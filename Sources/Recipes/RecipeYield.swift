@@ -5,7 +5,7 @@
 enum RecipeYield {
   /// Units a yield may count, singular and plural, longest match wins.
   private static let units: [(String, String)] = [
-    ("dozen", "dozens"), ("batch", "batches"), ("cake", "cakes"), ("sandwich", "sandwiches"),
+    ("dozen", "dozen"), ("batch", "batches"), ("cake", "cakes"), ("sandwich", "sandwiches"),
     ("bun", "buns"), ("hamburger bun", "hamburger buns"), ("cookie", "cookies"),
     ("muffin", "muffins"), ("cupcake", "cupcakes"), ("loaf", "loaves"), ("pie", "pies"),
     ("cup", "cups"), ("pint", "pints"), ("quart", "quarts"), ("gallon", "gallons"),

@@ -188,6 +188,47 @@ struct LabelledPageTests {
     #expect(RecipePages.lines(tea["recipeInstructions"]) == ["Steep."])
   }
 
+  @Test("JSON-LD lists that are empty or hold only null are missing: the page's lists fill them")
+  func emptyMarkupLists() throws {
+    for lists in [
+      #""recipeIngredient":[],"recipeInstructions":[]"#,
+      #""recipeIngredient":[null],"recipeInstructions":[{"@type":"HowToStep","text":""}]"#,
+    ] {
+      let html = RecipePages.page(
+        head: RecipePages.ldJSON(#"{"@type":"Recipe","name":"Lemonade",\#(lists)}"#),
+        body: #"""
+          <h2>Ingredients</h2><ul><li>3 lemons</li><li>1 l water</li></ul>
+          <h2>Method</h2><p>Squeeze the lemons.</p><p>Stir in the water.</p>
+          """#)
+      let recipe = try #require(try RecipePages.recipes(html).first)
+      #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["3 lemons", "1 l water"])
+      #expect(
+        RecipePages.lines(recipe["recipeInstructions"]) == [
+          "Squeeze the lemons.", "Stir in the water.",
+        ])
+    }
+  }
+
+  @Test("another vocabulary's names in the markup are not passed through as fields")
+  func otherVocabularyNames() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"Tea","title":"Tea | Shop","instructions":[],"yields":"x",
+         "recipeIngredient":["1 tea bag"],"recipeInstructions":[{"@type":"HowToStep","text":"Steep."}]}
+        """#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    for key in ["title", "instructions", "yields", "ingredients"] { #expect(recipe[key] == nil) }
+    #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Steep."])
+    // Steps given only under the other name are the recipe's steps.
+    let other = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Tea","recipeIngredient":["1 tea bag"],"instructions":"Steep."}"#
+      ))
+    let tea = try #require(try RecipePages.recipes(other).first)
+    #expect(RecipePages.lines(tea["recipeInstructions"]) == ["Steep."])
+  }
+
   @Test("a label alone in bold before its value as text; a row of header cells over values")
   func labelsBesideText() throws {
     let html = RecipePages.page(

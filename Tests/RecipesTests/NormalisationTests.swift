@@ -35,7 +35,7 @@ struct NormalisationTests {
     arguments: [
       ("4", "4 servings"), ("4-6 servings", "6 servings"), ("Serves 2 to 4", "4 servings"),
       ("1 loaf", "1 loaf"), ("2 loaves", "2 loaves"), ("Makes 12", "12 items"),
-      ("1 serving", "1 serving"), ("24 cookies", "24 cookies"), ("3 dozen", "3 dozens"),
+      ("1 serving", "1 serving"), ("24 cookies", "24 cookies"), ("3 dozen", "3 dozen"),
       ("4 servings (12–16 lollipops)", "4 servings"), ("15 fritters", "15 fritters"),
       ("8 skewers", "8 skewers"), ("500 g", "500 grams"), ("2 lbs", "2 pounds"),
       ("4 good servings", "4 servings"),
