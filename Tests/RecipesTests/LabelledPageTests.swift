@@ -188,6 +188,43 @@ struct LabelledPageTests {
     #expect(RecipePages.lines(tea["recipeInstructions"]) == ["Steep."])
   }
 
+  @Test("labels on lines of their own between <br>s; a count of servings in its own words")
+  func labelLinesAndServingWords() throws {
+    let lines = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Chilli","recipeIngredient":["500 g beef"],"recipeInstructions":"Cook."}"#
+      ),
+      body: #"<p>Prep: 10 mins<br/>Cook: 25 mins<br/>Serves 4</p><p>Cook 5 minutes more.</p>"#)
+    let chilli = try #require(try RecipePages.recipes(lines).first)
+    #expect(chilli["recipeYield"] == "4 servings")
+    #expect(chilli["prepTime"] == "PT10M")
+    #expect(chilli["cookTime"] == "PT25M")
+    #expect(chilli["totalTime"] == "PT35M")
+
+    for (body, expected) in [
+      (#"<div class="point"><i class="icon"></i> 4 porce </div>"#, "4 servings"),
+      (#"<dl><dt>Serve</dt><dd>Até 2 porções</dd></dl>"#, "2 servings"),
+      (#"<h3>Składniki</h3><div> 2 - 4 porcje </div>"#, "2 servings"),
+    ] {
+      let html = RecipePages.page(
+        head: RecipePages.ldJSON(
+          #"{"@type":"Recipe","name":"Soup","recipeIngredient":["1 l water"],"recipeInstructions":"Boil."}"#
+        ),
+        body: body)
+      let soup = try #require(try RecipePages.recipes(html).first)
+      #expect(soup["recipeYield"]?.stringValue == expected, "\(body)")
+    }
+    // "Cook 10 minutes" alone is a step, not a cooking time; "Serve with rice" no yield.
+    let steps = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Rice","recipeIngredient":["1 cup rice"],"recipeInstructions":"Boil."}"#
+      ),
+      body: #"<p>Rinse.<br>Cook 10 minutes<br>Serve with rice</p>"#)
+    let rice = try #require(try RecipePages.recipes(steps).first)
+    #expect(rice["cookTime"] == nil)
+    #expect(rice["recipeYield"] == nil)
+  }
+
   @Test("JSON-LD lists that are empty or hold only null are missing: the page's lists fill them")
   func emptyMarkupLists() throws {
     for lists in [

@@ -38,7 +38,8 @@ struct NormalisationTests {
       ("1 serving", "1 serving"), ("24 cookies", "24 cookies"), ("3 dozen", "3 dozen"),
       ("4 servings (12–16 lollipops)", "4 servings"), ("15 fritters", "15 fritters"),
       ("8 skewers", "8 skewers"), ("500 g", "500 grams"), ("2 lbs", "2 pounds"),
-      ("4 good servings", "4 servings"),
+      ("4 good servings", "4 servings"), ("2 - 4 porcje", "2 servings"),
+      ("2-4 porcje", "4 servings"),
     ])
   func yields(text: String, expected: String) {
     #expect(RecipeYield.normalise(text) == expected)
