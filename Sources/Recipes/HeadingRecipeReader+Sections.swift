@@ -30,6 +30,9 @@ extension HeadingRecipeReader {
       let node = document.nodes[index]
       var kind = HeadingMark.Kind.other
       if headings.contains(node.name) {
+        // Lines drawn in a heading's tag ("<h5>• 2 tbsp oil<br>• 50 g butter</h5>") are
+        // content, not a heading.
+        if document.lines(of: index).count > 2 { continue }
         let title = document.text(of: index).lowercased()
         if title.count < 60 {
           if ingredientWords.contains(where: { title.contains($0) }) {
@@ -198,7 +201,24 @@ extension HeadingRecipeReader {
       }
       position += 1
     }
-    return texts
+    return unnumbered(texts)
+  }
+
+  /// Steps that each start with their own number in order ("1. Heat", "2. Add", ...): the
+  /// numbers are the list's drawing, not the steps' text.
+  static func unnumbered(_ texts: [String]) -> [String] {
+    guard texts.count >= 2 else { return texts }
+    var stripped: [String] = []
+    for (offset, text) in texts.enumerated() {
+      let number = String(offset + 1)
+      guard text.hasPrefix(number) else { return texts }
+      let rest = text.dropFirst(number.count)
+      guard let mark = rest.first, mark == "." || mark == ")",
+        rest.dropFirst().first == " "
+      else { return texts }
+      stripped.append(String(rest.dropFirst(2)))
+    }
+    return stripped
   }
 
   /// The first list of at least three lines, most of which start with a quantity ("2 cups",
