@@ -119,6 +119,20 @@ struct NormalisationTests {
       ])
   }
 
+  @Test("a dash drawn between an amount and its ingredient goes; a range stays")
+  func dashAfterAmount() {
+    for (line, expected) in [
+      ("300g - dried chickpeas", "300g dried chickpeas"),
+      ("3 tbsp - olive oil", "3 tbsp olive oil"),
+      ("8 - garlic cloves, crushed", "8 garlic cloves, crushed"), ("¼ tsp – soda", "¼ tsp soda"),
+      ("1 - 2 cloves garlic", "1 - 2 cloves garlic"), ("½ - 1 tsp chilli", "½ - 1 tsp chilli"),
+      ("Salt - to taste", "Salt - to taste"),
+      ("2 tablespoons - divided", "2 tablespoons - divided"),
+    ] {
+      #expect(HTMLText.tidy(line) == expected, "\(line)")
+    }
+  }
+
   @Test("a step named by its number (\"Step 1\", \"stap 2\") is one step; a real title stays")
   func numberedStepNames() throws {
     let html = RecipePages.page(
