@@ -29,9 +29,17 @@ public enum RecipeExtractor {
     }
     let page = PageFallback(document: document)
     return found.enumerated().map { offset, raw in
-      page.fill(
-        RecipeNormalizer.normalise(raw, url: url), ownImages: raw["image"] ?? raw["thumbnailUrl"],
-        url: url, main: offset == 0)
+      var recipe = RecipeNormalizer.normalise(raw, url: url)
+      if offset == 0, case .object(var members) = recipe,
+        let names = members["recipeIngredient"]?.arrayValue?.compactMap(\.stringValue),
+        let rows = RenderedIngredients.rows(for: names, in: document)
+      {
+        // Markup that names only the ingredients: the rows the page shows with amounts.
+        members["recipeIngredient"] = .array(rows.map { .string(HTMLText.tidy($0)) })
+        recipe = .object(members)
+      }
+      return page.fill(
+        recipe, ownImages: raw["image"] ?? raw["thumbnailUrl"], url: url, main: offset == 0)
     }
   }
 

@@ -225,6 +225,52 @@ struct LabelledPageTests {
     #expect(rice["recipeYield"] == nil)
   }
 
+  @Test("markup naming only the ingredients: the rows the page shows, amount first")
+  func renderedIngredientRows() throws {
+    let microdata = RecipePages.page(
+      body: #"""
+        <div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Margarita</h1>
+          <ul><li><span> 4 cl <a href="/i/tequila"><span itemprop="recipeIngredient">Tequila</span></a></span></li>
+          <li><span> 2 cl <a href="/i/lime"><span itemprop="recipeIngredient">Lime juice</span></a></span></li>
+          <li><span itemprop="recipeIngredient">Ice</span></li></ul>
+          <p itemprop="recipeInstructions">Shake.</p></div>
+        """#)
+    let margarita = try #require(try RecipePages.recipes(microdata).first)
+    #expect(
+      RecipePages.strings(margarita["recipeIngredient"]) == [
+        "4 cl Tequila", "2 cl Lime juice", "Ice",
+      ])
+
+    let table = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"Cookies","recipeIngredient":["flour","butter","butter"],
+         "recipeInstructions":"Mix."}
+        """#),
+      body: #"""
+        <p>Tags: <a>flour</a></p>
+        <table><tr><td>1 ½</td><td>cups</td><td><a>flour</a></td></tr>
+          <tr><td>1</td><td>stick</td><td><a>butter</a> room temp.</td></tr>
+          <tr><td>½</td><td>stick</td><td><a>butter</a> flavored</td></tr></table>
+        """#)
+    let cookies = try #require(try RecipePages.recipes(table).first)
+    #expect(
+      RecipePages.strings(cookies["recipeIngredient"]) == [
+        "1 ½ cups flour", "1 stick butter room temp.", "½ stick butter flavored",
+      ])
+
+    // A table of names then amounts is the page's display: the markup's names stay.
+    let namesFirst = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"Pesto","recipeIngredient":["Basil","Pine nuts"],
+         "recipeInstructions":"Blend."}
+        """#),
+      body: #"<ul><li><span>Basil</span> 20 g</li><li><span>Pine nuts</span> 70 g</li></ul>"#)
+    let pesto = try #require(try RecipePages.recipes(namesFirst).first)
+    #expect(RecipePages.strings(pesto["recipeIngredient"]) == ["Basil", "Pine nuts"])
+  }
+
   @Test("JSON-LD lists that are empty or hold only null are missing: the page's lists fill them")
   func emptyMarkupLists() throws {
     for lists in [
