@@ -72,7 +72,11 @@ enum RecipeNormalizer {
     case .number(let number):
       result = number == number.rounded() ? String(Int(number)) : String(number)
     case .array(let elements): result = elements.lazy.compactMap(text).first
-    case .object: result = value["name"].flatMap(text) ?? value["text"].flatMap(text)
+    case .object:
+      // A JSON-LD value object ({"@type": "Duration", "@value": "PT50M"}) is its value.
+      result =
+        value["name"].flatMap(text) ?? value["text"].flatMap(text)
+        ?? value["@value"].flatMap(text)
     default: result = nil
     }
     return result?.isEmpty == false ? result : nil

@@ -119,6 +119,22 @@ struct NormalisationTests {
       ])
   }
 
+  @Test("JSON-LD value objects ({\"@value\": \"PT50M\"}) are their values")
+  func valueObjects() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"Flan","recipeIngredient":["4 eggs"],"recipeInstructions":"Bake.",
+         "prepTime":{"@type":"Duration","@value":"P0DT0H10M0S"},
+         "totalTime":{"@type":"Duration","@value":"P0DT0H50M0S"},
+         "recipeYield":{"@value":"8"}}
+        """#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["totalTime"] == "PT50M")
+    #expect(recipe["prepTime"] == "PT10M")
+    #expect(recipe["recipeYield"] == "8 servings")
+  }
+
   @Test("a dash drawn between an amount and its ingredient goes; a range stays")
   func dashAfterAmount() {
     for (line, expected) in [
