@@ -19,7 +19,7 @@ enum RecipeNormalizer {
     recipe.removeValue(forKey: "recipeIngredient")
     recipe.removeValue(forKey: "recipeInstructions")
     if let name = members["name"].flatMap(text) ?? members["headline"].flatMap(text) {
-      recipe["name"] = .string(name)
+      recipe["name"] = .string(withoutNamespace(name))
     }
     let ingredients = self.ingredients(members["recipeIngredient"] ?? members["ingredients"])
     if !ingredients.isEmpty {
@@ -57,6 +57,18 @@ enum RecipeNormalizer {
       recipe["url"] = .string(PageURL.absolute(url))
     }
     return .object(recipe)
+  }
+
+  /// A wiki page's title without its namespace ("Cookbook:Pumpkin Pie" → "Pumpkin Pie"): one
+  /// capitalised word glued by a colon to a capitalised title.
+  static func withoutNamespace(_ title: String) -> String {
+    guard let colon = title.firstIndex(of: ":"), colon != title.startIndex else { return title }
+    let prefix = title[..<colon]
+    let rest = title[title.index(after: colon)...]
+    guard prefix.count <= 20, prefix.first?.isUppercase == true,
+      prefix.allSatisfy(\.isLetter), rest.first?.isUppercase == true
+    else { return title }
+    return String(rest)
   }
 
   /// Recipe field names of recipe-scrapers' vocabulary that schema.org does not define.

@@ -125,7 +125,7 @@ struct LabelledPageTests {
     #expect(recipe["totalTime"] == "PT20M")
   }
 
-  @Test("instructions as one string whose sentences run together: a step per sentence")
+  @Test("instructions as one string whose steps run together: split where sentences are glued")
   func gluedSentences() throws {
     let html = RecipePages.page(
       head: RecipePages.ldJSON(
@@ -134,9 +134,18 @@ struct LabelledPageTests {
     let recipe = try #require(try RecipePages.recipes(html).first)
     #expect(
       RecipePages.lines(recipe["recipeInstructions"]) == [
-        "Heat to 200 degrees.", "Fry the bacon.", "Add the leeks, approx. 2 minutes.",
-        "Stir (keep it crisp!)", "Serve.",
+        "Heat to 200 degrees.",
+        "Fry the bacon. Add the leeks, approx. 2 minutes. Stir (keep it crisp!)", "Serve.",
       ])
+    // The step's own sentences, spaced, stay together.
+    #expect(
+      RecipeInstructions.sentences("Preheat the oven. Line a tin.Snap the chocolate. Stir.") == [
+        "Preheat the oven. Line a tin.", "Snap the chocolate. Stir.",
+      ])
+    #expect(RecipeNormalizer.withoutNamespace("Cookbook:Pumpkin Pie I") == "Pumpkin Pie I")
+    for title in ["Pie: A Story", "Ratio 1:2 Bread", "Salsa:verde"] {
+      #expect(RecipeNormalizer.withoutNamespace(title) == title)
+    }
     #expect(
       RecipeInstructions.sentences("Mix well. Bake for 20 min. Serve.") == [
         "Mix well. Bake for 20 min. Serve."
