@@ -4,13 +4,17 @@ extension HeadingRecipeReader {
   private static let ingredientTitles: Set<String> = [
     "ingredients", "ingredient", "zutaten", "ingrédients", "ingredienti", "ingrediënten",
     "ingredientes", "ingredienser", "składniki", "what you need", "you will need",
-    "you'll need", "you’ll need", "benodigdheden",
+    "you'll need", "you’ll need", "benodigdheden", "υλικά", "hozzávalók", "suroviny",
+    "ainekset", "malzemeler", "ингредиенты", "材料", "用料", "things you'll need",
+    "things you’ll need",
   ]
   private static let methodTitles: Set<String> = [
     "method", "methods", "instructions", "directions", "preparation", "procedure", "steps",
     "zubereitung", "préparation", "preparación", "preparazione", "bereiding", "fremgangsmåde",
     "werkwijze", "elaboración", "tilberedning", "przygotowanie", "how to make it",
-    "step-by-step", "step by step", "bereidingswijze",
+    "step-by-step", "step by step", "bereidingswijze", "εκτέλεση", "οδηγίες", "elkészítés",
+    "postup", "gör så här", "tillagning", "modo de preparo", "procedimento", "valmistus",
+    "fremgangsmåte", "yapılışı", "приготовление", "作り方", "做法",
   ]
   /// Elements whose text names a link, a tab or a control, never a section of the page.
   private static let controls: Set<String> = [

@@ -247,4 +247,23 @@ struct SectionHeadingTests {
     #expect(HeadingRecipeReader.unnumbered(["2. Fry.", "1. Boil."]) == ["2. Fry.", "1. Boil."])
     #expect(HeadingRecipeReader.unnumbered(["1. Fry.", "2) Boil."]) == ["Fry.", "Boil."])
   }
+
+  @Test("section names in more languages: Greek, Hungarian, Swedish, Portuguese, Japanese")
+  func moreLanguages() throws {
+    for (ingredients, method) in [
+      ("Υλικά", "Εκτέλεση"), ("Hozzávalók", "Elkészítés"), ("Ingredienser", "Gör så här"),
+      ("Ingredientes", "Modo de preparo"), ("材料", "作り方"),
+    ] {
+      let html = RecipePages.page(
+        body: """
+          <h1>Dish</h1><h2>\(ingredients)</h2><ul><li>2 eggs</li><li>1 cup milk</li></ul>
+          <div>\(method)</div><p>Whisk the eggs.</p><p>Add the milk.</p>
+          """)
+      let recipe = try #require(try RecipePages.recipes(html).first, "\(method)")
+      #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["2 eggs", "1 cup milk"])
+      #expect(
+        RecipePages.lines(recipe["recipeInstructions"]) == ["Whisk the eggs.", "Add the milk."],
+        "\(method)")
+    }
+  }
 }
