@@ -3,7 +3,7 @@
 
     python3 Benchmarks/recipes/unseen.py --mirror /work/.mirror/hhursev+recipe-scrapers/repo \\
         --dev ../shared/bench/recipes/cases --out /tmp/recipes-unseen [--size 200] [--seed 33] \\
-        [--tune2 200]
+        [--tune2 200] [--tune3 200]
 
 The development set (`--dev`, 40 pages with a MANIFEST.tsv) was copied from that project's
 `tests/test_data/HOST/NAME.testhtml` + `.json`. This script reads the rest of that test data
@@ -17,7 +17,9 @@ byte) and `HOST__NAME.json` (the expected answer), plus a MANIFEST.tsv (name, ki
 reason for the kind), which is what `../shared/bench/recipes/score.py` reads. `--tune2 N` also
 draws N more pages in the same proportions from what is left (neither dev, TUNE nor FINAL),
 after TUNE and FINAL with the same generator, into `OUT/tune2`: more pages to tune on, while
-TUNE and FINAL stay exactly as they were without it.
+TUNE and FINAL stay exactly as they were without it. `--tune3 N` (with `--tune2`) draws N
+more after TUNE2 in the same way into `OUT/tune3`, none of dev, TUNE, FINAL or TUNE2: fresh pages
+to check that rules fitted on TUNE and TUNE2 hold.
 
     python3 ../shared/bench/recipes/score.py --cmd '.build/release/recipe-import {html} {url}' \\
         /tmp/recipes-unseen/tune
@@ -165,6 +167,9 @@ def main() -> int:
     ap.add_argument("--tune2", type=int, default=0,
                     help="also draw this many more pages (same seed, after TUNE and FINAL, "
                     "neither of them) into OUT/tune2, for more tuning data")
+    ap.add_argument("--tune3", type=int, default=0,
+                    help="with --tune2, this many more pages drawn after TUNE2 (none of dev, "
+                    "TUNE, FINAL or TUNE2) into OUT/tune3, to check rules fitted on TUNE2")
     a = ap.parse_args()
 
     with (a.dev / "MANIFEST.tsv").open(encoding="utf-8") as f:
@@ -204,6 +209,13 @@ def main() -> int:
         for kind, want in quotas(a.tune2).items():
             pool = [(n, w) for n, w in by_kind[kind] if n not in taken]
             halves["tune2"] += [(n, kind, w) for n, w in rng.sample(pool, min(want, len(pool)))]
+    if a.tune2 and a.tune3:
+        # Drawn after TUNE2 the same way, so TUNE, FINAL and TUNE2 stay as they were.
+        taken = {n for rows in halves.values() for n, _, _ in rows}
+        halves["tune3"] = []
+        for kind, want in quotas(a.tune3).items():
+            pool = [(n, w) for n, w in by_kind[kind] if n not in taken]
+            halves["tune3"] += [(n, kind, w) for n, w in rng.sample(pool, min(want, len(pool)))]
 
     for part, rows in halves.items():
         folder = a.out / part

@@ -92,6 +92,34 @@ enum HTMLText {
     if result.contains("((") && result.contains("))") {
       result = result.replacing("((", with: "(").replacing("))", with: ")")
     }
-    return result.replacing(" ,", with: ",")
+    return dashAfterAmount(result.replacing(" ,", with: ","))
+  }
+
+  /// "300g - dried chickpeas", "3 tbsp - olive oil": a dash a page draws between the amount
+  /// and the ingredient goes ("1 - 2 cloves", a range, stays).
+  private static func dashAfterAmount(_ line: String) -> String {
+    let characters = Array(line.prefix(24))
+    guard let first = characters.first, first.isNumber else { return line }
+    var index = 0
+    while index < characters.count,
+      characters[index].isNumber || "/.,".contains(characters[index])
+    {
+      index += 1
+    }
+    func dashAt(_ index: Int) -> Bool {
+      index + 3 < characters.count && characters[index] == " "
+        && "-–".contains(characters[index + 1]) && characters[index + 2] == " "
+        && characters[index + 3].isLetter
+    }
+    if !dashAt(index) {
+      // A unit of up to six letters after the number ("300g", "3 tbsp").
+      var end = index
+      if end < characters.count, characters[end] == " " { end += 1 }
+      let start = end
+      while end < characters.count, end - start < 7, characters[end].isLetter { end += 1 }
+      guard end > start, end - start <= 6, dashAt(end) else { return line }
+      index = end
+    }
+    return String(characters[..<index]) + " " + line.dropFirst(index + 3)
   }
 }

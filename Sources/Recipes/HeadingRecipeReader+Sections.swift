@@ -4,13 +4,17 @@ extension HeadingRecipeReader {
   private static let ingredientTitles: Set<String> = [
     "ingredients", "ingredient", "zutaten", "ingrédients", "ingredienti", "ingrediënten",
     "ingredientes", "ingredienser", "składniki", "what you need", "you will need",
-    "you'll need", "you’ll need", "benodigdheden",
+    "you'll need", "you’ll need", "benodigdheden", "υλικά", "hozzávalók", "suroviny",
+    "ainekset", "malzemeler", "ингредиенты", "材料", "用料", "things you'll need",
+    "things you’ll need",
   ]
   private static let methodTitles: Set<String> = [
     "method", "methods", "instructions", "directions", "preparation", "procedure", "steps",
     "zubereitung", "préparation", "preparación", "preparazione", "bereiding", "fremgangsmåde",
     "werkwijze", "elaboración", "tilberedning", "przygotowanie", "how to make it",
-    "step-by-step", "step by step", "bereidingswijze",
+    "step-by-step", "step by step", "bereidingswijze", "εκτέλεση", "οδηγίες", "elkészítés",
+    "postup", "gör så här", "tillagning", "modo de preparo", "procedimento", "valmistus",
+    "fremgangsmåte", "yapılışı", "приготовление", "作り方", "做法",
   ]
   /// Elements whose text names a link, a tab or a control, never a section of the page.
   private static let controls: Set<String> = [
@@ -30,6 +34,9 @@ extension HeadingRecipeReader {
       let node = document.nodes[index]
       var kind = HeadingMark.Kind.other
       if headings.contains(node.name) {
+        // Lines drawn in a heading's tag ("<h5>• 2 tbsp oil<br>• 50 g butter</h5>") are
+        // content, not a heading.
+        if document.lines(of: index).count > 2 { continue }
         let title = document.text(of: index).lowercased()
         if title.count < 60 {
           if ingredientWords.contains(where: { title.contains($0) }) {
@@ -198,7 +205,24 @@ extension HeadingRecipeReader {
       }
       position += 1
     }
-    return texts
+    return unnumbered(texts)
+  }
+
+  /// Steps that each start with their own number in order ("1. Heat", "2. Add", ...): the
+  /// numbers are the list's drawing, not the steps' text.
+  static func unnumbered(_ texts: [String]) -> [String] {
+    guard texts.count >= 2 else { return texts }
+    var stripped: [String] = []
+    for (offset, text) in texts.enumerated() {
+      let number = String(offset + 1)
+      guard text.hasPrefix(number) else { return texts }
+      let rest = text.dropFirst(number.count)
+      guard let mark = rest.first, mark == "." || mark == ")",
+        rest.dropFirst().first == " "
+      else { return texts }
+      stripped.append(String(rest.dropFirst(2)))
+    }
+    return stripped
   }
 
   /// The first list of at least three lines, most of which start with a quantity ("2 cups",

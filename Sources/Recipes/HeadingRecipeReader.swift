@@ -12,12 +12,15 @@ import JSON
 enum HeadingRecipeReader {
   static let ingredientWords = [
     "ingredien", "zutaten", "ingrédient", "ingrediënt", "składniki", "benodigdheden",
-    "you'll need", "you’ll need", "you will need", "what you need",
+    "you'll need", "you’ll need", "you will need", "what you need", "υλικά", "hozzávalók",
+    "suroviny", "ainekset", "malzemeler", "ингредиенты", "材料", "用料",
   ]
   static let methodWords = [
     "method", "instruction", "direction", "preparation", "procedure", "steps", "zubereitung",
     "préparation", "preparación", "preparazione", "bereiding", "fremgangsm", "werkwijze",
     "elaboración", "tilberedning", "przygotowanie", "step-by-step", "step by step",
+    "εκτέλεση", "οδηγίες", "elkészítés", "postup", "gör så här", "tillagning", "modo de preparo",
+    "procedimento", "valmistus", "fremgangsmåte", "yapılışı", "приготовление", "作り方", "做法",
   ]
   static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
 

@@ -31,9 +31,12 @@ struct PageFallback {
       case "title" where titleText == nil:
         titleText = document.text(of: index)
       case "img" where firstImage == nil:
-        // The first picture of content: logos, icons and small images are passed over.
+        // The first picture of content: logos, icons, vector drawings, small images and the
+        // page's controls (a picture that links to another page, a form's button) are passed
+        // over.
         if let source = node.attribute("src"), Self.isPhoto(source),
-          (node.attribute("width").flatMap(Int.init) ?? 200) >= 200
+          (node.attribute("width").flatMap(Int.init) ?? 200) >= 200,
+          !Self.isControl(index, in: document)
         {
           firstImage = source
         }
@@ -92,7 +95,31 @@ struct PageFallback {
     let lower = file.lowercased()
     return !["logo", "icon", "favicon", "placeholder", "blank", "spacer", "avatar"].contains {
       lower.contains($0)
+    } && !lower.hasSuffix(".svg")
+  }
+
+  /// Whether an element is part of the page's controls: inside a form, a button, or a link to
+  /// another page (a link to a picture, such as a larger copy, is no control).
+  static func isControl(_ index: Int, in document: HTMLDocument) -> Bool {
+    var current = document.nodes[index].parent
+    var depth = 0
+    while current >= 0, depth < 64 {
+      let node = document.nodes[current]
+      switch node.name {
+      case "form", "button": return true
+      case "a":
+        guard let link = node.attribute("href") else { break }
+        let path = (link.split(separator: "?").first ?? "").lowercased()
+        let picture = [".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif"].contains {
+          path.hasSuffix($0)
+        }
+        if !picture { return true }
+      default: break
+      }
+      current = node.parent
+      depth += 1
     }
+    return false
   }
 
   /// Fills a normalised recipe's missing name, image and description from the page. The main

@@ -13,7 +13,17 @@ struct PageLabels {
     ("prep time", "prepTime"), ("cook time", "cookTime"), ("ready in", "totalTime"),
     ("servings", "recipeYield"), ("serving", "recipeYield"), ("portions", "recipeYield"),
     ("serves", "recipeYield"), ("yields", "recipeYield"), ("yield", "recipeYield"),
-    ("makes", "recipeYield"), ("time", "totalTime"),
+    ("makes", "recipeYield"), ("serve", "recipeYield"), ("time", "totalTime"),
+    ("prep", "prepTime"), ("cook", "cookTime"),
+  ]
+  /// Short labels that name a field only before a colon ("Prep: 10 mins"; "Cook 10 minutes"
+  /// is a step).
+  private static let colonOnly: Set<String> = ["prep", "cook"]
+  /// Words a count of servings is written with after its number ("4 porce", "2 Portionen").
+  private static let servingWords: Set<String> = [
+    "servings", "portions", "people", "persons", "porce", "porcí", "porcje", "porcji",
+    "porções", "porciones", "porzioni", "personas", "personnes", "portionen", "personen",
+    "porsjoner", "portioner", "personer", "porties", "annosta",
   ]
 
   init(document: HTMLDocument) {
@@ -24,12 +34,26 @@ struct PageLabels {
       // Long text (a script's, a paragraph's) is no label: skipped before any work on it.
       guard document.nodes[index].text.utf8.count <= 200 else { continue }
       let text = HTMLText.collapse(document.nodes[index].text).lowercased()
-      guard !text.isEmpty, text.count <= 40,
-        let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
+      guard !text.isEmpty, text.count <= 40 else { continue }
+      if values["recipeYield"] == nil, Self.isServingCount(text),
+        !Self.inSkipped(index, document: document)
+      {
+        // "4 porce" beside an icon: a count of servings in words of its own.
+        looked += 1
+        values["recipeYield"] = text
+        continue
+      }
+      guard let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
         values[key] == nil, !Self.inSkipped(index, document: document)
       else { continue }
       looked += 1
-      if let value = Self.value(labelled: label, from: document.nodes[index].parent, in: document) {
+      if Self.isLineOfItsOwn(index, in: document) {
+        // "Prep: 10 mins<br>Cook: 25 mins<br>Serves 4": each line is read by itself.
+        let line = HTMLText.collapse(document.nodes[index].text)
+        if let value = Self.inlineValue(labelled: label, in: line) { values[key] = value }
+      } else if let value = Self.value(
+        labelled: label, from: document.nodes[index].parent, in: document)
+      {
         values[key] = value
       }
     }
@@ -68,20 +92,56 @@ struct PageLabels {
         let value = document.text(of: sibling)
         return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
       }
-      // "Cook for 10 minutes" is a step, not a label: a value follows a colon or is a number
-      // ("Ready in around 20 mins": a word of approximation may come first).
-      for word in ["around ", "about ", "approximately ", "approx. ", "approx ", "ca. "]
-      where rest.lowercased().hasPrefix(word) {
-        rest = rest.dropFirst(word.count)
-        break
-      }
-      if colon || rest.first?.isNumber == true {
-        return rest.contains(where: \.isNumber) ? String(rest) : nil
-      }
+      if let value = inlineValue(labelled: label, in: text) { return value }
+      if colon || rest.first?.isNumber == true { return nil }
       guard lines.count == 1 else { return nil }
       current = document.nodes[current].parent
     }
     return nil
+  }
+
+  /// The value after `label` in one line of text: what follows a colon, or a number ("Cook
+  /// for 10 minutes" is a step, not a label; "Ready in around 20 mins": a word of
+  /// approximation may come first). A short label ("Prep") needs its colon.
+  private static func inlineValue(labelled label: String, in text: String) -> String? {
+    guard starts(text.lowercased(), with: label) else { return nil }
+    var rest = Substring(text.dropFirst(label.count))
+    let colon = rest.first { !$0.isWhitespace } == ":"
+    rest = rest.drop { $0.isWhitespace || $0 == ":" }
+    guard colon || !colonOnly.contains(label) else { return nil }
+    for word in ["around ", "about ", "approximately ", "approx. ", "approx ", "ca. "]
+    where rest.lowercased().hasPrefix(word) {
+      rest = rest.dropFirst(word.count)
+      break
+    }
+    guard colon || rest.first?.isNumber == true, rest.contains(where: \.isNumber) else {
+      return nil
+    }
+    return String(rest)
+  }
+
+  /// Whether a text node is a line of its own among others: `<br>`s or nothing on both sides,
+  /// and at least one `<br>` beside it.
+  private static func isLineOfItsOwn(_ index: Int, in document: HTMLDocument) -> Bool {
+    let parent = document.nodes[index].parent
+    guard parent >= 0 else { return false }
+    let siblings = document.nodes[parent].children
+    guard let position = siblings.firstIndex(of: index) else { return false }
+    let before = position > 0 ? document.nodes[siblings[position - 1]].name : nil
+    let after = position + 1 < siblings.count ? document.nodes[siblings[position + 1]].name : nil
+    return (before == nil || before == "br") && (after == nil || after == "br")
+      && (before == "br" || after == "br")
+  }
+
+  /// "4 porce", "2-4 servings": a number (or a range), then one word naming servings.
+  private static func isServingCount(_ text: String) -> Bool {
+    let words = text.split(separator: " ")
+    guard words.count >= 2, words.count <= 4, let last = words.last,
+      servingWords.contains(String(last))
+    else { return false }
+    return words.dropLast().allSatisfy { word in
+      word.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "-" || $0 == "–" }
+    } && words[0].first?.isNumber == true
   }
 
   /// Whether `text` starts with the word or words `label` ("time", not "timer").

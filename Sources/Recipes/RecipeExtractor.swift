@@ -29,9 +29,17 @@ public enum RecipeExtractor {
     }
     let page = PageFallback(document: document)
     return found.enumerated().map { offset, raw in
-      page.fill(
-        RecipeNormalizer.normalise(raw, url: url), ownImages: raw["image"] ?? raw["thumbnailUrl"],
-        url: url, main: offset == 0)
+      var recipe = RecipeNormalizer.normalise(raw, url: url)
+      if offset == 0, case .object(var members) = recipe,
+        let names = members["recipeIngredient"]?.arrayValue?.compactMap(\.stringValue),
+        let rows = RenderedIngredients.rows(for: names, in: document)
+      {
+        // Markup that names only the ingredients: the rows the page shows with amounts.
+        members["recipeIngredient"] = .array(rows.map { .string(HTMLText.tidy($0)) })
+        recipe = .object(members)
+      }
+      return page.fill(
+        recipe, ownImages: raw["image"] ?? raw["thumbnailUrl"], url: url, main: offset == 0)
     }
   }
 
@@ -50,10 +58,10 @@ public enum RecipeExtractor {
     {
       // Markup that names the recipe but not its lists: the page's headed or class-named
       // lists give the ingredients and steps it lacks.
-      if (members["recipeIngredient"] ?? members["ingredients"]) == nil {
+      if !hasText(members["recipeIngredient"] ?? members["ingredients"]) {
         members["recipeIngredient"] = page["recipeIngredient"]
       }
-      if members["recipeInstructions"] == nil {
+      if !hasText(members["recipeInstructions"]) {
         members["recipeInstructions"] = page["recipeInstructions"]
       }
       found[0] = .object(members)
@@ -100,10 +108,24 @@ public enum RecipeExtractor {
     return false
   }
 
-  /// Whether a recipe lacks its ingredients or its steps.
+  /// Whether a recipe lacks its ingredients or its steps (an empty list, `[null]` or `[""]`
+  /// lacks them as much as a missing one).
   private static func lacksListsOfItsOwn(_ members: [String: JSONValue]) -> Bool {
-    (members["recipeIngredient"] ?? members["ingredients"]) == nil
-      || members["recipeInstructions"] == nil
+    !hasText(members["recipeIngredient"] ?? members["ingredients"])
+      || !hasText(members["recipeInstructions"])
+  }
+
+  /// Whether a field holds any text: a non-blank string or number somewhere inside it.
+  private static func hasText(_ value: JSONValue?, depth: Int = 0) -> Bool {
+    guard let value, depth < 16 else { return false }
+    switch value {
+    case .string(let string): return string.contains { !$0.isWhitespace }
+    case .number: return true
+    case .array(let elements): return elements.contains { hasText($0, depth: depth + 1) }
+    case .object(let members):
+      return members.contains { key, field in key != "@type" && hasText(field, depth: depth + 1) }
+    default: return false
+    }
   }
 
   /// A recipe worth returning: it has a name, ingredients or instructions.

@@ -104,8 +104,9 @@ enum RecipeInstructions {
   }
 
   /// One line whose sentences run together without a space ("200 degrees.Heat the oil"):
-  /// its line breaks were lost on the way (tags stripped), so each sentence is a step. Any
-  /// other line is one step.
+  /// its line breaks were lost on the way (tags stripped), so it is split where they were,
+  /// at the glued sentence ends; sentences a space apart stay one step. Any other line is
+  /// one step.
   static func sentences(_ line: String) -> [String] {
     let characters = Array(line)
     func ends(_ index: Int) -> Bool {
@@ -120,10 +121,9 @@ enum RecipeInstructions {
     var result: [String] = []
     var start = 0
     for index in characters.indices.dropLast() where ends(index) {
-      var next = index + 1
+      let next = index + 1
       if characters[next] == ")" { continue }
-      while next < characters.count, characters[next] == " " { next += 1 }
-      guard next < characters.count, characters[next].isUppercase else { continue }
+      guard characters[next].isUppercase else { continue }
       result.append(HTMLText.collapse(String(characters[start...index])))
       start = next
     }

@@ -12,17 +12,21 @@ enum RecipeNormalizer {
       recipe[key] = clean(value, depth: 0)
     }
     recipe["@type"] = "Recipe"
-    recipe.removeValue(forKey: "ingredients")
+    // Names that are no schema.org terms but another recipe vocabulary's ("instructions",
+    // "yields", "title", ...) are not passed through: a reader of either vocabulary would
+    // take a page's stray `"instructions": []` for the recipe's steps.
+    for key in otherVocabulary { recipe.removeValue(forKey: key) }
     recipe.removeValue(forKey: "recipeIngredient")
     recipe.removeValue(forKey: "recipeInstructions")
     if let name = members["name"].flatMap(text) ?? members["headline"].flatMap(text) {
-      recipe["name"] = .string(name)
+      recipe["name"] = .string(withoutNamespace(name))
     }
     let ingredients = self.ingredients(members["recipeIngredient"] ?? members["ingredients"])
     if !ingredients.isEmpty {
       recipe["recipeIngredient"] = .array(ingredients.map(JSONValue.string))
     }
-    let steps = RecipeInstructions.normalise(members["recipeInstructions"])
+    let steps = RecipeInstructions.normalise(
+      members["recipeInstructions"] ?? members["instructions"])
     if !steps.isEmpty { recipe["recipeInstructions"] = .array(steps) }
     var times: [String: String] = [:]
     for key in RecipeDuration.keys {
@@ -55,6 +59,23 @@ enum RecipeNormalizer {
     return .object(recipe)
   }
 
+  /// A wiki page's title without its namespace ("Cookbook:Pumpkin Pie" → "Pumpkin Pie"): one
+  /// capitalised word glued by a colon to a capitalised title.
+  static func withoutNamespace(_ title: String) -> String {
+    guard let colon = title.firstIndex(of: ":"), colon != title.startIndex else { return title }
+    let prefix = title[..<colon]
+    let rest = title[title.index(after: colon)...]
+    guard prefix.count <= 20, prefix.first?.isUppercase == true,
+      prefix.allSatisfy(\.isLetter), rest.first?.isUppercase == true
+    else { return title }
+    return String(rest)
+  }
+
+  /// Recipe field names of recipe-scrapers' vocabulary that schema.org does not define.
+  private static let otherVocabulary = [
+    "ingredients", "instructions", "instructions_list", "title", "yields", "total_time",
+  ]
+
   /// One line of text from a string, a number, the first of a list, or an object's name.
   static func text(_ value: JSONValue) -> String? {
     let result: String?
@@ -63,7 +84,11 @@ enum RecipeNormalizer {
     case .number(let number):
       result = number == number.rounded() ? String(Int(number)) : String(number)
     case .array(let elements): result = elements.lazy.compactMap(text).first
-    case .object: result = value["name"].flatMap(text) ?? value["text"].flatMap(text)
+    case .object:
+      // A JSON-LD value object ({"@type": "Duration", "@value": "PT50M"}) is its value.
+      result =
+        value["name"].flatMap(text) ?? value["text"].flatMap(text)
+        ?? value["@value"].flatMap(text)
     default: result = nil
     }
     return result?.isEmpty == false ? result : nil

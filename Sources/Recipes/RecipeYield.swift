@@ -5,7 +5,7 @@
 enum RecipeYield {
   /// Units a yield may count, singular and plural, longest match wins.
   private static let units: [(String, String)] = [
-    ("dozen", "dozens"), ("batch", "batches"), ("cake", "cakes"), ("sandwich", "sandwiches"),
+    ("dozen", "dozen"), ("batch", "batches"), ("cake", "cakes"), ("sandwich", "sandwiches"),
     ("bun", "buns"), ("hamburger bun", "hamburger buns"), ("cookie", "cookies"),
     ("muffin", "muffins"), ("cupcake", "cupcakes"), ("loaf", "loaves"), ("pie", "pies"),
     ("cup", "cups"), ("pint", "pints"), ("quart", "quarts"), ("gallon", "gallons"),
@@ -105,13 +105,14 @@ enum RecipeYield {
         continue
       }
       while digit(index) { index += 1 }
+      // "2-4" or "2 to 4"; "2 - 4" is no range (recipe-scrapers reads its first number).
       var look = index
-      while look < scalars.count, scalars[look] == " " { look += 1 }
       var separator = false
       if look < scalars.count, scalars[look] == "-" {
         look += 1
         separator = true
       } else {
+        while look < scalars.count, scalars[look] == " " { look += 1 }
         for word in ["to"] {
           let letters = Array(word.unicodeScalars)
           if look + letters.count <= scalars.count,
@@ -124,7 +125,9 @@ enum RecipeYield {
           }
         }
       }
-      while look < scalars.count, scalars[look] == " " { look += 1 }
+      if separator, scalars[look - 1] != "-" {
+        while look < scalars.count, scalars[look] == " " { look += 1 }
+      }
       if separator, digit(look) { return look }
     }
     return nil

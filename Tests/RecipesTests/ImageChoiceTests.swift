@@ -99,4 +99,21 @@ struct ImageChoiceTests {
         == "https://example.com/i/pie.jpg")
     #expect(try image(own: #""/i/pie.jpg""#) == "https://example.com/i/pie.jpg")
   }
+
+  @Test("no image stated: the page's first picture, past vector drawings, links and forms")
+  func firstPictureOfContent() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <header><a href="/"><img src="/img/brand-mark.svg" alt="Home"></a>
+          <a href="/account"><img src="/img/profile-link.png"></a>
+          <form action="/search"><input name="q"><img class="go" src="/img/search.png"></form>
+          <button><img src="/img/menu.png"></button></header>
+        <h1>Lemonade</h1>
+        <a href="/media/lemonade-large.jpg"><img src="/media/lemonade.jpg"></a>
+        <h2>Ingredients</h2><ul><li>3 lemons</li><li>1 l water</li></ul>
+        <h2>Method</h2><p>Squeeze the lemons.</p><p>Stir in the water.</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["image"] == "https://example.com/media/lemonade.jpg")
+  }
 }

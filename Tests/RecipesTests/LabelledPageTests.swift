@@ -125,7 +125,7 @@ struct LabelledPageTests {
     #expect(recipe["totalTime"] == "PT20M")
   }
 
-  @Test("instructions as one string whose sentences run together: a step per sentence")
+  @Test("instructions as one string whose steps run together: split where sentences are glued")
   func gluedSentences() throws {
     let html = RecipePages.page(
       head: RecipePages.ldJSON(
@@ -134,9 +134,18 @@ struct LabelledPageTests {
     let recipe = try #require(try RecipePages.recipes(html).first)
     #expect(
       RecipePages.lines(recipe["recipeInstructions"]) == [
-        "Heat to 200 degrees.", "Fry the bacon.", "Add the leeks, approx. 2 minutes.",
-        "Stir (keep it crisp!)", "Serve.",
+        "Heat to 200 degrees.",
+        "Fry the bacon. Add the leeks, approx. 2 minutes. Stir (keep it crisp!)", "Serve.",
       ])
+    // The step's own sentences, spaced, stay together.
+    #expect(
+      RecipeInstructions.sentences("Preheat the oven. Line a tin.Snap the chocolate. Stir.") == [
+        "Preheat the oven. Line a tin.", "Snap the chocolate. Stir.",
+      ])
+    #expect(RecipeNormalizer.withoutNamespace("Cookbook:Pumpkin Pie I") == "Pumpkin Pie I")
+    for title in ["Pie: A Story", "Ratio 1:2 Bread", "Salsa:verde"] {
+      #expect(RecipeNormalizer.withoutNamespace(title) == title)
+    }
     #expect(
       RecipeInstructions.sentences("Mix well. Bake for 20 min. Serve.") == [
         "Mix well. Bake for 20 min. Serve."
@@ -185,6 +194,130 @@ struct LabelledPageTests {
         """#)
     let tea = try #require(try RecipePages.recipes(marked).first)
     #expect(RecipePages.strings(tea["recipeIngredient"]) == ["1 tea bag"])
+    #expect(RecipePages.lines(tea["recipeInstructions"]) == ["Steep."])
+  }
+
+  @Test("labels on lines of their own between <br>s; a count of servings in its own words")
+  func labelLinesAndServingWords() throws {
+    let lines = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Chilli","recipeIngredient":["500 g beef"],"recipeInstructions":"Cook."}"#
+      ),
+      body: #"<p>Prep: 10 mins<br/>Cook: 25 mins<br/>Serves 4</p><p>Cook 5 minutes more.</p>"#)
+    let chilli = try #require(try RecipePages.recipes(lines).first)
+    #expect(chilli["recipeYield"] == "4 servings")
+    #expect(chilli["prepTime"] == "PT10M")
+    #expect(chilli["cookTime"] == "PT25M")
+    #expect(chilli["totalTime"] == "PT35M")
+
+    for (body, expected) in [
+      (#"<div class="point"><i class="icon"></i> 4 porce </div>"#, "4 servings"),
+      (#"<dl><dt>Serve</dt><dd>Até 2 porções</dd></dl>"#, "2 servings"),
+      (#"<h3>Składniki</h3><div> 2 - 4 porcje </div>"#, "2 servings"),
+    ] {
+      let html = RecipePages.page(
+        head: RecipePages.ldJSON(
+          #"{"@type":"Recipe","name":"Soup","recipeIngredient":["1 l water"],"recipeInstructions":"Boil."}"#
+        ),
+        body: body)
+      let soup = try #require(try RecipePages.recipes(html).first)
+      #expect(soup["recipeYield"]?.stringValue == expected, "\(body)")
+    }
+    // "Cook 10 minutes" alone is a step, not a cooking time; "Serve with rice" no yield.
+    let steps = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Rice","recipeIngredient":["1 cup rice"],"recipeInstructions":"Boil."}"#
+      ),
+      body: #"<p>Rinse.<br>Cook 10 minutes<br>Serve with rice</p>"#)
+    let rice = try #require(try RecipePages.recipes(steps).first)
+    #expect(rice["cookTime"] == nil)
+    #expect(rice["recipeYield"] == nil)
+  }
+
+  @Test("markup naming only the ingredients: the rows the page shows, amount first")
+  func renderedIngredientRows() throws {
+    let microdata = RecipePages.page(
+      body: #"""
+        <div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Margarita</h1>
+          <ul><li><span> 4 cl <a href="/i/tequila"><span itemprop="recipeIngredient">Tequila</span></a></span></li>
+          <li><span> 2 cl <a href="/i/lime"><span itemprop="recipeIngredient">Lime juice</span></a></span></li>
+          <li><span itemprop="recipeIngredient">Ice</span></li></ul>
+          <p itemprop="recipeInstructions">Shake.</p></div>
+        """#)
+    let margarita = try #require(try RecipePages.recipes(microdata).first)
+    #expect(
+      RecipePages.strings(margarita["recipeIngredient"]) == [
+        "4 cl Tequila", "2 cl Lime juice", "Ice",
+      ])
+
+    let table = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"Cookies","recipeIngredient":["flour","butter","butter"],
+         "recipeInstructions":"Mix."}
+        """#),
+      body: #"""
+        <p>Tags: <a>flour</a></p>
+        <table><tr><td>1 ½</td><td>cups</td><td><a>flour</a></td></tr>
+          <tr><td>1</td><td>stick</td><td><a>butter</a> room temp.</td></tr>
+          <tr><td>½</td><td>stick</td><td><a>butter</a> flavored</td></tr></table>
+        """#)
+    let cookies = try #require(try RecipePages.recipes(table).first)
+    #expect(
+      RecipePages.strings(cookies["recipeIngredient"]) == [
+        "1 ½ cups flour", "1 stick butter room temp.", "½ stick butter flavored",
+      ])
+
+    // A table of names then amounts is the page's display: the markup's names stay.
+    let namesFirst = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"Pesto","recipeIngredient":["Basil","Pine nuts"],
+         "recipeInstructions":"Blend."}
+        """#),
+      body: #"<ul><li><span>Basil</span> 20 g</li><li><span>Pine nuts</span> 70 g</li></ul>"#)
+    let pesto = try #require(try RecipePages.recipes(namesFirst).first)
+    #expect(RecipePages.strings(pesto["recipeIngredient"]) == ["Basil", "Pine nuts"])
+  }
+
+  @Test("JSON-LD lists that are empty or hold only null are missing: the page's lists fill them")
+  func emptyMarkupLists() throws {
+    for lists in [
+      #""recipeIngredient":[],"recipeInstructions":[]"#,
+      #""recipeIngredient":[null],"recipeInstructions":[{"@type":"HowToStep","text":""}]"#,
+    ] {
+      let html = RecipePages.page(
+        head: RecipePages.ldJSON(#"{"@type":"Recipe","name":"Lemonade",\#(lists)}"#),
+        body: #"""
+          <h2>Ingredients</h2><ul><li>3 lemons</li><li>1 l water</li></ul>
+          <h2>Method</h2><p>Squeeze the lemons.</p><p>Stir in the water.</p>
+          """#)
+      let recipe = try #require(try RecipePages.recipes(html).first)
+      #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["3 lemons", "1 l water"])
+      #expect(
+        RecipePages.lines(recipe["recipeInstructions"]) == [
+          "Squeeze the lemons.", "Stir in the water.",
+        ])
+    }
+  }
+
+  @Test("another vocabulary's names in the markup are not passed through as fields")
+  func otherVocabularyNames() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"Tea","title":"Tea | Shop","instructions":[],"yields":"x",
+         "recipeIngredient":["1 tea bag"],"recipeInstructions":[{"@type":"HowToStep","text":"Steep."}]}
+        """#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    for key in ["title", "instructions", "yields", "ingredients"] { #expect(recipe[key] == nil) }
+    #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Steep."])
+    // Steps given only under the other name are the recipe's steps.
+    let other = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Tea","recipeIngredient":["1 tea bag"],"instructions":"Steep."}"#
+      ))
+    let tea = try #require(try RecipePages.recipes(other).first)
     #expect(RecipePages.lines(tea["recipeInstructions"]) == ["Steep."])
   }
 

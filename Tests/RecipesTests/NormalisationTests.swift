@@ -35,10 +35,11 @@ struct NormalisationTests {
     arguments: [
       ("4", "4 servings"), ("4-6 servings", "6 servings"), ("Serves 2 to 4", "4 servings"),
       ("1 loaf", "1 loaf"), ("2 loaves", "2 loaves"), ("Makes 12", "12 items"),
-      ("1 serving", "1 serving"), ("24 cookies", "24 cookies"), ("3 dozen", "3 dozens"),
+      ("1 serving", "1 serving"), ("24 cookies", "24 cookies"), ("3 dozen", "3 dozen"),
       ("4 servings (12–16 lollipops)", "4 servings"), ("15 fritters", "15 fritters"),
       ("8 skewers", "8 skewers"), ("500 g", "500 grams"), ("2 lbs", "2 pounds"),
-      ("4 good servings", "4 servings"),
+      ("4 good servings", "4 servings"), ("2 - 4 porcje", "2 servings"),
+      ("2-4 porcje", "4 servings"),
     ])
   func yields(text: String, expected: String) {
     #expect(RecipeYield.normalise(text) == expected)
@@ -116,6 +117,36 @@ struct NormalisationTests {
         "2 eggs (or flax eggs)", "1/3 cup foam ((recipe below)*)", "1 lb sprouts, halved",
         "1 cup beans, (drained (439g))",
       ])
+  }
+
+  @Test("JSON-LD value objects ({\"@value\": \"PT50M\"}) are their values")
+  func valueObjects() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","name":"Flan","recipeIngredient":["4 eggs"],"recipeInstructions":"Bake.",
+         "prepTime":{"@type":"Duration","@value":"P0DT0H10M0S"},
+         "totalTime":{"@type":"Duration","@value":"P0DT0H50M0S"},
+         "recipeYield":{"@value":"8"}}
+        """#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["totalTime"] == "PT50M")
+    #expect(recipe["prepTime"] == "PT10M")
+    #expect(recipe["recipeYield"] == "8 servings")
+  }
+
+  @Test("a dash drawn between an amount and its ingredient goes; a range stays")
+  func dashAfterAmount() {
+    for (line, expected) in [
+      ("300g - dried chickpeas", "300g dried chickpeas"),
+      ("3 tbsp - olive oil", "3 tbsp olive oil"),
+      ("8 - garlic cloves, crushed", "8 garlic cloves, crushed"), ("¼ tsp – soda", "¼ tsp soda"),
+      ("1 - 2 cloves garlic", "1 - 2 cloves garlic"), ("½ - 1 tsp chilli", "½ - 1 tsp chilli"),
+      ("Salt - to taste", "Salt - to taste"),
+      ("2 tablespoons - divided", "2 tablespoons - divided"),
+    ] {
+      #expect(HTMLText.tidy(line) == expected, "\(line)")
+    }
   }
 
   @Test("a step named by its number (\"Step 1\", \"stap 2\") is one step; a real title stays")

@@ -222,4 +222,48 @@ struct SectionHeadingTests {
       PageURL.resolve("https://cdn.test/img?src=https://a.test/x.png", base: nil)
         == "https://cdn.test/img?src=https://a.test/x.png")
   }
+
+  @Test("lines drawn in a heading's tag are content; steps numbered in order lose their numbers")
+  func linesInAHeadingTag() throws {
+    let html = RecipePages.page(
+      head: "<title>Butter Chicken</title>",
+      body: #"""
+        <h1>Butter Chicken</h1>
+        <h4>Ingredients</h4>
+        <h5>• 2 tablespoons olive oil<br/> • 50g butter<br/> • 1.6kg chicken thighs</h5>
+        <h4><i class="icon"></i> Method</h4>
+        <p><strong>1.</strong> Brown the chicken.</p><p><strong>2.</strong> Add the butter.</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "2 tablespoons olive oil", "50g butter", "1.6kg chicken thighs",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Brown the chicken.", "Add the butter.",
+      ])
+    // Numbers out of order are the steps' own text.
+    #expect(HeadingRecipeReader.unnumbered(["2. Fry.", "1. Boil."]) == ["2. Fry.", "1. Boil."])
+    #expect(HeadingRecipeReader.unnumbered(["1. Fry.", "2) Boil."]) == ["Fry.", "Boil."])
+  }
+
+  @Test("section names in more languages: Greek, Hungarian, Swedish, Portuguese, Japanese")
+  func moreLanguages() throws {
+    for (ingredients, method) in [
+      ("Υλικά", "Εκτέλεση"), ("Hozzávalók", "Elkészítés"), ("Ingredienser", "Gör så här"),
+      ("Ingredientes", "Modo de preparo"), ("材料", "作り方"),
+    ] {
+      let html = RecipePages.page(
+        body: """
+          <h1>Dish</h1><h2>\(ingredients)</h2><ul><li>2 eggs</li><li>1 cup milk</li></ul>
+          <div>\(method)</div><p>Whisk the eggs.</p><p>Add the milk.</p>
+          """)
+      let recipe = try #require(try RecipePages.recipes(html).first, "\(method)")
+      #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["2 eggs", "1 cup milk"])
+      #expect(
+        RecipePages.lines(recipe["recipeInstructions"]) == ["Whisk the eggs.", "Add the milk."],
+        "\(method)")
+    }
+  }
 }
