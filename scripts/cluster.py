@@ -65,7 +65,8 @@ def nginx_config(shards, port, directory, listen="127.0.0.1"):
         f"    location = /metrics/{name} {{\n      proxy_pass http://{address}/metrics;\n"
         f"      proxy_next_upstream off;\n    }}" for name, address in shards.items())
     routes = "\n".join(f'    "~{SESSION_PATHS}{name}\\." playfield_shard_{name};' for name in shards)
-    routes += "\n    /ws/recipes/shopping playfield_shopping;"
+    # (A book's links too: replacing or revoking them closes the devices that came with them.)
+    routes += "\n    /ws/recipes/shopping playfield_shopping;\n    /api/recipes/links playfield_shopping;"
     return f"""# Playfield behind nginx: written by scripts/cluster.py for {len(shards)} processes
 # ({", ".join(f"{n}={a}" for n, a in shards.items())}). See docs/deployment.md.
 worker_processes 2;

@@ -176,6 +176,13 @@ def test_a_shopping_list_is_live_on_every_device_whichever_link_it_used(cluster)
                     await receive_until_async(
                         other, lambda m: m["type"] == "list" and len(m["items"]) == number + 1, 10,
                         f"change {number} on every device")
+            # Replacing the links (on whichever process) closes the devices that came with one.
+            status, _, _ = request(f"{cluster.url}/api/recipes/links?token={owner}", "POST", b"")
+            assert status == 200
+            for device in devices[1::2]:
+                with pytest.raises(ConnectionClosed) as closed:
+                    await receive_until_async(device, lambda m: False, 10, "the close")
+                assert closed.value.rcvd.code == 1008, closed.value.rcvd
         finally:
             for device in devices:
                 await device.close()

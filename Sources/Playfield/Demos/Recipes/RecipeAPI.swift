@@ -317,6 +317,7 @@ final class RecipeAPI: Sendable {
         accepted,
         ShoppingSocketHandler(
           hub: shopping, bookID: book.id, canChange: book.access >= .write,
+          viaLink: SessionAPI.token(in: request) != nil && book.access < .owner,
           client: client.description))
     case .reject(let response):
       return .response(response)
@@ -332,11 +333,14 @@ final class RecipeAPI: Sendable {
       guard let book else { throw APIError(.notFound, "there is no book yet") }
       if request.method == .delete {
         try store.setRecipeBookLinks(bookID: book.id, readToken: nil, writeToken: nil)
+        shopping.closeLinked(bookID: book.id, reason: "the owner revoked this link")
         return Response(status: .noContent, headers: ["Cache-Control": "no-store"])
       }
       let read = SessionRegistry.identifier(random(16))
       let write = SessionRegistry.identifier(random(16))
       try store.setRecipeBookLinks(bookID: book.id, readToken: read, writeToken: write)
+      shopping.closeLinked(
+        bookID: book.id, reason: "the owner replaced this link; ask for the new one")
       return .json(.object(["read": .string(read), "write": .string(write)]))
     }
   }

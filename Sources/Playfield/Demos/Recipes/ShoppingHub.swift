@@ -24,6 +24,9 @@ final class ShoppingHub: Sendable {
     /// `nil` until the store has been read.
     var list: ShoppingList?
     var sockets: [UInt64: WebSocket] = [:]
+    /// The sockets that came with a link (not the owner's token): closed when the owner
+    /// replaces or revokes the links.
+    var linked: Set<UInt64> = []
     /// Changes sent while the list was being read, applied in order once it is.
     var early: [(change: JSONValue, from: WebSocket)] = []
     /// Changes applied, and how many of them the store holds.
@@ -70,13 +73,14 @@ final class ShoppingHub: Sendable {
         + "in \(Int(wait.rounded(.up))) s")
   }
 
-  /// Adds a device to the book's channel. It gets the list now if the channel has it, else
-  /// once the store has been read.
-  func open(bookID: String, socket: WebSocket) {
+  /// Adds a device to the book's channel (`viaLink`: it came with a read or read-write link).
+  /// It gets the list now if the channel has it, else once the store has been read.
+  func open(bookID: String, socket: WebSocket, viaLink: Bool) {
     let mustRead = channels.withLock { channels in
       var channel = channels[bookID] ?? Channel()
       let isNew = channels[bookID] == nil
       channel.sockets[socket.id] = socket
+      if viaLink { channel.linked.insert(socket.id) }
       channels[bookID] = channel
       if let list = channel.list { send(Self.message(list), to: [socket]) }
       return isNew
@@ -88,7 +92,9 @@ final class ShoppingHub: Sendable {
   /// every device of the book; a change that cannot be applied is answered with an error.
   func apply(_ change: JSONValue, bookID: String, from socket: WebSocket) {
     channels.withLock { channels in
-      guard var channel = channels[bookID] else { return }
+      guard var channel = channels[bookID], channel.sockets[socket.id] != nil else {
+        return refuse(ShoppingListError("this link no longer opens the book"), to: [socket])
+      }
       defer { channels[bookID] = channel }
       guard channel.list != nil else {
         guard channel.early.count < Self.maxEarlyChanges else {
@@ -115,7 +121,23 @@ final class ShoppingHub: Sendable {
   func close(bookID: String, socket: WebSocket) {
     channels.withLock { channels in
       channels[bookID]?.sockets[socket.id] = nil
+      channels[bookID]?.linked.remove(socket.id)
       if channels[bookID]?.canGo == true { channels[bookID] = nil }
+    }
+  }
+
+  /// Closes the devices that came with a link: the owner replaced or revoked the links. From
+  /// now on their changes are refused, and they are closed once sent what was sent before.
+  func closeLinked(bookID: String, reason: String) {
+    channels.withLock { channels in
+      guard var channel = channels[bookID] else { return }
+      let sockets = channel.linked.compactMap { channel.sockets.removeValue(forKey: $0) }
+      channel.linked = []
+      channels[bookID] = channel.canGo ? nil : channel
+      guard !sockets.isEmpty else { return }
+      sends.async {
+        for socket in sockets { socket.close(.policyViolation, reason: reason) }
+      }
     }
   }
 

@@ -9,11 +9,13 @@ struct ShoppingSocketHandler: WebSocketHandler {
   let hub: ShoppingHub
   let bookID: String
   let canChange: Bool
+  /// It came with a read or read-write link, which the owner may replace or revoke.
+  let viaLink: Bool
   /// Who is charged for the changes this device sends.
   let client: String
 
   func opened(_ socket: WebSocket) {
-    hub.open(bookID: bookID, socket: socket)
+    hub.open(bookID: bookID, socket: socket, viaLink: viaLink)
   }
 
   func received(_ message: WebSocketMessage, on socket: WebSocket) {
