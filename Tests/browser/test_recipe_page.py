@@ -181,8 +181,17 @@ def test_owner_makes_a_read_only_link_and_revokes_it(playfield, watched):
     reader.page.wait_for_selector(".rb-entry")
     assert reader.page.locator(".rb-entry").all_inner_texts() == [
         owner.page.locator(".rb-name").inner_text()]
+    # Only the owner may hand out links: the reader is not offered the buttons.
+    assert owner.page.get_by_role("button", name="Revoke share links").is_visible()
+    assert reader.page.locator(".rb-links").is_hidden() and reader.page.locator(".rb-revoke").is_hidden()
+    owner.page.get_by_role("button", name="Add to shopping list").click()
+    reader.page.wait_for_selector(".rb-shopping input")
     owner.page.get_by_role("button", name="Revoke share links").click()
     owner.page.wait_for_selector(".rb-link-list[hidden]", state="attached")
+    # The reader's live shopping list is closed at once, saying why (and not tried again).
+    reader.page.wait_for_function(
+        "() => document.querySelector('.rb-shopping-status').textContent.includes('revoked')")
+    reader.screenshot("recipes-link-revoked")
     reader.page.reload()
     reader.page.wait_for_function("() => document.querySelector('.rb-message').textContent.includes('no longer works')")
     assert "book=" not in reader.page.url

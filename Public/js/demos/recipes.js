@@ -124,6 +124,8 @@ async function refresh(append = false) {
     }
     return say(`The book cannot be read: ${error.message}`);
   }
+  // Only the owner's token may hand out and revoke links: a link's reader never sees them.
+  for (const button of [$(".rb-links", root), $(".rb-revoke", root)]) button.hidden = answer.book?.access !== "owner";
   const entries = answer.recipes.map((recipe) => {
     const item = document.createElement("li");
     const button = document.createElement("button");
@@ -359,8 +361,14 @@ function connectShopping() {
       renderShopping();
     } else if (message.type === "error") $(".rb-shopping-status", shopping).textContent = message.message;
   });
-  socket.addEventListener("close", () => {
-    if (shoppingSocket === socket) setTimeout(connectShopping, 2000);
+  socket.addEventListener("close", (event) => {
+    if (shoppingSocket !== socket) return;
+    // 1008: the owner replaced or revoked the link this page came with; trying again is no use.
+    if (event.code === 1008) {
+      $(".rb-shopping-status", shopping).textContent = event.reason || "this link no longer opens the book";
+      return;
+    }
+    setTimeout(connectShopping, 2000);
   });
 }
 function sendShopping(message) {
