@@ -54,6 +54,10 @@ final class SessionRegistry: Sendable {
   /// Live sessions the store could not keep (it failed): they run in memory only, are never
   /// parked (that would lose them), and `/healthz` counts them.
   let memoryOnly = Mutex<Set<String>>([])
+  /// Expired sessions (idle, or parked too long) the store refused to delete: they stay live
+  /// or parked until a later maintenance deletes them (`deleteExpired`), and `/healthz` counts
+  /// them.
+  let undeletedExpired = Mutex<Set<String>>([])
   /// Why this process cannot store inputs now (`StorageWatch`), nil while it can: every live
   /// session is told when it changes (`storing(problem:)`), and one added meanwhile at once.
   /// NB: the sessions are told under this lock, so a session added during a change is never
@@ -305,10 +309,18 @@ final class SessionRegistry: Sendable {
     let now = wallClock()
     removeExpiredParked(now: now)
     for session in listed where now - session.summary.updatedAt > limits.maxAge {
+      // NB: the store is refusing: the rest wait for the next call.
+      guard deleteExpired(session.id) else { break }
       remove(session, reason: "the session expired")
+    }
+    undeletedExpired.withLock { ids in
+      ids = ids.filter { id in
+        live.withLock { $0[id] } != nil || parked.withLock { $0.contains(id) }
+      }
     }
   }
 
+  /// Forgets `session`, already deleted from the store.
   private func remove(_ session: LiveSession, reason: String) {
     live.withLock { $0[session.id] = nil }
     quota.release(session.id)
