@@ -77,7 +77,7 @@ extension SessionRegistry {
         guard deleteExpired(id) else { return false }
         parked.withLock { _ = $0.remove(id) }
         forgetParked(id)
-        journal?.deleted(sessionID: id)
+        forgetDeleted(id)
         return true
       }
       if deleted == false { return }
@@ -123,7 +123,7 @@ extension SessionRegistry {
       }
       parked.withLock { _ = $0.remove(oldest) }
       forgetParked(oldest)
-      journal?.deleted(sessionID: oldest)
+      forgetDeleted(oldest)
       return oldest
     }
     guard let oldest else { return false }

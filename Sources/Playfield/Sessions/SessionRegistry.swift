@@ -58,6 +58,9 @@ final class SessionRegistry: Sendable {
   /// or parked until a later maintenance deletes them (`deleteExpired`), and `/healthz` counts
   /// them.
   let undeletedExpired = Mutex<Set<String>>([])
+  /// Sessions just deleted from the store (`forgetDeleted`): what is kept of them elsewhere
+  /// (replay-state answers) goes too.
+  let deletedSessions = Relay<String>()
   /// Why this process cannot store inputs now (`StorageWatch`), nil while it can: every live
   /// session is told when it changes (`storing(problem:)`), and one added meanwhile at once.
   /// NB: the sessions are told under this lock, so a session added during a change is never
@@ -297,7 +300,7 @@ final class SessionRegistry: Sendable {
       try deleteStored(id)
       parked.withLock { _ = $0.remove(id) }
       forgetParked(id)
-      journal.deleted(sessionID: id)
+      forgetDeleted(id)
       logger.info("parked session \(id) deleted")
       return true
     }
@@ -327,8 +330,14 @@ final class SessionRegistry: Sendable {
     memoryOnly.withLock { _ = $0.remove(session.id) }
     inputLog.forget(session.id)
     session.disconnectAll(.goingAway, reason: reason)
-    journal?.deleted(sessionID: session.id)
+    forgetDeleted(session.id)
     logger.info("session \(session.id) removed: \(reason)")
+  }
+
+  /// Forgets what is queued, held or kept of session `id`, just deleted from the store.
+  func forgetDeleted(_ id: String) {
+    journal?.deleted(sessionID: id)
+    deletedSessions.report(id)
   }
 
   /// The writer committed these sessions' inputs through these ticks (the `stored` watermark).
