@@ -82,6 +82,22 @@ import Testing
     #expect(try app.json(.get, "/healthz")["undeletedExpiredSessions"]?.intValue == 0)
   }
 
+  @Test("a session touched since its expiry was refused is no longer counted")
+  func touchedAfterRefusal() throws {
+    let app = try TestApplication { $0.limits[.sessionMaxAge] = 60 }
+    defer { app.shutdown() }
+    let registry = app.application.registry
+    let id = try create(app)
+    try refuseDeletes(app, true)
+    app.clock.advance(61)
+    registry.removeExpired()
+    #expect(try app.json(.get, "/healthz")["undeletedExpiredSessions"]?.intValue == 1)
+    app.tick()
+    registry.removeExpired()
+    #expect(registry.live.withLock { $0[id] } != nil)
+    #expect(try app.json(.get, "/healthz")["undeletedExpiredSessions"]?.intValue == 0)
+  }
+
   @Test("a parked session the store refuses to delete does not make room for a new one")
   func oldestParkedRefused() throws {
     let app = try TestApplication {

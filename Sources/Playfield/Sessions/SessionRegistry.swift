@@ -316,9 +316,13 @@ final class SessionRegistry: Sendable {
       guard deleteExpired(session.id) else { break }
       remove(session, reason: "the session expired")
     }
+    // NB: one touched or brought back since is no longer expired, nor counted.
     undeletedExpired.withLock { ids in
       ids = ids.filter { id in
-        live.withLock { $0[id] } != nil || parked.withLock { $0.contains(id) }
+        if let session = live.withLock({ $0[id] }) {
+          return now - session.summary.updatedAt > limits.maxAge
+        }
+        return parkedAt.withLock { $0[id] }.map { now - $0 > limits.parkedMaxAge } ?? false
       }
     }
   }
