@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HTTP
 import JSON
@@ -80,6 +81,39 @@ import Testing
     #expect(try !isStored(app, id))
     #expect(app.request(.get, "/api/sessions/\(id)").status.code == 404)
     #expect(try app.json(.get, "/healthz")["undeletedExpiredSessions"]?.intValue == 0)
+  }
+
+  /// The expiry of a parked session takes the `adopting` lock a return holds: while one is
+  /// under way, nothing is deleted (before, the expiry deleted the row a return was reading).
+  /// NB: on the old code the expiry deleted within the wait below unless the machine stalled
+  /// it that long; on this code it cannot, so the test never fails wrongly.
+  @Test("a parked session's expiry waits for a return under way")
+  func parkedExpiryWaitsForAReturn() throws {
+    let app = try TestApplication {
+      $0.limits[.sessionsPerClient] = 1
+      $0.limits[.parkedMaxAge] = 60
+    }
+    defer { app.shutdown() }
+    let registry = app.application.registry
+    let first = try create(app)
+    _ = try create(app)
+    #expect(registry.parked.withLock { $0.contains(first) })
+    app.clock.advance(61)
+    let done = DispatchSemaphore(value: 0)
+    let during = registry.adopting.withLock { _ in
+      DispatchQueue.global().async {
+        registry.removeExpired()
+        done.signal()
+      }
+      let waited = done.wait(timeout: .now() + .milliseconds(300))
+      return (waited, registry.parked.withLock { $0.contains(first) }, try? isStored(app, first))
+    }
+    #expect(during.0 == .timedOut, "the expiry waited for the lock")
+    #expect(during.1, "still parked during the return")
+    #expect(during.2 == true, "still stored during the return")
+    if during.0 == .timedOut { #expect(done.wait(timeout: .now() + 30) == .success) }
+    #expect(!registry.parked.withLock { $0.contains(first) })
+    #expect(try !isStored(app, first))
   }
 
   @Test("a session touched since its expiry was refused is no longer counted")
