@@ -52,6 +52,10 @@ extension Application {
       let unstored = registry.memoryOnly.withLock { $0.count }
       body["memoryOnlySessions"] = .number(Double(unstored))
       if unstored > 0 { body["status"] = "degraded" }
+      // NB: an expired session the store refused to delete stays until it is deleted.
+      let undeleted = registry.undeletedExpired.withLock { $0.count }
+      body["undeletedExpiredSessions"] = .number(Double(undeleted))
+      if undeleted > 0 { body["status"] = "degraded" }
       body["parkedSessions"] = .number(Double(registry.parked.withLock { $0.count }))
       let committed = journal.writer.commitLatency
       body["inputCommitMs"] = .object([

@@ -103,12 +103,13 @@ public final class Application: HTTPHandler {
     journal?.lostSessions.on { registry.dropLost($0) }
     journal?.storedInputs.on { registry.stored($0) }
     journal?.storing.on { registry.storing(problem: $0) }
+    let replayStates = ReplayStates(
+      limits: limits.queue(
+        running: limits[.replayStates], waiting: .replayStateQueue,
+        perClient: .replayStatesPerClient, deadline: .replayStateWait))
+    registry.deletedSessions.on { replayStates.forget(session: $0) }
     self.sessionAPI = SessionAPI(
-      registry: registry, scheduler: scheduler,
-      replayStates: ReplayStates(
-        limits: limits.queue(
-          running: limits[.replayStates], waiting: .replayStateQueue,
-          perClient: .replayStatesPerClient, deadline: .replayStateWait)))
+      registry: registry, scheduler: scheduler, replayStates: replayStates)
     let meters = Meters(refusals: registry.refusals)
     self.meters = meters
     if let inputPages {

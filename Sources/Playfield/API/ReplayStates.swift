@@ -38,6 +38,9 @@ final class ReplayStates: Sendable {
     var answers: [Key: JSONValue] = [:]
     /// Keys oldest first, to drop the oldest past `capacity`.
     var order: [Key] = []
+    /// Sessions deleted here, oldest first (at most `capacity`): an answer worked out for one
+    /// while it was deleted is not kept.
+    var deleted: [String] = []
   }
 
   /// Answers kept.
@@ -67,6 +70,18 @@ final class ReplayStates: Sendable {
   /// A kept answer, if any.
   func cached(_ key: Key) -> JSONValue? {
     answers.withLock { $0.answers[key] }
+  }
+
+  /// Drops the answers kept for `session`, just deleted from the store, and keeps none worked
+  /// out for it from now on: its replay states are then `404`, never an answer kept from
+  /// before the delete (as they were).
+  func forget(session: String) {
+    answers.withLock { state in
+      state.order.removeAll { $0.session == session }
+      state.answers = state.answers.filter { $0.key.session != session }
+      state.deleted.append(session)
+      if state.deleted.count > capacity { state.deleted.removeFirst() }
+    }
   }
 
   /// Replay states running and waiting now.
@@ -103,7 +118,9 @@ final class ReplayStates: Sendable {
   func end(_ key: Key, client: ClientKey, answer: JSONValue?) {
     if let answer {
       answers.withLock { state in
-        guard state.answers.updateValue(answer, forKey: key) == nil else { return }
+        guard !state.deleted.contains(key.session),
+          state.answers.updateValue(answer, forKey: key) == nil
+        else { return }
         state.order.append(key)
         if state.order.count > capacity {
           state.answers[state.order.removeFirst()] = nil

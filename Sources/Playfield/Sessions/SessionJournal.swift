@@ -20,7 +20,9 @@ protocol SessionJournal: Sendable {
   func progress(sessionID: String, running: Bool, tick: UInt64, now: Double)
   /// The exact model state at `tick`.
   func snapshot(sessionID: String, tick: UInt64, state: [UInt8])
-  /// The session is gone for good.
+  /// The session is gone for good, already deleted from the store (`deleteStored`): what is
+  /// queued or held of it here is forgotten. NB: never a delete that may fail unseen (a
+  /// session forgotten here but still stored came back at the next restart).
   func deleted(sessionID: String)
   /// Deletes the session from the store now, before a client is told it is deleted; throws,
   /// changing nothing, when the store refuses (a delete answered but never stored would bring

@@ -60,23 +60,52 @@ extension SessionRegistry {
 
   /// Deletes the parked sessions nobody has asked for in `limits.parkedMaxAge`, at most
   /// `expiredPerCall` of them (the game loop's maintenance calls it once a minute; each is a
-  /// write to the store).
+  /// write to the store), each from the store first: one the store refuses stays parked, and
+  /// the rest wait for the next call (`deleteExpired`).
   func removeExpiredParked(now: Double) {
     let expired = parkedAt.withLock { parkedAt in
-      let ids = parkedAt.filter { now - $0.value > limits.parkedMaxAge }.map(\.key)
+      parkedAt.filter { now - $0.value > limits.parkedMaxAge }.map(\.key).sorted()
         .prefix(Self.expiredPerCall)
-      for id in ids { parkedAt[id] = nil }
-      return ids
     }
-    for id in expired where parked.withLock({ $0.remove(id) }) != nil {
-      forgetParked(id)
-      journal?.deleted(sessionID: id)
-      logger.info("parked session \(id) deleted: nobody asked for it in time")
+    for id in expired {
+      // NB: under `adopting`, so that the session is not being brought back meanwhile, nor
+      // brought back from a row being deleted (`unpark`).
+      let deleted = adopting.withLock { _ -> Bool? in
+        guard let since = parkedAt.withLock({ $0[id] }), now - since > limits.parkedMaxAge,
+          parked.withLock({ $0.contains(id) })
+        else { return nil }
+        guard deleteExpired(id) else { return false }
+        parked.withLock { _ = $0.remove(id) }
+        forgetParked(id)
+        forgetDeleted(id)
+        return true
+      }
+      if deleted == false { return }
+      if deleted == true {
+        logger.info("parked session \(id) deleted: nobody asked for it in time")
+      }
+    }
+  }
+
+  /// Deletes expired session `id` (live or parked) from the store before it is forgotten here;
+  /// false when the store refuses: it then stays as it was (live or parked, counted in its
+  /// owner's places), `/healthz` counts it (`undeletedExpiredSessions`) and the next
+  /// maintenance tries again (before, it was forgotten here with the failure only logged, and
+  /// came back at the next restart).
+  func deleteExpired(_ id: String) -> Bool {
+    do {
+      try journal?.deleteStored(sessionID: id)
+      undeletedExpired.withLock { _ = $0.remove(id) }
+      return true
+    } catch {
+      undeletedExpired.withLock { _ = $0.insert(id) }
+      logger.error("cannot delete expired session \(id) from the database, it stays: \(error)")
+      return false
     }
   }
 
   /// Deletes `owner`'s parked session updated longest ago, to make a stored place for its new
-  /// one; false when it has none parked here.
+  /// one; false when it has none parked here, or the store refuses the delete (it stays parked).
   func expireOldestParked(of owner: ClientKey) -> Bool {
     // NB: under `adopting`, so that the session is not being brought back meanwhile.
     let oldest = adopting.withLock { _ -> String? in
@@ -84,10 +113,17 @@ extension SessionRegistry {
       let since = parkedAt.withLock { $0 }
       guard
         let oldest = mine.min(by: { (since[$0] ?? 0, $0) < (since[$1] ?? 0, $1) }),
-        parked.withLock({ $0.remove(oldest) }) != nil
+        parked.withLock({ $0.contains(oldest) })
       else { return nil }
+      do {
+        try journal?.deleteStored(sessionID: oldest)
+      } catch {
+        logger.error("cannot delete parked session \(oldest) to make room, it stays: \(error)")
+        return nil
+      }
+      parked.withLock { _ = $0.remove(oldest) }
       forgetParked(oldest)
-      journal?.deleted(sessionID: oldest)
+      forgetDeleted(oldest)
       return oldest
     }
     guard let oldest else { return false }

@@ -54,6 +54,13 @@ final class SessionRegistry: Sendable {
   /// Live sessions the store could not keep (it failed): they run in memory only, are never
   /// parked (that would lose them), and `/healthz` counts them.
   let memoryOnly = Mutex<Set<String>>([])
+  /// Expired sessions (idle, or parked too long) the store refused to delete: they stay live
+  /// or parked until a later maintenance deletes them (`deleteExpired`), and `/healthz` counts
+  /// them.
+  let undeletedExpired = Mutex<Set<String>>([])
+  /// Sessions just deleted from the store (`forgetDeleted`): what is kept of them elsewhere
+  /// (replay-state answers) goes too.
+  let deletedSessions = Relay<String>()
   /// Why this process cannot store inputs now (`StorageWatch`), nil while it can: every live
   /// session is told when it changes (`storing(problem:)`), and one added meanwhile at once.
   /// NB: the sessions are told under this lock, so a session added during a change is never
@@ -293,7 +300,7 @@ final class SessionRegistry: Sendable {
       try deleteStored(id)
       parked.withLock { _ = $0.remove(id) }
       forgetParked(id)
-      journal.deleted(sessionID: id)
+      forgetDeleted(id)
       logger.info("parked session \(id) deleted")
       return true
     }
@@ -305,18 +312,36 @@ final class SessionRegistry: Sendable {
     let now = wallClock()
     removeExpiredParked(now: now)
     for session in listed where now - session.summary.updatedAt > limits.maxAge {
+      // NB: the store is refusing: the rest wait for the next call.
+      guard deleteExpired(session.id) else { break }
       remove(session, reason: "the session expired")
+    }
+    // NB: one touched or brought back since is no longer expired, nor counted.
+    undeletedExpired.withLock { ids in
+      ids = ids.filter { id in
+        if let session = live.withLock({ $0[id] }) {
+          return now - session.summary.updatedAt > limits.maxAge
+        }
+        return parkedAt.withLock { $0[id] }.map { now - $0 > limits.parkedMaxAge } ?? false
+      }
     }
   }
 
+  /// Forgets `session`, already deleted from the store.
   private func remove(_ session: LiveSession, reason: String) {
     live.withLock { $0[session.id] = nil }
     quota.release(session.id)
     memoryOnly.withLock { _ = $0.remove(session.id) }
     inputLog.forget(session.id)
     session.disconnectAll(.goingAway, reason: reason)
-    journal?.deleted(sessionID: session.id)
+    forgetDeleted(session.id)
     logger.info("session \(session.id) removed: \(reason)")
+  }
+
+  /// Forgets what is queued, held or kept of session `id`, just deleted from the store.
+  func forgetDeleted(_ id: String) {
+    journal?.deleted(sessionID: id)
+    deletedSessions.report(id)
   }
 
   /// The writer committed these sessions' inputs through these ticks (the `stored` watermark).

@@ -207,11 +207,6 @@ final class StorageJournal: SessionJournal {
   func deleted(sessionID: String) {
     writer.forget(sessionID: sessionID)
     leases?.forget(sessionID: sessionID)
-    do {
-      _ = try store.deleteSession(id: sessionID)
-    } catch {
-      logger.error("cannot delete stored session \(sessionID): \(error)")
-    }
   }
 
   /// Writes everything queued, closes the writer and gives up this process's leases, so that
