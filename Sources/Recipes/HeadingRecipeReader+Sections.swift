@@ -107,6 +107,28 @@ extension HeadingRecipeReader {
     return (items, end)
   }
 
+  /// The steps under a heading that names no section: its first numbered list (`<ol>`), else
+  /// its paragraphs when one of them is as long as a step (80 characters or more), so that a
+  /// "Related recipes" heading over a line of links is no method.
+  static func stepsUnder(
+    _ mark: HeadingMark, to limit: Int, in order: [Int], document: HTMLDocument
+  ) -> [String] {
+    var position = mark.end
+    let last = min(limit, mark.end + reach, order.count)
+    while position < last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if boundaries.contains(node.name) || node.name == "ul" { break }
+      if node.name == "ol" {
+        return node.children.filter { document.nodes[$0].name == "li" }
+          .map { stepText($0, document: document) }.filter { !$0.isEmpty }
+      }
+      position += 1
+    }
+    let texts = paragraphs(from: mark.end, to: limit, in: order, document: document)
+    return texts.contains { $0.count >= 80 } ? texts : []
+  }
+
   /// Words that may come before a step's number in its heading.
   private static let stepWords = ["step", "stap", "schritt", "étape", "paso", "passo", "krok"]
 

@@ -64,6 +64,16 @@ enum HeadingRecipeReader {
       let texts = paragraphs(from: ingredientsEnd, to: limit, in: order, document: document)
       if texts.count >= 2 { steps = texts }
     }
+    if ingredients.count >= 2, steps.isEmpty, let ingredientsEnd,
+      let next = marks.firstIndex(where: { $0.position >= ingredientsEnd }),
+      marks[next].kind == .other
+    {
+      // No heading names the method, but the heading right after the ingredients titles it
+      // in its own words ("Let's get started!"): its numbered list, or its paragraphs when
+      // they read as steps, are the method.
+      let limit = next + 1 < marks.count ? marks[next + 1].position : order.count
+      steps = stepsUnder(marks[next], to: limit, in: order, document: document)
+    }
     if ingredients.count < 2 || steps.isEmpty {
       (ingredients, steps) = namedContainers(in: order, document: document)
     }

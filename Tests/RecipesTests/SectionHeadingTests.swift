@@ -266,4 +266,41 @@ struct SectionHeadingTests {
         "\(method)")
     }
   }
+
+  @Test("no method heading: the heading after the ingredients titles the method in its own words")
+  func headingAfterIngredients() throws {
+    let listed = RecipePages.page(
+      body: #"""
+        <h1>Fondant</h1><h4>Shopping</h4><em>Ingredients</em>
+        <ul><li>1 bag marshmallows</li><li>3 tablespoons water</li></ul>
+        <h4>Let's get started!</h4>
+        <ol><li>Melt the marshmallows.</li><li>Knead in the sugar.</li></ol>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(listed).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "1 bag marshmallows", "3 tablespoons water",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Melt the marshmallows.", "Knead in the sugar.",
+      ])
+    let step =
+      "Beat the eggs with the sugar until pale, fold in the flour and bake for fifty minutes."
+    let prose = RecipePages.page(
+      body: """
+        <h1>Kuglóf</h1><h2><span>Hozzávalók</span></h2>
+        <ul><li><span>4 db</span> <span>tojás</span></li><li><span>250 g</span> liszt</li></ul>
+        <h2><span>A recept</span></h2><section><p>\(step)</p></section>
+        """)
+    let cake = try #require(try RecipePages.recipes(prose).first)
+    #expect(RecipePages.lines(cake["recipeInstructions"]) == [step])
+    // A heading over a short line of links, or over a bulleted list, names no method.
+    let afters = ["<h3>Related recipes</h3><p>Brisket.</p>", "<h3>Tags</h3><ul><li>Cake</li></ul>"]
+    for after in afters {
+      let related = RecipePages.page(
+        body: "<h1>A</h1><h2>Ingredients</h2><ul><li>1 egg</li><li>2 figs</li></ul>\(after)")
+      #expect(throws: RecipeImportError.self, "\(after)") { try RecipePages.recipes(related) }
+    }
+  }
 }
