@@ -29,6 +29,7 @@ extension HeadingRecipeReader {
   /// the method or neither) and every other element whose whole text is a section's name.
   static func headingMarks(in order: [Int], document: HTMLDocument) -> [HeadingMark] {
     var marks: [HeadingMark] = []
+    var tabs: [(targets: [String], kind: HeadingMark.Kind)] = []
     for (position, index) in order.enumerated() {
       if let last = marks.last, position < last.end { continue }
       let node = document.nodes[index]
@@ -52,11 +53,13 @@ extension HeadingRecipeReader {
         }
       } else {
         guard node.children.count == 1, document.nodes[node.children[0]].isText,
-          !HTMLText.skipped.contains(node.name), !controls.contains(node.name)
+          !HTMLText.skipped.contains(node.name)
         else { continue }
         let raw = document.nodes[node.children[0]].text
-        guard raw.utf8.count < 64 else { continue }
+        // The whitespace a template leaves around the name does not count.
+        guard raw.utf8.count < 512 else { continue }
         var title = HTMLText.collapse(raw).lowercased()
+        guard title.utf8.count < 64 else { continue }
         while title.hasSuffix(":") { title.removeLast() }
         title = HTMLText.collapse(title)
         if ingredientTitles.contains(title) {
@@ -66,13 +69,73 @@ extension HeadingRecipeReader {
         } else {
           continue
         }
-        guard document.ancestor(of: index, where: { controls.contains($0.name) }) == nil
-        else { continue }
+        if controls.contains(node.name)
+          || document.ancestor(of: index, where: { controls.contains($0.name) }) != nil
+        {
+          // A tab or a link that shows a part of the page names that part's section.
+          let targets = tabTargets(of: node)
+          if !targets.isEmpty { tabs.append((targets, kind)) }
+          continue
+        }
       }
       let end = position + 1 + document.descendants(of: index).count
       marks.append(HeadingMark(position: position, end: end, kind: kind))
     }
-    return marks
+    return tabs.isEmpty ? marks : placing(tabs, among: marks, in: order, document: document)
+  }
+
+  /// The ids of the element a tab may show: its `aria-controls`, `data-bs-target`,
+  /// `data-target` or link's `#fragment` (the first that names an element is the one).
+  private static func tabTargets(of node: HTMLNode) -> [String] {
+    guard ["a", "button"].contains(node.name) || node.attribute("role") == "tab" else {
+      return []
+    }
+    var targets: [String] = []
+    for key in ["aria-controls", "data-bs-target", "data-target", "href"] {
+      guard var value = node.attribute(key).map(HTMLText.collapse) else {
+        continue
+      }
+      if key != "aria-controls" {
+        guard value.hasPrefix("#") else { continue }
+        value.removeFirst()
+      }
+      if !value.isEmpty, !value.contains(" ") { targets.append(value) }
+    }
+    return targets
+  }
+
+  /// The marks with each tab's section placed at the element it shows: the section is that
+  /// element's content, and headings inside it (a group's name) no longer end it.
+  private static func placing(
+    _ tabs: [(targets: [String], kind: HeadingMark.Kind)], among marks: [HeadingMark],
+    in order: [Int], document: HTMLDocument
+  ) -> [HeadingMark] {
+    let wanted = Set(tabs.flatMap(\.targets))
+    var positions: [String: Int] = [:]
+    for (position, index) in order.enumerated() {
+      if let id = document.nodes[index].attribute("id"), wanted.contains(id),
+        positions[id] == nil
+      {
+        positions[id] = position
+      }
+    }
+    var marks = marks
+    var placed: Set<Int> = []
+    for tab in tabs {
+      guard let position = tab.targets.lazy.compactMap({ positions[$0] }).first,
+        placed.insert(position).inserted
+      else {
+        continue
+      }
+      let end = position + 1 + document.descendants(of: order[position]).count
+      marks.removeAll { $0.position >= position && $0.position < end }
+      marks.append(HeadingMark(position: position, end: position + 1, kind: tab.kind))
+      // The section ends with the element (the next tab's link is no line of it).
+      if end < order.count, !marks.contains(where: { $0.position == end }) {
+        marks.append(HeadingMark(position: end, end: end, kind: .other))
+      }
+    }
+    return marks.sorted { $0.position < $1.position }
   }
 
   /// The items of the lists (`ul`, `ol`) from `start` up to `limit` in document order, and

@@ -303,4 +303,30 @@ struct SectionHeadingTests {
       #expect(throws: RecipeImportError.self, "\(after)") { try RecipePages.recipes(related) }
     }
   }
+
+  @Test("tabs name the sections they show; a group's heading inside a tab does not end it")
+  func tabLinks() throws {
+    let padding = String(repeating: " ", count: 60)
+    let html = RecipePages.page(
+      head: "<title>Buns</title>",
+      body: """
+        <h1>Buns</h1>
+        <ul class="nav"><li><a href="#ing" role="tab">Ingredients</a></li>
+          <li><a href="javascript:void(0)" aria-controls="none" data-target="#prep">
+          Method\(padding)</a></li></ul>
+        <div id="ing"><div>Flour</div><div>Sugar</div></div>
+        <div id="prep"><h4>Dough</h4><ol><li>Mix the flour.</li><li>Bake.</li></ol></div>
+        """)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Buns")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["Flour", "Sugar"])
+    #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Mix the flour.", "Bake."])
+    // A link to another page, or to nothing on this one, names no section.
+    let links = RecipePages.page(
+      body: """
+        <h1>Buns</h1><a href="/ing">Ingredients</a><a href="#gone">Method</a>
+        <div><div>Flour</div><div>Sugar</div></div><ol><li>Mix.</li><li>Bake.</li></ol>
+        """)
+    #expect(throws: RecipeImportError.self) { try RecipePages.recipes(links) }
+  }
 }
