@@ -79,7 +79,8 @@ extension HeadingRecipeReader {
         }
       }
       let end = position + 1 + document.descendants(of: index).count
-      marks.append(HeadingMark(position: position, end: end, kind: kind))
+      let rank = headings.contains(node.name) ? Int(node.name.dropFirst()) ?? 0 : 0
+      marks.append(HeadingMark(position: position, end: end, kind: kind, rank: rank))
     }
     return tabs.isEmpty ? marks : placing(tabs, among: marks, in: order, document: document)
   }
@@ -190,6 +191,50 @@ extension HeadingRecipeReader {
     }
     let texts = paragraphs(from: mark.end, to: limit, in: order, document: document)
     return texts.contains { $0.count >= 80 } ? texts : []
+  }
+
+  /// Whether the section of `marks[number]` opens with a lower heading, no list item or
+  /// paragraph before it ("Ingredients", then "For the vegetables" and its rows): then its
+  /// lower headings name groups. A lower heading after the section's own lines ("Tips",
+  /// "Each serving contains") ends it.
+  static func opensWithGroups(
+    _ marks: [HeadingMark], at number: Int, in order: [Int], document: HTMLDocument
+  ) -> Bool {
+    let mark = marks[number]
+    guard number + 1 < marks.count, mark.holds(marks[number + 1]) else { return false }
+    let first = min(marks[number + 1].position, mark.end + reach, order.count)
+    guard mark.end < first else { return true }
+    return !order[mark.end..<first].contains { index in
+      ["li", "p", "dt", "dd"].contains(document.nodes[index].name)
+        && !document.lines(of: index).isEmpty
+    }
+  }
+
+  /// Ingredients drawn as rows to tick off: the text of the row each checkbox sits in (its
+  /// label's amount and name on one line), when the section has two or more.
+  static func checkboxRows(from start: Int, to limit: Int, in order: [Int], document: HTMLDocument)
+    -> (items: [String], end: Int?)
+  {
+    var items: [String] = []
+    var end: Int?
+    var position = start
+    let last = min(limit, start + reach, order.count)
+    while position < last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if boundaries.contains(node.name) { break }
+      position += 1
+      guard node.name == "input", node.attribute("type")?.lowercased() == "checkbox" else {
+        continue
+      }
+      let row = document.nodes[index].parent
+      let text = row >= 0 ? line(document.text(of: row)) : ""
+      if !text.isEmpty, text.count < 200 {
+        items.append(text)
+        end = position + document.descendants(of: row).count
+      }
+    }
+    return items.count >= 2 ? (items, end) : ([], nil)
   }
 
   /// Words that may come before a step's number in its heading.

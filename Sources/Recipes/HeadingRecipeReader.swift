@@ -31,22 +31,38 @@ enum HeadingRecipeReader {
     var ingredientsEnd: Int?
     var steps: [String] = []
     for (number, mark) in marks.enumerated() {
-      let limit = number + 1 < marks.count ? marks[number + 1].position : order.count
+      // Lower headings that open a section name its groups and do not end it.
+      let grouped = opensWithGroups(marks, at: number, in: order, document: document)
+      let limit =
+        marks[(number + 1)...].first { !(grouped && mark.holds($0)) }?.position ?? order.count
       if ingredients.count < 2, mark.kind == .ingredients {
-        (ingredients, ingredientsEnd) = listItems(
+        (ingredients, ingredientsEnd) = checkboxRows(
           from: mark.end, to: limit, in: order, document: document)
+        if ingredients.isEmpty {
+          (ingredients, ingredientsEnd) = listItems(
+            from: mark.end, to: limit, in: order, document: document)
+        }
         if ingredients.isEmpty {
           (ingredients, ingredientsEnd) = lineItems(
             from: mark.end, to: limit, in: order, document: document)
         }
       } else if steps.isEmpty, mark.kind == .method || mark.kind == .step {
-        // Numbered step headings ("Step 1", "2. Bake") belong to the method's section.
+        // Numbered step headings ("Step 1", "2. Bake") belong to the method's section, and
+        // so do lower headings that name its groups: the first list under each is its steps.
         let limit =
-          marks[(number + 1)...].first { $0.kind != .step }?.position ?? order.count
-        steps =
-          listItems(
-            from: mark.end, to: limit, in: order, document: document, steps: true
-          ).items
+          marks[(number + 1)...].first { $0.kind != .step && !(grouped && mark.holds($0)) }?
+          .position ?? order.count
+        let groups = marks[(number + 1)...].prefix {
+          $0.position < limit && grouped && mark.holds($0)
+        }
+        var start = mark.end
+        for group in groups + [HeadingMark(position: limit, end: limit, kind: .other)] {
+          steps +=
+            listItems(
+              from: start, to: group.position, in: order, document: document, steps: true
+            ).items
+          start = group.end
+        }
         if steps.isEmpty {
           steps = paragraphs(from: mark.end, to: limit, in: order, document: document)
         }

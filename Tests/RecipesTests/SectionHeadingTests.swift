@@ -329,4 +329,42 @@ struct SectionHeadingTests {
         """)
     #expect(throws: RecipeImportError.self) { try RecipePages.recipes(links) }
   }
+
+  @Test("lower headings that open a section name its groups; checkbox rows are ingredient lines")
+  func groupsAndCheckboxRows() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Gemista</h1>
+        <div><div><h2>Ingredients</h2></div><h3>For the vegetables</h3>
+          <div><input type="checkbox" id="i1"><label for="i1"><span>6 </span><p>tomatoes</p>
+          </label></div>
+          <div><input type="checkbox" id="i2"><label for="i2"><span>3 </span><p>peppers</p>
+          </label></div>
+          <h3>For the filling</h3>
+          <div><input type="checkbox" id="i3"><label for="i3"><span>12 tbsp</span><p>rice</p>
+          </label></div></div>
+        <h2>Method</h2><h3></h3><ol><li>Hollow the tomatoes.</li></ol>
+        <h3>Filling</h3><ol><li>Fry the rice.</li><li>Fill them.</li></ol>
+        <h2>More recipes</h2><ol><li>Moussaka</li></ol>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "6 tomatoes", "3 peppers", "12 tbsp rice",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Hollow the tomatoes.", "Fry the rice.", "Fill them.",
+      ])
+    // A lower heading after the section's own lines ends it ("Tips", "Each serving contains").
+    let tips = RecipePages.page(
+      body: #"""
+        <h1>Muffins</h1><h2>Ingredients</h2><ul><li>1 cup oats</li><li>2 eggs</li></ul>
+        <h3>Each serving contains</h3><ul><li>Fat 10g</li></ul>
+        <h2>Directions</h2><ol><li>Mix.</li><li>Bake.</li></ol><h3>Tips</h3><ul><li>Oats</li></ul>
+        """#)
+    let muffins = try #require(try RecipePages.recipes(tips).first)
+    #expect(RecipePages.strings(muffins["recipeIngredient"]) == ["1 cup oats", "2 eggs"])
+    #expect(RecipePages.lines(muffins["recipeInstructions"]) == ["Mix.", "Bake."])
+  }
 }
