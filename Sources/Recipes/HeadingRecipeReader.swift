@@ -26,6 +26,10 @@ enum HeadingRecipeReader {
 
   static func recipe(in document: HTMLDocument) -> JSONValue? {
     let order = document.descendants()
+    let (marked, markedSteps) = strayProperties(in: order, document: document)
+    if marked.count >= 2, !markedSteps.isEmpty {
+      return recipe(marked, markedSteps, title: title(in: order, document: document))
+    }
     let marks = headingMarks(in: order, document: document)
     var ingredients: [String] = []
     var ingredientsEnd: Int?
@@ -97,13 +101,46 @@ enum HeadingRecipeReader {
       (ingredients, steps) = recipeHeading(in: order, document: document)
     }
     guard ingredients.count >= 2, !steps.isEmpty else { return nil }
+    return recipe(ingredients, steps, title: title(in: order, document: document))
+  }
+
+  private static func recipe(_ ingredients: [String], _ steps: [String], title: String?)
+    -> JSONValue
+  {
     var recipe: [String: JSONValue] = [
       "@type": "Recipe",
       "recipeIngredient": .array(ingredients.map(JSONValue.string)),
       "recipeInstructions": .array(steps.map(JSONValue.string)),
     ]
-    if let name = title(in: order, document: document) { recipe["name"] = .string(name) }
+    if let title { recipe["name"] = .string(title) }
     return .object(recipe)
+  }
+
+  /// Microdata's recipe properties given without their item (`<li itemprop="ingredients">`,
+  /// `<div itemprop="recipeInstructions">` and no `itemscope` around them): each ingredient
+  /// element is a line, and the instructions' list items or paragraphs are the steps.
+  private static func strayProperties(in order: [Int], document: HTMLDocument) -> (
+    [String], [String]
+  ) {
+    var ingredients: [String] = []
+    var steps: [String] = []
+    for index in order {
+      let names = document.nodes[index].tokens("itemprop").map { $0.lowercased() }
+      guard !names.isEmpty else { continue }
+      let ingredient = names.contains("recipeingredient") || names.contains("ingredients")
+      let method = names.contains("recipeinstructions")
+      guard ingredient || method,
+        document.nodes[index].attribute("itemscope") == nil,
+        document.ancestor(of: index, where: { $0.attribute("itemscope") != nil }) == nil
+      else { continue }
+      if ingredient {
+        let text = document.text(of: index)
+        if !text.isEmpty { ingredients.append(text) }
+      } else if steps.isEmpty {
+        steps = entries(of: index, document: document, paragraphs: true)
+      }
+    }
+    return (ingredients, steps)
   }
 
   /// The longest of the page's `<h1>`s that the document title names (a site's name is often

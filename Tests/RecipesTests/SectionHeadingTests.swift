@@ -367,4 +367,21 @@ struct SectionHeadingTests {
     #expect(RecipePages.strings(muffins["recipeIngredient"]) == ["1 cup oats", "2 eggs"])
     #expect(RecipePages.lines(muffins["recipeInstructions"]) == ["Mix.", "Bake."])
   }
+
+  @Test("microdata's recipe properties without their item give the ingredients and the steps")
+  func strayProperties() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Carbonara</h1><p>Not the traditional way.</p>
+        <ul><li itemprop="ingredients"><span>250 g tagliatelle</span></li>
+          <li itemprop="ingredients">1 egg</li></ul>
+        <div itemprop="recipeInstructions"><p><img src="a.jpg"></p><p>1- Beat the egg.</p>
+          <p>2- Toss the pasta.</p></div>
+        <p>Previous article</p><p>Risotto</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["250 g tagliatelle", "1 egg"])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == ["1- Beat the egg.", "2- Toss the pasta."])
+  }
 }
