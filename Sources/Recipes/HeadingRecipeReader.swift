@@ -26,9 +26,12 @@ enum HeadingRecipeReader {
 
   static func recipe(in document: HTMLDocument) -> JSONValue? {
     let order = document.descendants()
-    let (marked, markedSteps) = strayProperties(in: order, document: document)
-    if marked.count >= 2, !markedSteps.isEmpty {
-      return recipe(marked, markedSteps, title: title(in: order, document: document))
+    let stray = strayProperties(in: order, document: document)
+    if stray.ingredients.count >= 2, !stray.steps.isEmpty {
+      var found = recipe(
+        stray.ingredients, stray.steps, title: title(in: order, document: document))
+      if let yield = stray.yield { found["recipeYield"] = .string(yield) }
+      return .object(found)
     }
     let marks = headingMarks(in: order, document: document)
     var ingredients: [String] = []
@@ -101,11 +104,11 @@ enum HeadingRecipeReader {
       (ingredients, steps) = recipeHeading(in: order, document: document)
     }
     guard ingredients.count >= 2, !steps.isEmpty else { return nil }
-    return recipe(ingredients, steps, title: title(in: order, document: document))
+    return .object(recipe(ingredients, steps, title: title(in: order, document: document)))
   }
 
   private static func recipe(_ ingredients: [String], _ steps: [String], title: String?)
-    -> JSONValue
+    -> [String: JSONValue]
   {
     var recipe: [String: JSONValue] = [
       "@type": "Recipe",
@@ -113,34 +116,39 @@ enum HeadingRecipeReader {
       "recipeInstructions": .array(steps.map(JSONValue.string)),
     ]
     if let title { recipe["name"] = .string(title) }
-    return .object(recipe)
+    return recipe
   }
 
   /// Microdata's recipe properties given without their item (`<li itemprop="ingredients">`,
   /// `<div itemprop="recipeInstructions">` and no `itemscope` around them): each ingredient
-  /// element is a line, and the instructions' list items or paragraphs are the steps.
+  /// element is a line, the instructions' list items or paragraphs are the steps, and the
+  /// first `recipeYield` is the yield.
   private static func strayProperties(in order: [Int], document: HTMLDocument) -> (
-    [String], [String]
+    ingredients: [String], steps: [String], yield: String?
   ) {
     var ingredients: [String] = []
     var steps: [String] = []
+    var yield: String?
     for index in order {
       let names = document.nodes[index].tokens("itemprop").map { $0.lowercased() }
       guard !names.isEmpty else { continue }
       let ingredient = names.contains("recipeingredient") || names.contains("ingredients")
       let method = names.contains("recipeinstructions")
-      guard ingredient || method,
+      let yields = names.contains("recipeyield")
+      guard ingredient || method || yields,
         document.nodes[index].attribute("itemscope") == nil,
         document.ancestor(of: index, where: { $0.attribute("itemscope") != nil }) == nil
       else { continue }
       if ingredient {
         let text = document.text(of: index)
         if !text.isEmpty { ingredients.append(text) }
-      } else if steps.isEmpty {
+      } else if method, steps.isEmpty {
         steps = entries(of: index, document: document, paragraphs: true)
+      } else if yields, yield == nil {
+        yield = document.text(of: index)
       }
     }
-    return (ingredients, steps)
+    return (ingredients, steps, yield)
   }
 
   /// The longest of the page's `<h1>`s that the document title names (a site's name is often

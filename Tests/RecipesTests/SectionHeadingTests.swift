@@ -368,12 +368,12 @@ struct SectionHeadingTests {
     #expect(RecipePages.lines(muffins["recipeInstructions"]) == ["Mix.", "Bake."])
   }
 
-  @Test("microdata's recipe properties without their item give the ingredients and the steps")
+  @Test("microdata's recipe properties without their item give the ingredients, steps and yield")
   func strayProperties() throws {
     let html = RecipePages.page(
       body: #"""
         <h1>Carbonara</h1><p>Not the traditional way.</p>
-        <ul><li itemprop="ingredients"><span>250 g tagliatelle</span></li>
+        <h3 itemprop="recipeYield">For 2 people:</h3><ul><li itemprop="ingredients"><span>250 g tagliatelle</span></li>
           <li itemprop="ingredients">1 egg</li></ul>
         <div itemprop="recipeInstructions"><p><img src="a.jpg"></p><p>1- Beat the egg.</p>
           <p>2- Toss the pasta.</p></div>
@@ -381,6 +381,7 @@ struct SectionHeadingTests {
         """#)
     let recipe = try #require(try RecipePages.recipes(html).first)
     #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["250 g tagliatelle", "1 egg"])
+    #expect(recipe["recipeYield"] == "2 servings")
     #expect(
       RecipePages.lines(recipe["recipeInstructions"]) == ["1- Beat the egg.", "2- Toss the pasta."])
   }
