@@ -87,7 +87,7 @@ extension HeadingRecipeReader {
 
   /// The ids of the element a tab may show: its `aria-controls`, `data-bs-target`,
   /// `data-target` or link's `#fragment` (the first that names an element is the one).
-  private static func tabTargets(of node: HTMLNode) -> [String] {
+  static func tabTargets(of node: HTMLNode) -> [String] {
     guard ["a", "button"].contains(node.name) || node.attribute("role") == "tab" else {
       return []
     }
@@ -151,7 +151,12 @@ extension HeadingRecipeReader {
     var end: Int?
     var position = start
     let last = min(limit, start + reach, order.count)
+    let unshown = unshownTabs(from: start, to: last, in: order, document: document)
     while position < last {
+      if let skip = unshown[position] {
+        position = skip
+        continue
+      }
       let index = order[position]
       let node = document.nodes[index]
       if boundaries.contains(node.name) { break }
@@ -210,6 +215,45 @@ extension HeadingRecipeReader {
     }
   }
 
+  /// The parts of a section to pass over, as their first position and the position after
+  /// them: a list of tabs ("US", "Metric": every item is a link that shows a part of the
+  /// page), and the parts its tabs show but the selected one (`aria-selected="true"` or an
+  /// `active` class on the tab or its item; else the first).
+  static func unshownTabs(from start: Int, to last: Int, in order: [Int], document: HTMLDocument)
+    -> [Int: Int]
+  {
+    var skips: [Int: Int] = [:]
+    var hidden: Set<String> = []
+    for position in start..<last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if let id = node.attribute("id"), hidden.contains(id) {
+        skips[position] = position + 1 + document.descendants(of: index).count
+        continue
+      }
+      guard node.name == "ul" || node.name == "ol" else { continue }
+      let items = node.children.filter { document.nodes[$0].name == "li" }
+      let tabs = items.compactMap { item -> (targets: [String], selected: Bool)? in
+        guard
+          let link = document.descendants(of: item).first(where: {
+            !tabTargets(of: document.nodes[$0]).isEmpty
+          }), document.text(of: link) == document.text(of: item)
+        else { return nil }
+        let selected =
+          document.nodes[link].attribute("aria-selected") == "true"
+          || [item, link].contains { document.nodes[$0].tokens("class").contains("active") }
+        return (tabTargets(of: document.nodes[link]), selected)
+      }
+      guard tabs.count >= 2, tabs.count == items.count else { continue }
+      skips[position] = position + 1 + document.descendants(of: index).count
+      let shown = tabs.firstIndex { $0.selected } ?? 0
+      for (number, tab) in tabs.enumerated() where number != shown {
+        hidden.formUnion(tab.targets)
+      }
+    }
+    return skips
+  }
+
   /// Ingredients drawn as rows to tick off: the text of the row each checkbox sits in (its
   /// label's amount and name on one line), when the section has two or more.
   static func checkboxRows(from start: Int, to limit: Int, in order: [Int], document: HTMLDocument)
@@ -266,13 +310,23 @@ extension HeadingRecipeReader {
     var end: Int?
     var position = start
     let last = min(limit, start + reach, order.count)
+    let unshown = unshownTabs(from: start, to: last, in: order, document: document)
     reading: while position < last {
+      if let skip = unshown[position] {
+        position = skip
+        continue
+      }
       let index = order[position]
       let node = document.nodes[index]
       if boundaries.contains(node.name) || HTMLText.skipped.contains(node.name) { break }
       guard let size = elementCount(below: index, atMost: last - position - 1, in: document)
       else {
         // An element holding the next heading (or more than is read) is read inside.
+        position += 1
+        continue
+      }
+      if unshown.keys.contains(where: { $0 > position && $0 <= position + size }) {
+        // An element holding a part to pass over is read inside.
         position += 1
         continue
       }

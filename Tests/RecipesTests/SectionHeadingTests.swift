@@ -385,4 +385,23 @@ struct SectionHeadingTests {
     #expect(
       RecipePages.lines(recipe["recipeInstructions"]) == ["1- Beat the egg.", "2- Toss the pasta."])
   }
+
+  @Test("a list of tabs in a section is passed over, and so are the parts its other tabs show")
+  func unitTabs() throws {
+    for (us, metric) in [("", #" aria-selected="true""#), (#" class="active""#, "")] {
+      let html = RecipePages.page(
+        body: """
+          <h1>Pancakes</h1><h3><span>Ingredients</span></h3>
+          <ul class="nav"><li><a href="#us" role="tab"\(us)>US</a></li>
+            <li><a href="#metric" data-toggle="tab"\(metric)>Metric</a></li></ul>
+          <div><div id="us"><p>8.8oz flour</p><p>1 egg</p></div>
+            <div id="metric"><p>250g flour</p><p>1 egg</p></div></div>
+          <h3>Method</h3><ol><li>Whisk.</li><li>Fry.</li></ol>
+          """)
+      let recipe = try #require(try RecipePages.recipes(html).first)
+      let shown = us.isEmpty ? ["250g flour", "1 egg"] : ["8.8oz flour", "1 egg"]
+      #expect(RecipePages.strings(recipe["recipeIngredient"]) == shown)
+      #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Whisk.", "Fry."])
+    }
+  }
 }
