@@ -15,4 +15,12 @@ struct HeadingMark: Sendable {
   /// The first position after the heading's subtree.
   var end: Int
   var kind: Kind
+  /// The heading's level, 1 to 6 for `<h1>`–`<h6>`, 0 for any other element.
+  var rank = 0
+
+  /// Whether `other` is a heading of a lower level inside this heading's section (a group's
+  /// name, "For the filling" under "Ingredients"), which does not end the section.
+  func holds(_ other: HeadingMark) -> Bool {
+    rank > 0 && other.kind == .other && other.rank > rank
+  }
 }

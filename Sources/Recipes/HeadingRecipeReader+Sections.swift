@@ -29,6 +29,7 @@ extension HeadingRecipeReader {
   /// the method or neither) and every other element whose whole text is a section's name.
   static func headingMarks(in order: [Int], document: HTMLDocument) -> [HeadingMark] {
     var marks: [HeadingMark] = []
+    var tabs: [(targets: [String], kind: HeadingMark.Kind)] = []
     for (position, index) in order.enumerated() {
       if let last = marks.last, position < last.end { continue }
       let node = document.nodes[index]
@@ -52,11 +53,13 @@ extension HeadingRecipeReader {
         }
       } else {
         guard node.children.count == 1, document.nodes[node.children[0]].isText,
-          !HTMLText.skipped.contains(node.name), !controls.contains(node.name)
+          !HTMLText.skipped.contains(node.name)
         else { continue }
         let raw = document.nodes[node.children[0]].text
-        guard raw.utf8.count < 64 else { continue }
+        // The whitespace a template leaves around the name does not count.
+        guard raw.utf8.count < 512 else { continue }
         var title = HTMLText.collapse(raw).lowercased()
+        guard title.utf8.count < 64 else { continue }
         while title.hasSuffix(":") { title.removeLast() }
         title = HTMLText.collapse(title)
         if ingredientTitles.contains(title) {
@@ -66,13 +69,74 @@ extension HeadingRecipeReader {
         } else {
           continue
         }
-        guard document.ancestor(of: index, where: { controls.contains($0.name) }) == nil
-        else { continue }
+        if controls.contains(node.name)
+          || document.ancestor(of: index, where: { controls.contains($0.name) }) != nil
+        {
+          // A tab or a link that shows a part of the page names that part's section.
+          let targets = tabTargets(of: node)
+          if !targets.isEmpty { tabs.append((targets, kind)) }
+          continue
+        }
       }
       let end = position + 1 + document.descendants(of: index).count
-      marks.append(HeadingMark(position: position, end: end, kind: kind))
+      let rank = headings.contains(node.name) ? Int(node.name.dropFirst()) ?? 0 : 0
+      marks.append(HeadingMark(position: position, end: end, kind: kind, rank: rank))
     }
-    return marks
+    return tabs.isEmpty ? marks : placing(tabs, among: marks, in: order, document: document)
+  }
+
+  /// The ids of the element a tab may show: its `aria-controls`, `data-bs-target`,
+  /// `data-target` or link's `#fragment` (the first that names an element is the one).
+  static func tabTargets(of node: HTMLNode) -> [String] {
+    guard ["a", "button"].contains(node.name) || node.attribute("role") == "tab" else {
+      return []
+    }
+    var targets: [String] = []
+    for key in ["aria-controls", "data-bs-target", "data-target", "href"] {
+      guard var value = node.attribute(key).map(HTMLText.collapse) else {
+        continue
+      }
+      if key != "aria-controls" {
+        guard value.hasPrefix("#") else { continue }
+        value.removeFirst()
+      }
+      if !value.isEmpty, !value.contains(" ") { targets.append(value) }
+    }
+    return targets
+  }
+
+  /// The marks with each tab's section placed at the element it shows: the section is that
+  /// element's content, and headings inside it (a group's name) no longer end it.
+  private static func placing(
+    _ tabs: [(targets: [String], kind: HeadingMark.Kind)], among marks: [HeadingMark],
+    in order: [Int], document: HTMLDocument
+  ) -> [HeadingMark] {
+    let wanted = Set(tabs.flatMap(\.targets))
+    var positions: [String: Int] = [:]
+    for (position, index) in order.enumerated() {
+      if let id = document.nodes[index].attribute("id"), wanted.contains(id),
+        positions[id] == nil
+      {
+        positions[id] = position
+      }
+    }
+    var marks = marks
+    var placed: Set<Int> = []
+    for tab in tabs {
+      guard let position = tab.targets.lazy.compactMap({ positions[$0] }).first,
+        placed.insert(position).inserted
+      else {
+        continue
+      }
+      let end = position + 1 + document.descendants(of: order[position]).count
+      marks.removeAll { $0.position >= position && $0.position < end }
+      marks.append(HeadingMark(position: position, end: position + 1, kind: tab.kind))
+      // The section ends with the element (the next tab's link is no line of it).
+      if end < order.count, !marks.contains(where: { $0.position == end }) {
+        marks.append(HeadingMark(position: end, end: end, kind: .other))
+      }
+    }
+    return marks.sorted { $0.position < $1.position }
   }
 
   /// The items of the lists (`ul`, `ol`) from `start` up to `limit` in document order, and
@@ -87,7 +151,12 @@ extension HeadingRecipeReader {
     var end: Int?
     var position = start
     let last = min(limit, start + reach, order.count)
+    let unshown = unshownTabs(from: start, to: last, in: order, document: document)
     while position < last {
+      if let skip = unshown[position] {
+        position = skip
+        continue
+      }
       let index = order[position]
       let node = document.nodes[index]
       if boundaries.contains(node.name) { break }
@@ -105,6 +174,111 @@ extension HeadingRecipeReader {
       position += 1
     }
     return (items, end)
+  }
+
+  /// The steps under a heading that names no section: its first numbered list (`<ol>`), else
+  /// its paragraphs when one of them is as long as a step (80 characters or more), so that a
+  /// "Related recipes" heading over a line of links is no method.
+  static func stepsUnder(
+    _ mark: HeadingMark, to limit: Int, in order: [Int], document: HTMLDocument
+  ) -> [String] {
+    var position = mark.end
+    let last = min(limit, mark.end + reach, order.count)
+    while position < last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if boundaries.contains(node.name) || node.name == "ul" { break }
+      if node.name == "ol" {
+        return node.children.filter { document.nodes[$0].name == "li" }
+          .map { stepText($0, document: document) }.filter { !$0.isEmpty }
+      }
+      position += 1
+    }
+    let texts = paragraphs(from: mark.end, to: limit, in: order, document: document)
+    return texts.contains { $0.count >= 80 } ? texts : []
+  }
+
+  /// Whether the section of `marks[number]` opens with a lower heading, no list item or
+  /// paragraph before it ("Ingredients", then "For the vegetables" and its rows): then its
+  /// lower headings name groups. A lower heading after the section's own lines ("Tips",
+  /// "Each serving contains") ends it.
+  static func opensWithGroups(
+    _ marks: [HeadingMark], at number: Int, in order: [Int], document: HTMLDocument
+  ) -> Bool {
+    let mark = marks[number]
+    guard number + 1 < marks.count, mark.holds(marks[number + 1]) else { return false }
+    let first = min(marks[number + 1].position, mark.end + reach, order.count)
+    guard mark.end < first else { return true }
+    return !order[mark.end..<first].contains { index in
+      ["li", "p", "dt", "dd"].contains(document.nodes[index].name)
+        && !document.lines(of: index).isEmpty
+    }
+  }
+
+  /// The parts of a section to pass over, as their first position and the position after
+  /// them: a list of tabs ("US", "Metric": every item is a link that shows a part of the
+  /// page), and the parts its tabs show but the selected one (`aria-selected="true"` or an
+  /// `active` class on the tab or its item; else the first).
+  static func unshownTabs(from start: Int, to last: Int, in order: [Int], document: HTMLDocument)
+    -> [Int: Int]
+  {
+    var skips: [Int: Int] = [:]
+    var hidden: Set<String> = []
+    for position in start..<last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if let id = node.attribute("id"), hidden.contains(id) {
+        skips[position] = position + 1 + document.descendants(of: index).count
+        continue
+      }
+      guard node.name == "ul" || node.name == "ol" else { continue }
+      let items = node.children.filter { document.nodes[$0].name == "li" }
+      let tabs = items.compactMap { item -> (targets: [String], selected: Bool)? in
+        guard
+          let link = document.descendants(of: item).first(where: {
+            !tabTargets(of: document.nodes[$0]).isEmpty
+          }), document.text(of: link) == document.text(of: item)
+        else { return nil }
+        let selected =
+          document.nodes[link].attribute("aria-selected") == "true"
+          || [item, link].contains { document.nodes[$0].tokens("class").contains("active") }
+        return (tabTargets(of: document.nodes[link]), selected)
+      }
+      guard tabs.count >= 2, tabs.count == items.count else { continue }
+      skips[position] = position + 1 + document.descendants(of: index).count
+      let shown = tabs.firstIndex { $0.selected } ?? 0
+      for (number, tab) in tabs.enumerated() where number != shown {
+        hidden.formUnion(tab.targets)
+      }
+    }
+    return skips
+  }
+
+  /// Ingredients drawn as rows to tick off: the text of the row each checkbox sits in (its
+  /// label's amount and name on one line), when the section has two or more.
+  static func checkboxRows(from start: Int, to limit: Int, in order: [Int], document: HTMLDocument)
+    -> (items: [String], end: Int?)
+  {
+    var items: [String] = []
+    var end: Int?
+    var position = start
+    let last = min(limit, start + reach, order.count)
+    while position < last {
+      let index = order[position]
+      let node = document.nodes[index]
+      if boundaries.contains(node.name) { break }
+      position += 1
+      guard node.name == "input", node.attribute("type")?.lowercased() == "checkbox" else {
+        continue
+      }
+      let row = document.nodes[index].parent
+      let text = row >= 0 ? line(document.text(of: row)) : ""
+      if !text.isEmpty, text.count < 200 {
+        items.append(text)
+        end = position + document.descendants(of: row).count
+      }
+    }
+    return items.count >= 2 ? (items, end) : ([], nil)
   }
 
   /// Words that may come before a step's number in its heading.
@@ -136,13 +310,23 @@ extension HeadingRecipeReader {
     var end: Int?
     var position = start
     let last = min(limit, start + reach, order.count)
+    let unshown = unshownTabs(from: start, to: last, in: order, document: document)
     reading: while position < last {
+      if let skip = unshown[position] {
+        position = skip
+        continue
+      }
       let index = order[position]
       let node = document.nodes[index]
       if boundaries.contains(node.name) || HTMLText.skipped.contains(node.name) { break }
       guard let size = elementCount(below: index, atMost: last - position - 1, in: document)
       else {
         // An element holding the next heading (or more than is read) is read inside.
+        position += 1
+        continue
+      }
+      if unshown.keys.contains(where: { $0 > position && $0 <= position + size }) {
+        // An element holding a part to pass over is read inside.
         position += 1
         continue
       }

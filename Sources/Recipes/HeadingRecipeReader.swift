@@ -26,27 +26,50 @@ enum HeadingRecipeReader {
 
   static func recipe(in document: HTMLDocument) -> JSONValue? {
     let order = document.descendants()
+    let stray = strayProperties(in: order, document: document)
+    if stray.ingredients.count >= 2, !stray.steps.isEmpty {
+      var found = recipe(
+        stray.ingredients, stray.steps, title: title(in: order, document: document))
+      if let yield = stray.yield { found["recipeYield"] = .string(yield) }
+      return .object(found)
+    }
     let marks = headingMarks(in: order, document: document)
     var ingredients: [String] = []
     var ingredientsEnd: Int?
     var steps: [String] = []
     for (number, mark) in marks.enumerated() {
-      let limit = number + 1 < marks.count ? marks[number + 1].position : order.count
+      // Lower headings that open a section name its groups and do not end it.
+      let grouped = opensWithGroups(marks, at: number, in: order, document: document)
+      let limit =
+        marks[(number + 1)...].first { !(grouped && mark.holds($0)) }?.position ?? order.count
       if ingredients.count < 2, mark.kind == .ingredients {
-        (ingredients, ingredientsEnd) = listItems(
+        (ingredients, ingredientsEnd) = checkboxRows(
           from: mark.end, to: limit, in: order, document: document)
+        if ingredients.isEmpty {
+          (ingredients, ingredientsEnd) = listItems(
+            from: mark.end, to: limit, in: order, document: document)
+        }
         if ingredients.isEmpty {
           (ingredients, ingredientsEnd) = lineItems(
             from: mark.end, to: limit, in: order, document: document)
         }
       } else if steps.isEmpty, mark.kind == .method || mark.kind == .step {
-        // Numbered step headings ("Step 1", "2. Bake") belong to the method's section.
+        // Numbered step headings ("Step 1", "2. Bake") belong to the method's section, and
+        // so do lower headings that name its groups: the first list under each is its steps.
         let limit =
-          marks[(number + 1)...].first { $0.kind != .step }?.position ?? order.count
-        steps =
-          listItems(
-            from: mark.end, to: limit, in: order, document: document, steps: true
-          ).items
+          marks[(number + 1)...].first { $0.kind != .step && !(grouped && mark.holds($0)) }?
+          .position ?? order.count
+        let groups = marks[(number + 1)...].prefix {
+          $0.position < limit && grouped && mark.holds($0)
+        }
+        var start = mark.end
+        for group in groups + [HeadingMark(position: limit, end: limit, kind: .other)] {
+          steps +=
+            listItems(
+              from: start, to: group.position, in: order, document: document, steps: true
+            ).items
+          start = group.end
+        }
         if steps.isEmpty {
           steps = paragraphs(from: mark.end, to: limit, in: order, document: document)
         }
@@ -64,6 +87,16 @@ enum HeadingRecipeReader {
       let texts = paragraphs(from: ingredientsEnd, to: limit, in: order, document: document)
       if texts.count >= 2 { steps = texts }
     }
+    if ingredients.count >= 2, steps.isEmpty, let ingredientsEnd,
+      let next = marks.firstIndex(where: { $0.position >= ingredientsEnd }),
+      marks[next].kind == .other
+    {
+      // No heading names the method, but the heading right after the ingredients titles it
+      // in its own words ("Let's get started!"): its numbered list, or its paragraphs when
+      // they read as steps, are the method.
+      let limit = next + 1 < marks.count ? marks[next + 1].position : order.count
+      steps = stepsUnder(marks[next], to: limit, in: order, document: document)
+    }
     if ingredients.count < 2 || steps.isEmpty {
       (ingredients, steps) = namedContainers(in: order, document: document)
     }
@@ -71,13 +104,51 @@ enum HeadingRecipeReader {
       (ingredients, steps) = recipeHeading(in: order, document: document)
     }
     guard ingredients.count >= 2, !steps.isEmpty else { return nil }
+    return .object(recipe(ingredients, steps, title: title(in: order, document: document)))
+  }
+
+  private static func recipe(_ ingredients: [String], _ steps: [String], title: String?)
+    -> [String: JSONValue]
+  {
     var recipe: [String: JSONValue] = [
       "@type": "Recipe",
       "recipeIngredient": .array(ingredients.map(JSONValue.string)),
       "recipeInstructions": .array(steps.map(JSONValue.string)),
     ]
-    if let name = title(in: order, document: document) { recipe["name"] = .string(name) }
-    return .object(recipe)
+    if let title { recipe["name"] = .string(title) }
+    return recipe
+  }
+
+  /// Microdata's recipe properties given without their item (`<li itemprop="ingredients">`,
+  /// `<div itemprop="recipeInstructions">` and no `itemscope` around them): each ingredient
+  /// element is a line, the instructions' list items or paragraphs are the steps, and the
+  /// first `recipeYield` is the yield.
+  private static func strayProperties(in order: [Int], document: HTMLDocument) -> (
+    ingredients: [String], steps: [String], yield: String?
+  ) {
+    var ingredients: [String] = []
+    var steps: [String] = []
+    var yield: String?
+    for index in order {
+      let names = document.nodes[index].tokens("itemprop").map { $0.lowercased() }
+      guard !names.isEmpty else { continue }
+      let ingredient = names.contains("recipeingredient") || names.contains("ingredients")
+      let method = names.contains("recipeinstructions")
+      let yields = names.contains("recipeyield")
+      guard ingredient || method || yields,
+        document.nodes[index].attribute("itemscope") == nil,
+        document.ancestor(of: index, where: { $0.attribute("itemscope") != nil }) == nil
+      else { continue }
+      if ingredient {
+        let text = document.text(of: index)
+        if !text.isEmpty { ingredients.append(text) }
+      } else if method, steps.isEmpty {
+        steps = entries(of: index, document: document, paragraphs: true)
+      } else if yields, yield == nil {
+        yield = document.text(of: index)
+      }
+    }
+    return (ingredients, steps, yield)
   }
 
   /// The longest of the page's `<h1>`s that the document title names (a site's name is often

@@ -266,4 +266,142 @@ struct SectionHeadingTests {
         "\(method)")
     }
   }
+
+  @Test("no method heading: the heading after the ingredients titles the method in its own words")
+  func headingAfterIngredients() throws {
+    let listed = RecipePages.page(
+      body: #"""
+        <h1>Fondant</h1><h4>Shopping</h4><em>Ingredients</em>
+        <ul><li>1 bag marshmallows</li><li>3 tablespoons water</li></ul>
+        <h4>Let's get started!</h4>
+        <ol><li>Melt the marshmallows.</li><li>Knead in the sugar.</li></ol>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(listed).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "1 bag marshmallows", "3 tablespoons water",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Melt the marshmallows.", "Knead in the sugar.",
+      ])
+    let step =
+      "Beat the eggs with the sugar until pale, fold in the flour and bake for fifty minutes."
+    let prose = RecipePages.page(
+      body: """
+        <h1>Kuglóf</h1><h2><span>Hozzávalók</span></h2>
+        <ul><li><span>4 db</span> <span>tojás</span></li><li><span>250 g</span> liszt</li></ul>
+        <h2><span>A recept</span></h2><section><p>\(step)</p></section>
+        """)
+    let cake = try #require(try RecipePages.recipes(prose).first)
+    #expect(RecipePages.lines(cake["recipeInstructions"]) == [step])
+    // A heading over a short line of links, or over a bulleted list, names no method.
+    let afters = ["<h3>Related recipes</h3><p>Brisket.</p>", "<h3>Tags</h3><ul><li>Cake</li></ul>"]
+    for after in afters {
+      let related = RecipePages.page(
+        body: "<h1>A</h1><h2>Ingredients</h2><ul><li>1 egg</li><li>2 figs</li></ul>\(after)")
+      #expect(throws: RecipeImportError.self, "\(after)") { try RecipePages.recipes(related) }
+    }
+  }
+
+  @Test("tabs name the sections they show; a group's heading inside a tab does not end it")
+  func tabLinks() throws {
+    let padding = String(repeating: " ", count: 60)
+    let html = RecipePages.page(
+      head: "<title>Buns</title>",
+      body: """
+        <h1>Buns</h1>
+        <ul class="nav"><li><a href="#ing" role="tab">Ingredients</a></li>
+          <li><a href="javascript:void(0)" aria-controls="none" data-target="#prep">
+          Method\(padding)</a></li></ul>
+        <div id="ing"><div>Flour</div><div>Sugar</div></div>
+        <div id="prep"><h4>Dough</h4><ol><li>Mix the flour.</li><li>Bake.</li></ol></div>
+        """)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Buns")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["Flour", "Sugar"])
+    #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Mix the flour.", "Bake."])
+    // A link to another page, or to nothing on this one, names no section.
+    let links = RecipePages.page(
+      body: """
+        <h1>Buns</h1><a href="/ing">Ingredients</a><a href="#gone">Method</a>
+        <div><div>Flour</div><div>Sugar</div></div><ol><li>Mix.</li><li>Bake.</li></ol>
+        """)
+    #expect(throws: RecipeImportError.self) { try RecipePages.recipes(links) }
+  }
+
+  @Test("lower headings that open a section name its groups; checkbox rows are ingredient lines")
+  func groupsAndCheckboxRows() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Gemista</h1>
+        <div><div><h2>Ingredients</h2></div><h3>For the vegetables</h3>
+          <div><input type="checkbox" id="i1"><label for="i1"><span>6 </span><p>tomatoes</p>
+          </label></div>
+          <div><input type="checkbox" id="i2"><label for="i2"><span>3 </span><p>peppers</p>
+          </label></div>
+          <h3>For the filling</h3>
+          <div><input type="checkbox" id="i3"><label for="i3"><span>12 tbsp</span><p>rice</p>
+          </label></div></div>
+        <h2>Method</h2><h3></h3><ol><li>Hollow the tomatoes.</li></ol>
+        <h3>Filling</h3><ol><li>Fry the rice.</li><li>Fill them.</li></ol>
+        <h2>More recipes</h2><ol><li>Moussaka</li></ol>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "6 tomatoes", "3 peppers", "12 tbsp rice",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Hollow the tomatoes.", "Fry the rice.", "Fill them.",
+      ])
+    // A lower heading after the section's own lines ends it ("Tips", "Each serving contains").
+    let tips = RecipePages.page(
+      body: #"""
+        <h1>Muffins</h1><h2>Ingredients</h2><ul><li>1 cup oats</li><li>2 eggs</li></ul>
+        <h3>Each serving contains</h3><ul><li>Fat 10g</li></ul>
+        <h2>Directions</h2><ol><li>Mix.</li><li>Bake.</li></ol><h3>Tips</h3><ul><li>Oats</li></ul>
+        """#)
+    let muffins = try #require(try RecipePages.recipes(tips).first)
+    #expect(RecipePages.strings(muffins["recipeIngredient"]) == ["1 cup oats", "2 eggs"])
+    #expect(RecipePages.lines(muffins["recipeInstructions"]) == ["Mix.", "Bake."])
+  }
+
+  @Test("microdata's recipe properties without their item give the ingredients, steps and yield")
+  func strayProperties() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Carbonara</h1><p>Not the traditional way.</p>
+        <h3 itemprop="recipeYield">For 2 people:</h3><ul><li itemprop="ingredients"><span>250 g tagliatelle</span></li>
+          <li itemprop="ingredients">1 egg</li></ul>
+        <div itemprop="recipeInstructions"><p><img src="a.jpg"></p><p>1- Beat the egg.</p>
+          <p>2- Toss the pasta.</p></div>
+        <p>Previous article</p><p>Risotto</p>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["250 g tagliatelle", "1 egg"])
+    #expect(recipe["recipeYield"] == "2 servings")
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == ["1- Beat the egg.", "2- Toss the pasta."])
+  }
+
+  @Test("a list of tabs in a section is passed over, and so are the parts its other tabs show")
+  func unitTabs() throws {
+    for (us, metric) in [("", #" aria-selected="true""#), (#" class="active""#, "")] {
+      let html = RecipePages.page(
+        body: """
+          <h1>Pancakes</h1><h3><span>Ingredients</span></h3>
+          <ul class="nav"><li><a href="#us" role="tab"\(us)>US</a></li>
+            <li><a href="#metric" data-toggle="tab"\(metric)>Metric</a></li></ul>
+          <div><div id="us"><p>8.8oz flour</p><p>1 egg</p></div>
+            <div id="metric"><p>250g flour</p><p>1 egg</p></div></div>
+          <h3>Method</h3><ol><li>Whisk.</li><li>Fry.</li></ol>
+          """)
+      let recipe = try #require(try RecipePages.recipes(html).first)
+      let shown = us.isEmpty ? ["250g flour", "1 egg"] : ["8.8oz flour", "1 egg"]
+      #expect(RecipePages.strings(recipe["recipeIngredient"]) == shown)
+      #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Whisk.", "Fry."])
+    }
+  }
 }
