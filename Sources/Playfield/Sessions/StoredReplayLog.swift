@@ -44,12 +44,23 @@ struct StoredReplayLog: ReplayLog {
   }
 
   /// `tick`'s logged inputs: from the chunks in hand, else read here, or nil while a store
-  /// worker reads the next chunk (asked for ahead, once half the one in hand is used).
+  /// worker reads the rest of the tick. The next chunk is read ahead once half the one in hand
+  /// is used, so a playback seldom waits.
   private mutating func read(_ tick: Int64) throws -> [LoggedInput]? {
     guard let reads else { return try reader.inputs(at: tick) }
-    if let read = try reads.finished(needs: reader.wouldRead)?.get() { reader.take(read) }
+    switch try reads.finished(needs: reader.wouldRead)?.get() {
+    case .ahead(let read?):
+      reader.take(read)
+    case .tick(let read, let after, let inputs?) where read == tick:
+      // NB: the playback waited at this tick while a copy of its reader read on.
+      reader = after
+      if reader.wantsReadAhead { reads.start(after: reader) }
+      return inputs
+    case .ahead(nil), .tick, nil:
+      break
+    }
     guard let inHand = try reader.inputs(at: tick, mayRead: false) else {
-      reads.start(after: reader)
+      reads.start(tick: tick, from: reader)
       return nil
     }
     if reader.wantsReadAhead { reads.start(after: reader) }
