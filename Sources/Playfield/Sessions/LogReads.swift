@@ -44,9 +44,9 @@ final class LogReads: Sendable {
   /// Whether a read is under way.
   var isReading: Bool { state.withLock { $0.underWay } }
 
-  /// The read that finished since the last call, taken out: its chunk (nil when the store was
-  /// busy). A failed read is given only when the playback `needs` the next chunk; till then it
-  /// is kept (and no other read starts).
+  /// The read that finished since the last call, taken out: what it found. A failed read is
+  /// given only when the playback `needs` the next chunk; till then it is kept (and no other
+  /// read starts).
   func finished(needs: Bool) -> Result<Found, any Error>? {
     state.withLock { state in
       guard let done = state.done else { return nil }
