@@ -53,6 +53,12 @@ public final class WebSocket: @unchecked Sendable {
     if loop.inLoop { body() } else { loop.execute(body) }
   }
 
+  /// Sends one message after everything handed to the connection's event loop before it, even
+  /// when called on that loop: messages handed over in one order, from any threads, arrive in it.
+  public func sendInOrder(_ message: WebSocketMessage) {
+    loop.execute { [self] in channel?.send(message) }
+  }
+
   /// Runs `body` on the connection's event loop: now when called there, else soon (after
   /// what was handed to the loop before it), whether or not the connection is still open.
   public func execute(_ body: @escaping @Sendable () -> Void) {

@@ -15,8 +15,9 @@ import WebSocket
 ///   store then, off the event loops; the channel goes only when its last device has gone and
 ///   its last change is stored. So the store holds the newest list whenever there is no
 ///   channel, and a device never starts from a list older than a change it follows.
-/// - Everything the hub sends (lists, and the errors answering a device) is handed to one
-///   serial queue under the lock, so each device gets them in the order they happened.
+/// - Everything the hub sends (lists, and the errors answering a device) is handed to each
+///   device's event loop under the lock (`sendInOrder`), so each device gets them in the order
+///   they happened, and one device's flood waits on its own loop, not in a queue of the hub's.
 /// - The list is stored whole by one write at a time per book, each writing the newest list;
 ///   a write that fails is tried again a second later, and the channel stays until one works.
 final class ShoppingHub: Sendable {
@@ -45,8 +46,6 @@ final class ShoppingHub: Sendable {
   private let channels = Mutex<[String: Channel]>([:])
   /// Reads and writes of the lists, in order, off the event loops.
   private let storage = DispatchQueue(label: "playfield.shopping-storage")
-  /// Everything sent to devices, in the order it was decided.
-  private let sends = DispatchQueue(label: "playfield.shopping-sends")
   private let retryDelay: DispatchTimeInterval
   private let log = Logger(label: "playfield.recipes")
   /// The changes each client sent in the last minute (`--shopping-changes-per-minute`).
@@ -134,10 +133,7 @@ final class ShoppingHub: Sendable {
       let sockets = channel.linked.compactMap { channel.sockets.removeValue(forKey: $0) }
       channel.linked = []
       channels[bookID] = channel.canGo ? nil : channel
-      guard !sockets.isEmpty else { return }
-      sends.async {
-        for socket in sockets { socket.close(.policyViolation, reason: reason) }
-      }
+      for socket in sockets { socket.close(.policyViolation, reason: reason) }
     }
   }
 
@@ -155,9 +151,7 @@ final class ShoppingHub: Sendable {
   private func send(_ message: JSONValue, to sockets: [WebSocket]) {
     guard !sockets.isEmpty else { return }
     let text = message.jsonString
-    sends.async {
-      for socket in sockets { socket.send(.text(text)) }
-    }
+    for socket in sockets { socket.sendInOrder(.text(text)) }
   }
 
   // MARK: On the storage queue
@@ -176,9 +170,7 @@ final class ShoppingHub: Sendable {
         guard channels[bookID]?.list == nil else { return }
         let sockets = Array(channels.removeValue(forKey: bookID)?.sockets.values ?? [:].values)
         refuse(ShoppingListError("the shopping list could not be read; try again"), to: sockets)
-        sends.async {
-          for socket in sockets { socket.close(.tryAgainLater, reason: "the store") }
-        }
+        for socket in sockets { socket.close(.tryAgainLater, reason: "the store") }
       }
       return
     }
