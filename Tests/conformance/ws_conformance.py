@@ -1122,8 +1122,23 @@ def many_echo(s, opcode, length):
     c = opened(s)
     payload = sized(length, opcode)
     data = c.message_frames(opcode, payload)
-    c.send_raw(data * 1000)
+    # Written from a thread while this one reads, as a real peer does: 4 MiB sent without reading
+    # deadlocks once the echoes fill both kernel buffers, and how big those grow depends on the
+    # machine, not on the server.
+    failed = []
+
+    def send():
+        try:
+            c.send_raw(data * 1000)
+        except OSError as error:
+            failed.append(error)
+
+    writer = threading.Thread(target=send, daemon=True)
+    writer.start()
     events, stop = collect(c, 1000, timeout=s.timeout * 4)
+    writer.join(s.timeout)
+    if failed:
+        raise CaseFailure(f"the server stopped reading: {failed[0]!r} after {len(events)} echoes")
     if len(events) != 1000 or any(e != ("message", opcode, payload) for e in events):
         raise CaseFailure(f"{len(events)} of 1000 echoes ({describe(stop) if stop else 'wrong content'})")
     close_normally(c)
