@@ -3,7 +3,7 @@ batch stepping flat out; 13 to 20, issue 35's: 13 a flood of creates past the st
 14 getting back what one's creates parked, 15 parked sessions filling the store and a restart,
 16 one event loop taken by small valid commands, 17 a reset storm, 18 batch steps of 40,000
 inputs, 19 hellos just under the big-hello bound, 20 street soccer's computer turns started in
-bursts).
+bursts; 21 shopping-list changes flat out).
 
     swift build -c release --product playfield
     .venv/bin/python Benchmarks/abuse/attacks.py [--seconds 10] [--only 4 13 ...] [--json out.json]
@@ -483,6 +483,40 @@ def hello_joiners(stop, ready, base, session_id, sources):
             "joinSecondsMax": max(times, default=None), "refusedWith1013": len(refusals),
             "failures": len(failures),
             "firstFailure": failures[:1]}
+
+
+def shopping_flood(stop, ready, base, token, sources, per_source):
+    """From each address, `per_source` sockets on the shopping list of the book `token` send,
+    flat out and never reading: an add of 500 lines of long names (the most one add may hold),
+    a message that is not JSON, and one past the 256 KiB a change may be."""
+    lines = [{"name": f"{n:03} " + "x" * 190, "amount": 1, "unit": "g", "aisle": "a" * 40}
+             for n in range(500)]
+    messages = [json.dumps({"type": "add", "items": lines}), "{" * 1000, "x" * 300_000]
+    lock = threading.Lock()
+    sent, failures = [0], []
+
+    def flooder(source):
+        while not stop.is_set():
+            bare = None
+            try:
+                bare = BareWebSocket(base, f"/ws/recipes/shopping?token={token}", source, timeout=5)
+                if bare.handshake() != 101:
+                    raise OSError(f"status {bare.status}")
+                while not stop.is_set():
+                    for message in messages:
+                        bare.send_text(message)
+                        with lock:
+                            sent[0] += 1
+            except OSError as error:
+                with lock:
+                    failures.append(repr(error))
+                time.sleep(0.2)
+            finally:
+                if bare:
+                    bare.close()
+
+    run_threads(stop, ready, [lambda s=s: flooder(s) for s in sources for _ in range(per_source)])
+    return {"messagesSent": sent[0], "failures": len(failures), "firstFailure": failures[:1]}
 
 
 # 5: deep tiles, 8: input pages, 11: replay states
@@ -2210,6 +2244,35 @@ async def attack_19_hello_flood(run):
     await run.stop(worker, "joiners", timeout=90)
 
 
+async def attack_21_shopping_flood(run):
+    """Shopping-list changes flat out (wave 4, session 7).
+
+    One address saves a recipe (which makes its book), then 2 addresses with 4 sockets each
+    flood that book's shopping list: adds of 500 lines of 200-character names, messages that
+    are not JSON and messages past 256 KiB, never reading what comes back. Before the fix an add
+    compared each of its lines with every line of the list, each comparison lowercasing both
+    names, under the hub's one lock on an event loop: one add cost about a second, and other
+    clients' sockets on both loops waited behind it.
+
+    A fair server charges each change to its client before it parses it (past
+    `--shopping-changes-per-minute` a message costs reading only), and a change costs in
+    proportion to its lines."""
+    base, a = run.server.base, attacker(0)
+    recipe = {"@context": "https://schema.org", "@type": "Recipe", "name": "Soup",
+              "recipeIngredient": ["1 onion"], "recipeInstructions": "Simmer."}
+    status, _, raw, _ = await asyncio.to_thread(
+        call, base, "/api/recipes/import?save=1", "POST", None, a,
+        {"Content-Type": "application/ld+json"}, 30, json.dumps(recipe).encode())
+    if status != 201:
+        raise RuntimeError(f"saving a recipe: {status} {raw[:200]!r}")
+    token = json.loads(raw)["book"]["token"]
+    await run.before()
+    worker = await run.launch(shopping_flood, base, token, [attacker(0), attacker(1)], 4)
+    await asyncio.sleep(1)
+    await run.during("2 addresses x 4 sockets of 500-line adds, not JSON and 300 KB, not reading")
+    await run.stop(worker, "flooders", timeout=60)
+
+
 def health_text(server):
     status, _, raw, _ = try_call(server.base, "/healthz")
     health = json.loads(raw) if status == 200 else {}
@@ -2237,6 +2300,7 @@ ATTACKS = {
     18: ("Batch steps of unbounded inputs", attack_18_batch_inputs),
     19: ("Hellos under the big-hello bound", attack_19_hello_flood),
     20: ("Street soccer's computer in bursts", attack_20_soccer_bursts),
+    21: ("Shopping-list changes flat out", attack_21_shopping_flood),
 }
 # Server options an attack needs beyond the defaults.
 SERVER_EXTRA = {12: BATCH_SERVER}

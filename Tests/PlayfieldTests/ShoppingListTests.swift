@@ -31,7 +31,8 @@ struct ShoppingListTests {
   @Test("bad messages name what is wrong and change nothing")
   func refusals() throws {
     var list = ShoppingList()
-    try list.apply(add([["name": "salt"]]))
+    try list.apply(add([["name": " \t salt \n"], ["name": "  sea  salt "]]))
+    #expect(list.items.map(\.name) == ["salt", "sea  salt"])
     let before = list
     #expect(throws: ShoppingListError("type must be add, check, remove or clear")) {
       try list.apply(["type": "explode"])
@@ -46,5 +47,47 @@ struct ShoppingListTests {
       try list.apply(["type": "check"])
     }
     #expect(list == before)
+  }
+
+  @Test("an add is applied whole or not at all: a bad item or a full list changes nothing")
+  func wholeAdds() throws {
+    var list = ShoppingList()
+    try list.apply(add([["name": "salt"]]))
+    let before = list
+    #expect(throws: ShoppingListError("each item needs a name of 1 to 200 characters")) {
+      try list.apply(add([["name": "pepper"], ["name": "   "]]))
+    }
+    #expect(list == before)
+
+    let almostFull = (1..<ShoppingList.maxItems).map {
+      JSONValue.object(["name": .string("item \($0)")])
+    }
+    try list.apply(add(almostFull))
+    #expect(list.items.count == ShoppingList.maxItems)
+    try list.apply(["type": "remove", "key": "salt|"])
+    let full = list
+    #expect(throws: ShoppingListError("the shopping list holds at most 500 lines")) {
+      try list.apply(add([["name": "Item 1", "amount": 2], ["name": "tea"], ["name": "coffee"]]))
+    }
+    #expect(list == full)
+  }
+
+  @Test("the items of one add merge with the list and with each other, by key")
+  func manyItems() throws {
+    var list = ShoppingList()
+    let names = (0..<ShoppingList.maxItems).map { "Item \($0)" }
+    try list.apply(add(names.map { ["name": .string($0), "amount": 1, "unit": "g"] }))
+    try list.apply(
+      add(names.reversed().map { ["name": .string($0.uppercased()), "amount": 2, "unit": "g"] }))
+    #expect(list.items.map(\.name) == names)
+    #expect(list.items.allSatisfy { $0.amount == 3 })
+    try list.apply(
+      add([
+        ["name": "item 7", "amount": 1, "unit": "g"], ["name": "ITEM 7", "amount": 4, "unit": "g"],
+      ]))
+    #expect(list.items[7].amount == 8 && list.items.count == ShoppingList.maxItems)
+    #expect(throws: ShoppingListError("add at most 500 items at once")) {
+      try list.apply(add(Array(repeating: ["name": "tea"], count: ShoppingList.maxItems + 1)))
+    }
   }
 }
