@@ -162,18 +162,21 @@ extension SQLSessionStore {
     }
   }
 
-  public func shoppingList(bookID: String) throws -> String {
+  public func shoppingList(bookID: String) throws -> String? {
     try withReader { database in
       try database.query("SELECT shopping FROM recipe_books WHERE id = ?", [.text(bookID)]) {
         $0.string(0)
-      }.first ?? "[]"
+      }.first
     }
   }
 
-  public func setShoppingList(bookID: String, items: String) throws {
+  public func setShoppingList(bookID: String, items: String, ifStored stored: String) throws
+    -> Bool
+  {
     try withWriter { database in
-      _ = try database.execute(
-        "UPDATE recipe_books SET shopping = ? WHERE id = ?", [.text(items), .text(bookID)])
+      try database.execute(
+        "UPDATE recipe_books SET shopping = ? WHERE id = ? AND shopping = ?",
+        [.text(items), .text(bookID), .text(stored)]) > 0
     }
   }
 

@@ -113,10 +113,11 @@ public protocol SessionStore: Sendable {
   @discardableResult
   func deleteRecipe(bookID: String, id: Int64) throws -> Bool
 
-  /// The book's shopping list as stored (a JSON array; `[]` for none or no such book).
-  func shoppingList(bookID: String) throws -> String
-  /// Replaces the book's shopping list.
-  func setShoppingList(bookID: String, items: String) throws
+  /// The book's shopping list as stored (a JSON array, `[]` for none); nil for no such book.
+  func shoppingList(bookID: String) throws -> String?
+  /// Replaces the book's shopping list with `items` if the store still holds `stored` there;
+  /// false when it holds something else (another process wrote it) or there is no such book.
+  func setShoppingList(bookID: String, items: String, ifStored stored: String) throws -> Bool
 
   /// The number of sessions and the size of the database.
   func statistics() throws -> StoreStatistics

@@ -7,6 +7,7 @@ scripts/cluster.py writes, all on free ports) is started by this module; it is s
 why, only when PostgreSQL's or nginx's binaries are missing (`make test-deps` installs them).
 """
 import asyncio
+import http.client
 import json
 import os
 import pathlib
@@ -186,6 +187,64 @@ def test_a_shopping_list_is_live_on_every_device_whichever_link_it_used(cluster)
         finally:
             for device in devices:
                 await device.close()
+
+    asyncio.run(shop())
+
+
+def test_devices_of_one_shopping_list_on_two_processes_see_each_others_changes(cluster):
+    """nginx sends every shopping socket to one process, but while that process is away its
+    devices go to the next, and stay there once it is back: then two processes hold a channel
+    of the book. Each stored its whole list over the other's, and each one's devices never saw
+    the other's changes. Now a write replaces only the list its process last saw (else its
+    unstored changes are applied again to the store's), and each reads the other's changes."""
+    soup = {"@context": "https://schema.org", "@type": "Recipe", "name": "Soup",
+            "recipeIngredient": ["1 onion"], "recipeInstructions": "Simmer."}
+    first, second = cluster.processes[:2]
+    # NB: from an address of its own, so that the recipe makes a book (and gives its token)
+    # whichever test saved one before.
+    host, port = first.address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=30,
+                                            source_address=("127.0.0.7", 0))
+    connection.request("POST", "/api/recipes/import?save=1", json.dumps(soup),
+                       {"Content-Type": "application/ld+json"})
+    answer = connection.getresponse()
+    saved = json.loads(answer.read())
+    connection.close()
+    assert answer.status == 201 and "book" in saved, saved
+    token = saved["book"]["token"]
+
+    def names(message):
+        return sorted(item["name"] for item in message["items"])
+
+    async def shop():
+        # Each device straight to its own process, as after a failover and the way back.
+        a = await connect(f"ws://{first.address}/ws/recipes/shopping?token={token}", open_timeout=10)
+        b = await connect(f"ws://{second.address}/ws/recipes/shopping?token={token}", open_timeout=10)
+        try:
+            for device in (a, b):
+                await receive_until_async(device, lambda m: m["type"] == "list", 10, "the list")
+            await a.send(json.dumps({"type": "add", "items": [{"name": "apples", "amount": 1}]}))
+            await b.send(json.dumps({"type": "add", "items": [{"name": "bread", "amount": 1}]}))
+            await a.send(json.dumps({"type": "add", "items": [{"name": "apples", "amount": 2}]}))
+            for device, which in ((a, "first"), (b, "second")):
+                last = await receive_until_async(
+                    device, lambda m: m["type"] == "list" and names(m) == ["apples", "bread"]
+                    and {i["name"]: i["amount"] for i in m["items"]}["apples"] == 3, 20,
+                    f"both changes on the {which} process's device")
+                assert {i["name"]: i["amount"] for i in last["items"]} == {"apples": 3, "bread": 1}
+        finally:
+            await a.close()
+            await b.close()
+        # Once both have gone (and their last writes landed), a device on the third process
+        # gets both changes from the store.
+        deadline = Deadline(20, "both changes in the stored list")
+        while True:
+            async with connect(f"ws://{cluster.processes[2].address}/ws/recipes/shopping"
+                               f"?token={token}", open_timeout=10) as c:
+                stored = await receive_until_async(c, lambda m: m["type"] == "list", 10, "the list")
+            if {i["name"]: i["amount"] for i in stored["items"]} == {"apples": 3, "bread": 1}:
+                break
+            await asyncio.sleep(min(0.2, deadline.left()))
 
     asyncio.run(shop())
 

@@ -1,3 +1,5 @@
+import Storage
+
 extension Demo {
   /// The recipe book: imports recipe pages, JSON-LD and book exports (`/api/recipes`), keeps
   /// them in the store with full-text search and tags, and shares a live shopping list.
@@ -9,7 +11,8 @@ extension Demo {
       RecipeAPI(
         store: context.store, wallClock: context.environment.wallClock,
         random: context.environment.random, limits: context.environment.limits,
-        fetchAllowedHosts: context.environment.recipeFetchAllowedHosts
+        fetchAllowedHosts: context.environment.recipeFetchAllowedHosts,
+        sharedStore: context.environment.databasePath.map(PostgresURL.isPostgreSQL) ?? false
       ).routes
     })
 }

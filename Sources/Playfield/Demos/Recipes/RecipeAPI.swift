@@ -30,15 +30,18 @@ final class RecipeAPI: Sendable {
   init(
     store: (any SessionStore)?, wallClock: @escaping @Sendable () -> Double,
     random: @escaping @Sendable (Int) -> [UInt8], limits: Limits,
-    fetchAllowedHosts: [String] = []
+    fetchAllowedHosts: [String] = [], sharedStore: Bool = false
   ) {
     self.store = store
     self.wallClock = wallClock
     self.random = random
     self.maxImportBytes = limits[.recipeImportBytes]
     self.window = Mutex(ImportWindow(perMinute: limits[.recipeImportsPerMinute]))
+    // NB: on a shared store another process may hold a channel of a book too (its devices
+    // came while this one was away); each reads the other's changes every second.
     self.shopping = ShoppingHub(
-      store: store, changesPerMinute: limits[.shoppingChangesPerMinute], wallClock: wallClock)
+      store: store, changesPerMinute: limits[.shoppingChangesPerMinute], wallClock: wallClock,
+      watchInterval: sharedStore ? .seconds(1) : nil)
     self.fetcher = RecipeFetcher(
       allowedHosts: Set(fetchAllowedHosts.map { $0.lowercased() }),
       maxBytes: limits[.recipeFetchBytes], timeout: limits[.recipeFetchTimeout])

@@ -20,6 +20,12 @@ import WebSocket
 ///   they happened, and one device's flood waits on its own loop, not in a queue of the hub's.
 /// - The list is stored whole by one write at a time per book, each writing the newest list;
 ///   a write that fails is tried again a second later, and the channel stays until one works.
+/// - A write replaces only the list the channel last read or wrote. On a shared store another
+///   process may hold a channel of the book too (devices connected to it while this one was
+///   away): then the write is refused, the changes not yet stored are applied again to the
+///   list the store holds now, every device gets the result and it is written in turn. Such a
+///   hub also reads its channels' lists every `watchInterval`, so that each process's devices
+///   see the other's changes.
 final class ShoppingHub: Sendable {
   private struct Channel {
     /// `nil` until the store has been read.
@@ -33,6 +39,11 @@ final class ShoppingHub: Sendable {
     /// Changes applied, and how many of them the store holds.
     var version: UInt64 = 0
     var storedVersion: UInt64 = 0
+    /// The list the store held when last read or written here: a write replaces only that.
+    var stored = "[]"
+    /// The changes applied after `storedVersion`, with their versions: applied again to the
+    /// store's list when another process wrote it first.
+    var unstored: [(version: UInt64, change: JSONValue)] = []
     /// A write of this book is queued or running.
     var writing = false
 
@@ -47,6 +58,9 @@ final class ShoppingHub: Sendable {
   /// Reads and writes of the lists, in order, off the event loops.
   private let storage = DispatchQueue(label: "playfield.shopping-storage")
   private let retryDelay: DispatchTimeInterval
+  /// How often each channel's list is read again from a shared store; nil: never (the store is
+  /// this process's alone).
+  private let watchInterval: DispatchTimeInterval?
   private let log = Logger(label: "playfield.recipes")
   /// The changes each client sent in the last minute (`--shopping-changes-per-minute`).
   private let changes: Mutex<ImportWindow>
@@ -55,12 +69,16 @@ final class ShoppingHub: Sendable {
   init(
     store: (any SessionStore)?, changesPerMinute: Int = 600,
     wallClock: @escaping @Sendable () -> Double = { 0 },
-    retryDelay: DispatchTimeInterval = .seconds(1)
+    retryDelay: DispatchTimeInterval = .seconds(1), watchInterval: DispatchTimeInterval? = nil
   ) {
     self.store = store
     self.changes = Mutex(ImportWindow(perMinute: changesPerMinute))
     self.wallClock = wallClock
     self.retryDelay = retryDelay
+    self.watchInterval = watchInterval
+    if let watchInterval {
+      storage.asyncAfter(deadline: .now() + watchInterval) { [weak self] in self?.watch() }
+    }
   }
 
   /// Counts one change by `client`; refuses it (counting nothing) past its share of the
@@ -106,7 +124,7 @@ final class ShoppingHub: Sendable {
       } catch {
         return refuse(error, to: [socket])
       }
-      changed(&channel, bookID: bookID)
+      changed(&channel, bookID: bookID, by: [change])
     }
   }
 
@@ -139,9 +157,12 @@ final class ShoppingHub: Sendable {
 
   // MARK: Under the lock
 
-  /// After a change to `channel`'s list: tells its devices and has the list stored.
-  private func changed(_ channel: inout Channel, bookID: String) {
-    channel.version += 1
+  /// After `changes` to `channel`'s list: tells its devices and has the list stored.
+  private func changed(_ channel: inout Channel, bookID: String, by changes: [JSONValue]) {
+    for change in changes {
+      channel.version += 1
+      channel.unstored.append((channel.version, change))
+    }
     send(Self.message(channel.list!), to: Array(channel.sockets.values))
     guard !channel.writing else { return }
     channel.writing = true
@@ -178,43 +199,62 @@ final class ShoppingHub: Sendable {
       guard var channel = channels[bookID], channel.list == nil else { return }
       defer { channels[bookID] = channel }
       var list = ShoppingList(stored: stored)
-      var changes = 0
+      var changes: [JSONValue] = []
       for (change, socket) in channel.early {
         do throws(ShoppingListError) {
           try list.apply(change)
-          changes += 1
+          changes.append(change)
         } catch {
           refuse(error, to: [socket])
         }
       }
       channel.early = []
       channel.list = list
-      if changes > 0 {
-        changed(&channel, bookID: bookID)
+      channel.stored = stored
+      if !changes.isEmpty {
+        changed(&channel, bookID: bookID, by: changes)
       } else {
         send(Self.message(list), to: Array(channel.sockets.values))
       }
     }
   }
 
-  /// Stores the newest list of the book; writes again while changes keep coming, and tries
-  /// again later if the store fails.
+  /// Stores the newest list of the book over the one last read or written here; writes again
+  /// while changes keep coming, and tries again later if the store fails. When the store holds
+  /// another list (another process's channel wrote it), the changes not yet stored are applied
+  /// to that one, sent, and written instead.
   private func write(bookID: String) {
-    let newest: (items: String, version: UInt64)? = channels.withLock { channels in
+    let newest: (items: String, version: UInt64, over: String)? = channels.withLock { channels in
       guard let channel = channels[bookID], let list = channel.list else { return nil }
-      return (list.json.jsonString, channel.version)
+      return (list.json.jsonString, channel.version, channel.stored)
     }
-    guard let (items, version) = newest else { return }
+    guard let (items, version, over) = newest else { return }
     var failure: (any Error)?
+    var now: String?? = nil
     do {
-      try store?.setShoppingList(bookID: bookID, items: items)
+      if let store, try !store.setShoppingList(bookID: bookID, items: items, ifStored: over) {
+        now = .some(try store.shoppingList(bookID: bookID))
+      }
     } catch {
       failure = error
     }
     let again: Bool = channels.withLock { channels in
       guard var channel = channels[bookID] else { return false }
       defer { channels[bookID] = channel.canGo ? nil : channel }
-      if failure == nil { channel.storedVersion = version }
+      switch (failure, now) {
+      case (.some, _):
+        break
+      case (nil, .none):
+        channel.storedVersion = version
+        channel.stored = items
+        channel.unstored.removeAll { $0.version <= version }
+      case (nil, .some(.none)):
+        // NB: the book is gone: nothing of it can be stored any more.
+        channel.storedVersion = channel.version
+        channel.unstored = []
+      case (nil, .some(.some(let theirs))):
+        rebase(&channel, on: theirs)
+      }
       channel.writing = channel.storedVersion != channel.version
       return channel.writing
     }
@@ -223,6 +263,42 @@ final class ShoppingHub: Sendable {
       storage.asyncAfter(deadline: .now() + retryDelay) { self.write(bookID: bookID) }
     } else if again {
       storage.async { self.write(bookID: bookID) }
+    }
+  }
+
+  /// The store's list `theirs` with this channel's changes not yet stored applied again (those
+  /// that no longer apply are dropped), sent to the channel's devices; it is to be stored next.
+  private func rebase(_ channel: inout Channel, on theirs: String) {
+    var list = ShoppingList(stored: theirs)
+    for (_, change) in channel.unstored { try? list.apply(change) }
+    channel.stored = theirs
+    channel.list = list
+    channel.version += 1
+    send(Self.message(list), to: Array(channel.sockets.values))
+  }
+
+  /// Reads again the list of each channel with devices and nothing to write, and sends it to
+  /// them when another process has stored another; then again after `watchInterval`.
+  private func watch() {
+    guard let watchInterval else { return }
+    defer {
+      storage.asyncAfter(deadline: .now() + watchInterval) { [weak self] in self?.watch() }
+    }
+    let books = channels.withLock { channels in
+      channels.filter { !$0.value.sockets.isEmpty && $0.value.list != nil && !$0.value.writing }
+        .map(\.key)
+    }
+    for bookID in books {
+      guard let theirs = try? store?.shoppingList(bookID: bookID) else { continue }
+      channels.withLock { channels in
+        guard var channel = channels[bookID], channel.list != nil, !channel.writing,
+          channel.stored != theirs
+        else { return }
+        channel.stored = theirs
+        channel.list = ShoppingList(stored: theirs)
+        send(Self.message(channel.list!), to: Array(channel.sockets.values))
+        channels[bookID] = channel
+      }
     }
   }
 
