@@ -10,7 +10,9 @@
 # Needs valgrind, wrk and objcopy. valgrind 3.19 cannot read Swift 6's DWARF 5, so each binary
 # is copied without its debug info (symbols stay). SWIFT_DETERMINISTIC_HASHING=1 keeps
 # dictionary probes the same from run to run. Set KEEP=DIR to keep the callgrind files
-# (`callgrind_annotate --inclusive=yes DIR/NAME.1` lists where the instructions go).
+# (`callgrind_annotate --inclusive=yes DIR/NAME.1` lists where the instructions go). Set
+# BROWSER=1 to send the header fields a browser sends with every request (wrk alone sends only
+# `Host`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION=${DURATION:-10s}
@@ -27,6 +29,21 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+headers=()
+if [ -n "${BROWSER:-}" ]; then
+  headers=(
+    -H 'User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+    -H 'Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
+    -H 'Accept-Language: en-GB,en;q=0.9,de;q=0.8'
+    -H 'Accept-Encoding: gzip, deflate, br, zstd'
+    -H 'Referer: http://127.0.0.1/gallery'
+    -H 'Sec-Fetch-Dest: document'
+    -H 'Sec-Fetch-Mode: navigate'
+    -H 'Sec-Fetch-Site: same-origin'
+    -H 'sec-ch-ua: "Chromium";v="131", "Not_A Brand";v="24"'
+    -H 'sec-ch-ua-platform: "Linux"'
+  )
+fi
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 index=0
@@ -42,10 +59,10 @@ for binary in "$@"; do
     curl -sf -o /dev/null "http://127.0.0.1:$port/4k.txt" && break
     sleep 1
   done
-  wrk -t1 -c8 -d3s "http://127.0.0.1:$port/4k.txt" > /dev/null ||
+  wrk "${headers[@]}" -t1 -c8 -d3s "http://127.0.0.1:$port/4k.txt" > /dev/null ||
     { echo "instructions.sh: $binary does not serve:" >&2; tail -5 "$work/out$index" >&2; exit 1; }
   callgrind_control -z "$pid" > /dev/null 2>&1
-  requests=$(wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$port/4k.txt" | awk '/requests in/ {print $1}') ||
+  requests=$(wrk "${headers[@]}" -t2 -c64 -d"$DURATION" "http://127.0.0.1:$port/4k.txt" | awk '/requests in/ {print $1}') ||
     { echo "instructions.sh: wrk failed against $binary" >&2; exit 1; }
   callgrind_control -d "$pid" > /dev/null 2>&1
   sleep 1

@@ -149,7 +149,7 @@ struct ChunkedBody: Sendable {
     if end > 0, p[end - 1] == 0x0D { end -= 1 }
     if end == 0 { return (.done, newline + 1) }
     let line = p[..<end]
-    if case .failure(let error) = RequestHead.parseField(line) { return (.failure(error), 0) }
+    if case .failure(let error) = RequestHead.fieldParts(line) { return (.failure(error), 0) }
     guard size + newline + 1 <= limits.maxHeaderBlock else {
       return (.failure(HTTPError(.headerFieldsTooLarge, "the trailer section is too large")), 0)
     }

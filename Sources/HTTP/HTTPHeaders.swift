@@ -1,4 +1,8 @@
 /// An ordered list of header fields with case-insensitive lookup (RFC 9110 §5).
+///
+/// A parsed request's fields stay as the bytes of its head (`packed`): names and values are
+/// compared as bytes, and a `String` is made only for a value a caller asks for (issue 31). A
+/// change first turns them into `Field`s.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, Equatable {
   /// One field as it appeared, name case kept.
   public struct Field: Sendable, Equatable {
@@ -11,60 +15,116 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     }
   }
 
-  public private(set) var fields: [Field] = []
+  /// The fields: given as strings (a response's, or a request's once changed), or appended
+  /// by the parser as bytes. NB: one word either way, so a copy of a request or a response
+  /// costs one retain for its fields.
+  enum Storage: Sendable {
+    case listed([Field])
+    /// Each field as one word of lengths (`HTTPHeaders+Packed`) and then its bytes.
+    case packed([UInt8])
+  }
+
+  var storage = Storage.listed([])
 
   public init() {}
 
   public init(_ pairs: [(String, String)]) {
-    fields = pairs.map { Field(name: $0.0, value: $0.1) }
+    storage = .listed(pairs.map { Field(name: $0.0, value: $0.1) })
   }
 
   public init(dictionaryLiteral elements: (String, String)...) {
     self.init(elements)
   }
 
-  public var count: Int { fields.count }
+  /// Every field, in order.
+  public var fields: [Field] {
+    guard case .packed(let packed) = storage else {
+      if case .listed(let listed) = storage { return listed }
+      return []
+    }
+    var fields: [Field] = []
+    Self.forEachPacked(packed) { name, value in
+      fields.append(
+        Field(
+          name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)
+        ))
+      return true
+    }
+    return fields
+  }
+
+  public var count: Int {
+    switch storage {
+    case .listed(let listed):
+      return listed.count
+    case .packed(let packed):
+      var count = 0
+      Self.forEachPacked(packed) { _, _ in
+        count += 1
+        return true
+      }
+      return count
+    }
+  }
 
   public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
+  public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool { a.fields == b.fields }
+
   /// The first value of `name`, or nil.
   public subscript(name: String) -> String? {
-    for field in fields where Self.sameName(field.name, name) { return field.value }
-    return nil
+    var found: String?
+    visitValues(name) { value in
+      found = String(decoding: value, as: UTF8.self)
+      return false
+    }
+    return found
   }
 
   /// Every value of `name`, in order.
   public func values(_ name: String) -> [String] {
     var found: [String] = []
-    for field in fields where Self.sameName(field.name, name) { found.append(field.value) }
+    visitValues(name) { value in
+      found.append(String(decoding: value, as: UTF8.self))
+      return true
+    }
     return found
   }
 
-  public func contains(_ name: String) -> Bool { self[name] != nil }
+  public func contains(_ name: String) -> Bool {
+    var found = false
+    visitValues(name) { _ in
+      found = true
+      return false
+    }
+    return found
+  }
 
   /// Every `name` field joined into one comma-separated list (RFC 9110 §5.3), or nil.
   public func combined(_ name: String) -> String? {
     // NB: no array of the values: it is asked for fields most requests do not have.
     var joined: String?
-    for field in fields where Self.sameName(field.name, name) {
-      joined = joined.map { $0 + ", " + field.value } ?? field.value
+    visitValues(name) { bytes in
+      let value = String(decoding: bytes, as: UTF8.self)
+      joined = joined.map { $0 + ", " + value } ?? value
+      return true
     }
     return joined
   }
 
   /// Appends a field, keeping any earlier ones of the same name.
   public mutating func add(_ name: String, _ value: String) {
-    fields.append(Field(name: name, value: value))
+    append(Field(name: name, value: value))
   }
 
   /// Makes room for `count` fields.
   public mutating func reserveCapacity(_ count: Int) {
-    fields.reserveCapacity(count)
+    changeListed { $0.reserveCapacity(count) }
   }
 
   /// Appends a field, keeping any earlier ones of the same name.
   public mutating func append(_ field: Field) {
-    fields.append(field)
+    changeListed { $0.append(field) }
   }
 
   /// Replaces every field of `name` with one field.
@@ -74,7 +134,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
   }
 
   public mutating func remove(_ name: String) {
-    fields.removeAll { Self.sameName($0.name, name) }
+    guard contains(name) else { return }
+    changeListed { $0.removeAll { Self.sameName($0.name, name) } }
+  }
+
+  /// Changes the fields as `Field`s (packed ones are turned into `Field`s first), in place.
+  private mutating func changeListed(_ change: (inout [Field]) -> Void) {
+    var listed = fields
+    // NB: the storage lets go of its array, so that `listed` is unique and changed in place.
+    storage = .listed([])
+    change(&listed)
+    storage = .listed(listed)
   }
 
   /// The comma-separated list elements of every `name` field, trimmed, lowercased
@@ -90,18 +160,57 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
   /// Whether the list-valued field `name` holds `token` (ASCII case-insensitive); allocates
   /// nothing, as it runs for every request.
   public func hasToken(_ name: String, _ token: String) -> Bool {
-    for field in fields where Self.sameName(field.name, name) {
-      var rest = field.value.utf8[...]
+    var found = false
+    visitValues(name) { value in
+      var rest = value[...]
       while !rest.isEmpty {
         let comma = rest.firstIndex(of: UInt8(ascii: ",")) ?? rest.endIndex
         var element = rest[..<comma]
         while let b = element.first, b == 0x20 || b == 0x09 { element = element.dropFirst() }
         while let b = element.last, b == 0x20 || b == 0x09 { element = element.dropLast() }
-        if Self.sameLetters(element, token.utf8) { return true }
-        rest = comma == rest.endIndex ? rest[comma...] : rest[rest.index(after: comma)...]
+        if Self.sameLetters(element, token.utf8) {
+          found = true
+          return false
+        }
+        rest = comma == rest.endIndex ? rest[comma...] : rest[(comma + 1)...]
       }
+      return true
     }
-    return false
+    return found
+  }
+
+  /// Calls `body` with the bytes of each value of `name` (ASCII case-insensitive), in order,
+  /// until it returns false.
+  func visitValues(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+    switch storage {
+    case .listed(let listed):
+      for field in listed where Self.sameName(field.name, name) {
+        var value = field.value
+        guard value.withUTF8(body) else { return }
+      }
+    case .packed(let packed):
+      guard Self.mayHaveName(packed, length: name.utf8.count) else { return }
+      // NB: the name's bytes without a copy of the name (a retain and a release).
+      let visit = { (wanted: UnsafeBufferPointer<UInt8>) in
+        Self.forEachPacked(packed) { fieldName, value in
+          guard Self.sameBytes(fieldName, wanted) else { return true }
+          return body(value)
+        }
+      }
+      guard name.utf8.withContiguousStorageIfAvailable(visit) == nil else { return }
+      var copy = name
+      copy.withUTF8(visit)
+    }
+  }
+
+  /// ASCII case-insensitive comparison of two byte strings, without generics.
+  static func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard x.count == y.count else { return false }
+    for index in 0..<x.count where x[index] != y[index] {
+      let p = x[index] | 0x20
+      guard p == y[index] | 0x20, p >= 0x61, p <= 0x7A else { return false }
+    }
+    return true
   }
 
   /// ASCII case-insensitive comparison of two field names.

@@ -41,7 +41,19 @@ struct RequestHead: Sendable, Equatable {
     return .success(RequestHead(framing: framing, expectsContinue: expectsContinue))
   }
 
-  static func parseField(_ line: ByteSlice) -> Result<HTTPHeaders.Field, HTTPError> {
+  /// Checks one field line and appends it to `headers` as bytes (no `String` is made).
+  static func parseField(_ line: ByteSlice, into headers: inout HTTPHeaders) -> HTTPError? {
+    switch fieldParts(line) {
+    case .failure(let error):
+      return error
+    case .success(let (name, value)):
+      headers.appendPacked(name: name, value: value)
+      return nil
+    }
+  }
+
+  /// The name and the trimmed value of a valid field line (RFC 9112 §5).
+  static func fieldParts(_ line: ByteSlice) -> Result<(ByteSlice, ByteSlice), HTTPError> {
     guard let first = line.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t") else {
       return .failure(HTTPError(.badRequest, "obsolete line folding is not accepted"))
     }
@@ -58,9 +70,7 @@ struct RequestHead: Sendable, Equatable {
     guard value.allSatisfy(Syntax.isFieldValueByte) else {
       return .failure(HTTPError(.badRequest, "a header field value holds a control character"))
     }
-    return .success(
-      HTTPHeaders.Field(
-        name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+    return .success((name, value))
   }
 
   /// Turns the target into origin form (`/path?query`), taking the authority of an absolute
@@ -93,19 +103,20 @@ struct RequestHead: Sendable, Equatable {
   static func checkHost(_ headers: HTTPHeaders, target: String, version: HTTPVersion)
     -> HTTPError?
   {
-    var host: String?
-    for field in headers where HTTPHeaders.sameName(field.name, "Host") {
-      guard host == nil else { return HTTPError(.badRequest, "more than one Host field") }
-      host = field.value
+    // NB: the values are read as bytes, without a String.
+    var hosts = 0
+    var valid = true
+    headers.visitValues("Host") { host in
+      hosts += 1
+      valid = Syntax.isHost(host)
+      return hosts == 1
     }
-    guard let host else {
+    guard hosts <= 1 else { return HTTPError(.badRequest, "more than one Host field") }
+    guard hosts == 1 else {
       guard version == .http1_1, target.utf8.first == UInt8(ascii: "/") else { return nil }
       return HTTPError(.badRequest, "an HTTP/1.1 request needs a Host")
     }
-    guard host.utf8.withContiguousStorageIfAvailable(Syntax.isHost) ?? Syntax.isHost(host[...])
-    else {
-      return HTTPError(.badRequest, "the Host field is invalid")
-    }
+    guard valid else { return HTTPError(.badRequest, "the Host field is invalid") }
     return nil
   }
 

@@ -32,8 +32,10 @@ public struct RequestParser: Sendable {
   var scanned = 0
   /// Bytes of the current head consumed so far, request line included.
   var headSize = 0
-  /// The request being read.
-  var pending = Request(method: .get, target: "/")
+  /// The request being read; its fields are kept as bytes (`HTTPHeaders.appendPacked`).
+  var pending = RequestParser.fresh()
+  /// How many header fields it has.
+  var fieldCount = 0
   var continueSent = false
 
   /// RFC 9112 §2.2: empty lines tolerated before a request line.
@@ -86,8 +88,13 @@ public struct RequestParser: Sendable {
     state = .requestLine(emptyLines: 0)
     scanned = 0
     headSize = 0
-    pending = Request(method: .get, target: "/")
+    pending = Self.fresh()
+    fieldCount = 0
     continueSent = false
+  }
+
+  static func fresh() -> Request {
+    Request(method: .get, target: "/", headers: .packedForParsing())
   }
 
   private mutating func advance(_ p: UnsafeBufferPointer<UInt8>) -> (Step, Int) {
@@ -147,7 +154,6 @@ public struct RequestParser: Sendable {
         pending.method = requestLine.method
         pending.target = requestLine.target
         pending.version = requestLine.version
-        pending.headers.reserveCapacity(8)
         state = .fields
         return .needMore
       }
@@ -159,16 +165,14 @@ public struct RequestParser: Sendable {
       guard line.count <= limits.maxFieldLine else {
         return .failure(HTTPError(.headerFieldsTooLarge, "a header field is too large"))
       }
-      guard pending.headers.count < limits.maxHeaderCount else {
+      guard fieldCount < limits.maxHeaderCount else {
         return .failure(HTTPError(.headerFieldsTooLarge, "too many header fields"))
       }
-      switch RequestHead.parseField(line) {
-      case .failure(let error):
+      if let error = RequestHead.parseField(line, into: &pending.headers) {
         return .failure(error)
-      case .success(let field):
-        pending.headers.append(field)
-        return .needMore
       }
+      fieldCount += 1
+      return .needMore
     case .fixedBody, .chunked:
       return .failure(HTTPError(.internalServerError, "a head line while reading a body"))
     }

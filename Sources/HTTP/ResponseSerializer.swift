@@ -99,13 +99,23 @@ public enum ResponseSerializer {
     Syntax.isToken(field.name.utf8) && field.value.utf8.allSatisfy(Syntax.isFieldValueByte)
   }
 
-  /// Appends a non-negative integer in decimal, without making a String.
+  /// Appends a non-negative integer in decimal, without making a String: the digits are
+  /// written on the stack and appended in one piece (every append checks uniqueness and
+  /// capacity, and a file's `Content-Length` is written for every request).
   static func appendDecimal(_ out: inout [UInt8], _ value: Int) {
-    guard value >= 10 else {
-      out.append(UInt8(truncatingIfNeeded: 0x30 + max(value, 0)))
-      return
+    var rest = UInt(max(value, 0))
+    // NB: 24 bytes hold the 20 digits of the largest UInt.
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var index = buffer.count
+      repeat {
+        index -= 1
+        buffer[index] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+        rest /= 10
+      } while rest > 0
+      out.append(
+        contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]).assumingMemoryBound(
+          to: UInt8.self))
     }
-    appendDecimal(&out, value / 10)
-    out.append(UInt8(truncatingIfNeeded: 0x30 + value % 10))
   }
 }

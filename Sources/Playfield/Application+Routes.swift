@@ -76,16 +76,16 @@ extension Application {
   static func fileRoutes(_ files: StaticFiles) -> [Route] {
     [
       Route(
-        [.get], "/js/{file}", [.crossOrigin], example: ["playfield-embed.js"],
+        answering: [.get], "/js/{file}", [.crossOrigin], example: ["playfield-embed.js"],
         parse: { segments, request in
           guard let name = segments.first, name.hasPrefix("playfield-embed") else { return nil }
           return files.file(at: ["js", name], of: request)
         },
-        handle: { call, file in .response(StaticFiles.respond(file, to: call.request)) }),
+        respond: StaticFiles.respond(_:to:)),
       Route(
-        [.get], "/{path...}", example: ["css", "playfield.css"],
+        answering: [.get], "/{path...}", example: ["css", "playfield.css"],
         parse: { segments, request in files.file(at: segments, of: request) },
-        handle: { call, file in .response(StaticFiles.respond(file, to: call.request)) }),
+        respond: StaticFiles.respond(_:to:)),
     ]
   }
 }

@@ -180,6 +180,8 @@ public final class Application: HTTPHandler {
             headers: ["Allow": allow.allowField])))
     case .options(let allow, let crossOrigin):
       return .response(Self.options(request, allow: allow, crossOrigin: crossOrigin))
+    case .answered(let traits, let response):
+      return .response(traits.decorate(response))
     case .handle(let traits, let handler):
       if traits.contains(.guardsState), let refusal = hosts.refusal(request) {
         // NB: in the route's style, so that a page's `fetch` reads the reason and shows it.

@@ -108,7 +108,7 @@ private func head(_ response: Response, keepAlive: Bool? = true) -> String {
     #expect(head(response).contains("B: 2\r\n"))
   }
 
-  @Test(arguments: [0, 7, 10, 99, 100, 4096, 1_048_576, 1_234_567_890])
+  @Test(arguments: [0, 7, 10, 99, 100, 4096, 1_048_576, 1_234_567_890, Int.max])
   func lengthsAreWrittenInDecimal(_ count: Int) {
     var out: [UInt8] = []
     ResponseSerializer.appendDecimal(&out, count)

@@ -132,4 +132,39 @@ import Testing
     #expect(refused.headers["Access-Control-Allow-Origin"] == nil)
     #expect(refused.headers["Allow"] == "GET, HEAD, OPTIONS")
   }
+
+  /// A route answered without a handler (the static files): GET and HEAD get the answer with the
+  /// route's traits, another method 405, and a path it does not parse falls through.
+  @Test func anAnsweringRouteAnswersGetAndHeadAndFallsThroughOnWhatItDoesNotParse() {
+    let table = RouteTable([
+      Route(
+        answering: [.get], "/{path...}", [.crossOrigin],
+        parse: { segments, _ in segments.joined(separator: "/") == "real/file" ? "file" : nil },
+        respond: { name, request in
+          Response(status: .ok, body: Array("\(name) \(request.headers["Origin"] ?? "")".utf8))
+        }),
+      Route([.get], "/{path...}") { _ in .response(Response(status: .ok, body: [0x21])) },
+    ])
+    func resolve(_ method: HTTPMethod, _ path: String) -> RouteTable.Resolution {
+      let request = Request(method: method, target: path, headers: ["Origin": "http://o"])
+      return table.resolve(request, segments: try! URLPath.segments(request.path))
+    }
+    for method in [HTTPMethod.get, .head] {
+      guard case .answered(let traits, let response) = resolve(method, "/real/file") else {
+        Issue.record("\(method) of the file is answered by the route")
+        continue
+      }
+      #expect(traits == [.crossOrigin])
+      #expect(String(decoding: response.body, as: UTF8.self) == "file http://o")
+    }
+    guard case .methodNotAllowed(let allow, _, let traits) = resolve(.post, "/real/file") else {
+      Issue.record("POST of the file is 405")
+      return
+    }
+    #expect(allow.allowField == "GET, HEAD, OPTIONS" && traits == [.crossOrigin])
+    guard case .handle = resolve(.get, "/other") else {
+      Issue.record("a path the answering route does not parse goes to the next route")
+      return
+    }
+  }
 }

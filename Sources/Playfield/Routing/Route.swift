@@ -19,6 +19,10 @@ final class Route: Sendable {
   let example: [String]
   /// Parses the captured segments; nil when the path is not this route's after all.
   let match: @Sendable (ArraySlice<String>, Request) -> Handler?
+  /// For a route that answers from the request and its parsed captures alone (the static
+  /// files): the answer to a method it takes, without a handler closure, a `RouteCall` or a GET
+  /// copy of a HEAD (issue 31); nil when the path is not this route's after all.
+  let answer: (@Sendable (ArraySlice<String>, Request) -> Response?)?
 
   /// A route whose captures (if any) are parsed by `parse`, e.g. the static files, which match
   /// only paths of files that exist.
@@ -35,6 +39,31 @@ final class Route: Sendable {
     self.match = { segments, request in
       guard let value = parse(segments, request) else { return nil }
       return { handle($0, value) }
+    }
+    self.answer = nil
+  }
+
+  /// A route answered straight from the request and the parsed `Value` by `respond`, which
+  /// must not depend on the method beyond what the table checks (a HEAD gets GET's answer; the
+  /// connection leaves the body out). Only `crossOrigin` may be among its traits: the pipeline
+  /// applies nothing else to such an answer.
+  init<Value: Sendable>(
+    answering methods: [HTTPMethod], _ pattern: String, _ traits: RouteTraits = [],
+    example: [String] = [],
+    parse: @escaping @Sendable (ArraySlice<String>, Request) -> Value?,
+    respond: @escaping @Sendable (Value, Request) -> Response
+  ) {
+    precondition(traits.isSubset(of: [.crossOrigin]), "an answering route takes no other traits")
+    self.methods = methods
+    self.pattern = PathPattern(pattern)
+    self.traits = traits
+    self.example = example
+    self.match = { segments, request in
+      guard let value = parse(segments, request) else { return nil }
+      return { .response(respond(value, $0.request)) }
+    }
+    self.answer = { segments, request in
+      parse(segments, request).map { respond($0, request) }
     }
   }
 
@@ -59,6 +88,7 @@ final class Route: Sendable {
     self.traits = traits
     self.example = []
     self.match = { _, _ in handle }
+    self.answer = nil
   }
 
   /// Every method the route answers: the declared ones, HEAD with GET, and OPTIONS.

@@ -45,6 +45,8 @@ struct RouteTable: Sendable {
   enum Resolution {
     /// Run the handler of the route with these traits (for HEAD, its GET handler).
     case handle(RouteTraits, Route.Handler)
+    /// The route answered at once (`Route.answer`); the traits are its own.
+    case answered(RouteTraits, Response)
     /// No route has this path.
     case notFound
     /// Routes have this path, but none takes the method; `traits` are theirs, together.
@@ -60,9 +62,12 @@ struct RouteTable: Sendable {
     var traits: RouteTraits = []
     let candidates = segments.first.map { routes(first: $0) } ?? root
     for route in candidates {
-      guard let captured = route.pattern.match(segments),
-        let handler = route.match(captured, request)
-      else { continue }
+      guard let captured = route.pattern.match(segments) else { continue }
+      if let answer = route.answer, route.methods.contains(method) {
+        guard let response = answer(captured, request) else { continue }
+        return .answered(route.traits, response)
+      }
+      guard let handler = route.match(captured, request) else { continue }
       if route.methods.contains(method) { return .handle(route.traits, handler) }
       allow.formUnion(route.allowed)
       traits.formUnion(route.traits)

@@ -8,7 +8,7 @@ extension RouteTraits {
   /// `response` with what the route's traits promise on every answer, errors included: for a
   /// cross-origin route, `Access-Control-Allow-Origin: *` and the headers it exposes, so a
   /// page on another site can read a 400, a 404 or a 503 with `Retry-After`, not only a 200.
-  func decorate(_ response: Response) -> Response {
+  func decorate(_ response: consuming Response) -> Response {
     guard contains(.crossOrigin) else { return response }
     var response = response
     response.headers.set("Access-Control-Allow-Origin", "*")

@@ -47,5 +47,11 @@ extension FuzzTarget {
     _ = try? URLPath.segments(request.path)
     _ = try? QueryParameters(request.query)
     _ = request.keepAlive
+    // The fields kept as bytes read back whole: each name finds a value, in order.
+    let fields = request.headers.fields
+    precondition(fields.count == request.headers.count)
+    for field in fields {
+      precondition(request.headers.values(field.name).contains(field.value))
+    }
   }
 }
