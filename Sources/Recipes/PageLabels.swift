@@ -15,7 +15,25 @@ struct PageLabels {
     ("serves", "recipeYield"), ("yields", "recipeYield"), ("yield", "recipeYield"),
     ("makes", "recipeYield"), ("serve", "recipeYield"), ("time", "totalTime"),
     ("prep", "prepTime"), ("cook", "cookTime"),
+    // The same labels in other languages (French, Dutch, German, Spanish, Italian,
+    // Portuguese, Scandinavian, Polish). Their time values must read as a duration.
+    ("temps total", "totalTime"), ("temps de préparation", "prepTime"),
+    ("temps de cuisson", "cookTime"), ("préparation", "prepTime"), ("cuisson", "cookTime"),
+    ("totale tijd", "totalTime"), ("bereidingstijd", "prepTime"), ("kooktijd", "cookTime"),
+    ("gesamtzeit", "totalTime"), ("zubereitungszeit", "prepTime"), ("arbeitszeit", "prepTime"),
+    ("kochzeit", "cookTime"), ("backzeit", "cookTime"), ("tiempo total", "totalTime"),
+    ("tiempo de preparación", "prepTime"), ("tiempo de cocción", "cookTime"),
+    ("tempo totale", "totalTime"), ("tempo di preparazione", "prepTime"),
+    ("tempo di cottura", "cookTime"), ("tempo total", "totalTime"),
+    ("tempo de preparo", "prepTime"), ("tempo de cozimento", "cookTime"),
+    ("tid i alt", "totalTime"), ("total tid", "totalTime"), ("tilberedningstid", "totalTime"),
+    ("tillagningstid", "cookTime"), ("czas przygotowania", "prepTime"),
+    ("personnes", "recipeYield"), ("portionen", "recipeYield"), ("porciones", "recipeYield"),
+    ("porzioni", "recipeYield"), ("personen", "recipeYield"), ("porsjoner", "recipeYield"),
+    ("portioner", "recipeYield"), ("porcje", "recipeYield"), ("porções", "recipeYield"),
   ]
+  /// What separates a label from its value besides spaces ("Serves: 4", "Prep time | 15 min").
+  private static let separators: Set<Character> = [":", "|"]
   /// Short labels that name a field only before a colon ("Prep: 10 mins"; "Cook 10 minutes"
   /// is a step).
   private static let colonOnly: Set<String> = ["prep", "cook"]
@@ -33,7 +51,24 @@ struct PageLabels {
     for index in document.nodes.indices where document.nodes[index].isText && looked < 256 {
       // Long text (a script's, a paragraph's) is no label: skipped before any work on it.
       guard document.nodes[index].text.utf8.count <= 200 else { continue }
-      let text = HTMLText.collapse(document.nodes[index].text).lowercased()
+      let line = HTMLText.collapse(document.nodes[index].text)
+      let segments = line.split(separator: " | ")
+      if segments.count > 1, segments.count <= 6, !Self.inSkipped(index, document: document) {
+        // "Serves 2 | Total time: 15 minutes | Whole30": each part is a label's line.
+        looked += 1
+        for segment in segments {
+          let part = String(segment)
+          guard
+            let (label, key) = Self.labels.first(where: {
+              Self.starts(part.lowercased(), with: $0.label)
+            }),
+            values[key] == nil, let value = Self.inlineValue(labelled: label, in: part)
+          else { continue }
+          Self.keep(value, for: key, in: &values)
+        }
+        continue
+      }
+      let text = line.lowercased()
       guard !text.isEmpty, text.count <= 40 else { continue }
       if values["recipeYield"] == nil, Self.isServingCount(text),
         !Self.inSkipped(index, document: document)
@@ -49,14 +84,23 @@ struct PageLabels {
       looked += 1
       if Self.isLineOfItsOwn(index, in: document) {
         // "Prep: 10 mins<br>Cook: 25 mins<br>Serves 4": each line is read by itself.
-        let line = HTMLText.collapse(document.nodes[index].text)
-        if let value = Self.inlineValue(labelled: label, in: line) { values[key] = value }
+        if let value = Self.inlineValue(labelled: label, in: line) {
+          Self.keep(value, for: key, in: &values)
+        }
       } else if let value = Self.value(
         labelled: label, from: document.nodes[index].parent, in: document)
       {
-        values[key] = value
+        Self.keep(value, for: key, in: &values)
       }
     }
+  }
+
+  /// Keeps a label's value; a time must read as a duration ("20 min", "1 h 05", "1:15"),
+  /// so that a section named like a label ("Préparation" over "1. Preheat the oven to 180")
+  /// gives no time.
+  private static func keep(_ value: String, for key: String, in values: inout [String: String]) {
+    guard key == "recipeYield" || RecipeDuration.isDuration(value) else { return }
+    values[key] = value
   }
 
   /// The value of the label that starts the text of `element`: what follows it in the same
@@ -75,9 +119,13 @@ struct PageLabels {
       let lower = text.lowercased()
       guard starts(lower, with: label) else { return nil }
       var rest = Substring(text.dropFirst(label.count))
-      let colon = rest.first { !$0.isWhitespace } == ":"
-      rest = rest.drop { $0.isWhitespace || $0 == ":" }
+      let colon = rest.first { !$0.isWhitespace }.map(separators.contains) ?? false
+      rest = rest.drop { $0.isWhitespace || separators.contains($0) }
       if rest.isEmpty {
+        // "<strong>Serves:</strong> 6-8<br>": the value is the text right after the label.
+        if let value = textAfter(current, in: document) {
+          return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
+        }
         if let cell = cellBelow(current, in: document) {
           let value = document.text(of: cell)
           return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
@@ -106,8 +154,8 @@ struct PageLabels {
   private static func inlineValue(labelled label: String, in text: String) -> String? {
     guard starts(text.lowercased(), with: label) else { return nil }
     var rest = Substring(text.dropFirst(label.count))
-    let colon = rest.first { !$0.isWhitespace } == ":"
-    rest = rest.drop { $0.isWhitespace || $0 == ":" }
+    let colon = rest.first { !$0.isWhitespace }.map(separators.contains) ?? false
+    rest = rest.drop { $0.isWhitespace || separators.contains($0) }
     guard colon || !colonOnly.contains(label) else { return nil }
     for word in ["around ", "about ", "approximately ", "approx. ", "approx ", "ca. "]
     where rest.lowercased().hasPrefix(word) {
@@ -176,6 +224,18 @@ struct PageLabels {
     else { return nil }
     let below = document.nodes[next].children.filter { !document.nodes[$0].isText }
     return column < below.count ? below[column] : nil
+  }
+
+  /// The text node right after an element, when it holds more than whitespace.
+  private static func textAfter(_ index: Int, in document: HTMLDocument) -> String? {
+    let parent = document.nodes[index].parent
+    guard parent >= 0, let position = document.nodes[parent].children.firstIndex(of: index),
+      position + 1 < document.nodes[parent].children.count
+    else { return nil }
+    let next = document.nodes[document.nodes[parent].children[position + 1]]
+    guard next.isText else { return nil }
+    let text = HTMLText.collapse(next.text)
+    return text.isEmpty ? nil : text
   }
 
   private static func nextElement(after index: Int, in document: HTMLDocument) -> Int? {
