@@ -48,24 +48,19 @@ struct PageLabels {
     // Only text that starts with a label is looked at: one pass over the text nodes, and at
     // most 256 of them read around (a hostile page of labels costs no more).
     var looked = 0
+    // The text node that gave the yield, for a time stated beside it without a label.
+    var servings: Int?
     for index in document.nodes.indices where document.nodes[index].isText && looked < 256 {
       // Long text (a script's, a paragraph's) is no label: skipped before any work on it.
       guard document.nodes[index].text.utf8.count <= 200 else { continue }
       let line = HTMLText.collapse(document.nodes[index].text)
-      let segments = line.split(separator: " | ")
+      var segments = line.split(separator: " | ")
+      if segments.count == 1 { segments = line.split(separator: " — ") }
       if segments.count > 1, segments.count <= 6, !Self.inSkipped(index, document: document) {
-        // "Serves 2 | Total time: 15 minutes | Whole30": each part is a label's line.
+        // "Serves 2 | Total time: 15 minutes | Whole30", "4 servings — 20 minutes": each
+        // part is a label's line.
         looked += 1
-        for segment in segments {
-          let part = String(segment)
-          guard
-            let (label, key) = Self.labels.first(where: {
-              Self.starts(part.lowercased(), with: $0.label)
-            }),
-            values[key] == nil, let value = Self.inlineValue(labelled: label, in: part)
-          else { continue }
-          Self.keep(value, for: key, in: &values)
-        }
+        readParts(segments.map(String.init))
         continue
       }
       let text = line.lowercased()
@@ -76,6 +71,7 @@ struct PageLabels {
         // "4 porce" beside an icon: a count of servings in words of its own.
         looked += 1
         values["recipeYield"] = text
+        servings = index
         continue
       }
       guard let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
@@ -92,7 +88,48 @@ struct PageLabels {
       {
         Self.keep(value, for: key, in: &values)
       }
+      if key == "recipeYield", values[key] != nil { servings = index }
     }
+    if let servings { timeBeside(servings, in: document) }
+  }
+
+  /// The parts of a line split by bars or dashes: labels' lines, a count of servings, and a
+  /// time alone right after that count ("4 servings — 20 minutes").
+  private mutating func readParts(_ parts: [String]) {
+    var afterServings = false
+    for part in parts {
+      let lower = part.lowercased()
+      defer { afterServings = values["recipeYield"] == part.lowercased() }
+      if values["recipeYield"] == nil, Self.isServingCount(lower) {
+        values["recipeYield"] = lower
+        continue
+      }
+      if let (label, key) = Self.labels.first(where: { Self.starts(lower, with: $0.label) }) {
+        if values[key] == nil, let value = Self.inlineValue(labelled: label, in: part) {
+          Self.keep(value, for: key, in: &values)
+        }
+      } else if afterServings, Self.isTimeAlone(part) {
+        values["totalTime"] = part
+      }
+    }
+  }
+
+  /// A time stated without a label right after the page's count of servings: the element
+  /// after the one that holds the count holds only a duration ("<li>Serves 4</li><li>30mins
+  /// </li>"). It is the total time when no label gave one.
+  private mutating func timeBeside(_ servings: Int, in document: HTMLDocument) {
+    guard !RecipeDuration.keys.contains(where: { values[$0] != nil }),
+      let next = Self.nextElement(after: document.nodes[servings].parent, in: document),
+      Self.isSmall(next, in: document)
+    else { return }
+    let text = HTMLText.collapse(document.text(of: next))
+    if Self.isTimeAlone(text) { values["totalTime"] = text }
+  }
+
+  /// Whether a short text is a duration and nothing else of note ("30mins", "1 hour 30
+  /// minutes + marinating time").
+  private static func isTimeAlone(_ text: String) -> Bool {
+    text.count <= 40 && RecipeDuration.isDuration(text)
   }
 
   /// Keeps a label's value; a time must read as a duration ("20 min", "1 h 05", "1:15"),

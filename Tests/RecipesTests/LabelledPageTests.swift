@@ -420,4 +420,24 @@ struct LabelledPageTests {
       #expect(cake["totalTime"] == total.map { .string($0) }, "\(body)")
     }
   }
+
+  @Test("a time alone right after the count of servings is the total time")
+  func timeBesideServings() throws {
+    let recipe =
+      #"{"@type":"Recipe","name":"Soup","recipeIngredient":["1 leek"],"recipeInstructions":"Cook."}"#
+    for (body, yield, total) in [
+      (
+        #"<ul><li><img alt="serves" src="s.png"> Serves 4</li><li><img alt="" src="t.png"> 30mins</li></ul>"#,
+        "4 servings", "PT30M"
+      ),
+      (#"<div class="meta"><div>4 personen</div><div>60 min</div></div>"#, "4 servings", "PT1H"),
+      ("<h2>4 servings — 20 minutes</h2>", "4 servings", "PT20M"),
+      ("<ul><li>Serves 4</li><li>Spicy</li></ul><p>20 minutes</p>", "4 servings", nil),
+    ] as [(String, String, String?)] {
+      let page = RecipePages.page(head: RecipePages.ldJSON(recipe), body: body)
+      let soup = try #require(try RecipePages.recipes(page).first)
+      #expect(soup["recipeYield"] == .string(yield), "\(body)")
+      #expect(soup["totalTime"] == total.map { .string($0) }, "\(body)")
+    }
+  }
 }
