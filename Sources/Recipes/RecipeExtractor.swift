@@ -53,8 +53,11 @@ public enum RecipeExtractor {
     if found.isEmpty { found = markupRecipes(in: document) }
     found = found.filter(hasContent)
     if found.isEmpty, let recipe = HeadingRecipeReader.recipe(in: document) { found = [recipe] }
+    // A page whose recipe is only in its scripts' state: no markup, no text to read.
+    if found.isEmpty, let recipe = AppStateReader.recipe(in: document) { found = [recipe] }
     if found.count == 1, var members = found[0].objectValue, lacksListsOfItsOwn(members),
       let page = HeadingRecipeReader.recipe(in: document)?.objectValue
+        ?? AppStateReader.recipe(in: document)?.objectValue
     {
       // Markup that names the recipe but not its lists: the page's headed or class-named
       // lists give the ingredients and steps it lacks.
