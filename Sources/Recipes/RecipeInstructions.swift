@@ -37,7 +37,21 @@ enum RecipeInstructions {
       }
     }
     flush()
-    return output
+    return output.filter { !isStepLabel($0) }
+  }
+
+  /// A step that is only its own number's label ("Step 2", "Stap 3:"): a heading the page
+  /// draws above each step, not a step.
+  private static func isStepLabel(_ value: JSONValue) -> Bool {
+    guard let text = value["text"]?.stringValue, text.count <= 12 else { return false }
+    var rest = Substring(HTMLText.collapse(text).lowercased())
+    guard let word = HeadingRecipeReader.stepWords.first(where: { rest.hasPrefix($0) }) else {
+      return false
+    }
+    rest = rest.dropFirst(word.count).drop { $0 == " " }
+    guard rest.first?.isNumber == true else { return false }
+    rest = rest.drop(while: \.isNumber)
+    return rest.isEmpty || rest == ":" || rest == "."
   }
 
   /// A step with a title of its own ("Parboil the fries": "Once the water has boiled, ..."),

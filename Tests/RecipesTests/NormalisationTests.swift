@@ -181,4 +181,14 @@ struct NormalisationTests {
       #expect(RecipePages.lines(recipe["recipeInstructions"]) == expected, "\(instructions)")
     }
   }
+
+  @Test("a step that is only its number's label (\"Step 2\") is no step")
+  func stepLabels() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Rolls","recipeInstructions":["Step 1","Mix.","Stap 2:","Bake.","Step 3 Cool."]}"#
+      ))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Mix.", "Bake.", "Step 3 Cool."])
+  }
 }
