@@ -54,8 +54,12 @@ struct PageLabels {
       // Long text (a script's, a paragraph's) is no label: skipped before any work on it.
       guard document.nodes[index].text.utf8.count <= 200 else { continue }
       let line = HTMLText.collapse(document.nodes[index].text)
-      var segments = line.split(separator: " | ")
-      if segments.count == 1 { segments = line.split(separator: " — ") }
+      var segments = [Substring(line)]
+      if line.contains("|") {
+        segments = line.split(separator: " | ")
+      } else if line.contains("—") {
+        segments = line.split(separator: " — ")
+      }
       if segments.count > 1, segments.count <= 6, !Self.inSkipped(index, document: document) {
         // "Serves 2 | Total time: 15 minutes | Whole30", "4 servings — 20 minutes": each
         // part is a label's line.
