@@ -7,8 +7,9 @@ import JSON
 /// (pages with no markup) an "Ingredients" heading (or any element whose whole text names the
 /// section) with lists or lines and a "Method" heading or numbered step headings, the first
 /// list of quantities with the paragraphs after it, lists named by their class
-/// ("ingredients", "instructions"), or a "Recipe" heading with a list and paragraphs; the
-/// first that finds a recipe wins. Open Graph and the page's own title and
+/// ("ingredients", "instructions"), or a "Recipe" heading with a list and paragraphs, then
+/// the page's application state (JSON its scripts keep: `AppStateReader`); the first that
+/// finds a recipe wins. Open Graph and the page's own title and
 /// images fill a recipe's missing name, image and description, and labelled text ("Serves 4",
 /// "Prep Time: 35m") its missing yield and times. No code for any particular site.
 public enum RecipeExtractor {
