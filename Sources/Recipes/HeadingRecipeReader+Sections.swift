@@ -282,7 +282,7 @@ extension HeadingRecipeReader {
   }
 
   /// Words that may come before a step's number in its heading.
-  private static let stepWords = ["step", "stap", "schritt", "étape", "paso", "passo", "krok"]
+  static let stepWords = ["step", "stap", "schritt", "étape", "paso", "passo", "krok"]
 
   /// Whether a heading's (lowercased) text numbers a step: "step 1", "stap 2:", "3.", "4. Bake".
   static func isNumberedStep(_ title: String) -> Bool {

@@ -15,7 +15,25 @@ struct PageLabels {
     ("serves", "recipeYield"), ("yields", "recipeYield"), ("yield", "recipeYield"),
     ("makes", "recipeYield"), ("serve", "recipeYield"), ("time", "totalTime"),
     ("prep", "prepTime"), ("cook", "cookTime"),
+    // The same labels in other languages (French, Dutch, German, Spanish, Italian,
+    // Portuguese, Scandinavian, Polish). Their time values must read as a duration.
+    ("temps total", "totalTime"), ("temps de préparation", "prepTime"),
+    ("temps de cuisson", "cookTime"), ("préparation", "prepTime"), ("cuisson", "cookTime"),
+    ("totale tijd", "totalTime"), ("bereidingstijd", "prepTime"), ("kooktijd", "cookTime"),
+    ("gesamtzeit", "totalTime"), ("zubereitungszeit", "prepTime"), ("arbeitszeit", "prepTime"),
+    ("kochzeit", "cookTime"), ("backzeit", "cookTime"), ("tiempo total", "totalTime"),
+    ("tiempo de preparación", "prepTime"), ("tiempo de cocción", "cookTime"),
+    ("tempo totale", "totalTime"), ("tempo di preparazione", "prepTime"),
+    ("tempo di cottura", "cookTime"), ("tempo total", "totalTime"),
+    ("tempo de preparo", "prepTime"), ("tempo de cozimento", "cookTime"),
+    ("tid i alt", "totalTime"), ("total tid", "totalTime"), ("tilberedningstid", "totalTime"),
+    ("tillagningstid", "cookTime"), ("czas przygotowania", "prepTime"),
+    ("personnes", "recipeYield"), ("portionen", "recipeYield"), ("porciones", "recipeYield"),
+    ("porzioni", "recipeYield"), ("personen", "recipeYield"), ("porsjoner", "recipeYield"),
+    ("portioner", "recipeYield"), ("porcje", "recipeYield"), ("porções", "recipeYield"),
   ]
+  /// What separates a label from its value besides spaces ("Serves: 4", "Prep time | 15 min").
+  private static let separators: Set<Character> = [":", "|"]
   /// Short labels that name a field only before a colon ("Prep: 10 mins"; "Cook 10 minutes"
   /// is a step).
   private static let colonOnly: Set<String> = ["prep", "cook"]
@@ -30,10 +48,26 @@ struct PageLabels {
     // Only text that starts with a label is looked at: one pass over the text nodes, and at
     // most 256 of them read around (a hostile page of labels costs no more).
     var looked = 0
+    // The text node that gave the yield, for a time stated beside it without a label.
+    var servings: Int?
     for index in document.nodes.indices where document.nodes[index].isText && looked < 256 {
       // Long text (a script's, a paragraph's) is no label: skipped before any work on it.
       guard document.nodes[index].text.utf8.count <= 200 else { continue }
-      let text = HTMLText.collapse(document.nodes[index].text).lowercased()
+      let line = HTMLText.collapse(document.nodes[index].text)
+      var segments = [Substring(line)]
+      if line.contains("|") {
+        segments = line.split(separator: " | ")
+      } else if line.contains("—") {
+        segments = line.split(separator: " — ")
+      }
+      if segments.count > 1, segments.count <= 6, !Self.inSkipped(index, document: document) {
+        // "Serves 2 | Total time: 15 minutes | Whole30", "4 servings — 20 minutes": each
+        // part is a label's line.
+        looked += 1
+        readParts(segments.map(String.init))
+        continue
+      }
+      let text = line.lowercased()
       guard !text.isEmpty, text.count <= 40 else { continue }
       if values["recipeYield"] == nil, Self.isServingCount(text),
         !Self.inSkipped(index, document: document)
@@ -41,6 +75,7 @@ struct PageLabels {
         // "4 porce" beside an icon: a count of servings in words of its own.
         looked += 1
         values["recipeYield"] = text
+        servings = index
         continue
       }
       guard let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
@@ -49,14 +84,64 @@ struct PageLabels {
       looked += 1
       if Self.isLineOfItsOwn(index, in: document) {
         // "Prep: 10 mins<br>Cook: 25 mins<br>Serves 4": each line is read by itself.
-        let line = HTMLText.collapse(document.nodes[index].text)
-        if let value = Self.inlineValue(labelled: label, in: line) { values[key] = value }
+        if let value = Self.inlineValue(labelled: label, in: line) {
+          Self.keep(value, for: key, in: &values)
+        }
       } else if let value = Self.value(
         labelled: label, from: document.nodes[index].parent, in: document)
       {
-        values[key] = value
+        Self.keep(value, for: key, in: &values)
+      }
+      if key == "recipeYield", values[key] != nil { servings = index }
+    }
+    if let servings { timeBeside(servings, in: document) }
+  }
+
+  /// The parts of a line split by bars or dashes: labels' lines, a count of servings, and a
+  /// time alone right after that count ("4 servings — 20 minutes").
+  private mutating func readParts(_ parts: [String]) {
+    var afterServings = false
+    for part in parts {
+      let lower = part.lowercased()
+      defer { afterServings = values["recipeYield"] == part.lowercased() }
+      if values["recipeYield"] == nil, Self.isServingCount(lower) {
+        values["recipeYield"] = lower
+        continue
+      }
+      if let (label, key) = Self.labels.first(where: { Self.starts(lower, with: $0.label) }) {
+        if values[key] == nil, let value = Self.inlineValue(labelled: label, in: part) {
+          Self.keep(value, for: key, in: &values)
+        }
+      } else if afterServings, Self.isTimeAlone(part) {
+        values["totalTime"] = part
       }
     }
+  }
+
+  /// A time stated without a label right after the page's count of servings: the element
+  /// after the one that holds the count holds only a duration ("<li>Serves 4</li><li>30mins
+  /// </li>"). It is the total time when no label gave one.
+  private mutating func timeBeside(_ servings: Int, in document: HTMLDocument) {
+    guard !RecipeDuration.keys.contains(where: { values[$0] != nil }),
+      let next = Self.nextElement(after: document.nodes[servings].parent, in: document),
+      Self.isSmall(next, in: document)
+    else { return }
+    let text = HTMLText.collapse(document.text(of: next))
+    if Self.isTimeAlone(text) { values["totalTime"] = text }
+  }
+
+  /// Whether a short text is a duration and nothing else of note ("30mins", "1 hour 30
+  /// minutes + marinating time").
+  private static func isTimeAlone(_ text: String) -> Bool {
+    text.count <= 40 && RecipeDuration.isDuration(text)
+  }
+
+  /// Keeps a label's value; a time must read as a duration ("20 min", "1 h 05", "1:15"),
+  /// so that a section named like a label ("Préparation" over "1. Preheat the oven to 180")
+  /// gives no time.
+  private static func keep(_ value: String, for key: String, in values: inout [String: String]) {
+    guard key == "recipeYield" || RecipeDuration.isDuration(value) else { return }
+    values[key] = value
   }
 
   /// The value of the label that starts the text of `element`: what follows it in the same
@@ -75,9 +160,13 @@ struct PageLabels {
       let lower = text.lowercased()
       guard starts(lower, with: label) else { return nil }
       var rest = Substring(text.dropFirst(label.count))
-      let colon = rest.first { !$0.isWhitespace } == ":"
-      rest = rest.drop { $0.isWhitespace || $0 == ":" }
+      let colon = rest.first { !$0.isWhitespace }.map(separators.contains) ?? false
+      rest = rest.drop { $0.isWhitespace || separators.contains($0) }
       if rest.isEmpty {
+        // "<strong>Serves:</strong> 6-8<br>": the value is the text right after the label.
+        if let value = textAfter(current, in: document) {
+          return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
+        }
         if let cell = cellBelow(current, in: document) {
           let value = document.text(of: cell)
           return value.count <= 60 && value.contains(where: \.isNumber) ? value : nil
@@ -106,8 +195,8 @@ struct PageLabels {
   private static func inlineValue(labelled label: String, in text: String) -> String? {
     guard starts(text.lowercased(), with: label) else { return nil }
     var rest = Substring(text.dropFirst(label.count))
-    let colon = rest.first { !$0.isWhitespace } == ":"
-    rest = rest.drop { $0.isWhitespace || $0 == ":" }
+    let colon = rest.first { !$0.isWhitespace }.map(separators.contains) ?? false
+    rest = rest.drop { $0.isWhitespace || separators.contains($0) }
     guard colon || !colonOnly.contains(label) else { return nil }
     for word in ["around ", "about ", "approximately ", "approx. ", "approx ", "ca. "]
     where rest.lowercased().hasPrefix(word) {
@@ -176,6 +265,18 @@ struct PageLabels {
     else { return nil }
     let below = document.nodes[next].children.filter { !document.nodes[$0].isText }
     return column < below.count ? below[column] : nil
+  }
+
+  /// The text node right after an element, when it holds more than whitespace.
+  private static func textAfter(_ index: Int, in document: HTMLDocument) -> String? {
+    let parent = document.nodes[index].parent
+    guard parent >= 0, let position = document.nodes[parent].children.firstIndex(of: index),
+      position + 1 < document.nodes[parent].children.count
+    else { return nil }
+    let next = document.nodes[document.nodes[parent].children[position + 1]]
+    guard next.isText else { return nil }
+    let text = HTMLText.collapse(next.text)
+    return text.isEmpty ? nil : text
   }
 
   private static func nextElement(after index: Int, in document: HTMLDocument) -> Int? {

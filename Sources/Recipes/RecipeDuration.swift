@@ -8,7 +8,41 @@ enum RecipeDuration {
     // A negative ISO duration ("PT-471406H28M55S", a plugin's subtraction gone wrong) is no time.
     if trimmed.hasPrefix("P"), trimmed.contains("-") { return nil }
     if trimmed.hasPrefix("P"), let minutes = iso(trimmed) { return minutes }
-    return free(trimmed.lowercased())
+    var lower = trimmed.lowercased()
+    // "8 hours on low or 4 hours on high": the first of two alternatives.
+    for word in [" or ", " ou ", " oder ", " eller "] {
+      if let range = lower.firstRange(of: word), isDuration(String(lower[..<range.lowerBound])) {
+        lower = String(lower[..<range.lowerBound])
+      }
+    }
+    return free(lower)
+  }
+
+  /// Whether a text starts as a duration does: a number (or a range, "10 - 15"), then a unit
+  /// of time ("20 min", "1 h 05", "2 hours on low") or a colon ("1:15"); a label of its own
+  /// may come first ("Time required: 10-20 minutes").
+  static func isDuration(_ text: String) -> Bool {
+    var scalars = Array(HTMLText.collapse(text).lowercased().unicodeScalars)
+    if let colon = scalars.firstIndex(of: ":"), !scalars[..<colon].contains(where: isDigit) {
+      scalars = Array(scalars[(colon + 1)...].drop { $0 == " " })
+    }
+    guard let first = scalars.first, isDigit(first) || Fraction.value(first) != nil else {
+      return false
+    }
+    var index = 0
+    while index < scalars.count,
+      isDigit(scalars[index]) || Fraction.value(scalars[index]) != nil
+        || [".", ",", " ", "-", "–"].contains(scalars[index])
+    {
+      index += 1
+    }
+    if index < scalars.count, scalars[index] == ":" { return true }
+    var word = ""
+    while index < scalars.count, scalars[index].properties.isAlphabetic {
+      word.unicodeScalars.append(scalars[index])
+      index += 1
+    }
+    return unitMinutes(word) != nil
   }
 
   /// The recipe keys that hold times.

@@ -7,8 +7,9 @@ import JSON
 /// (pages with no markup) an "Ingredients" heading (or any element whose whole text names the
 /// section) with lists or lines and a "Method" heading or numbered step headings, the first
 /// list of quantities with the paragraphs after it, lists named by their class
-/// ("ingredients", "instructions"), or a "Recipe" heading with a list and paragraphs; the
-/// first that finds a recipe wins. Open Graph and the page's own title and
+/// ("ingredients", "instructions"), or a "Recipe" heading with a list and paragraphs, then
+/// the page's application state (JSON its scripts keep: `AppStateReader`); the first that
+/// finds a recipe wins. Open Graph and the page's own title and
 /// images fill a recipe's missing name, image and description, and labelled text ("Serves 4",
 /// "Prep Time: 35m") its missing yield and times. No code for any particular site.
 public enum RecipeExtractor {
@@ -53,8 +54,11 @@ public enum RecipeExtractor {
     if found.isEmpty { found = markupRecipes(in: document) }
     found = found.filter(hasContent)
     if found.isEmpty, let recipe = HeadingRecipeReader.recipe(in: document) { found = [recipe] }
+    // A page whose recipe is only in its scripts' state: no markup, no text to read.
+    if found.isEmpty, let recipe = AppStateReader.recipe(in: document) { found = [recipe] }
     if found.count == 1, var members = found[0].objectValue, lacksListsOfItsOwn(members),
       let page = HeadingRecipeReader.recipe(in: document)?.objectValue
+        ?? AppStateReader.recipe(in: document)?.objectValue
     {
       // Markup that names the recipe but not its lists: the page's headed or class-named
       // lists give the ingredients and steps it lacks.

@@ -37,7 +37,21 @@ enum RecipeInstructions {
       }
     }
     flush()
-    return output
+    return output.filter { !isStepLabel($0) }
+  }
+
+  /// A step that is only its own number's label ("Step 2", "Stap 3:"): a heading the page
+  /// draws above each step, not a step.
+  private static func isStepLabel(_ value: JSONValue) -> Bool {
+    guard let text = value["text"]?.stringValue, text.count <= 12 else { return false }
+    var rest = Substring(HTMLText.collapse(text).lowercased())
+    guard let word = HeadingRecipeReader.stepWords.first(where: { rest.hasPrefix($0) }) else {
+      return false
+    }
+    rest = rest.dropFirst(word.count).drop { $0 == " " }
+    guard rest.first?.isNumber == true else { return false }
+    rest = rest.drop(while: \.isNumber)
+    return rest.isEmpty || rest == ":" || rest == "."
   }
 
   /// A step with a title of its own ("Parboil the fries": "Once the water has boiled, ..."),
@@ -80,7 +94,7 @@ enum RecipeInstructions {
     switch value {
     case .string(let string):
       let lines = HTMLText.lines(string)
-      return (lines.count == 1 ? sentences(lines[0]) : lines).map(step)
+      return (lines.count == 1 ? numberedRun(lines[0]) ?? sentences(lines[0]) : lines).map(step)
     case .array(let elements):
       return elements.flatMap { steps($0, depth: depth + 1) }
     case .object:
@@ -92,7 +106,7 @@ enum RecipeInstructions {
       let text = value["text"] ?? value["description"]
       if let text, let string = text.stringValue {
         let line = HTMLText.clean(string)
-        return line.isEmpty ? [] : [step(line)]
+        return line.isEmpty ? [] : (numberedRun(line) ?? [line]).map(step)
       }
       if let text, text.arrayValue != nil { return steps(text, depth: depth + 1) }
       if let list = value["itemListElement"] { return steps(list, depth: depth + 1) }
@@ -129,6 +143,40 @@ enum RecipeInstructions {
     }
     result.append(HTMLText.collapse(String(characters[start...])))
     return result.filter { !$0.isEmpty }
+  }
+
+  /// One line that holds numbered steps run together ("1. Make the dressing.2. Boil the
+  /// pasta. 3. Melt the butter", "1.番茄切丁 2.土豆切丁"): the steps, without their numbers.
+  /// The numbers must count up from 1 at the line's start, at least to 3, each after a space
+  /// or a sentence's end and before no digit ("2.5 cups" is no step); else nil.
+  static func numberedRun(_ line: String) -> [String]? {
+    let characters = Array(line)
+    var markers: [(start: Int, end: Int)] = []
+    var index = 0
+    while index < characters.count {
+      let startsRun =
+        index == 0 || characters[index - 1].isWhitespace
+        || ".!?)".contains(characters[index - 1])
+        || (!characters[index - 1].isASCII && characters[index - 1].isLetter)
+      guard characters[index].isASCII, characters[index].isNumber, startsRun else {
+        index += 1
+        continue
+      }
+      var end = index
+      while end < characters.count, characters[end].isASCII, characters[end].isNumber { end += 1 }
+      let number = Int(String(characters[index..<end])) ?? 0
+      if number == markers.count + 1, end < characters.count, characters[end] == ".",
+        end + 1 == characters.count || !characters[end + 1].isNumber
+      {
+        markers.append((index, end + 1))
+      }
+      index = end
+    }
+    guard markers.count >= 3, markers[0].start == 0 else { return nil }
+    return markers.indices.map { position in
+      let stop = position + 1 < markers.count ? markers[position + 1].start : characters.count
+      return HTMLText.collapse(String(characters[markers[position].end..<stop]))
+    }.filter { !$0.isEmpty }
   }
 
   private static func step(_ text: String) -> JSONValue {

@@ -373,4 +373,71 @@ struct LabelledPageTests {
       ))
     #expect(try RecipePages.recipes(html).first?["totalTime"] == "PT27M")
   }
+
+  @Test("a label's value as the text after its element, a bar after the label, parts of a line")
+  func labelTextAfterAndBars() throws {
+    let recipe =
+      #"{"@type":"Recipe","name":"Chili","recipeIngredient":["1 lb beef"],"recipeInstructions":"Cook."}"#
+    for (body, yield, total) in [
+      (
+        "<p><strong>Serves:</strong> 6-8<br><strong>Prep time:</strong> 20 minutes<br>"
+          + "<strong>Cook time:</strong> 8 hours on low or 4 hours on high</p>",
+        "8 servings", "PT8H20M"
+      ),
+      (
+        "<h2><strong>Serves 6</strong></h2><h3><strong>Prep time |</strong> 15 minutes<br>"
+          + "<strong>Cooking time |</strong> 20 minutes</h3>",
+        "6 servings", "PT35M"
+      ),
+      (
+        "<p><em>Serves 2 | Total time: 15 minutes | Whole30 compliant</em></p>", "2 servings",
+        "PT15M"
+      ),
+    ] {
+      let page = RecipePages.page(head: RecipePages.ldJSON(recipe), body: body)
+      let chili = try #require(try RecipePages.recipes(page).first)
+      #expect(chili["recipeYield"] == .string(yield), "\(body)")
+      #expect(chili["totalTime"] == .string(total), "\(body)")
+    }
+  }
+
+  @Test("labels of times and servings in other languages; a section named like one is no time")
+  func labelsInOtherLanguages() throws {
+    let recipe =
+      #"{"@type":"Recipe","name":"Cake","recipeIngredient":["2 oeufs"],"recipeInstructions":"Cuire."}"#
+    for (body, yield, total) in [
+      (
+        "<div><span>Temps total</span><span>1 h 05</span></div><div><span>Préparation</span>"
+          + "<span>20 min</span></div><div><span>Personnes</span><span>6/8</span></div>",
+        "6 servings", "PT1H5M"
+      ),
+      ("<div><div>Totale tijd</div><div>20 minuten</div></div>", nil, "PT20M"),
+      ("<h2>Préparation</h2><p>1. Préchauffez le four à 180°C.</p>", nil, nil),
+    ] as [(String, String?, String?)] {
+      let page = RecipePages.page(head: RecipePages.ldJSON(recipe), body: body)
+      let cake = try #require(try RecipePages.recipes(page).first)
+      #expect(cake["recipeYield"] == yield.map { .string($0) }, "\(body)")
+      #expect(cake["totalTime"] == total.map { .string($0) }, "\(body)")
+    }
+  }
+
+  @Test("a time alone right after the count of servings is the total time")
+  func timeBesideServings() throws {
+    let recipe =
+      #"{"@type":"Recipe","name":"Soup","recipeIngredient":["1 leek"],"recipeInstructions":"Cook."}"#
+    for (body, yield, total) in [
+      (
+        #"<ul><li><img alt="serves" src="s.png"> Serves 4</li><li><img alt="" src="t.png"> 30mins</li></ul>"#,
+        "4 servings", "PT30M"
+      ),
+      (#"<div class="meta"><div>4 personen</div><div>60 min</div></div>"#, "4 servings", "PT1H"),
+      ("<h2>4 servings — 20 minutes</h2>", "4 servings", "PT20M"),
+      ("<ul><li>Serves 4</li><li>Spicy</li></ul><p>20 minutes</p>", "4 servings", nil),
+    ] as [(String, String, String?)] {
+      let page = RecipePages.page(head: RecipePages.ldJSON(recipe), body: body)
+      let soup = try #require(try RecipePages.recipes(page).first)
+      #expect(soup["recipeYield"] == .string(yield), "\(body)")
+      #expect(soup["totalTime"] == total.map { .string($0) }, "\(body)")
+    }
+  }
 }

@@ -163,4 +163,32 @@ struct NormalisationTests {
         "Kook de pasta.", "Bake the tart.", "Make the sauce", "Stir the butter in.",
       ])
   }
+
+  @Test("numbered steps run together in one text are split, their numbers dropped")
+  func numberedRun() throws {
+    for (instructions, expected) in [
+      (
+        #"[{"@type":"HowToStep","text":"1. Make the dressing. Season.2. Boil the pasta. 3. Melt the butter.4. Serve."}]"#,
+        ["Make the dressing. Season.", "Boil the pasta.", "Melt the butter.", "Serve."]
+      ),
+      (#""1.番茄切丁 2.土豆切丁 3.鸡肉切块""#, ["番茄切丁", "土豆切丁", "鸡肉切块"]),
+      (#""1. Add 2.5 cups of flour. 2. Stir.""#, ["1. Add 2.5 cups of flour. 2. Stir."]),
+    ] {
+      let html = RecipePages.page(
+        head: RecipePages.ldJSON(
+          #"{"@type":"Recipe","name":"Pasta","recipeInstructions":"# + instructions + "}"))
+      let recipe = try #require(try RecipePages.recipes(html).first)
+      #expect(RecipePages.lines(recipe["recipeInstructions"]) == expected, "\(instructions)")
+    }
+  }
+
+  @Test("a step that is only its number's label (\"Step 2\") is no step")
+  func stepLabels() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Rolls","recipeInstructions":["Step 1","Mix.","Stap 2:","Bake.","Step 3 Cool."]}"#
+      ))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Mix.", "Bake.", "Step 3 Cool."])
+  }
 }
