@@ -103,14 +103,20 @@ extension SessionRegistry {
         heldElsewhere.withLock { $0[id] = nil }
       case .missing:
         heldElsewhere.withLock { $0[id] = nil }
-        return nil
+        return gone(id, wasParked: wasParked)
       case .held(let lease):
         // NB: clients are told the holder's shard, never its host, pid or address.
         heldElsewhere.withLock { $0[id] = LeaseOwner.shard(of: lease.owner) ?? "" }
+        if wasParked { forgetParked(id) }
         return nil
       }
-      guard let stored = try journal.store.session(id: id), stored.status != .ended else {
+      guard let stored = try journal.store.session(id: id) else {
         journal.release(sessionID: id)
+        return gone(id, wasParked: wasParked)
+      }
+      guard stored.status != .ended else {
+        journal.release(sessionID: id)
+        if wasParked { forgetParked(id) }
         return nil
       }
       // NB: it comes back charged to its owner's live places, not to whoever asked.
@@ -167,6 +173,17 @@ extension SessionRegistry {
       logger.error("cannot bring back session \(id): \(error)")
       return nil
     }
+  }
+
+  /// Session `id`, asked for, has no row: deleted meanwhile, e.g. by an idle
+  /// expiry that raced its parking. Nothing of it is kept here (before, a parked one's owner
+  /// and age outlived the row, and the owner's next create past its stored share picked that
+  /// ghost as the oldest parked session to delete, and was refused).
+  private func gone(_ id: String, wasParked: Bool) -> LiveSession? {
+    guard wasParked else { return nil }
+    forgetParked(id)
+    forgetDeleted(id)
+    return nil
   }
 }
 
