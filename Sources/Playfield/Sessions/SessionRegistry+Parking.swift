@@ -175,13 +175,14 @@ extension SessionRegistry {
     }
   }
 
-  /// Session `id`, asked for, has no row: deleted meanwhile, e.g. by an idle
-  /// expiry that raced its parking. Nothing of it is kept here (before, a parked one's owner
-  /// and age outlived the row, and the owner's next create past its stored share picked that
-  /// ghost as the oldest parked session to delete, and was refused).
+  /// Session `id`, asked for, has no row: deleted meanwhile, by an idle expiry that raced its
+  /// parking, or on a shared store by another process. Nothing of it is kept here. Before, a
+  /// parked one's owner and age outlived the row (the owner's next create past its stored
+  /// share picked that ghost as the oldest parked session to delete, and was refused), and in
+  /// a cluster the replay-state answers kept by a process that did not delete it were still
+  /// served (every process not holding a session asks the store here first).
   private func gone(_ id: String, wasParked: Bool) -> LiveSession? {
-    guard wasParked else { return nil }
-    forgetParked(id)
+    if wasParked { forgetParked(id) }
     forgetDeleted(id)
     return nil
   }
