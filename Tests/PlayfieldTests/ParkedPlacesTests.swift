@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import JSON
+import Storage
 import Testing
 
 @testable import Playfield
@@ -166,5 +167,34 @@ import Testing
     // the first, whose owner and age outlived its row: nothing was deleted, and this was 429.
     #expect(create(app).status == 201)
     #expect(app.request(.get, "/api/sessions/\(second)").status.code == 404, "the second went")
+  }
+
+  @Test("a parked session that fails to come back stays parked with its age, and expires")
+  func failedReturnStillExpires() throws {
+    let app = try TestApplication {
+      $0.limits[.sessionsPerClient] = 1
+      $0.limits[.parkedMaxAge] = 60
+    }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    let store = try #require(app.application.journal?.store)
+    let first = try #require(create(app).id)
+    _ = try #require(create(app).id)
+    #expect(registry.parked.withLock { $0 == [first] })
+    // A row that cannot be rebuilt: its return fails after the store was read.
+    let database = try Database(path: app.directory + "/playfield.db")
+    _ = try database.execute("UPDATE sessions SET kind = 'no-such-kind' WHERE id = '\(first)'")
+    #expect(app.request(.get, "/api/sessions/\(first)").status.code == 503)
+    // NB: the second was parked to make it room, before its return failed.
+    #expect(registry.parked.withLock { $0.contains(first) }, "still parked")
+    #expect(registry.parkedAt.withLock { $0[first] } != nil, "with its age")
+    app.clock.advance(61)
+    registry.removeExpired()
+    // Before, it stayed parked without its age: never deleted, its row kept for good.
+    #expect(!registry.parked.withLock { $0.contains(first) })
+    #expect(try store.session(id: first) == nil)
   }
 }

@@ -149,8 +149,6 @@ extension SessionRegistry {
         return nil
       }
       noteNotBack(id, nil)
-      parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
-      parkedAt.withLock { _ = $0.removeValue(forKey: id) }
       // NB: the replay from the snapshot is a job charged to the owner, not done here (on an
       // event loop); joiners get their hello once it is done.
       let session: LiveSession
@@ -160,6 +158,10 @@ extension SessionRegistry {
         quota.release(id)
         throw error
       }
+      // NB: only now: one that failed to come back stays parked with its owner and age (it
+      // stayed parked without them before, and so never expired).
+      parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
+      parkedAt.withLock { _ = $0.removeValue(forKey: id) }
       logger.info("session \(id) unparked from tick \(session.summary.tick)")
       return session
     } catch {
