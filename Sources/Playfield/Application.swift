@@ -36,6 +36,8 @@ public final class Application: HTTPHandler {
   let meters: Meters
   /// The store's failures as `/healthz` last found them, in full (logged when they change).
   let healthProblem = Mutex("")
+  /// What the demos' parts do at shutdown (the shopping lists' last writes).
+  let atShutdown = ShutdownHooks()
 
   public init(environment: Environment) throws {
     self.environment = environment
@@ -124,7 +126,7 @@ public final class Application: HTTPHandler {
       wallClock: environment.wallClock, wake: { wake.signal() })
     let context = DemoContext(
       environment: environment, registry: registry, store: journal?.store, meters: meters,
-      compares: compares, storeCalls: storeCalls)
+      compares: compares, storeCalls: storeCalls, atShutdown: atShutdown)
     self.routes = RouteTable(
       Self.appRoutes + demos.flatMap { $0.routes(context) } + Self.fileRoutes(files))
     if let journal, journal.leases != nil {
@@ -221,6 +223,7 @@ public final class Application: HTTPHandler {
   public func shutdown() {
     gameLoop.stop()
     for session in registry.all { session.snapshotNow() }
+    atShutdown.run()
     journal?.close()
   }
 

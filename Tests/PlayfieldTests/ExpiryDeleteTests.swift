@@ -148,4 +148,44 @@ import Testing
     #expect(registry.parked.withLock { $0.contains(first) }, "still parked")
     #expect(try isStored(app, first))
   }
+
+  /// A session whose row the store could not write runs in memory only: it has no row, so
+  /// neither its expiry nor its delete waits for a store that fails (here its write lock is
+  /// held: every write fails after the busy timeout). Before, it stayed live until the store
+  /// came back, and an expired stored session listed before it held it up too.
+  @Test("a memory-only session expires, and is deleted, while the store fails")
+  func memoryOnlyNeverWaitsForTheStore() throws {
+    let app = try TestApplication { $0.limits[.sessionMaxAge] = 60 }
+    defer { app.shutdown() }
+    let registry = app.application.registry
+    let stored = try create(app)
+    let database = try Database(path: app.directory + "/playfield.db")
+    _ = try database.execute(
+      "CREATE TRIGGER refuse_inserts BEFORE INSERT ON sessions "
+        + "BEGIN SELECT RAISE(ABORT, 'inserts refused by the test'); END")
+    let unstored = try create(app)
+    let response = app.request(.post, "/api/sessions", json: ["kind": "maze"])
+    let deleted = try JSONValue.parse(response.body)
+    let (deletedID, token) = (
+      try #require(deleted["id"]?.stringValue), try #require(deleted["token"]?.stringValue)
+    )
+    _ = try database.execute("DROP TRIGGER refuse_inserts")
+    #expect(registry.memoryOnly.withLock { $0 == [unstored, deletedID] })
+    _ = try database.execute("BEGIN IMMEDIATE")
+    var headers = HTTPHeaders()
+    headers.set("Authorization", "Bearer \(token)")
+    #expect(app.request(.delete, "/api/sessions/\(deletedID)", headers: headers).status.code == 204)
+    app.clock.advance(61)
+    registry.removeExpired()
+    #expect(registry.live.withLock { $0[stored] } != nil, "the stored one waits for the store")
+    #expect(registry.live.withLock { $0[unstored] } == nil, "the memory-only one went")
+    var health = try app.json(.get, "/healthz")
+    #expect(health["memoryOnlySessions"]?.intValue == 0)
+    #expect(health["undeletedExpiredSessions"]?.intValue == 1)
+    _ = try database.execute("ROLLBACK")
+    registry.removeExpired()
+    #expect(registry.live.withLock { $0[stored] } == nil)
+    health = try app.json(.get, "/healthz")
+    #expect(health["undeletedExpiredSessions"]?.intValue == 0)
+  }
 }

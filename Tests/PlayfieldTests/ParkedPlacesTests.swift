@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import JSON
+import Storage
 import Testing
 
 @testable import Playfield
@@ -136,5 +137,64 @@ import Testing
     #expect(refused.status.code == 429)
     #expect(throws: APIError.self) { try registry.lookup(first) }
     #expect(app.request(.get, "/api/sessions/no-such-session").status.code == 404)
+  }
+
+  @Test("a parked session whose row went meanwhile leaves nothing behind when asked for")
+  func parkedWithoutRowIsForgotten() throws {
+    let app = try TestApplication {
+      $0.limits[.sessionsPerClient] = 1
+      $0.limits[.storedSessionsPerClient] = 2
+    }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    let store = try #require(app.application.journal?.store)
+    let first = try #require(create(app).id)
+    app.clock.advance(1)
+    let second = try #require(create(app).id)
+    #expect(registry.parked.withLock { $0 == [first] })
+    // Its row goes while it is parked, as when an idle expiry raced its parking.
+    #expect(try store.deleteSession(id: first))
+    #expect(app.request(.get, "/api/sessions/\(first)").status.code == 404)
+    #expect(registry.parkedAt.withLock { $0[first] } == nil)
+    #expect(registry.parkedOwners.withLock { $0[first] } == nil)
+    app.clock.advance(1)
+    #expect(create(app).status == 201, "the second is parked")
+    app.clock.advance(1)
+    // Past the stored share: the owner's oldest parked session makes room. Before, that was
+    // the first, whose owner and age outlived its row: nothing was deleted, and this was 429.
+    #expect(create(app).status == 201)
+    #expect(app.request(.get, "/api/sessions/\(second)").status.code == 404, "the second went")
+  }
+
+  @Test("a parked session that fails to come back stays parked with its age, and expires")
+  func failedReturnStillExpires() throws {
+    let app = try TestApplication {
+      $0.limits[.sessionsPerClient] = 1
+      $0.limits[.parkedMaxAge] = 60
+    }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let registry = app.application.registry
+    let store = try #require(app.application.journal?.store)
+    let first = try #require(create(app).id)
+    _ = try #require(create(app).id)
+    #expect(registry.parked.withLock { $0 == [first] })
+    // A row that cannot be rebuilt: its return fails after the store was read.
+    let database = try Database(path: app.directory + "/playfield.db")
+    _ = try database.execute("UPDATE sessions SET kind = 'no-such-kind' WHERE id = '\(first)'")
+    #expect(app.request(.get, "/api/sessions/\(first)").status.code == 503)
+    // NB: the second was parked to make it room, before its return failed.
+    #expect(registry.parked.withLock { $0.contains(first) }, "still parked")
+    #expect(registry.parkedAt.withLock { $0[first] } != nil, "with its age")
+    app.clock.advance(61)
+    registry.removeExpired()
+    // Before, it stayed parked without its age: never deleted, its row kept for good.
+    #expect(!registry.parked.withLock { $0.contains(first) })
+    #expect(try store.session(id: first) == nil)
   }
 }

@@ -2,6 +2,7 @@
 slow. A device that opens the list gets every change acknowledged before it, even when those are
 not stored yet; a change the store refused is stored once it can be."""
 import json
+import signal
 import sqlite3
 import time
 
@@ -87,3 +88,27 @@ def test_a_change_the_store_refused_is_stored_once_it_can_be(start_playfield):
         lock.rollback()
         lock.close()
     wait_until_stored(server.database, ["bread"], 20)
+
+
+def test_a_change_not_yet_stored_at_shutdown_is_stored_before_the_process_ends(start_playfield):
+    server = start_playfield()
+    token = saved_book(server)
+    lock = hold_write_lock(server.database)
+    try:
+        with connect(f"{server.ws_url}/ws/recipes/shopping?token={token}") as device:
+            receive_until(device, lambda m: m["type"] == "list", 10, "the list")
+            add(device, "milk")
+            receive_until(device, lambda m: m["type"] == "list" and m["items"], 10,
+                          "the change acknowledged")
+        server.process.send_signal(signal.SIGTERM)
+        # The store takes the write only once this lock goes: a process that does not wait for
+        # its acknowledged changes has ended by then (it took under a second), and the change
+        # was lost at the restart.
+        deadline = Deadline(3, "")
+        while server.alive() and not deadline.passed:
+            time.sleep(0.05)
+        lock.rollback()
+    finally:
+        lock.close()
+    assert server.stop(timeout=30) == 0
+    assert stored_names(server.database) == ["milk"]

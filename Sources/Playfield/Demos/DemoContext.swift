@@ -12,4 +12,6 @@ struct DemoContext: Sendable {
   let compares: CompareRegistry
   /// The store workers, where store reads run off the event loops and the game loop.
   let storeCalls: StoreCalls
+  /// What the demo's parts do at shutdown (`Application.shutdown`).
+  let atShutdown: ShutdownHooks
 }

@@ -103,14 +103,20 @@ extension SessionRegistry {
         heldElsewhere.withLock { $0[id] = nil }
       case .missing:
         heldElsewhere.withLock { $0[id] = nil }
-        return nil
+        return gone(id, wasParked: wasParked)
       case .held(let lease):
         // NB: clients are told the holder's shard, never its host, pid or address.
         heldElsewhere.withLock { $0[id] = LeaseOwner.shard(of: lease.owner) ?? "" }
+        if wasParked { forgetParked(id) }
         return nil
       }
-      guard let stored = try journal.store.session(id: id), stored.status != .ended else {
+      guard let stored = try journal.store.session(id: id) else {
         journal.release(sessionID: id)
+        return gone(id, wasParked: wasParked)
+      }
+      guard stored.status != .ended else {
+        journal.release(sessionID: id)
+        if wasParked { forgetParked(id) }
         return nil
       }
       // NB: it comes back charged to its owner's live places, not to whoever asked.
@@ -143,8 +149,6 @@ extension SessionRegistry {
         return nil
       }
       noteNotBack(id, nil)
-      parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
-      parkedAt.withLock { _ = $0.removeValue(forKey: id) }
       // NB: the replay from the snapshot is a job charged to the owner, not done here (on an
       // event loop); joiners get their hello once it is done.
       let session: LiveSession
@@ -154,6 +158,10 @@ extension SessionRegistry {
         quota.release(id)
         throw error
       }
+      // NB: only now: one that failed to come back stays parked with its owner and age (it
+      // stayed parked without them before, and so never expired).
+      parkedOwners.withLock { _ = $0.removeValue(forKey: id) }
+      parkedAt.withLock { _ = $0.removeValue(forKey: id) }
       logger.info("session \(id) unparked from tick \(session.summary.tick)")
       return session
     } catch {
@@ -167,6 +175,18 @@ extension SessionRegistry {
       logger.error("cannot bring back session \(id): \(error)")
       return nil
     }
+  }
+
+  /// Session `id`, asked for, has no row: deleted meanwhile, by an idle expiry that raced its
+  /// parking, or on a shared store by another process. Nothing of it is kept here. Before, a
+  /// parked one's owner and age outlived the row (the owner's next create past its stored
+  /// share picked that ghost as the oldest parked session to delete, and was refused), and in
+  /// a cluster the replay-state answers kept by a process that did not delete it were still
+  /// served (every process not holding a session asks the store here first).
+  private func gone(_ id: String, wasParked: Bool) -> LiveSession? {
+    if wasParked { forgetParked(id) }
+    forgetDeleted(id)
+    return nil
   }
 }
 

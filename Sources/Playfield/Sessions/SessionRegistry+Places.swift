@@ -93,6 +93,9 @@ extension SessionRegistry {
   /// maintenance tries again (before, it was forgotten here with the failure only logged, and
   /// came back at the next restart).
   func deleteExpired(_ id: String) -> Bool {
+    // NB: a session the store could not keep has no row: it never waits for the store (it
+    // stayed live while the store failed, before, and held up the expiry of the rest).
+    guard !memoryOnly.withLock({ $0.contains(id) }) else { return true }
     do {
       try journal?.deleteStored(sessionID: id)
       undeletedExpired.withLock { _ = $0.remove(id) }

@@ -251,6 +251,8 @@ final class SessionRegistry: Sendable {
   /// changing nothing, when the store refuses (before, the delete was answered `204` and the
   /// failure only logged, so the session came back at the next restart).
   private func deleteStored(_ id: String) throws(APIError) {
+    // NB: a session the store could not keep has no row: its delete never waits for the store.
+    guard !memoryOnly.withLock({ $0.contains(id) }) else { return }
     do {
       try journal?.deleteStored(sessionID: id)
     } catch {
@@ -311,9 +313,15 @@ final class SessionRegistry: Sendable {
   func removeExpired() {
     let now = wallClock()
     removeExpiredParked(now: now)
+    var storeRefuses = false
     for session in listed where now - session.summary.updatedAt > limits.maxAge {
-      // NB: the store is refusing: the rest wait for the next call.
-      guard deleteExpired(session.id) else { break }
+      // NB: the store is refusing: the rest of the stored ones wait for the next call; one
+      // the store could not keep has no row, and goes without it (`deleteExpired`).
+      let unstored = memoryOnly.withLock { $0.contains(session.id) }
+      guard unstored || (!storeRefuses && deleteExpired(session.id)) else {
+        storeRefuses = true
+        continue
+      }
       remove(session, reason: "the session expired")
     }
     // NB: one touched or brought back since is no longer expired, nor counted.

@@ -8,11 +8,15 @@ extension Demo {
     summary: "A recipe book that imports web pages, scales, converts, shops and cooks with you.",
     seed: "My Favorite Recipes", group: .explorers,
     routes: { context in
-      RecipeAPI(
+      let api = RecipeAPI(
         store: context.store, wallClock: context.environment.wallClock,
         random: context.environment.random, limits: context.environment.limits,
         fetchAllowedHosts: context.environment.recipeFetchAllowedHosts,
-        sharedStore: context.environment.databasePath.map(PostgresURL.isPostgreSQL) ?? false
-      ).routes
+        sharedStore: context.environment.databasePath.map(PostgresURL.isPostgreSQL) ?? false)
+      // NB: the changes its devices were told of are stored before the process ends.
+      context.atShutdown.add { [shopping = api.shopping] in
+        _ = shopping.flush(timeout: ShoppingHub.shutdownWait)
+      }
+      return api.routes
     })
 }

@@ -302,6 +302,26 @@ final class ShoppingHub: Sendable {
     }
   }
 
+  /// Seconds a shutdown waits for the lists not stored yet (`flush`).
+  static let shutdownWait = 5.0
+
+  /// At shutdown, once no device can change a list: waits at most `timeout` seconds until
+  /// every change its devices were told of is stored (a failed write is still tried again
+  /// every `retryDelay`); false, logged, when some are not. Before, they were lost.
+  func flush(timeout: Double) -> Bool {
+    let deadline = DispatchTime.now() + timeout
+    let pause = DispatchSemaphore(value: 0)
+    while true {
+      let unstored = channels.withLock { $0.values.filter { $0.storedVersion != $0.version } }
+      if unstored.isEmpty { return true }
+      guard DispatchTime.now() < deadline else {
+        log.error("\(unstored.count) shopping lists could not be stored before the shutdown")
+        return false
+      }
+      _ = pause.wait(timeout: .now() + .milliseconds(20))
+    }
+  }
+
   private static func message(_ list: ShoppingList) -> JSONValue {
     .object(["type": "list", "items": list.json])
   }
