@@ -10,6 +10,7 @@ stop the session first and end with a ping, so the count covers parsing, applyin
 """
 import asyncio, json, sys, time, subprocess, tempfile, urllib.request, http.client, os
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 BIN = sys.argv[1]; ONLY = sys.argv[2:]
 port = 18561
 d = tempfile.mkdtemp()
@@ -50,6 +51,8 @@ async def ws_case(name, path, msgs, n, answers=True, note="", setup=None):
         if session: await ws.send('{"type":"ping","id":"END"}')
         while time.time() - t < 120:
             try: last = await asyncio.wait_for(ws.recv(), 1.0); got += 1
+            except ConnectionClosed as closed:
+                last = f"closed {closed.rcvd.code if closed.rcvd else None}"; break
             except asyncio.TimeoutError:
                 if not session: break
                 continue
@@ -68,6 +71,7 @@ async def main():
         ("session ping id 1MB of \\u escapes", mpath, '{"type":"ping","id":"' + "\\u00e9" * (MB // 6 - 10) + '"}', 20),
         ("session ping id deep 64", mpath, '{"type":"ping","id":' + "[" * 63 + "]" * 63 + "}", 200),
         ("session ping id 80k keys", mpath, json.dumps({"type": "ping", "id": {f"k{i}": 0 for i in range(80000)}}), 10),
+        ("session ping id 5k keys (60 KB)", mpath, json.dumps({"type": "ping", "id": {f"k{i}": 0 for i in range(5000)}}), 100),
         ("session ping id 300k-element array", mpath, json.dumps({"type": "ping", "id": [0] * 300000}), 10),
         ("session ping t 1MB digits number", mpath, '{"type":"ping","t":1' + "1" * (MB - 50) + "}", 10),
         ("session ping t 1MB fraction digits", mpath, '{"type":"ping","t":0.' + "1" * (MB - 50) + "}", 10),
@@ -124,5 +128,5 @@ async def main():
     http_case("import JSON-LD @graph 20k", "POST", imp, json.dumps({"@context": "https://schema.org", "@graph": [{"@type": "Thing", "name": "x"}] * 30000 + [{"@type": "Recipe", "name": "x", "recipeIngredient": ["1 egg"]}]}).encode(), 3, "application/ld+json")
     http_case("import text 1MB one line", "POST", imp, page("<p>" + "word " * 200000 + "</p>"), 3, "text/html")
     http_case("import many headings", "POST", imp, page("<h2>Ingredients</h2><p>1 egg</p>" * 25000), 3, "text/html")
-asyncio.run(main())
-p.terminate(); p.wait()
+try: asyncio.run(main())
+finally: p.terminate(); p.wait()
