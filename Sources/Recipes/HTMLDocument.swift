@@ -15,9 +15,12 @@ struct HTMLDocument: Sendable {
 
   /// Parses `bytes` as HTML. Bytes that are valid UTF-8 are read as UTF-8 whatever the page
   /// says; otherwise libxml2 follows the page's `<meta charset>` (Windows-1252 by default).
+  /// A tag's attributes past `maxAttributesPerTag` are dropped first: libxml2's cost grows with
+  /// the square of one tag's attributes.
   init(bytes: [UInt8]) {
     nodes = [HTMLNode(name: "#root", attributes: [], text: "", children: [], parent: -1)]
     guard Self.libraryReady, !bytes.isEmpty, bytes.count < Int(Int32.max) else { return }
+    let bytes = Self.uncrowded(bytes) ?? bytes
     let encoding: String? = String(validating: bytes, as: UTF8.self) != nil ? "UTF-8" : nil
     let options = Int32(
       HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue

@@ -33,6 +33,31 @@ struct HostileInputTests {
     #expect(RecipePages.strings(recipes.first?["recipeIngredient"]) == ["z"])
   }
 
+  @Test("a tag's attributes past the 200th are dropped before libxml2 reads the page")
+  func crowdedTag() throws {
+    func page(_ before: Int, quoted: String = "") -> [UInt8] {
+      let words = (0..<before).map { "w\($0)=\"v\"" }.joined(separator: " ")
+      return Array(
+        ("<div itemscope itemtype=\"https://schema.org/Recipe\"><h1 itemprop=\"name\">Cake</h1>"
+          + "<span \(quoted)\(words) itemprop=\"recipeIngredient\">1 egg</span>"
+          + "<span itemprop=\"recipeIngredient\">2 cups flour</span></div>").utf8)
+    }
+    func ingredients(_ html: [UInt8]) throws -> [String] {
+      RecipePages.strings(try RecipePages.recipes(html).first?["recipeIngredient"])
+    }
+    // The 200th attribute is read; the 201st is not.
+    #expect(try ingredients(page(199)) == ["1 egg", "2 cups flour"])
+    #expect(try ingredients(page(200)) == ["2 cups flour"])
+    // Spaces, "=" and ">" inside a quoted value are no attributes, and unquoted values count once.
+    let quoted = "title=\"" + String(repeating: "a = b > c ", count: 300) + "\" x=y "
+    #expect(try ingredients(page(197, quoted: quoted)) == ["1 egg", "2 cups flour"])
+    // A broken tag of 100,000 bare words (an unescaped quote in a meta's content, as on one real
+    // page): the rest of the page is read as before.
+    let broken = "<meta content=\"a \"" + String(repeating: " word", count: 100_000) + ">"
+    let html = RecipePages.page(head: broken, body: String(decoding: page(3), as: UTF8.self))
+    #expect(try ingredients(html) == ["1 egg", "2 cups flour"])
+  }
+
   @Test("deeply nested JSON-LD is skipped, not a crash")
   func deepJSON() {
     let json = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)

@@ -170,6 +170,33 @@ def test_a_batch_message_over_its_bound_closes_the_connection_unread(start_playf
     assert status == 200 and page["inputs"] == [], page
 
 
+def test_a_session_message_over_its_bound_closes_the_connection_unread(start_playfield):
+    """A session socket's message is parsed whole on its event loop: past
+    `--session-message-bytes` (64 KiB) it is refused by its frame's header. Before, 1 MiB was
+    read, and an object of 80,000 keys cost 72 ms of the loop."""
+    server = start_playfield()
+    session = create_session(server, "maze")
+    with connect(f"{server.ws_url}/ws/sessions/{session['id']}?token={session['token']}",
+                 max_size=None) as ws:
+        # Just under the bound: answered.
+        ws.send(json.dumps({"type": "ping", "id": "small", "t": "x" * (60 << 10)}))
+        deadline = Deadline(20)
+        while (message := json.loads(ws.recv(timeout=deadline.left())))["type"] != "pong":
+            pass
+        assert message["id"] == "small", message
+        ws.send(json.dumps({"type": "ping", "id": "big", "t": "x" * (70 << 10)}))
+        pongs = []
+        try:
+            while True:
+                message = json.loads(ws.recv(timeout=deadline.left()))
+                if message["type"] == "pong":
+                    pongs.append(message["id"])
+                    break
+        except ConnectionClosed:
+            pass
+        assert ws.close_code == 1009 and pongs == [], (ws.close_code, ws.close_reason, pongs)
+
+
 def test_a_big_batch_message_is_parsed_as_a_job_of_its_client(start_playfield):
     server = start_playfield("--batch-job-bytes", "2048")
     status, _, session = create_on_demand(server)

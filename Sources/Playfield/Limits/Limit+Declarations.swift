@@ -182,6 +182,11 @@ extension Limit where Value == Int {
   public static let batchSessionsPerMessage = Limit(
     "batch-sessions-per-message", 256, from: 1, to: 100_000,
     help: "Sessions one batch step message may step; a larger batch is refused whole.")
+  public static let sessionMessageBytes = Limit(
+    "session-message-bytes", 64 << 10, from: 4096, to: 1 << 20,
+    help: "Largest message a /ws/sessions or /ws/replays connection may send (a 256-point "
+      + "stroke is about 4 KB); past it, the connection closes with 1009, the message unread. "
+      + "A message is parsed whole on its connection's event loop.")
   public static let batchMessageBytes = Limit(
     "batch-message-bytes", 256 << 10, from: 4096, to: 1 << 20,
     help: "Largest message a /ws/batch connection may send (a step of 256 sessions' actions "

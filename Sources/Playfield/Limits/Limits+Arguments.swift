@@ -29,7 +29,7 @@ extension Limits {
     Option(.bigHelloWait), Option(.bigHelloBytes),
     Option(.onDemandSessionsPerClient), Option(.stepTicks),
     Option(.batchSessionsPerConnection), Option(.batchSessionsPerMessage),
-    Option(.comparesPerClient), Option(.maxCompares),
+    Option(.comparesPerClient), Option(.maxCompares), Option(.sessionMessageBytes),
     Option(.batchMessageBytes), Option(.batchJobBytes), Option(.batchInputsPerMessage),
     Option(.batchInputsPerSession),
     Option(.mazesPerClient), Option(.recipesPerBook), Option(.recipeImportBytes),
