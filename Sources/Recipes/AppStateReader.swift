@@ -89,9 +89,9 @@ enum AppStateReader {
       let steps = list(["instruction", "step", "direction", "method", "preparation"])
     else { return nil }
     var lines: [String] = []
-    ingredientLines(ingredients, into: &lines, depth: 0)
+    walk(ingredients, groups: ["ingredient"], into: &lines, depth: 0, line: ingredientLine)
     var stepLines: [String] = []
-    stepTexts(steps, into: &stepLines, depth: 0)
+    walk(steps, groups: ["instruction", "step"], into: &stepLines, depth: 0, line: stepText)
     guard !lines.isEmpty, !stepLines.isEmpty else { return nil }
     var recipe: [String: JSONValue] = [
       "@type": "Recipe",
@@ -112,25 +112,30 @@ enum AppStateReader {
     return .object(recipe)
   }
 
-  private static func ingredientLines(_ items: [JSONValue], into lines: inout [String], depth: Int)
-  {
+  /// The lines of `items`: a string as it is, an object's member list whose key names one of
+  /// `groups` as a group of its own (walked the same way), any other object as `line` makes it.
+  private static func walk(
+    _ items: [JSONValue], groups: [String], into lines: inout [String], depth: Int,
+    line: ([String: JSONValue]) -> String?
+  ) {
     guard depth < 8 else { return }
     for item in items {
-      if let text = item.stringValue {
-        let line = HTMLText.collapse(text)
-        if !line.isEmpty { lines.append(line) }
-        continue
+      let text: String?
+      if let string = item.stringValue {
+        text = HTMLText.collapse(string)
+      } else if let members = item.objectValue {
+        if let group = members.first(where: { key, value in
+          let lower = key.lowercased()
+          return groups.contains { lower.contains($0) } && value.arrayValue != nil
+        })?.value.arrayValue {
+          walk(group, groups: groups, into: &lines, depth: depth + 1, line: line)
+          continue
+        }
+        text = line(members)
+      } else {
+        text = nil
       }
-      guard let members = item.objectValue else { continue }
-      // A group: its own list of ingredients.
-      if let group = members.first(where: {
-        $0.key.lowercased().contains("ingredient") && $0.value.arrayValue != nil
-      })?.value.arrayValue {
-        ingredientLines(group, into: &lines, depth: depth + 1)
-        continue
-      }
-      let line = ingredientLine(members)
-      if !line.isEmpty { lines.append(line) }
+      if let text, !text.isEmpty { lines.append(text) }
     }
   }
 
@@ -169,29 +174,11 @@ enum AppStateReader {
     return nil
   }
 
-  private static func stepTexts(_ items: [JSONValue], into lines: inout [String], depth: Int) {
-    guard depth < 8 else { return }
-    for item in items {
-      if let text = item.stringValue {
-        let line = HTMLText.collapse(text)
-        if !line.isEmpty { lines.append(line) }
-        continue
-      }
-      guard let members = item.objectValue else { continue }
-      if let group = members.first(where: { key, value in
-        let lower = key.lowercased()
-        return (lower.contains("instruction") || lower.contains("step")) && value.arrayValue != nil
-      })?.value.arrayValue {
-        stepTexts(group, into: &lines, depth: depth + 1)
-        continue
-      }
-      for key in ["text", "body", "instruction", "description", "content"] {
-        if let text = members[key]?.stringValue {
-          let line = HTMLText.collapse(text)
-          if !line.isEmpty { lines.append(line) }
-          break
-        }
-      }
+  /// A step's own text, under the first of the usual keys that holds one.
+  private static func stepText(_ members: [String: JSONValue]) -> String? {
+    for key in ["text", "body", "instruction", "description", "content"] {
+      if let text = members[key]?.stringValue { return HTMLText.collapse(text) }
     }
+    return nil
   }
 }
