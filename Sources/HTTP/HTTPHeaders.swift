@@ -38,12 +38,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
   /// Every field, in order.
   public var fields: [Field] {
-    guard case .packed(let packed) = storage else {
-      if case .listed(let listed) = storage { return listed }
-      return []
+    switch storage {
+    case .listed(let listed):
+      return listed
+    case .packed(let packed):
+      return Self.unpacked(packed)
     }
+  }
+
+  private static func unpacked(_ packed: [UInt8]) -> [Field] {
     var fields: [Field] = []
-    Self.forEachPacked(packed) { name, value in
+    forEachPacked(packed) { name, value in
       fields.append(
         Field(
           name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)
