@@ -38,6 +38,21 @@ private func status(_ text: String, limits: HTTPLimits = .default) -> Int? {
     #expect(r.keepAlive)
   }
 
+  @Test func thePathFollowsTheTarget() throws {
+    // The path's length is found once per target: a target set later (the parser's, an
+    // absolute form turned into origin form, a handler's) must move it too.
+    let absolute = try request(
+      "GET http://example.com/x/y?q=1#f HTTP/1.1\r\nHost: example.com\r\n\r\n")
+    #expect(absolute.path == "/x/y")
+    #expect(absolute.query == "q=1")
+    var changed = Request(method: .get, target: "/a?b")
+    #expect(changed.path == "/a")
+    changed.target = "/longer/path#frag"
+    #expect(changed.path == "/longer/path")
+    changed.target = "/é/ü?x"
+    #expect(changed.path == "/é/ü")
+  }
+
   @Test func bareLineFeedsAreAccepted() throws {
     let r = try request("GET / HTTP/1.1\nHost: a\n\n")
     #expect(r.headers["Host"] == "a")

@@ -45,18 +45,16 @@ final class StaticFiles: Sendable {
   /// Conditional requests, ranges and content coding for one cached file; `now` is the wall
   /// clock in seconds since 1970.
   static func respond(_ file: StaticFile, to request: Request, now: Int64) -> Response {
-    var response = file.identity
-    var etag = file.etag
-    if let compressed = file.compressed, acceptsGzip(request.headers["Accept-Encoding"]) {
-      response = compressed
-      etag = file.gzipETag
-    }
-
+    // NB: the gzip form is copied only when it is asked for: a copy of a response costs a
+    // retain and a release per field (issue 31).
+    let gzipped = file.compressed != nil && acceptsGzip(request.headers["Accept-Encoding"])
+    var response = gzipped ? file.compressed! : file.identity
     let outcome = Preconditions.evaluate(
-      request, etag: etag, lastModified: file.lastModified, now: now)
+      request, etag: gzipped ? file.gzipETag : file.etag, lastModified: file.lastModified,
+      now: now)
     if let answer = Preconditions.answer(outcome, for: response) { return answer }
 
-    guard etag == file.etag, let rangeHeader = request.headers["Range"] else { return response }
+    guard !gzipped, let rangeHeader = request.headers["Range"] else { return response }
     var range = ByteRange(rangeHeader, size: file.body.count)
     if let ifRange = request.headers["If-Range"], !ifRangeHolds(ifRange, file: file) {
       range = .whole
