@@ -99,6 +99,31 @@ public final class PostgresConnection {
     _ = try check(PQexec(connection, sql), connection)
   }
 
+  /// The payloads of the notifications of the channels this connection LISTENs to, waiting at
+  /// most `milliseconds` for the first; throws when the connection broke.
+  func notifications(waitingAtMost milliseconds: Int32) throws(PostgresError) -> [String] {
+    var heard = takeNotifications()
+    guard heard.isEmpty else { return heard }
+    var socket = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+    guard socket.fd >= 0 else {
+      throw PostgresError(sqlState: "08006", serverMessage: "the connection has no socket")
+    }
+    if poll(&socket, 1, milliseconds) > 0 {
+      try check(succeeded: PQconsumeInput(connection), connection)
+      heard = takeNotifications()
+    }
+    return heard
+  }
+
+  private func takeNotifications() -> [String] {
+    var heard: [String] = []
+    while let notification = PQnotifies(connection) {
+      heard.append(String(cString: notification.pointee.extra))
+      PQfreemem(notification)
+    }
+    return heard
+  }
+
   /// Runs `body` in one transaction (READ COMMITTED), rolled back if anything throws.
   @discardableResult
   public func transaction<T>(_ body: () throws -> T) throws -> T {

@@ -15,6 +15,7 @@ public final class PostgresSessionStore: SQLSessionStore {
   public let limits: StoreLimits
   /// The URL connected to, with any password replaced by `***`.
   public let location: String
+  private let url: String
   private let writer: Mutex<PostgresLink>
   private let reader: Mutex<PostgresLink>
   private let leaseLink: Mutex<PostgresLink>
@@ -45,6 +46,7 @@ public final class PostgresSessionStore: SQLSessionStore {
       statementTimeoutMs: Self.leaseStatementTimeoutMs, now: now)
     self.limits = limits
     self.location = PostgresURL.redacted(url)
+    self.url = url
     self.writer = Mutex(writer)
     self.reader = Mutex(reader)
     self.leaseLink = Mutex(leaseLink)
@@ -59,6 +61,12 @@ public final class PostgresSessionStore: SQLSessionStore {
 
   /// PostgreSQL keeps its own files: there is no file of ours to lose.
   public var fileCheck: DatabaseFileCheck { .same }
+
+  /// Hears of every list stored by any process at once (LISTEN/NOTIFY), on a connection of
+  /// the watch's own.
+  public func watchShoppingLists(_ changed: @escaping @Sendable (String) -> Void) -> StoreWatch? {
+    StoreWatch(url: url, channel: StoreWatch.shoppingLists, heard: changed)
+  }
 
   /// Nothing to do: the server makes its own checkpoints.
   public func checkpoint() throws {}

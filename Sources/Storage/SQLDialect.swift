@@ -23,6 +23,15 @@ public enum SQLDialect: String, Sendable {
     }
   }
 
+  /// The statement that tells every process listening on `channel` (`StoreWatch`) of
+  /// `payload` once the transaction commits; nil where the store is one process's alone.
+  func notify(_ channel: String, _ payload: String) -> (sql: String, values: [SQLValue])? {
+    switch self {
+    case .sqlite: nil
+    case .postgresql: ("SELECT pg_notify(?1, ?2)", [.text(channel), .text(payload)])
+    }
+  }
+
   /// The database's clock now, in unix seconds (the time of the statement, not of its
   /// transaction's start): what every process's leases are judged by.
   var clockNow: String {

@@ -174,9 +174,15 @@ extension SQLSessionStore {
     -> Bool
   {
     try withWriter { database in
-      try database.execute(
-        "UPDATE recipe_books SET shopping = ? WHERE id = ? AND shopping = ?",
-        [.text(items), .text(bookID), .text(stored)]) > 0
+      let replaced =
+        try database.execute(
+          "UPDATE recipe_books SET shopping = ? WHERE id = ? AND shopping = ?",
+          [.text(items), .text(bookID), .text(stored)]) > 0
+      // NB: after the write, so that a process told of it reads the new list.
+      if replaced, let notify = database.dialect.notify(StoreWatch.shoppingLists, bookID) {
+        _ = try database.query(notify.sql, notify.values) { _ in () }
+      }
+      return replaced
     }
   }
 

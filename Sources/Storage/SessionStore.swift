@@ -118,6 +118,11 @@ public protocol SessionStore: Sendable {
   /// Replaces the book's shopping list with `items` if the store still holds `stored` there;
   /// false when it holds something else (another process wrote it) or there is no such book.
   func setShoppingList(bookID: String, items: String, ifStored stored: String) throws -> Bool
+  /// Tells `changed` the book's ID each time any process (this one included) stores a
+  /// shopping list, from another thread, until the watch is cancelled; nil when no other
+  /// process can write the store (SQLite). A break in the link loses what was stored
+  /// meanwhile: a watcher still reads its lists now and then.
+  func watchShoppingLists(_ changed: @escaping @Sendable (String) -> Void) -> StoreWatch?
 
   /// The number of sessions and the size of the database.
   func statistics() throws -> StoreStatistics

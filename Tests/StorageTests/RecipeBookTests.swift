@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import Storage
@@ -95,5 +97,71 @@ struct RecipeBookTests {
       }
       #expect(try store.recipes(bookID: "a", query: RecipeQuery()).count == 2)
     }
+  }
+}
+
+@Suite("Shopping lists in the store: compare-and-set writes, and news of them on PostgreSQL")
+struct ShoppingListStoreTests {
+  @Test(
+    "a write replaces only the list it was read as, and never makes a book",
+    arguments: Backend.allCases)
+  func compareAndSet(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    let store = fixture.store
+    try store.createRecipeBook(id: "b1", ownerToken: "own", client: nil, at: 1)
+    #expect(try store.shoppingList(bookID: "b1") == "[]")
+    #expect(try store.setShoppingList(bookID: "b1", items: #"["a"]"#, ifStored: "[]"))
+    // Another process's write came first: this one is refused and changes nothing.
+    #expect(try !store.setShoppingList(bookID: "b1", items: #"["b"]"#, ifStored: "[]"))
+    #expect(try store.shoppingList(bookID: "b1") == #"["a"]"#)
+    #expect(try store.setShoppingList(bookID: "b1", items: #"["a","b"]"#, ifStored: #"["a"]"#))
+    #expect(try store.shoppingList(bookID: "b1") == #"["a","b"]"#)
+    #expect(try store.shoppingList(bookID: "gone") == nil)
+    #expect(try !store.setShoppingList(bookID: "gone", items: "[]", ifStored: "[]"))
+  }
+
+  @Test("SQLite has no other process to hear from")
+  func sqliteHasNoWatch() throws {
+    let fixture = try StoreFixture(.sqlite)
+    defer { fixture.remove() }
+    #expect(fixture.store.watchShoppingLists { _ in } == nil)
+  }
+
+  @Test("on PostgreSQL, another process hears of each list stored, and of no refused write")
+  func anotherProcessHears() throws {
+    let fixture = try StoreFixture(.postgresql)
+    defer { fixture.remove() }
+    let writer = fixture.store
+    let other = try fixture.reopen()
+    try writer.createRecipeBook(id: "b1", ownerToken: "own", client: nil, at: 1)
+    try writer.createRecipeBook(id: "b2", ownerToken: "own2", client: nil, at: 1)
+    let heard = Mutex<[String]>([])
+    let watch = try #require(other.watchShoppingLists { id in heard.withLock { $0.append(id) } })
+    defer { watch.cancel() }
+    // The watch's LISTEN may not have reached the server yet: write until it hears one.
+    var stored = "[]"
+    var writes = 0
+    let deadline = ContinuousClock.now + .seconds(20)
+    while heard.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
+      let items = #"["\#(writes)"]"#
+      #expect(try writer.setShoppingList(bookID: "b1", items: items, ifStored: stored))
+      stored = items
+      writes += 1
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    #expect(heard.withLock { $0.first } == "b1")
+    // Once listening, every write is heard, in order, and a refused one is not.
+    heard.withLock { $0 = [] }
+    #expect(try !writer.setShoppingList(bookID: "b2", items: "[1]", ifStored: "[9]"))
+    #expect(try writer.setShoppingList(bookID: "b2", items: "[1]", ifStored: "[]"))
+    #expect(try writer.setShoppingList(bookID: "b1", items: "[2]", ifStored: stored))
+    // NB: writes of the first loop may still be heard first; what follows them is exact.
+    let afterLoop = { heard.withLock { Array($0.drop { $0 == "b1" }) } }
+    let end = ContinuousClock.now + .seconds(20)
+    while afterLoop().count < 2 && ContinuousClock.now < end {
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    #expect(afterLoop() == ["b2", "b1"])
   }
 }

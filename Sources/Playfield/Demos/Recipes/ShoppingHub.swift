@@ -24,8 +24,9 @@ import WebSocket
 ///   process may hold a channel of the book too (devices connected to it while this one was
 ///   away): then the write is refused, the changes not yet stored are applied again to the
 ///   list the store holds now, every device gets the result and it is written in turn. Such a
-///   hub also reads its channels' lists every `watchInterval`, so that each process's devices
-///   see the other's changes.
+///   hub reads a channel's list again as soon as the store says another process stored it
+///   (PostgreSQL's LISTEN/NOTIFY, `StoreWatch`), and every `watchInterval` in case a
+///   notification was lost, so that each process's devices see the other's changes.
 final class ShoppingHub: Sendable {
   private struct Channel {
     /// `nil` until the store has been read.
@@ -61,6 +62,8 @@ final class ShoppingHub: Sendable {
   /// How often each channel's list is read again from a shared store; nil: never (the store is
   /// this process's alone).
   private let watchInterval: DispatchTimeInterval?
+  /// The store's news of lists stored by any process, while the hub lives.
+  private let heard = Mutex<StoreWatch?>(nil)
   private let log = Logger(label: "playfield.recipes")
   /// The changes each client sent in the last minute (`--shopping-changes-per-minute`).
   private let changes: Mutex<ImportWindow>
@@ -79,6 +82,15 @@ final class ShoppingHub: Sendable {
     if let watchInterval {
       storage.asyncAfter(deadline: .now() + watchInterval) { [weak self] in self?.watch() }
     }
+    let watch = store?.watchShoppingLists { [weak self] bookID in
+      guard let hub = self else { return }
+      hub.storage.async { hub.refresh(bookID: bookID) }
+    }
+    heard.withLock { $0 = watch }
+  }
+
+  deinit {
+    heard.withLock { $0?.cancel() }
   }
 
   /// Counts one change by `client`; refuses it (counting nothing) past its share of the
@@ -277,28 +289,31 @@ final class ShoppingHub: Sendable {
     send(Self.message(list), to: Array(channel.sockets.values))
   }
 
-  /// Reads again the list of each channel with devices and nothing to write, and sends it to
-  /// them when another process has stored another; then again after `watchInterval`.
+  /// Reads every channel's list again (`refresh`); then again after `watchInterval`.
   private func watch() {
     guard let watchInterval else { return }
     defer {
       storage.asyncAfter(deadline: .now() + watchInterval) { [weak self] in self?.watch() }
     }
-    let books = channels.withLock { channels in
-      channels.filter { !$0.value.sockets.isEmpty && $0.value.list != nil && !$0.value.writing }
-        .map(\.key)
+    for bookID in channels.withLock({ Array($0.keys) }) { refresh(bookID: bookID) }
+  }
+
+  /// Reads the book's list again, if it has a channel with devices and nothing to write, and
+  /// sends it to them when another process has stored another. (A channel with a write
+  /// coming finds out when its write is refused: `rebase`.)
+  private func refresh(bookID: String) {
+    let open = channels.withLock { channels in
+      channels[bookID].map { !$0.sockets.isEmpty && $0.list != nil && !$0.writing } ?? false
     }
-    for bookID in books {
-      guard let theirs = try? store?.shoppingList(bookID: bookID) else { continue }
-      channels.withLock { channels in
-        guard var channel = channels[bookID], channel.list != nil, !channel.writing,
-          channel.stored != theirs
-        else { return }
-        channel.stored = theirs
-        channel.list = ShoppingList(stored: theirs)
-        send(Self.message(channel.list!), to: Array(channel.sockets.values))
-        channels[bookID] = channel
-      }
+    guard open, let theirs = try? store?.shoppingList(bookID: bookID) else { return }
+    channels.withLock { channels in
+      guard var channel = channels[bookID], channel.list != nil, !channel.writing,
+        channel.stored != theirs
+      else { return }
+      channel.stored = theirs
+      channel.list = ShoppingList(stored: theirs)
+      send(Self.message(channel.list!), to: Array(channel.sockets.values))
+      channels[bookID] = channel
     }
   }
 
