@@ -3,7 +3,7 @@
 
     python3 Benchmarks/recipes/unseen.py --mirror /work/.mirror/hhursev+recipe-scrapers/repo \\
         --dev ../shared/bench/recipes/cases --out /tmp/recipes-unseen [--size 200] [--seed 33] \\
-        [--tune2 200] [--tune3 200]
+        [--tune2 200] [--tune3 200] [--tune4 1600]
 
 The development set (`--dev`, 40 pages with a MANIFEST.tsv) was copied from that project's
 `tests/test_data/HOST/NAME.testhtml` + `.json`. This script reads the rest of that test data
@@ -19,7 +19,9 @@ draws N more pages in the same proportions from what is left (neither dev, TUNE 
 after TUNE and FINAL with the same generator, into `OUT/tune2`: more pages to tune on, while
 TUNE and FINAL stay exactly as they were without it. `--tune3 N` (with `--tune2`) draws N
 more after TUNE2 in the same way into `OUT/tune3`, none of dev, TUNE, FINAL or TUNE2: fresh pages
-to check that rules fitted on TUNE and TUNE2 hold.
+to check that rules fitted on TUNE and TUNE2 hold. `--tune4 N` (with `--tune3`) draws after
+TUNE3 in the same way into `OUT/tune4`; the jsonld, microdata and site pools are used up by
+then, so it holds only "odd" pages, N * 25/200 of them (`--tune4 1600`: 200).
 
     python3 ../shared/bench/recipes/score.py --cmd '.build/release/recipe-import {html} {url}' \\
         /tmp/recipes-unseen/tune
@@ -170,6 +172,9 @@ def main() -> int:
     ap.add_argument("--tune3", type=int, default=0,
                     help="with --tune2, this many more pages drawn after TUNE2 (none of dev, "
                     "TUNE, FINAL or TUNE2) into OUT/tune3, to check rules fitted on TUNE2")
+    ap.add_argument("--tune4", type=int, default=0,
+                    help="with --tune3, a quota of this many more drawn after TUNE3 (none of "
+                    "the other sets) into OUT/tune4; only odd pages are left by then")
     a = ap.parse_args()
 
     with (a.dev / "MANIFEST.tsv").open(encoding="utf-8") as f:
@@ -216,6 +221,14 @@ def main() -> int:
         for kind, want in quotas(a.tune3).items():
             pool = [(n, w) for n, w in by_kind[kind] if n not in taken]
             halves["tune3"] += [(n, kind, w) for n, w in rng.sample(pool, min(want, len(pool)))]
+    if a.tune2 and a.tune3 and a.tune4:
+        # Drawn after TUNE3 the same way, so every earlier set stays as it was; by then only
+        # the "odd" pool has pages left, so TUNE4 is odd pages (N * 25/200 of them).
+        taken = {n for rows in halves.values() for n, _, _ in rows}
+        halves["tune4"] = []
+        for kind, want in quotas(a.tune4).items():
+            pool = [(n, w) for n, w in by_kind[kind] if n not in taken]
+            halves["tune4"] += [(n, kind, w) for n, w in rng.sample(pool, min(want, len(pool)))]
 
     for part, rows in halves.items():
         folder = a.out / part

@@ -431,12 +431,73 @@ extension HeadingRecipeReader {
           .map { line(document.text(of: $0)) }.filter { !$0.isEmpty }
         let quantified = lines.filter { $0.count < 160 && startsWithQuantity($0) }.count
         if lines.count >= 3, quantified * 3 >= lines.count * 2 {
-          return (lines, position + 1 + size)
+          let groups = groupLists(
+            after: position + 1 + size, of: position, in: order, document: document)
+          return (lines + groups.items, groups.end)
         }
       }
       position += 1 + size
     }
     return ([], nil)
+  }
+
+  /// The lists that go on from the ingredients list at `first` (ending at `end`), each under
+  /// a heading of the level of the one right over that list ("Produce", then "Pantry",
+  /// "Dairy": a shop's aisles as groups), with at least half their lines quantities; up to
+  /// anything else with text of its own. Returns their lines and where the last one ends.
+  private static func groupLists(
+    after end: Int, of first: Int, in order: [Int],
+    document: HTMLDocument
+  ) -> (items: [String], end: Int) {
+    var level: String?
+    var back = first - 1
+    while back >= 0, first - back < 50 {
+      let node = document.nodes[order[back]]
+      if HeadingRecipeReader.headings.contains(node.name) {
+        level = node.name
+        break
+      }
+      if ["p", "ul", "ol", "li", "table"].contains(node.name) || boundaries.contains(node.name) {
+        break
+      }
+      back -= 1
+    }
+    guard let level else { return ([], end) }
+    var items: [String] = []
+    var last = end
+    var position = end
+    var titled = false
+    while position < order.count, position - end < 2_000 {
+      let index = order[position]
+      let node = document.nodes[index]
+      let size = document.descendants(of: index).count
+      if HeadingRecipeReader.headings.contains(node.name) {
+        let title = document.text(of: index).lowercased()
+        guard node.name == level, !titled, !title.isEmpty, title.count < 40,
+          !HeadingRecipeReader.methodWords.contains(where: title.contains)
+        else { break }
+        titled = true
+      } else if node.name == "ul" || node.name == "ol" {
+        let lines = node.children.filter { document.nodes[$0].name == "li" }
+          .map { line(document.text(of: $0)) }.filter { !$0.isEmpty }
+        let quantified = lines.filter { $0.count < 160 && startsWithQuantity($0) }.count
+        guard titled, !lines.isEmpty, quantified * 2 >= lines.count else { break }
+        items += lines
+        titled = false
+        last = position + 1 + size
+      } else if boundaries.contains(node.name)
+        || node.children.contains(where: {
+          document.nodes[$0].isText && !HTMLText.collapse(document.nodes[$0].text).isEmpty
+        })
+      {
+        break
+      } else {
+        position += 1
+        continue
+      }
+      position += 1 + size
+    }
+    return (items, last)
   }
 
   /// A step's text without a number on a line of its own before it.

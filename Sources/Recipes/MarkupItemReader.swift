@@ -29,6 +29,13 @@ struct MarkupItemReader {
     return found
   }
 
+  /// Property names that give the same member under an older name: an element of one wraps
+  /// the values of the other (`<div itemprop="recipeIngredient">` around
+  /// `<li itemprop="ingredients">` lines).
+  private static let synonyms = [
+    "recipeIngredient": "ingredients", "ingredients": "recipeIngredient",
+  ]
+
   /// Whether an element below `index` (outside nested items) gives a value to one of `names`:
   /// then the element at `index` only wraps the values (`<div class="instructions">` around
   /// `<p class="instructions">` steps) and gives none itself.
@@ -39,7 +46,11 @@ struct MarkupItemReader {
       budget -= 1
       let node = document.nodes[child]
       guard !node.isText else { continue }
-      if vocabulary.properties(node).contains(where: names.contains) { return true }
+      if vocabulary.properties(node).contains(where: { name in
+        names.contains(name) || names.contains { Self.synonyms[$0] == name }
+      }) {
+        return true
+      }
       if !vocabulary.startsItem(node) { stack.append(contentsOf: node.children.reversed()) }
     }
     return false
@@ -48,6 +59,7 @@ struct MarkupItemReader {
   /// The item an element starts: its properties down to nested items.
   func item(at root: Int) -> JSONValue {
     var members: [String: [JSONValue]] = [:]
+    var sources: [String: [Int]] = [:]
     var order: [String] = []
     var stack = Array(document.nodes[root].children.reversed())
     while let index = stack.popLast() {
@@ -60,9 +72,20 @@ struct MarkupItemReader {
         for name in names {
           if members[name] == nil { order.append(name) }
           members[name, default: []].append(value)
+          sources[name, default: []].append(nested ? -1 : index)
         }
       }
       if !nested { stack.append(contentsOf: node.children.reversed()) }
+    }
+    for name in ["recipeIngredient", "ingredients"] {
+      guard let values = members[name], let indices = sources[name] else { continue }
+      let wrapped = Set(indices.filter { wrapper(at: $0) != nil })
+      let names = Set(
+        wrapped.filter { isGroupName($0, lines: indices.filter { !wrapped.contains($0) }) })
+      // Most values wrapped alike are the lines' own style, not group names.
+      if !names.isEmpty, names.count * 2 < indices.count {
+        members[name] = zip(values, indices).filter { !names.contains($0.1) }.map(\.0)
+      }
     }
     var object: [String: JSONValue] = [:]
     if let type = vocabulary.type(document.nodes[root]) { object["@type"] = .string(type) }
@@ -71,6 +94,46 @@ struct MarkupItemReader {
       object[name] = values.count == 1 ? values[0] : .array(values)
     }
     return .object(object)
+  }
+
+  /// The one child that holds all the text of the element at `index`, when that text has no
+  /// digit (whitespace beside the child aside); nil otherwise.
+  private func wrapper(at index: Int) -> Int? {
+    guard index >= 0 else { return nil }
+    let text = document.text(of: index)
+    guard !text.isEmpty, !text.contains(where: \.isNumber) else { return nil }
+    var only: Int?
+    for child in document.nodes[index].children {
+      let node = document.nodes[child]
+      if node.isText {
+        if !HTMLText.collapse(node.text).isEmpty { return nil }
+        continue
+      }
+      if only != nil { return nil }
+      only = child
+    }
+    guard let only, document.text(of: only) == text else { return nil }
+    return only
+  }
+
+  /// Whether the ingredient element at `index` is a group's name the markup marks as one
+  /// ("<li itemprop="ingredients"><strong>For the sauce</strong></li>"): no digit, and all its
+  /// text in one child that is bold, a heading, or has a class that none of the ingredients'
+  /// own `lines` (the elements not wrapped so) has.
+  private func isGroupName(_ index: Int, lines: [Int]) -> Bool {
+    guard let only = wrapper(at: index) else { return false }
+    let node = document.nodes[only]
+    if ["strong", "b"].contains(node.name) || HeadingRecipeReader.headings.contains(node.name) {
+      return true
+    }
+    let classes = Set(node.tokens("class"))
+    guard !classes.isEmpty else { return false }
+    return !lines.contains { line in
+      line >= 0
+        && ([line] + document.descendants(of: line)).contains {
+          !Set(document.nodes[$0].tokens("class")).isDisjoint(with: classes)
+        }
+    }
   }
 
   /// The value an element gives its property (microdata's rules, RDFa's `content`, and the

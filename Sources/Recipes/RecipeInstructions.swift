@@ -37,7 +37,14 @@ enum RecipeInstructions {
       }
     }
     flush()
-    return output.filter { !isStepLabel($0) }
+    return output.filter { !isStepLabel($0) && !isPunctuation($0) }
+  }
+
+  /// A step with no letter or digit ("," left between steps a page joined into one text
+  /// with ", "): no step.
+  private static func isPunctuation(_ value: JSONValue) -> Bool {
+    guard let text = value["text"]?.stringValue else { return false }
+    return !text.contains { $0.isLetter || $0.isNumber }
   }
 
   /// A step that is only its own number's label ("Step 2", "Stap 3:"): a heading the page

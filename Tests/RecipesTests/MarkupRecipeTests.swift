@@ -134,4 +134,40 @@ struct MarkupRecipeTests {
     }
     #expect(throws: RecipeImportError.self) { try RecipePages.recipes([]) }
   }
+
+  @Test("microdata ingredients: a group's name the markup sets apart is no line")
+  func markedGroupNames() throws {
+    // Bold, or in a child whose class no ingredient line has; under a wrapper that gives the
+    // same member under its other name (recipeIngredient around ingredients).
+    let html = RecipePages.page(
+      body: #"""
+        <div itemscope itemtype="http://schema.org/Recipe"><h1 itemprop="name">Tacos</h1>
+          <div itemprop="recipeIngredient"><ul>
+            <li itemprop="ingredients"><strong>Pulled pork</strong></li>
+            <li itemprop="ingredients">2 pounds pork shoulder</li>
+            <li itemprop="ingredients">Juice of 1 lime</li>
+            <li itemprop="ingredients"><span class="group big">Salsa</span></li>
+            <li itemprop="ingredients">1 pear, diced</li>
+            <li itemprop="ingredients"><span>Salt</span></li>
+          </ul></div>
+          <div itemprop="recipeInstructions"><p>Braise.</p><p>Serve.</p></div>
+        </div>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "2 pounds pork shoulder", "Juice of 1 lime", "1 pear, diced", "Salt",
+      ])
+    // Lines that are all set apart alike are the lines' own style: none is dropped.
+    let styled = RecipePages.page(
+      body: #"""
+        <div itemscope itemtype="http://schema.org/Recipe"><h1 itemprop="name">Salad</h1>
+          <li itemprop="recipeIngredient"><b>Lettuce</b></li>
+          <li itemprop="recipeIngredient"><b>Oil</b></li>
+          <li itemprop="recipeIngredient">1 lemon</li>
+          <p itemprop="recipeInstructions">Toss.</p></div>
+        """#)
+    let salad = try #require(try RecipePages.recipes(styled).first)
+    #expect(RecipePages.strings(salad["recipeIngredient"]) == ["Lettuce", "Oil", "1 lemon"])
+  }
 }

@@ -191,4 +191,15 @@ struct NormalisationTests {
     let recipe = try #require(try RecipePages.recipes(html).first)
     #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Mix.", "Bake.", "Step 3 Cool."])
   }
+
+  @Test("a step of punctuation only (steps joined with \", \" in one text) is no step")
+  func punctuationSteps() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Cookies","recipeInstructions":"<p>Preheat.</p>\n, <p>Mix.</p>\n, <p>Bake 12 min.</p>"}"#
+      ))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == ["Preheat.", "Mix.", "Bake 12 min."])
+  }
 }

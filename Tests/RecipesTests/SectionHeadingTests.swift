@@ -404,4 +404,39 @@ struct SectionHeadingTests {
       #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Whisk.", "Fry."])
     }
   }
+
+  @Test("no ingredients heading: lists under headings of the first list's level are its groups")
+  func aisleGroups() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <h1>Tuna melt</h1>
+        <div><h2><span>Produce</span></h2></div>
+        <div><ul><li>1 red onion</li><li>2 celery stalks</li><li>1 lemon</li></ul></div>
+        <div><h2><span>Pantry</span></h2></div>
+        <div><ul><li>2 cans tuna</li><li>Kosher salt</li><li>2 slices rye bread</li></ul></div>
+        <div><h2>Dairy</h2></div><ul><li>6 ounces cheddar</li></ul>
+        <h2>Method</h2><ol><li>Chop the onion.</li><li>Melt the cheese.</li></ol>
+        """#)
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "1 red onion", "2 celery stalks", "1 lemon", "2 cans tuna", "Kosher salt",
+        "2 slices rye bread", "6 ounces cheddar",
+      ])
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == ["Chop the onion.", "Melt the cheese."])
+    // A heading of another level, or text between, ends the groups.
+    let other = RecipePages.page(
+      body: #"""
+        <h1>Tuna melt</h1><h2>Produce</h2>
+        <ul><li>1 red onion</li><li>2 celery stalks</li><li>1 lemon</li></ul>
+        <p>Shop early.</p><h2>Tips</h2><ul><li>2 ideas</li></ul>
+        <h2>Method</h2><ol><li>Chop the onion.</li></ol>
+        """#)
+    let melt = try #require(try RecipePages.recipes(other).first)
+    #expect(
+      RecipePages.strings(melt["recipeIngredient"]) == [
+        "1 red onion", "2 celery stalks", "1 lemon",
+      ])
+  }
 }
