@@ -336,9 +336,15 @@ final class ShoppingHub: Sendable {
   func flush(timeout: Double) -> Bool {
     let deadline = DispatchTime.now() + timeout
     let pause = DispatchSemaphore(value: 0)
+    var told = false
     while true {
       let unstored = channels.withLock { $0.values.filter { $0.storedVersion != $0.version } }
       if unstored.isEmpty { return true }
+      if !told {
+        told = true
+        log.warning(
+          "waiting up to \(timeout) s for \(unstored.count) shopping lists to be stored")
+      }
       guard DispatchTime.now() < deadline else {
         log.error("\(unstored.count) shopping lists could not be stored before the shutdown")
         return false
