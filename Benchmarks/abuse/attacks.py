@@ -488,7 +488,8 @@ def hello_joiners(stop, ready, base, session_id, sources):
 def shopping_flood(stop, ready, base, token, sources, per_source):
     """From each address, `per_source` sockets on the shopping list of the book `token` send,
     flat out and never reading: an add of 500 lines of long names (the most one add may hold),
-    a message that is not JSON, and one past the 256 KiB a change may be."""
+    a message that is not JSON, and one past the 256 KiB a change may be (which closes the
+    socket with 1009, unread, since `--shopping-message-bytes`: the flooder connects again)."""
     lines = [{"name": f"{n:03} " + "x" * 190, "amount": 1, "unit": "g", "aisle": "a" * 40}
              for n in range(500)]
     messages = [json.dumps({"type": "add", "items": lines}), "{" * 1000, "x" * 300_000]

@@ -101,6 +101,18 @@ async def main():
         await ws_case("shop add 500 x 190-char names (growing list)", spath, lines, 10)
         await ws_case("shop check unknown 200k key", spath, json.dumps({"type": "check", "key": "k" * 200000, "checked": True}), 20)
         await ws_case("shop clear", spath, json.dumps({"type": "clear"}), 20)
+        # The worst within --shopping-message-bytes (256 KiB), and past it (closed with 1009).
+        await ws_case("shop check 20k junk keys (250 KB)", spath, json.dumps({"type": "check", "key": "none", **{f"k{i}": 0 for i in range(20000)}}), 20)
+        await ws_case("shop check 80k junk keys (1 MB)", spath, json.dumps({"type": "check", "key": "none", **{f"k{i}": 0 for i in range(80000)}}), 1)
+    # compare: bounded as a session socket (--session-message-bytes, 64 KiB)
+    if sel("compare"):
+        s, data = req("POST", "/api/compare", json.dumps({"kind": "bouncing-balls", "seed": 1, "variants": [{}, {"restitution": 0.5}]}))
+        group = json.loads(data); assert s == 201, (s, data)
+        cpath = f"/ws/compare/{group['id']}?token={group['token']}"
+        junk = lambda n: json.dumps({"type": "pause", **{f"k{i}": 0 for i in range(n)}})
+        await ws_case("compare pause", cpath, json.dumps({"type": "pause"}), 200)
+        await ws_case("compare pause 5k junk keys (60 KB)", cpath, junk(5000), 100)
+        await ws_case("compare pause 80k junk keys (1 MB)", cpath, junk(80000), 1)
     # HTTP
     def http_case(name, method, path, body, n, ctype="application/json", headers={}):
         if not sel(name): return

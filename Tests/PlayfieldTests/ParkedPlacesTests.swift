@@ -169,7 +169,8 @@ import Testing
     #expect(app.request(.get, "/api/sessions/\(second)").status.code == 404, "the second went")
   }
 
-  @Test("a parked session that fails to come back stays parked with its age, and expires")
+  @Test(
+    "a parked session that fails to come back stays parked with its age, evicts nobody, expires")
   func failedReturnStillExpires() throws {
     let app = try TestApplication {
       $0.limits[.sessionsPerClient] = 1
@@ -182,13 +183,16 @@ import Testing
     let registry = app.application.registry
     let store = try #require(app.application.journal?.store)
     let first = try #require(create(app).id)
-    _ = try #require(create(app).id)
+    let second = try #require(create(app).id)
     #expect(registry.parked.withLock { $0 == [first] })
     // A row that cannot be rebuilt: its return fails after the store was read.
     let database = try Database(path: app.directory + "/playfield.db")
     _ = try database.execute("UPDATE sessions SET kind = 'no-such-kind' WHERE id = '\(first)'")
     #expect(app.request(.get, "/api/sessions/\(first)").status.code == 503)
-    // NB: the second was parked to make it room, before its return failed.
+    // Its owner's live session, whose place it would have taken, was not parked for a return
+    // that failed. Before, it was parked first.
+    #expect(registry.parked.withLock { $0 == [first] }, "nothing else parked")
+    #expect(registry.live.withLock { $0[second] } != nil, "the second still live")
     #expect(registry.parked.withLock { $0.contains(first) }, "still parked")
     #expect(registry.parkedAt.withLock { $0[first] } != nil, "with its age")
     app.clock.advance(61)

@@ -11,13 +11,6 @@ import Testing
 /// The shopping hub's reads of a book's list, on a real store made slow: the test holds the
 /// store's one reader connection, so the hub's reads wait, in order, behind it.
 @Suite struct ShoppingHubReadTests {
-  /// A connection that is never opened (its loop never runs).
-  private func socket(_ loop: EventLoop) -> WebSocket {
-    WebSocket(
-      request: Request(method: .get, target: "/ws", headers: HTTPHeaders(), body: []),
-      remoteAddress: "127.0.0.1", subprotocol: nil, compressionWindowBits: nil, loop: loop)
-  }
-
   private func storedNames(_ store: SQLiteSessionStore) throws -> [String] {
     let stored = try JSONValue.parse(try store.shoppingList(bookID: "book") ?? "[]")
     return (stored.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
@@ -31,7 +24,7 @@ import Testing
     try store.createRecipeBook(id: "book", ownerToken: "owner", client: nil, at: 0)
     let hub = ShoppingHub(store: store)
     let loop = try EventLoop(index: 0)
-    let (first, second) = (socket(loop), socket(loop))
+    let (first, second) = (WebSocket.unopened(on: loop), WebSocket.unopened(on: loop))
 
     let (held, letGo) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
     // NB: a thread of its own, which starts at once however busy the global queue is.

@@ -4,6 +4,7 @@ their frames first differ. Bad input is refused with a clear error and starts no
 import json
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from deadline import receive_until
@@ -332,3 +333,24 @@ def test_an_ambient_pane_loops_on_its_own_and_bad_ones_are_refused(start_playfie
         ws.send(json.dumps({"type": "step", "count": 5}))
         stepped = frames_at(ws, 5)
         assert "ambient" not in stepped, "a viewer that paused it gets the group alone"
+
+
+def test_a_message_over_the_session_bound_closes_the_socket_unread(start_playfield):
+    """A viewer's command is parsed whole on the event loop: past `--session-message-bytes`
+    (64 KiB), as on a session socket, its frame's header closes the socket with 1009. Before,
+    1 MiB was read and parsed."""
+    server = start_playfield()
+    status, _, group = create(server, [{}, {"restitution": 0.5}], ticks=120)
+    assert status == 201, group
+    with socket(server, group) as ws:
+        # Within the bound (a real command is under 100 bytes): played.
+        ws.send(json.dumps({"type": "step", "count": 5, "pad": "x" * (60 << 10)}))
+        frames_at(ws, 5)
+        ws.send(json.dumps({"type": "step", "count": 5, "pad": "x" * (70 << 10)}))
+        seen = []
+        with pytest.raises(ConnectionClosed):
+            # The old server played it: the frames of tick 10 came.
+            receive_until(ws, lambda m: m["type"] == "frames" and m["tick"] == 10, 20,
+                          "the close", seen)
+        assert ws.close_code == 1009, (ws.close_code, ws.close_reason)
+        assert not [m for m in seen if m["type"] == "frames" and m["tick"] > 5], seen

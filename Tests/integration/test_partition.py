@@ -17,6 +17,7 @@ Starts PostgreSQL and two processes itself (scripts/cluster.py's `Postgres` and 
 nginx); skipped, saying why, only when PostgreSQL's binaries are missing (`make test-deps`).
 """
 import asyncio
+import contextlib
 import json
 import os
 import pathlib
@@ -114,12 +115,17 @@ class Partition:
                 if not ready:
                     continue
                 data = source.recv(65536)
-                if not data:
+                if not data or not self.passes(pair, source, data):
                     break
                 sink.sendall(data)
         except (OSError, ValueError):
             pass
         self._close(pair)
+
+    def passes(self, pair, source, data):
+        """Whether `data`, just read from `source` (one of `pair`'s sockets), goes on; false
+        closes the pair instead. Everything does here; a subclass may drop some."""
+        return True
 
     def _close(self, pair):
         with self.lock:
@@ -155,6 +161,15 @@ class Partition:
 @pytest.fixture(scope="module")
 def partitioned():
     """PostgreSQL, process `a` behind a `Partition`, process `b` straight to PostgreSQL."""
+    with behind_proxy(Partition, direct=True) as (proxy, processes):
+        yield proxy, processes[0], processes[1]
+
+
+@contextlib.contextmanager
+def behind_proxy(proxy_class, direct):
+    """PostgreSQL, process `a` behind a `proxy_class` (a `Partition`) and, when `direct`,
+    process `b` straight to PostgreSQL; yields the proxy and the processes. Skips the test,
+    saying why, when PostgreSQL's binaries are missing."""
     try:
         clusters.Postgres.binaries()
     except FileNotFoundError as error:
@@ -166,14 +181,14 @@ def partitioned():
     try:
         (directory / "pg").mkdir()
         postgres = clusters.Postgres(directory / "pg")
-        proxy = Partition(postgres.port)
+        proxy = proxy_class(postgres.port)
         through = f"postgresql://postgres@127.0.0.1:{proxy.port}/playfield"
-        for shard, database in (("a", through), ("b", postgres.url)):
+        for shard, database in (("a", through), ("b", postgres.url))[:2 if direct else 1]:
             process = clusters.Process(shard, database, directory, ["--sessions-per-client", "64"])
             process.url = f"http://{process.address}"
             process.ws_url = f"ws://{process.address}"
             processes.append(process)
-        yield proxy, processes[0], processes[1]
+        yield proxy, processes
     finally:
         for process in processes:
             process.stop()

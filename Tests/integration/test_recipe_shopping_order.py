@@ -101,12 +101,17 @@ def test_a_change_not_yet_stored_at_shutdown_is_stored_before_the_process_ends(s
             receive_until(device, lambda m: m["type"] == "list" and m["items"], 10,
                           "the change acknowledged")
         server.process.send_signal(signal.SIGTERM)
-        # The store takes the write only once this lock goes: a process that does not wait for
-        # its acknowledged changes has ended by then (it took under a second), and the change
-        # was lost at the restart.
-        deadline = Deadline(3, "")
-        while server.alive() and not deadline.passed:
-            time.sleep(0.05)
+        # The store takes the write only once this lock goes: the process says it waits for its
+        # acknowledged changes (it takes no more requests by then), and is seen still running;
+        # one that did not wait ended at once, and the change was lost at the restart. The lock
+        # goes as soon as it says so: the write lands at the next try (every second), well
+        # inside the 5 s the shutdown waits. Before, the lock was held a fixed 3 s, a second or
+        # so short of that bound.
+        deadline = Deadline(10, "the process saying it waits for the list to be stored")
+        while "shopping lists to be stored" not in server.read_log():
+            assert server.alive(), "the process ended, not having said it waits:\n" + server.read_log()
+            time.sleep(min(0.05, deadline.left()))
+        assert server.alive()
         lock.rollback()
     finally:
         lock.close()

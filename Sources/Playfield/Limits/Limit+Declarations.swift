@@ -184,13 +184,19 @@ extension Limit where Value == Int {
     help: "Sessions one batch step message may step; a larger batch is refused whole.")
   public static let sessionMessageBytes = Limit(
     "session-message-bytes", 64 << 10, from: 4096, to: 1 << 20,
-    help: "Largest message a /ws/sessions or /ws/replays connection may send (a 256-point "
-      + "stroke is about 4 KB); past it, the connection closes with 1009, the message unread. "
-      + "A message is parsed whole on its connection's event loop.")
+    help: "Largest message a /ws/sessions, /ws/replays or /ws/compare connection may send (a "
+      + "256-point stroke is about 4 KB, a compare command under 100 bytes); past it, the "
+      + "connection closes with 1009, the message unread. A message is parsed whole on its "
+      + "connection's event loop.")
   public static let batchMessageBytes = Limit(
     "batch-message-bytes", 256 << 10, from: 4096, to: 1 << 20,
     help: "Largest message a /ws/batch connection may send (a step of 256 sessions' actions "
       + "and 1,024 inputs fits); past it, the connection closes with 1009, the message unread.")
+  public static let shoppingMessageBytes = Limit(
+    "shopping-message-bytes", 256 << 10, from: 4096, to: 1 << 20,
+    help: "Largest message a /ws/recipes/shopping connection may send (an add of 500 lines "
+      + "with 200-character names is about 160 KB); past it, the connection closes with 1009, "
+      + "the message unread. A message is parsed whole on its connection's event loop.")
   public static let batchJobBytes = Limit(
     "batch-job-bytes", 16 << 10, from: 0, to: 1 << 20,
     help: "Bytes from which a /ws/batch message is parsed, checked and admitted as a job of "

@@ -35,7 +35,7 @@ extension Limits {
     Option(.mazesPerClient), Option(.recipesPerBook), Option(.recipeImportBytes),
     Option(.recipeImportsPerMinute), Option(.recipeFetches), Option(.recipeFetchesPerClient),
     Option(.recipeFetchQueue), Option(.recipeFetchBytes), Option(.recipeFetchTimeout),
-    Option(.shoppingChangesPerMinute),
+    Option(.shoppingChangesPerMinute), Option(.shoppingMessageBytes),
     Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),
     Option(.tileQueue), Option(.tileWait), Option(.tileCacheBytes),

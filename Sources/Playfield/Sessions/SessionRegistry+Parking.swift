@@ -128,16 +128,24 @@ extension SessionRegistry {
         parkedOwners.withLock { $0[id] = owner }
         parkedAt.withLock { $0[id] = $0[id] ?? stored.updatedAt }
       }
+      let onDemand = SessionClock(stored: stored.clock) == .onDemand
+      let told = "session \(id) is parked and cannot come back now (it counts for its owner): "
+      // NB: a place that needs another of the owner's sessions parked is taken only once this
+      // one is known to load (its snapshot read and decoded): a return that fails evicts
+      // nobody. Before, the other was parked first, for nothing.
+      var prepared: SessionCatchUp?
       do {
-        try admitLive(
-          id, client: owner, onDemand: SessionClock(stored: stored.clock) == .onDemand,
-          mayPark: true,
-          told: "session \(id) is parked and cannot come back now (it counts for its owner): ")
+        try admitLive(id, client: owner, onDemand: onDemand, mayPark: false, told: told)
       } catch {
-        journal.release(sessionID: id)
-        stayParked()
-        noteNotBack(id, error)
-        return nil
+        prepared = try SessionCatchUp(stored, from: journal.store)
+        do {
+          try admitLive(id, client: owner, onDemand: onDemand, mayPark: true, told: told)
+        } catch {
+          journal.release(sessionID: id)
+          stayParked()
+          noteNotBack(id, error)
+          return nil
+        }
       }
       // On a shared store, the owner's sessions other processes hold count too, as for a
       // create: an adoption never takes a client past its quota across the cluster.
@@ -153,7 +161,8 @@ extension SessionRegistry {
       // event loop); joiners get their hello once it is done.
       let session: LiveSession
       do {
-        session = try restore(stored, store: journal.store, journal: journal, owner: owner)
+        let catchUp = try prepared ?? SessionCatchUp(stored, from: journal.store)
+        session = restore(stored, catchUp: catchUp, journal: journal, owner: owner)
       } catch {
         quota.release(id)
         throw error

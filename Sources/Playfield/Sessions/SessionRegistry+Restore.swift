@@ -12,6 +12,14 @@ extension SessionRegistry {
     _ stored: StoredSession, store: some SessionStore, journal: SessionJournal, owner: ClientKey?
   ) throws -> LiveSession {
     let catchUp = try SessionCatchUp(stored, from: store)
+    return restore(stored, catchUp: catchUp, journal: journal, owner: owner)
+  }
+
+  /// `restore`, from its snapshot already read (`catchUp`).
+  @discardableResult
+  func restore(
+    _ stored: StoredSession, catchUp: SessionCatchUp, journal: SessionJournal, owner: ClientKey?
+  ) -> LiveSession {
     // NB: an on-demand session comes back on demand, never running on the tick.
     let clock = SessionClock(stored: stored.clock)
     let running = stored.status == .running && clock == .realtime

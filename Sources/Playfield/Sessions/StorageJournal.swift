@@ -120,13 +120,45 @@ final class StorageJournal: SessionJournal {
       id: sessionID, kind: kind, config: config.jsonString, seed: seed, token: token, now: now,
       running: clock == .realtime, clock: clock.rawValue, owner: owner)
     session.claim = claim
-    let created = try store.createSession(session, lease: leases?.terms)
+    let created: CreatedSession
+    do {
+      created = try store.createSession(session, lease: leases?.terms)
+    } catch {
+      // NB: a COMMIT that went through may be reported failed: its connection dropped before
+      // the answer (and the create, tried again on a new connection, found its own row:
+      // `sessionExists`). Before, such a session ran in memory only while its row was stored:
+      // never written again, nor deleted, and back at the next restart without its inputs.
+      guard Self.mayHaveStored(error), let stored = try? storedAnyway(session) else { throw error }
+      logger.warning("session \(sessionID): its create was reported failed, but it is stored")
+      created = stored
+    }
     // NB: its rows share out the writer's flushes as its owner's (`SessionWriter.charge`).
     if let owner { writer.charge(sessionID: sessionID, to: owner) }
     if let lease = created.lease { hold(lease, sentAt: sentAt) }
     if !created.evicted.isEmpty {
       logger.info("storage evicted old sessions: \(created.evicted.joined(separator: ", "))")
     }
+  }
+
+  /// Whether a create that threw `error` may have stored its row all the same: anything but a
+  /// refusal of the store's, or the refusal of a row that exists (when it was tried again).
+  private static func mayHaveStored(_ error: any Error) -> Bool {
+    if case StoreError.sessionExists = error { return true }
+    return !(error is StoreError)
+  }
+
+  /// After a create reported failed: whether its row is stored all the same (its token's hash
+  /// read back), then with its lease when the store is shared (it was created ours). Nil when
+  /// there is no such row: the create failed. Throws when the store cannot be read either.
+  private func storedAnyway(_ session: StoredSession) throws -> CreatedSession? {
+    guard let row = try store.session(id: session.id), row.tokenHash == session.tokenHash else {
+      return nil
+    }
+    guard let leases else { return CreatedSession(lease: nil, evicted: []) }
+    guard case .acquired(let lease) = try leases.acquire(sessionID: session.id) else {
+      return nil
+    }
+    return CreatedSession(lease: lease, evicted: [])
   }
 
   func renewSeatLinks(sessionID: String) throws -> Int64? {

@@ -30,7 +30,9 @@ struct CompareAPI: Sendable {
         .response(create(call.request, client: call.client))
       },
       Route([.get], "/ws/compare/{group}", [.guardsState]) { (call, id: SessionID) in
-        socket(call.request, id: id.description, origins: call.app.origins)
+        socket(
+          call.request, id: id.description, origins: call.app.origins,
+          options: call.app.boundedSessionOptions)
       },
     ]
   }
@@ -106,7 +108,12 @@ struct CompareAPI: Sendable {
       ]) { $1 })
   }
 
-  func socket(_ request: Request, id: String, origins: OriginPolicy) -> Reply {
+  /// `options`: the session sockets' (`Application.boundedSessionOptions`): a viewer's commands
+  /// are a few dozen bytes, parsed whole on the event loop, so a message over
+  /// `--session-message-bytes` is refused by its frame's header (close 1009), unread.
+  func socket(
+    _ request: Request, id: String, origins: OriginPolicy, options: WebSocketHandshake.Options
+  ) -> Reply {
     if let refusal = origins.check(request) { return .response(refusal) }
     guard let group = compares.group(id) else {
       return .response(APIError(.notFound, "no compare group \(id)").response)
@@ -118,7 +125,7 @@ struct CompareAPI: Sendable {
     guard TokenHash.matches(token: token, storedHash: group.tokenHash) else {
       return .response(APIError(.forbidden, "the token does not open this compare group").response)
     }
-    switch WebSocketHandshake.evaluate(request, options: Application.sessionOptions) {
+    switch WebSocketHandshake.evaluate(request, options: options) {
     case .accept(let accepted):
       return .webSocket(
         accepted,

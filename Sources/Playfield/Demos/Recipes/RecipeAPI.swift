@@ -18,6 +18,8 @@ final class RecipeAPI: Sendable {
   /// Random bytes for book ids and tokens.
   let random: @Sendable (Int) -> [UInt8]
   let maxImportBytes: Int
+  /// Largest message a shopping-list device may send (`--shopping-message-bytes`).
+  let maxShoppingMessageBytes: Int
   private let window: Mutex<ImportWindow>
   /// The live shopping lists.
   let shopping: ShoppingHub
@@ -36,6 +38,7 @@ final class RecipeAPI: Sendable {
     self.wallClock = wallClock
     self.random = random
     self.maxImportBytes = limits[.recipeImportBytes]
+    self.maxShoppingMessageBytes = limits[.shoppingMessageBytes]
     self.window = Mutex(ImportWindow(perMinute: limits[.recipeImportsPerMinute]))
     // NB: on a shared store another process may hold a channel of a book too (its devices
     // came while this one was away); each reads the other's changes every second.
@@ -314,7 +317,11 @@ final class RecipeAPI: Sendable {
     guard let book = found else {
       return .response(APIError(.notFound, "save a recipe first: there is no book yet").response)
     }
-    switch WebSocketHandshake.evaluate(request, options: WebSocketHandshake.Options()) {
+    // NB: a change is parsed whole on the event loop: a message over its bound is refused by its
+    // frame's header, unread (close 1009).
+    var options = WebSocketHandshake.Options()
+    options.configuration.maxMessageSize = maxShoppingMessageBytes
+    switch WebSocketHandshake.evaluate(request, options: options) {
     case .accept(let accepted):
       return .webSocket(
         accepted,

@@ -30,7 +30,10 @@ import WebSocket
 final class ShoppingHub: Sendable {
   private struct Channel {
     /// `nil` until the store has been read.
-    var list: ShoppingList?
+    private(set) var list: ShoppingList?
+    /// `list` as JSON, encoded once for each change: what the devices are sent and what is
+    /// stored.
+    private(set) var items = "[]"
     var sockets: [UInt64: WebSocket] = [:]
     /// The sockets that came with a link (not the owner's token): closed when the owner
     /// replaces or revokes the links.
@@ -49,6 +52,23 @@ final class ShoppingHub: Sendable {
     var writing = false
 
     var canGo: Bool { sockets.isEmpty && storedVersion == version && !writing }
+
+    /// Sets the list (once it was read, or changed) and encodes it.
+    mutating func set(_ list: ShoppingList, encode: (ShoppingList) -> String) {
+      self.list = list
+      items = encode(list)
+    }
+
+    /// Applies a device's change to the list (whole or not at all) and encodes it.
+    mutating func apply(
+      _ change: JSONValue, encode: (ShoppingList) -> String
+    ) throws(ShoppingListError) {
+      try list!.apply(change)
+      items = encode(list!)
+    }
+
+    /// What a device is sent: the list, from its encoding (not encoded again for each).
+    var message: String { #"{"type":"list","items":"# + items + "}" }
   }
 
   /// Most changes a channel keeps while its list is read.
@@ -68,13 +88,18 @@ final class ShoppingHub: Sendable {
   /// The changes each client sent in the last minute (`--shopping-changes-per-minute`).
   private let changes: Mutex<ImportWindow>
   private let wallClock: @Sendable () -> Double
+  /// Encodes a list as JSON: once for each change, for every device and the store alike (tests
+  /// count its calls). Before, a change encoded the whole list twice, to send and to store it.
+  private let encode: @Sendable (ShoppingList) -> String
 
   init(
     store: (any SessionStore)?, changesPerMinute: Int = 600,
     wallClock: @escaping @Sendable () -> Double = { 0 },
-    retryDelay: DispatchTimeInterval = .seconds(1), watchInterval: DispatchTimeInterval? = nil
+    retryDelay: DispatchTimeInterval = .seconds(1), watchInterval: DispatchTimeInterval? = nil,
+    encode: @escaping @Sendable (ShoppingList) -> String = { $0.json.jsonString }
   ) {
     self.store = store
+    self.encode = encode
     self.changes = Mutex(ImportWindow(perMinute: changesPerMinute))
     self.wallClock = wallClock
     self.retryDelay = retryDelay
@@ -111,7 +136,7 @@ final class ShoppingHub: Sendable {
       channel.sockets[socket.id] = socket
       if viaLink { channel.linked.insert(socket.id) }
       channels[bookID] = channel
-      if let list = channel.list { send(Self.message(list), to: [socket]) }
+      if channel.list != nil { send(channel.message, to: [socket]) }
       return isNew
     }
     if mustRead { storage.async { self.read(bookID: bookID) } }
@@ -132,7 +157,7 @@ final class ShoppingHub: Sendable {
         return channel.early.append((change, socket))
       }
       do throws(ShoppingListError) {
-        try channel.list!.apply(change)
+        try channel.apply(change, encode: encode)
       } catch {
         return refuse(error, to: [socket])
       }
@@ -143,7 +168,7 @@ final class ShoppingHub: Sendable {
   /// Answers a device with an error, in order with the lists it is sent.
   func refuse(_ error: ShoppingListError, to sockets: [WebSocket]) {
     let answer: JSONValue = ["type": "error", "message": .string(error.message)]
-    send(answer, to: sockets)
+    send(answer.jsonString, to: sockets)
   }
 
   /// Removes a device; the book's channel goes when its last device has and its list is stored.
@@ -169,21 +194,21 @@ final class ShoppingHub: Sendable {
 
   // MARK: Under the lock
 
-  /// After `changes` to `channel`'s list: tells its devices and has the list stored.
+  /// After `changes` to `channel`'s list (set and encoded): tells its devices and has the list
+  /// stored.
   private func changed(_ channel: inout Channel, bookID: String, by changes: [JSONValue]) {
     for change in changes {
       channel.version += 1
       channel.unstored.append((channel.version, change))
     }
-    send(Self.message(channel.list!), to: Array(channel.sockets.values))
+    send(channel.message, to: Array(channel.sockets.values))
     guard !channel.writing else { return }
     channel.writing = true
     storage.async { self.write(bookID: bookID) }
   }
 
-  private func send(_ message: JSONValue, to sockets: [WebSocket]) {
+  private func send(_ text: String, to sockets: [WebSocket]) {
     guard !sockets.isEmpty else { return }
-    let text = message.jsonString
     for socket in sockets { socket.sendInOrder(.text(text)) }
   }
 
@@ -221,12 +246,12 @@ final class ShoppingHub: Sendable {
         }
       }
       channel.early = []
-      channel.list = list
+      channel.set(list, encode: encode)
       channel.stored = stored
       if !changes.isEmpty {
         changed(&channel, bookID: bookID, by: changes)
       } else {
-        send(Self.message(list), to: Array(channel.sockets.values))
+        send(channel.message, to: Array(channel.sockets.values))
       }
     }
   }
@@ -237,8 +262,8 @@ final class ShoppingHub: Sendable {
   /// to that one, sent, and written instead.
   private func write(bookID: String) {
     let newest: (items: String, version: UInt64, over: String)? = channels.withLock { channels in
-      guard let channel = channels[bookID], let list = channel.list else { return nil }
-      return (list.json.jsonString, channel.version, channel.stored)
+      guard let channel = channels[bookID], channel.list != nil else { return nil }
+      return (channel.items, channel.version, channel.stored)
     }
     guard let (items, version, over) = newest else { return }
     var failure: (any Error)?
@@ -284,9 +309,9 @@ final class ShoppingHub: Sendable {
     var list = ShoppingList(stored: theirs)
     for (_, change) in channel.unstored { try? list.apply(change) }
     channel.stored = theirs
-    channel.list = list
+    channel.set(list, encode: encode)
     channel.version += 1
-    send(Self.message(list), to: Array(channel.sockets.values))
+    send(channel.message, to: Array(channel.sockets.values))
   }
 
   /// Reads every channel's list again (`refresh`); then again after `watchInterval`.
@@ -311,8 +336,8 @@ final class ShoppingHub: Sendable {
         channel.stored != theirs
       else { return }
       channel.stored = theirs
-      channel.list = ShoppingList(stored: theirs)
-      send(Self.message(channel.list!), to: Array(channel.sockets.values))
+      channel.set(ShoppingList(stored: theirs), encode: encode)
+      send(channel.message, to: Array(channel.sockets.values))
       channels[bookID] = channel
     }
   }
@@ -326,18 +351,20 @@ final class ShoppingHub: Sendable {
   func flush(timeout: Double) -> Bool {
     let deadline = DispatchTime.now() + timeout
     let pause = DispatchSemaphore(value: 0)
+    var told = false
     while true {
       let unstored = channels.withLock { $0.values.filter { $0.storedVersion != $0.version } }
       if unstored.isEmpty { return true }
+      if !told {
+        told = true
+        log.warning(
+          "waiting up to \(timeout) s for \(unstored.count) shopping lists to be stored")
+      }
       guard DispatchTime.now() < deadline else {
         log.error("\(unstored.count) shopping lists could not be stored before the shutdown")
         return false
       }
       _ = pause.wait(timeout: .now() + .milliseconds(20))
     }
-  }
-
-  private static func message(_ list: ShoppingList) -> JSONValue {
-    .object(["type": "list", "items": list.json])
   }
 }
