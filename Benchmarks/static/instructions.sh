@@ -12,10 +12,14 @@
 # dictionary probes the same from run to run. Set KEEP=DIR to keep the callgrind files
 # (`callgrind_annotate --inclusive=yes DIR/NAME.1` lists where the instructions go). Set
 # BROWSER=1 to send the header fields a browser sends with every request (wrk alone sends only
-# `Host`).
+# `Host`). With 64 connections how many requests one wake-up of a loop serves depends on the
+# timing, which moves the count by a few hundred from run to run; CONNECTIONS=1 THREADS=1 (one
+# request at a time: a wake-up, a read and a write each) gives the same count every run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
 for tool in valgrind callgrind_control callgrind_annotate wrk objcopy "$@"; do
   command -v "$tool" >/dev/null || { echo "instructions.sh: $tool is missing" >&2; exit 1; }
 done
@@ -62,7 +66,7 @@ for binary in "$@"; do
   wrk "${headers[@]}" -t1 -c8 -d3s "http://127.0.0.1:$port/4k.txt" > /dev/null ||
     { echo "instructions.sh: $binary does not serve:" >&2; tail -5 "$work/out$index" >&2; exit 1; }
   callgrind_control -z "$pid" > /dev/null 2>&1
-  requests=$(wrk "${headers[@]}" -t2 -c64 -d"$DURATION" "http://127.0.0.1:$port/4k.txt" | awk '/requests in/ {print $1}') ||
+  requests=$(wrk "${headers[@]}" -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "http://127.0.0.1:$port/4k.txt" | awk '/requests in/ {print $1}') ||
     { echo "instructions.sh: wrk failed against $binary" >&2; exit 1; }
   callgrind_control -d "$pid" > /dev/null 2>&1
   sleep 1

@@ -176,7 +176,7 @@ public struct HTTPConnectionStateMachine: Sendable {
   }
 
   /// The application's answer to the dispatched request.
-  public mutating func respond(_ response: consuming Response, now: MonotonicTime) {
+  public mutating func respond(_ response: Response, now: MonotonicTime) {
     guard case .waiting(let method, let requestKeepAlive) = state else { return }
     served += 1
 

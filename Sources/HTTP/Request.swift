@@ -2,15 +2,10 @@
 public struct Request: Sendable {
   public var method: HTTPMethod
   /// The request target exactly as sent, e.g. `/tiles/mandelbrot/0/0/0.png?iter=200`.
-  public var target: String {
-    didSet { pathLength = Self.pathLength(of: target) }
-  }
+  public var target: String
   public var version: HTTPVersion
   public var headers: HTTPHeaders
   public var body: [UInt8]
-  /// How many UTF-8 bytes of `target` are its path, found once per target: `path` is asked for
-  /// several times a request (issue 31).
-  private var pathLength: Int
 
   public init(
     method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
@@ -21,22 +16,21 @@ public struct Request: Sendable {
     self.version = version
     self.headers = headers
     self.body = body
-    self.pathLength = Self.pathLength(of: target)
   }
 
   /// The still percent-encoded path: the target up to `?` or `#`.
   public var path: Substring {
     let utf8 = target.utf8
-    // NB: most targets have no query; the whole target needs no index rounded to a character.
-    if pathLength == utf8.count { return target[...] }
-    return target[..<utf8.index(utf8.startIndex, offsetBy: pathLength)]
-  }
-
-  private static func pathLength(of target: String) -> Int {
-    var target = target
-    return target.withUTF8 { bytes in
+    let length = utf8.withContiguousStorageIfAvailable { bytes in
       bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
     }
+    guard let length else {
+      let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+      return target[..<(end ?? utf8.endIndex)]
+    }
+    // NB: most targets have no query; the whole target needs no index rounded to a character.
+    if length == utf8.count { return target[...] }
+    return target[..<utf8.index(utf8.startIndex, offsetBy: length)]
   }
 
   /// The raw query string after `?`, without a fragment, or nil when there is none.

@@ -240,7 +240,7 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
 
   /// The application's answer. Given during `runActions` (a synchronous reply), that loop
   /// carries out what follows; given later from the loop's task queue, this does.
-  private func respond(_ response: consuming Response) {
+  private func respond(_ response: Response) {
     guard !closed, !upgraded else { return }
     machine.respond(response, now: MonotonicTime.now())
     guard !runningActions else { return }
