@@ -178,9 +178,10 @@ extension SQLSessionStore {
         try database.execute(
           "UPDATE recipe_books SET shopping = ? WHERE id = ? AND shopping = ?",
           [.text(items), .text(bookID), .text(stored)]) > 0
-      // NB: after the write, so that a process told of it reads the new list.
+      // NB: after the write, so that a process told of it reads the new list; and never a
+      // failure of the write, which has happened (the other processes also read every second).
       if replaced, let notify = database.dialect.notify(StoreWatch.shoppingLists, bookID) {
-        _ = try database.query(notify.sql, notify.values) { _ in () }
+        _ = try? database.query(notify.sql, notify.values) { _ in () }
       }
       return replaced
     }
