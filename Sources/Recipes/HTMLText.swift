@@ -16,13 +16,21 @@ enum HTMLText {
   ]
 
   /// Whitespace (including no-break spaces) collapsed to single spaces, trimmed; soft hyphens
-  /// (U+00AD, invisible unless a word breaks there) dropped.
+  /// (U+00AD, invisible unless a word breaks there) dropped. "Â" before a no-break space is
+  /// that space's UTF-8 bytes once read as Latin-1 (a page's own mojibake: "2/3 cupÂ juice"),
+  /// so it is a space too.
   static func collapse(_ text: String) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
     var space = false
-    for scalar in text.unicodeScalars where scalar != "\u{00AD}" {
-      if scalar.properties.isWhitespace || scalar == "\u{200B}" || scalar == "\u{FEFF}" {
+    var scalars = text.unicodeScalars.makeIterator()
+    var next = scalars.next()
+    while let scalar = next {
+      next = scalars.next()
+      if scalar == "\u{00AD}" { continue }
+      if scalar.properties.isWhitespace || scalar == "\u{200B}" || scalar == "\u{FEFF}"
+        || (scalar == "\u{00C2}" && next == "\u{00A0}")
+      {
         space = !result.isEmpty
       } else {
         if space { result.unicodeScalars.append(" ") }

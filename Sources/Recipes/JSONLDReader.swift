@@ -98,11 +98,13 @@ enum JSONLDReader {
     return found.map { resolve($0, in: identified, depth: 0) }
   }
 
+  /// Whether `value` is typed a Recipe: "Recipe", "schema:Recipe", its IRI, or in a list of
+  /// types; in any case ("recipe": pages write it so, and recipe-scrapers reads them).
   static func isRecipe(_ value: JSONValue) -> Bool {
+    func named(_ type: String) -> Bool { type.lowercased().hasSuffix("recipe") }
     switch value["@type"] {
-    case .string(let type): return type.hasSuffix("Recipe")
-    case .array(let types):
-      return types.contains { $0.stringValue?.hasSuffix("Recipe") == true }
+    case .string(let type): return named(type)
+    case .array(let types): return types.contains { $0.stringValue.map(named) == true }
     default: return false
     }
   }

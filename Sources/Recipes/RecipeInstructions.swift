@@ -22,7 +22,7 @@ enum RecipeInstructions {
         output.append(titled)
       } else if isSection(element) {
         flush()
-        let steps = self.steps(element["itemListElement"], depth: 0)
+        let steps = sectionSteps(element["itemListElement"])
         let name = element["name"].flatMap(RecipeNormalizer.text)
         if let name {
           output.append([
@@ -71,16 +71,35 @@ enum RecipeInstructions {
     else { return nil }
     let title = HTMLText.clean(name)
     let body = HTMLText.clean(text)
+    // The title as the text would start: cut before an ellipsis ("Preheat the oven..."), and
+    // without its full stop ("Bake." over "Bake for 45 minutes").
+    let start =
+      title.hasSuffix("...") || title.hasSuffix("…")
+      ? String(title.prefix(while: { $0 != "." && $0 != "…" }))
+      : String(title.dropLast(title.reversed().prefix(while: { $0 == "." }).count))
     guard title.contains(where: \.isLetter), title.last?.isNumber != true, !body.isEmpty,
-      title.count < body.count,
-      !body.hasPrefix(
-        title.hasSuffix("...") || title.hasSuffix("…")
-          ? String(title.prefix(while: { $0 != "." && $0 != "…" })) : title)
+      title.count < body.count, !body.hasPrefix(start)
     else { return nil }
     return [
       "@type": "HowToSection", "name": .string(title),
       "itemListElement": [step(body)],
     ]
+  }
+
+  /// The steps of a section: its plain steps, and each step with a title of its own
+  /// (`titledStep`) or named section inside it as a section of that name within it. Before,
+  /// the titles of steps inside a section were dropped ("For the sauce": "Make tomato sauce":
+  /// "Scoop out the tomatoes"), where recipe-scrapers' reading and the sites' own keep them.
+  private static func sectionSteps(_ value: JSONValue?) -> [JSONValue] {
+    guard let value else { return [] }
+    return (value.arrayValue ?? [value]).flatMap { element -> [JSONValue] in
+      if let titled = titledStep(element) { return [titled] }
+      guard isSection(element), let name = element["name"].flatMap(RecipeNormalizer.text) else {
+        return steps(element, depth: 1)
+      }
+      let inner = steps(element["itemListElement"], depth: 1)
+      return [["@type": "HowToSection", "name": .string(name), "itemListElement": .array(inner)]]
+    }
   }
 
   private static func isSection(_ value: JSONValue) -> Bool {

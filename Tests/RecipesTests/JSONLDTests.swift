@@ -55,6 +55,17 @@ struct JSONLDTests {
     #expect(recipe["totalTime"] == "PT24H15M")
   }
 
+  @Test("a type written in any case (\"recipe\", \"schema:RECIPE\") is a Recipe; others are not")
+  func typeCase() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"[{"@type":"recipe","name":"Tagine","recipeIngredient":["1 cauliflower"]},"#
+          + #"{"@type":["Thing","schema:RECIPE"],"name":"Stew","recipeIngredient":["2 carrots"]},"#
+          + #"{"@type":"HowTo","name":"Not one"}]"#))
+    let names = try RecipePages.recipes(html).map { $0["name"]?.stringValue ?? "" }
+    #expect(names == ["Tagine", "Stew"])
+  }
+
   @Test("mainEntity, arrays and several recipes on one page, in page order")
   func several() throws {
     let html = RecipePages.page(

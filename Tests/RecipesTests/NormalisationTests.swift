@@ -119,6 +119,20 @@ struct NormalisationTests {
       ])
   }
 
+  @Test("\"Â\" before a no-break space (that space's bytes read as Latin-1) is a space")
+  func mojibakeSpaces() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        "{\"@type\":\"Recipe\",\"name\":\"Couscous\",\"recipeIngredient\":"
+          + "[\"2/3 cup\u{00C2}\u{00A0} orange juice\",\"1\u{00C2}\u{00A0}cup \u{00C2}me de pain\"]}"
+      ))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.strings(recipe["recipeIngredient"]) == [
+        "2/3 cup orange juice", "1 cup \u{00C2}me de pain",
+      ])
+  }
+
   @Test("JSON-LD value objects ({\"@value\": \"PT50M\"}) are their values")
   func valueObjects() throws {
     let html = RecipePages.page(
@@ -162,6 +176,33 @@ struct NormalisationTests {
       RecipePages.lines(recipe["recipeInstructions"]) == [
         "Kook de pasta.", "Bake the tart.", "Make the sauce", "Stir the butter in.",
       ])
+  }
+
+  @Test("a titled step inside a section keeps its title, as a section within the section")
+  func titledStepsInSections() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Peppers","recipeIngredient":["x"],"recipeInstructions":["#
+          + #"{"@type":"HowToSection","name":"For the sauce","itemListElement":["#
+          + #"{"@type":"HowToStep","name":"Make tomato sauce","text":"Scoop out the tomatoes."},"#
+          + #"{"@type":"HowToStep","name":"Simmer","text":"Simmer it for 10 minutes."},"#
+          + #"{"@type":"HowToStep","name":"Season.","text":"Season to taste."}]},"#
+          + #"{"@type":"HowToSection","name":"For the filling","itemListElement":["#
+          + #"{"@type":"HowToStep","text":"Mix the rice and beans."}]}]}"#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        // "Simmer" and "Season." start their own texts: no titles of their own.
+        "For the sauce", "Make tomato sauce", "Scoop out the tomatoes.",
+        "Simmer it for 10 minutes.", "Season to taste.", "For the filling",
+        "Mix the rice and beans.",
+      ])
+    let sauce = try #require(recipe["recipeInstructions"]?.arrayValue?.first)
+    #expect(sauce["itemListElement"]?.arrayValue?.first?["name"] == "Make tomato sauce")
+    // Exported and imported again, the sections within sections stay as they were.
+    let exported = RecipePages.page(head: RecipePages.ldJSON(recipe.jsonString))
+    let again = try #require(try RecipePages.recipes(exported).first)
+    #expect(again["recipeInstructions"] == recipe["recipeInstructions"])
   }
 
   @Test("numbered steps run together in one text are split, their numbers dropped")

@@ -157,13 +157,17 @@ function firstImage(image) {
   return image?.url ?? null;
 }
 
-/** Steps as [{section, text}] from strings, HowToSteps and HowToSections. */
+/** Steps as [{section, text}] from strings, HowToSteps and HowToSections; a section within a
+ * section (a titled step inside it) is labelled with both names. */
 function stepsOf(instructions, section = null) {
   if (typeof instructions === "string") return instructions.split(/\n+/).filter((s) => s.trim()).map((text) => ({ section, text }));
   if (!Array.isArray(instructions)) return [];
   return instructions.flatMap((step) => {
     if (typeof step === "string") return [{ section, text: step }];
-    if (step?.["@type"] === "HowToSection") return stepsOf(step.itemListElement, step.name ?? null);
+    if (step?.["@type"] === "HowToSection") {
+      const name = step.name ?? null;
+      return stepsOf(step.itemListElement, section && name ? `${section} — ${name}` : name ?? section);
+    }
     return step?.text ? [{ section, text: step.text }] : [];
   });
 }
