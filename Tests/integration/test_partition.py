@@ -182,6 +182,7 @@ def behind_proxy(proxy_class, direct):
         (directory / "pg").mkdir()
         postgres = clusters.Postgres(directory / "pg")
         proxy = proxy_class(postgres.port)
+        proxy.postgres = postgres  # NB: for a test that reads the store itself (psql)
         through = f"postgresql://postgres@127.0.0.1:{proxy.port}/playfield"
         for shard, database in (("a", through), ("b", postgres.url))[:2 if direct else 1]:
             process = clusters.Process(shard, database, directory, ["--sessions-per-client", "64"])
