@@ -9,24 +9,7 @@ extension SessionRegistry {
   /// steps (`LiveSession.waitsToShow`). A session the store could not keep (`memoryOnly`) is
   /// never parked: that would lose it. False when every candidate has someone connected.
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
-    let unstored = memoryOnly.withLock { $0 }
-    let candidates = listed.filter { session in
-      guard !unstored.contains(session.id) else { return false }
-      let summary = session.summary
-      guard !session.isWatched, !session.isRestoring, !session.waitsToShow,
-        summary.spectators + summary.controllers == 0
-      else {
-        return false
-      }
-      guard let client else { return true }
-      let owner = quota.owner(of: session.id)
-      switch bound {
-      case .client: return owner == client
-      case .address, .reserve: return owner?.address == client.address
-      case .onDemand: return owner == client && quota.isOnDemand(session.id)
-      }
-    }
-    guard journal != nil else { return false }
+    let candidates = parkCandidates(of: client, at: bound)
     // NB: a message to the session, refused when a batch attached it since the check above
     // (then the next oldest); a join that raced the check is told to reconnect, and nothing
     // is applied or logged here once its lease is given up below.
@@ -43,6 +26,29 @@ extension SessionRegistry {
     (journal as? StorageJournal)?.release(sessionID: oldest.id)
     logger.info("session \(oldest.id) parked: idle and unwatched, to make room")
     return true
+  }
+
+  /// The sessions `parkIdle` may park for `client` at `bound` (see there), in no order; none
+  /// without a store.
+  func parkCandidates(of client: ClientKey?, at bound: SessionQuota.Bound) -> [LiveSession] {
+    guard journal != nil else { return [] }
+    let unstored = memoryOnly.withLock { $0 }
+    return listed.filter { session in
+      guard !unstored.contains(session.id) else { return false }
+      let summary = session.summary
+      guard !session.isWatched, !session.isRestoring, !session.waitsToShow,
+        summary.spectators + summary.controllers == 0
+      else {
+        return false
+      }
+      guard let client else { return true }
+      let owner = quota.owner(of: session.id)
+      switch bound {
+      case .client: return owner == client
+      case .address, .reserve: return owner?.address == client.address
+      case .onDemand: return owner == client && quota.isOnDemand(session.id)
+      }
+    }
   }
 
   /// Whether `a` has been idle longer than `b`: it lost its last client (`idleSince`; a session
