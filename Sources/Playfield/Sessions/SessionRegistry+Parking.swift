@@ -145,7 +145,12 @@ extension SessionRegistry {
       } catch {
         prepared = try SessionCatchUp(stored, from: journal.store)
         do {
-          try admitLive(id, client: owner, onDemand: onDemand, mayPark: true, told: told)
+          // NB: the cluster is asked before the park, allowing for what it takes off the
+          // owner's counts: a return it refuses parks nothing. Before, it was asked only once
+          // another of the owner's sessions had been parked here, for nothing.
+          try admitLive(id, client: owner, onDemand: onDemand, mayPark: true, told: told) {
+            self.clusterRefusal(stored, owner: owner, journal: journal, parking: $0)
+          }
         } catch {
           journal.release(sessionID: id)
           stayParked()
@@ -213,18 +218,37 @@ extension SessionRegistry {
   func clusterRefusal(_ stored: StoredSession, owner: ClientKey, journal: StorageJournal)
     -> APIError?
   {
+    guard let refused = clusterRefusal(stored, owner: owner, journal: journal, parking: nil)
+    else { return nil }
+    refusals.note(refused.bound.limitName)
+    return refused.error
+  }
+
+  /// `clusterRefusal`, with the bound passed and not counted in `/metrics`; with `parking`,
+  /// asked before `stored` is admitted here, for after its admission and a park that takes
+  /// `parking` off the owner's counts (`admitLive`'s `beforePark`).
+  func clusterRefusal(
+    _ stored: StoredSession, owner: ClientKey, journal: StorageJournal, parking: ClientCounts?
+  ) -> (bound: SessionQuota.Bound, error: APIError)? {
     guard let leases = journal.leases else { return nil }
     let onDemand = SessionClock(stored: stored.clock) == .onDemand
+    var claim = quota.claim(for: owner, onDemand: onDemand)
+    if let parking {
+      claim.heldHere.client += 1 - parking.client
+      claim.heldHere.address += 1 - parking.address
+      claim.heldHere.onDemand += (onDemand ? 1 : 0) - parking.onDemand
+    }
     do {
-      try journal.store.checkClaim(
-        quota.claim(for: owner, onDemand: onDemand), clock: stored.clock, holder: leases.terms)
+      try journal.store.checkClaim(claim, clock: stored.clock, holder: leases.terms)
     } catch StoreError.clientQuota(let passed) {
       let bound = SessionQuota.Bound(passed)
-      refusals.note(bound.limitName)
-      return APIError(
-        .tooManyRequests,
-        "session \(stored.id) cannot come back now (it counts for its owner): "
-          + quota.message(bound) + " (counted across every process of this service)")
+      return (
+        bound,
+        APIError(
+          .tooManyRequests,
+          "session \(stored.id) cannot come back now (it counts for its owner): "
+            + quota.message(bound) + " (counted across every process of this service)")
+      )
     } catch {
       logger.warning("cannot count the owner's sessions across the processes: \(error)")
     }
