@@ -8,19 +8,13 @@ only then did the count across the processes refuse the return: that session was
 nothing. Now the cluster is asked first, counting the park only for what it surely takes off the
 owner's counts (here nothing: no candidate is the owner's), and nothing is parked.
 
-Starts PostgreSQL and two processes itself (scripts/cluster.py's `Postgres` and `Process`, no
-nginx); skipped, saying why, only when PostgreSQL's binaries are missing (`make test-deps`).
+Starts PostgreSQL and two processes itself (test_partition's `behind_proxy`, no nginx); skipped, saying why, only when PostgreSQL's binaries are missing (`make test-deps`).
 """
-import os
-import pathlib
-import shutil
-import tempfile
-
 import pytest
 
 from deadline import wait_until
 from helpers import request
-from test_partition import clusters
+from test_partition import Partition, behind_proxy, query
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
 
@@ -32,34 +26,11 @@ OTHERS = [{"X-Forwarded-For": f"10.9.2.{n}"} for n in (2, 3, 4)]
 @pytest.fixture
 def two_processes():
     """PostgreSQL, process `a` with room for 3 live sessions and `b` with the default room,
-    both at `PER_CLIENT` sessions per client."""
-    try:
-        clusters.Postgres.binaries()
-    except FileNotFoundError as error:
-        pytest.skip(str(error))
-    directory = pathlib.Path(tempfile.mkdtemp(prefix="playfield-cluster-parking-"))
-    os.chmod(directory, 0o755)
-    postgres = None
-    processes = []
-    try:
-        (directory / "pg").mkdir()
-        postgres = clusters.Postgres(directory / "pg")
-        for shard, extra in (("a", ["--max-sessions", "3"]), ("b", [])):
-            process = clusters.Process(
-                shard, postgres.url, directory,
-                ["--sessions-per-client", str(PER_CLIENT), *extra])
-            process.url = f"http://{process.address}"
-            processes.append(process)
-        yield postgres, *processes
-    finally:
-        for process in processes:
-            process.stop()
-        if postgres:
-            try:
-                postgres.stop()
-            except Exception:  # NB: best effort; the folder goes anyway
-                pass
-        shutil.rmtree(directory, ignore_errors=True)
+    both at `PER_CLIENT` sessions per client (`a` behind a proxy that passes everything)."""
+    per_client = ("--sessions-per-client", str(PER_CLIENT))
+    with behind_proxy(Partition, direct=True,
+                      extras=((*per_client, "--max-sessions", "3"), per_client)) as (proxy, (a, b)):
+        yield proxy.postgres, a, b
 
 
 def create(process, client):
@@ -75,11 +46,8 @@ def parks(process):
 
 def leased(postgres, session):
     """Whether the store says a process holds `session`'s lease."""
-    result = postgres.run("psql", "-h", postgres.directory, "-p", postgres.port, "-U", "postgres",
-                          "-d", "playfield", "-Atc",
-                          f"SELECT lease_owner IS NOT NULL FROM sessions WHERE id = '{session}'",
-                          timeout=30)
-    return result.stdout.strip() == "t"
+    return query(postgres,
+                 f"SELECT lease_owner IS NOT NULL FROM sessions WHERE id = '{session}'") == "t"
 
 
 def test_a_return_the_cluster_refuses_parks_nobody(two_processes):

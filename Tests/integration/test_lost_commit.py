@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from deadline import Deadline, receive_until, wait_until
 from helpers import request
-from test_partition import Partition, behind_proxy
+from test_partition import Partition, behind_proxy, query
 from test_recipe_shopping_order import saved_book
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
@@ -95,10 +95,7 @@ class LostShoppingAnswer(Partition):
 
 def stored_amounts(postgres):
     """The book's shopping list as the store holds it, read with psql: {name: amount}."""
-    result = postgres.run("psql", "-h", postgres.directory, "-p", postgres.port, "-U", "postgres",
-                          "-d", "playfield", "-Atc", "SELECT shopping FROM recipe_books",
-                          timeout=30)
-    (shopping,) = result.stdout.strip().splitlines()  # NB: the one book's
+    (shopping,) = query(postgres, "SELECT shopping FROM recipe_books").splitlines()  # one book
     return {item["name"]: item["amount"] for item in json.loads(shopping)}
 
 
