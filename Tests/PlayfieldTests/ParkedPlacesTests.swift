@@ -201,4 +201,60 @@ import Testing
     #expect(!registry.parked.withLock { $0.contains(first) })
     #expect(try store.session(id: first) == nil)
   }
+
+  private func createOnDemand(_ app: TestApplication) -> (status: Int, id: String?, body: String) {
+    let response = app.request(
+      .post, "/api/sessions", json: ["kind": "maze", "clock": "on-demand"])
+    let body = try? JSONValue.parse(response.body)
+    let text = String(decoding: response.body, as: UTF8.self)
+    return (response.status.code, body?["id"]?.stringValue, text)
+  }
+
+  /// An app whose one client may hold 2 sessions, 1 on demand, and holds both: a realtime one
+  /// made first (idle longest) and an on-demand one. `check` gets the app and the two IDs.
+  private func atBothBounds(_ check: (TestApplication, String, String) throws -> Void) throws {
+    let app = try TestApplication {
+      $0.limits[.sessionsPerClient] = 2
+      $0.limits[.onDemandSessionsPerClient] = 1
+    }
+    defer {
+      app.shutdown()
+      try? FileManager.default.removeItem(atPath: app.directory)
+    }
+    let realtime = try #require(create(app).id)
+    app.tick(30)
+    let onDemand = try #require(createOnDemand(app).id)
+    app.tick(60)
+    try check(app, realtime, onDemand)
+  }
+
+  @Test("a create refused at its on-demand bound parks nobody at its client bound first")
+  func refusedCreateParksNobody() throws {
+    try atBothBounds { app, realtime, onDemand in
+      let registry = app.application.registry
+      // NB: the on-demand one cannot be parked (a session the store could not keep never is):
+      // the client is at both its bounds with only a realtime idle session.
+      registry.memoryOnly.withLock { _ = $0.insert(onDemand) }
+      let refused = createOnDemand(app)
+      #expect(refused.status == 429, "\(refused.body)")
+      #expect(refused.body.contains("--sessions-per-client"), "the first bound's message")
+      // Before, the realtime session was parked at the client bound, then the create refused
+      // at the on-demand bound: parked for nothing.
+      #expect(registry.parked.withLock { $0.isEmpty }, "nothing parked")
+      #expect(registry.live.withLock { $0[realtime] } != nil, "the realtime session still live")
+    }
+  }
+
+  @Test("a create past both its bounds parks one session, from the narrower bound's")
+  func createParksOnceFromTheNarrowestBound() throws {
+    try atBothBounds { app, realtime, onDemand in
+      let registry = app.application.registry
+      let made = createOnDemand(app)
+      #expect(made.status == 201, "\(made.body)")
+      // Before, the realtime one (idle longest) was parked at the client bound, then the
+      // on-demand one at the on-demand bound: two parked for one place.
+      #expect(registry.parked.withLock { $0 == [onDemand] }, "only the on-demand one parked")
+      #expect(registry.live.withLock { $0[realtime] } != nil, "the realtime session still live")
+    }
+  }
 }

@@ -3,15 +3,27 @@ dropped in between) is stored, and treated as stored: not run in memory only whi
 exists. Before, it was marked memory-only (`durable: false`, `/healthz` degraded): never written
 again nor deleted, and back at the next restart with none of its inputs.
 
+A shopping-list write whose UPDATE went through but whose answer was lost is counted as
+stored: its changes are never applied again. Before, the write was repeated over the list it
+had replaced, refused (the store holds the new list), and its changes applied again to the
+store's list: "add 1 apple" became 2 apples on every device and in the store.
+
 Starts PostgreSQL and one process itself (scripts/cluster.py), the process reaching PostgreSQL
 through a TCP proxy (test_partition's) that drops the answer to the COMMIT of the first
-transaction that inserts a session; skipped, saying why, only when PostgreSQL's binaries are
-missing (`make test-deps`).
+transaction that inserts a session, or to the first UPDATE of a shopping list (a statement on
+its own: committed before its answer is sent); skipped, saying why, only when PostgreSQL's
+binaries are missing (`make test-deps`).
 """
-import pytest
+import json
+import time
 
+import pytest
+from websockets.sync.client import connect
+
+from deadline import Deadline, receive_until, wait_until
 from helpers import request
-from test_partition import Partition, behind_proxy
+from test_partition import Partition, behind_proxy, query
+from test_recipe_shopping_order import saved_book
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 
@@ -54,3 +66,99 @@ def test_a_create_whose_commit_answer_was_lost_is_stored_not_memory_only():
         assert status == 204
         status, _, _ = request(f"{process.url}/api/sessions/{created['id']}")
         assert status == 404
+
+
+class LostShoppingAnswer(Partition):
+    """Passes everything, but once armed, resets the connection that sent the UPDATE of a
+    book's shopping list, in place of passing on PostgreSQL's answer to it (`UPDATE 1`: the
+    statement, run on its own, committed before the answer was sent). With `refuse`, every new
+    connection is refused from then until `heal()`, so that the process's link cannot repeat the
+    statement at once: the write fails, and is tried again later."""
+
+    armed = False
+    refuse = False
+    lost = 0
+
+    def passes(self, pair, source, data):
+        upstream = source is pair["sockets"][1]
+        with self.lock:
+            if not upstream and self.armed and b"UPDATE recipe_books SET shopping" in data:
+                pair["updating"] = True
+            if upstream and pair.get("updating") and b"UPDATE 1\x00" in data:
+                self.armed = False
+                self.lost += 1
+                if self.refuse:
+                    self.cut_at = time.monotonic()
+                return False
+        return True
+
+
+def stored_amounts(postgres):
+    """The book's shopping list as the store holds it, read with psql: {name: amount}."""
+    (shopping,) = query(postgres, "SELECT shopping FROM recipe_books").splitlines()  # one book
+    return {item["name"]: item["amount"] for item in json.loads(shopping)}
+
+
+def amounts(message):
+    return {item["name"]: item["amount"] for item in message["items"]}
+
+
+def add(device, name):
+    device.send(json.dumps({"type": "add", "items": [
+        {"name": name, "amount": 1, "unit": "", "aisle": "other"}]}))
+
+
+def added_once(process, proxy, refuse):
+    """A device adds 1 apple while the answer to the list's UPDATE is lost (and, with `refuse`,
+    the store unreachable for a while after), then 1 bread; once the store holds two changes
+    made after both, the device's list and the store's have each once."""
+    proxy.refuse = refuse
+    token = saved_book(process)
+    with connect(f"{process.ws_url}/ws/recipes/shopping?token={token}") as device:
+        receive_until(device, lambda m: m["type"] == "list", 10, "the list")
+        with proxy.lock:
+            proxy.armed = True
+        add(device, "apple")
+        receive_until(device, lambda m: m["type"] == "list" and amounts(m) == {"apple": 1}, 10,
+                      "the apple acknowledged")
+        wait_until(lambda: proxy.lost == 1, 20, "the answer to the list's UPDATE dropped")
+        if refuse:
+            wait_until(lambda: "could not be stored; trying again" in process.server.read_log(),
+                       20, "the failed write logged")
+            # A change while the write that landed is thought failed: the next write goes over
+            # the list the failed one replaced, and is refused.
+            add(device, "bread")
+            receive_until(device, lambda m: m["type"] == "list" and "bread" in amounts(m), 10,
+                          "the bread acknowledged")
+            proxy.heal()
+        else:
+            add(device, "bread")
+        # NB: a refused write applies the changes again to the list in memory before it writes
+        # that list: once the store holds a change, every list before it in memory has been
+        # made, and a change after that shows the device the list as it is now.
+        for last_change in ("cheese", "dates"):
+            add(device, last_change)
+            deadline = Deadline(30, f"{last_change} stored")
+            while last_change not in (stored := stored_amounts(proxy.postgres)):
+                time.sleep(min(0.1, deadline.left()))
+        last = receive_until(device, lambda m: m["type"] == "list" and "dates" in amounts(m),
+                             20, "the last change acknowledged")
+    each_once = {"apple": 1, "bread": 1, "cheese": 1, "dates": 1}
+    assert amounts(last) == each_once, "the device's list"
+    assert stored == each_once, "the store's list"
+    assert proxy.lost == 1
+
+
+def test_a_shopping_write_whose_answer_was_lost_and_repeated_at_once_applies_its_changes_once():
+    """The process's link to the store repeats the UPDATE at once on a new connection; the
+    repeat is refused (the store holds the new list already)."""
+    with behind_proxy(LostShoppingAnswer, direct=False) as (proxy, (process,)):
+        added_once(process, proxy, refuse=False)
+        assert "could not be stored" not in process.server.read_log()
+
+
+def test_a_shopping_write_whose_answer_was_lost_and_tried_again_later_applies_its_changes_once():
+    """The link cannot reach the store for a while: the write is reported failed, a change comes
+    meanwhile, and the next write (over the list the failed one replaced) is refused."""
+    with behind_proxy(LostShoppingAnswer, direct=False) as (proxy, (process,)):
+        added_once(process, proxy, refuse=True)

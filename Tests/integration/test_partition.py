@@ -165,11 +165,18 @@ def partitioned():
         yield proxy, processes[0], processes[1]
 
 
+def query(postgres, sql):
+    """What psql prints for `sql` on `postgres`'s database, one row a line (`-At`)."""
+    return postgres.run("psql", "-h", postgres.directory, "-p", postgres.port, "-U", "postgres",
+                        "-d", "playfield", "-Atc", sql, timeout=30).stdout.strip()
+
+
 @contextlib.contextmanager
-def behind_proxy(proxy_class, direct):
+def behind_proxy(proxy_class, direct, extras=(("--sessions-per-client", "64"),) * 2):
     """PostgreSQL, process `a` behind a `proxy_class` (a `Partition`) and, when `direct`,
-    process `b` straight to PostgreSQL; yields the proxy and the processes. Skips the test,
-    saying why, when PostgreSQL's binaries are missing."""
+    process `b` straight to PostgreSQL, each started with its arguments in `extras`; yields the
+    proxy and the processes. Skips the test, saying why, when PostgreSQL's binaries are
+    missing."""
     try:
         clusters.Postgres.binaries()
     except FileNotFoundError as error:
@@ -182,9 +189,11 @@ def behind_proxy(proxy_class, direct):
         (directory / "pg").mkdir()
         postgres = clusters.Postgres(directory / "pg")
         proxy = proxy_class(postgres.port)
+        proxy.postgres = postgres  # NB: for a test that reads the store itself (psql)
         through = f"postgresql://postgres@127.0.0.1:{proxy.port}/playfield"
-        for shard, database in (("a", through), ("b", postgres.url))[:2 if direct else 1]:
-            process = clusters.Process(shard, database, directory, ["--sessions-per-client", "64"])
+        for shard, database, extra in zip("ab", (through, postgres.url)[:2 if direct else 1],
+                                          extras):
+            process = clusters.Process(shard, database, directory, list(extra))
             process.url = f"http://{process.address}"
             process.ws_url = f"ws://{process.address}"
             processes.append(process)

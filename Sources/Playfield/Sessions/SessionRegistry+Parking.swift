@@ -9,24 +9,7 @@ extension SessionRegistry {
   /// steps (`LiveSession.waitsToShow`). A session the store could not keep (`memoryOnly`) is
   /// never parked: that would lose it. False when every candidate has someone connected.
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
-    let unstored = memoryOnly.withLock { $0 }
-    let candidates = listed.filter { session in
-      guard !unstored.contains(session.id) else { return false }
-      let summary = session.summary
-      guard !session.isWatched, !session.isRestoring, !session.waitsToShow,
-        summary.spectators + summary.controllers == 0
-      else {
-        return false
-      }
-      guard let client else { return true }
-      let owner = quota.owner(of: session.id)
-      switch bound {
-      case .client: return owner == client
-      case .address, .reserve: return owner?.address == client.address
-      case .onDemand: return owner == client && quota.isOnDemand(session.id)
-      }
-    }
-    guard journal != nil else { return false }
+    let candidates = parkCandidates(of: client, at: bound)
     // NB: a message to the session, refused when a batch attached it since the check above
     // (then the next oldest); a join that raced the check is told to reconnect, and nothing
     // is applied or logged here once its lease is given up below.
@@ -43,6 +26,29 @@ extension SessionRegistry {
     (journal as? StorageJournal)?.release(sessionID: oldest.id)
     logger.info("session \(oldest.id) parked: idle and unwatched, to make room")
     return true
+  }
+
+  /// The sessions `parkIdle` may park for `client` at `bound` (see there), in no order; none
+  /// without a store.
+  func parkCandidates(of client: ClientKey?, at bound: SessionQuota.Bound) -> [LiveSession] {
+    guard journal != nil else { return [] }
+    let unstored = memoryOnly.withLock { $0 }
+    return listed.filter { session in
+      guard !unstored.contains(session.id) else { return false }
+      let summary = session.summary
+      guard !session.isWatched, !session.isRestoring, !session.waitsToShow,
+        summary.spectators + summary.controllers == 0
+      else {
+        return false
+      }
+      guard let client else { return true }
+      let owner = quota.owner(of: session.id)
+      switch bound {
+      case .client: return owner == client
+      case .address, .reserve: return owner?.address == client.address
+      case .onDemand: return owner == client && quota.isOnDemand(session.id)
+      }
+    }
   }
 
   /// Whether `a` has been idle longer than `b`: it lost its last client (`idleSince`; a session
@@ -139,7 +145,12 @@ extension SessionRegistry {
       } catch {
         prepared = try SessionCatchUp(stored, from: journal.store)
         do {
-          try admitLive(id, client: owner, onDemand: onDemand, mayPark: true, told: told)
+          // NB: the cluster is asked before the park, allowing for what it takes off the
+          // owner's counts: a return it refuses parks nothing. Before, it was asked only once
+          // another of the owner's sessions had been parked here, for nothing.
+          try admitLive(id, client: owner, onDemand: onDemand, mayPark: true, told: told) {
+            self.clusterRefusal(stored, owner: owner, journal: journal, parking: $0)
+          }
         } catch {
           journal.release(sessionID: id)
           stayParked()
@@ -207,18 +218,37 @@ extension SessionRegistry {
   func clusterRefusal(_ stored: StoredSession, owner: ClientKey, journal: StorageJournal)
     -> APIError?
   {
+    guard let refused = clusterRefusal(stored, owner: owner, journal: journal, parking: nil)
+    else { return nil }
+    refusals.note(refused.bound.limitName)
+    return refused.error
+  }
+
+  /// `clusterRefusal`, with the bound passed and not counted in `/metrics`; with `parking`,
+  /// asked before `stored` is admitted here, for after its admission and a park that takes
+  /// `parking` off the owner's counts (`admitLive`'s `beforePark`).
+  func clusterRefusal(
+    _ stored: StoredSession, owner: ClientKey, journal: StorageJournal, parking: ClientCounts?
+  ) -> (bound: SessionQuota.Bound, error: APIError)? {
     guard let leases = journal.leases else { return nil }
     let onDemand = SessionClock(stored: stored.clock) == .onDemand
+    var claim = quota.claim(for: owner, onDemand: onDemand)
+    if let parking {
+      claim.heldHere.client += 1 - parking.client
+      claim.heldHere.address += 1 - parking.address
+      claim.heldHere.onDemand += (onDemand ? 1 : 0) - parking.onDemand
+    }
     do {
-      try journal.store.checkClaim(
-        quota.claim(for: owner, onDemand: onDemand), clock: stored.clock, holder: leases.terms)
+      try journal.store.checkClaim(claim, clock: stored.clock, holder: leases.terms)
     } catch StoreError.clientQuota(let passed) {
       let bound = SessionQuota.Bound(passed)
-      refusals.note(bound.limitName)
-      return APIError(
-        .tooManyRequests,
-        "session \(stored.id) cannot come back now (it counts for its owner): "
-          + quota.message(bound) + " (counted across every process of this service)")
+      return (
+        bound,
+        APIError(
+          .tooManyRequests,
+          "session \(stored.id) cannot come back now (it counts for its owner): "
+            + quota.message(bound) + " (counted across every process of this service)")
+      )
     } catch {
       logger.warning("cannot count the owner's sessions across the processes: \(error)")
     }

@@ -3,37 +3,131 @@ import Storage
 extension SessionRegistry {
   /// Charges live session `id` to `client`'s quotas (none but the server's when nil), for a
   /// create or a return from storage alike: under its own and its address's live places (and
-  /// on-demand ones when `onDemand`), and the server's. With `mayPark`, a bound is first met
-  /// by parking the longest-idle unwatched session under it (`parkIdle`). Throws what the
-  /// client is told, `told` prefixed; records the place otherwise. A refusal is counted in
-  /// `/metrics` (`refusals`) unless `mayPark` is false (a start's restore, which refuses
-  /// nobody: the session stays parked).
+  /// on-demand ones when `onDemand`), and the server's. Throws what the client is told, `told`
+  /// prefixed; records the place otherwise. A refusal is counted in `/metrics` (`refusals`)
+  /// unless `mayPark` is false (a start's restore, which refuses nobody: the session stays
+  /// parked).
+  ///
+  /// With `mayPark`, the bounds it would pass are met by parking one idle unwatched session
+  /// (`parkIdle`), at most one, from the narrowest of them: on-demand ones ⊂ the client's own
+  /// ⊂ its address's ⊂ all, and one place freed in a narrower set is free under every wider
+  /// bound too. When none there can be parked, it is refused (with the first bound's message)
+  /// and nothing is parked. Before, each bound parked in turn: a create could park the
+  /// client's idle realtime session at its own bound and then be refused at its on-demand
+  /// bound, the session parked for nothing.
+  ///
+  /// `beforePark`, when given, is asked before the park, with what the park surely takes off
+  /// the client's counts (`ClientCounts`: every candidate is its own, its own on-demand, of its
+  /// address): a refusal it returns (the cluster's, on a shared store) is thrown, nothing
+  /// parked; when it names a bound narrower than the park's set, the park is looked for there
+  /// instead.
   func admitLive(
-    _ id: String, client: ClientKey?, onDemand: Bool, mayPark: Bool, told: String = ""
+    _ id: String, client: ClientKey?, onDemand: Bool, mayPark: Bool, told: String = "",
+    beforePark: ((ClientCounts) -> (bound: SessionQuota.Bound, error: APIError)?)? = nil
   ) throws(APIError) {
-    func refuse(_ bound: SessionQuota.Bound) -> APIError {
-      if mayPark { refusals.note(bound.limitName) }
-      return APIError(.tooManyRequests, told + quota.message(bound))
+    func refuse(_ passed: PassedBound) -> APIError {
+      if mayPark { refusals.note(passed.limit) }
+      return passed.error
+    }
+    let passed = passedBounds(client: client, onDemand: onDemand, told: told)
+    if let first = passed.first {
+      guard mayPark, var scope = passed.map(\.scope).min(by: { $0.breadth < $1.breadth }) else {
+        throw refuse(first)
+      }
+      var candidates = parkCandidates(of: scope.client, at: scope.bound)
+      guard !candidates.isEmpty else { throw refuse(first) }
+      while let beforePark, let client,
+        let refused = beforePark(lowered(client, byParkingOneOf: candidates))
+      {
+        let narrower = ParkScope(client: client, bound: refused.bound)
+        let there = parkCandidates(of: client, at: refused.bound)
+        guard narrower.breadth < scope.breadth, !there.isEmpty else {
+          refusals.note(refused.bound.limitName)
+          throw refused.error
+        }
+        (scope, candidates) = (narrower, there)
+      }
+      guard parkIdle(of: scope.client, at: scope.bound) else { throw refuse(first) }
+      if let still = passedBounds(client: client, onDemand: onDemand, told: told).first {
+        throw refuse(still)
+      }
     }
     var free: Int { limits.maxLive - listed.count }
-    if let client, let bound = quota.bound(for: client, free: free),
-      !(mayPark && parkIdle(of: client, at: bound))
-    {
-      throw refuse(bound)
-    }
-    if onDemand, let client, let bound = quota.onDemandBound(for: client),
-      !(mayPark && parkIdle(of: client, at: bound))
-    {
-      throw refuse(bound)
-    }
-    guard free > 0 || (mayPark && parkIdle(of: nil)) else {
-      if mayPark { refusals.note(Limit.maxSessions.name) }
-      throw APIError.full(
-        told + "the server is full: \(limits.maxLive) live sessions in use; try again later")
-    }
     if let client, let bound = quota.admit(id, client: client, free: free, onDemand: onDemand) {
-      throw refuse(bound)
+      throw refuse(PassedBound(client: client, bound: bound, told: told, quota: quota))
     }
+  }
+
+  /// Where one park makes a place (`parkIdle`): among `client`'s sessions at `bound` (its
+  /// on-demand ones, its own, its address's), or among all when `client` is nil.
+  struct ParkScope {
+    var client: ClientKey?
+    var bound: SessionQuota.Bound
+
+    /// How wide its set of sessions is: each set holds every narrower one.
+    var breadth: Int {
+      guard client != nil else { return 3 }
+      switch bound {
+      case .onDemand: return 0
+      case .client: return 1
+      case .address, .reserve: return 2
+      }
+    }
+  }
+
+  /// A bound a new live session would pass: what the client is told, the limit counted in
+  /// `/metrics`, and where one park meets it.
+  struct PassedBound {
+    var error: APIError
+    var limit: String
+    var scope: ParkScope
+
+    init(error: APIError, limit: String, scope: ParkScope) {
+      self.error = error
+      self.limit = limit
+      self.scope = scope
+    }
+
+    /// `client`'s quota `bound`.
+    init(client: ClientKey, bound: SessionQuota.Bound, told: String, quota: SessionQuota) {
+      self.init(
+        error: APIError(.tooManyRequests, told + quota.message(bound)), limit: bound.limitName,
+        scope: ParkScope(client: client, bound: bound))
+    }
+  }
+
+  /// The bounds a new live session of `client` would pass now, in the order they are told: its
+  /// own or its address's, its on-demand ones, the server's.
+  private func passedBounds(client: ClientKey?, onDemand: Bool, told: String) -> [PassedBound] {
+    var passed: [PassedBound] = []
+    let free = limits.maxLive - listed.count
+    if let client, let bound = quota.bound(for: client, free: free) {
+      passed.append(PassedBound(client: client, bound: bound, told: told, quota: quota))
+    }
+    if onDemand, let client, let bound = quota.onDemandBound(for: client) {
+      passed.append(PassedBound(client: client, bound: bound, told: told, quota: quota))
+    }
+    if free <= 0 {
+      passed.append(
+        PassedBound(
+          error: APIError.full(
+            told + "the server is full: \(limits.maxLive) live sessions in use; try again later"),
+          limit: Limit.maxSessions.name, scope: ParkScope(client: nil, bound: .client)))
+    }
+    return passed
+  }
+
+  /// What parking any one of `candidates` surely takes off `client`'s counts: one of its own
+  /// when every candidate is, one on-demand when every one is its own on-demand, one of its
+  /// address's when every one is at its address.
+  private func lowered(_ client: ClientKey, byParkingOneOf candidates: [LiveSession])
+    -> ClientCounts
+  {
+    let owners = candidates.map { quota.owner(of: $0.id) }
+    let own = owners.allSatisfy { $0 == client }
+    return ClientCounts(
+      client: own ? 1 : 0, address: owners.allSatisfy { $0?.address == client.address } ? 1 : 0,
+      onDemand: own && candidates.allSatisfy { quota.isOnDemand($0.id) } ? 1 : 0)
   }
 
   /// The client a stored session is charged to: its owner, or for a session stored before

@@ -20,6 +20,11 @@ import WebSocket
 ///   they happened, and one device's flood waits on its own loop, not in a queue of the hub's.
 /// - The list is stored whole by one write at a time per book, each writing the newest list;
 ///   a write that fails is tried again a second later, and the channel stays until one works.
+///   A write that failed may have been stored all the same (the store's answer was lost after
+///   its commit, and the link to the store may even have repeated the statement on a new
+///   connection, to be refused): when a later write is refused and the store holds exactly the
+///   list of that write, or of a write that failed before, that write counts as stored, and
+///   its changes are never applied again (before, "add 1 apple" became 2 on every device).
 /// - A write replaces only the list the channel last read or wrote. On a shared store another
 ///   process may hold a channel of the book too (devices connected to it while this one was
 ///   away): then the write is refused, the changes not yet stored are applied again to the
@@ -48,8 +53,19 @@ final class ShoppingHub: Sendable {
     /// The changes applied after `storedVersion`, with their versions: applied again to the
     /// store's list when another process wrote it first.
     var unstored: [(version: UInt64, change: JSONValue)] = []
+    /// The writes that failed (the store threw) since the store's list was last known, oldest
+    /// first: each may have been stored all the same, its answer lost after the commit.
+    var uncertain: [(version: UInt64, items: String)] = []
     /// A write of this book is queued or running.
     var writing = false
+
+    /// Notes that the store holds `items`, the list as of `version`.
+    mutating func noteStored(_ items: String, version: UInt64) {
+      storedVersion = version
+      stored = items
+      unstored.removeAll { $0.version <= version }
+      uncertain = []
+    }
 
     var canGo: Bool { sockets.isEmpty && storedVersion == version && !writing }
 
@@ -259,7 +275,8 @@ final class ShoppingHub: Sendable {
   /// Stores the newest list of the book over the one last read or written here; writes again
   /// while changes keep coming, and tries again later if the store fails. When the store holds
   /// another list (another process's channel wrote it), the changes not yet stored are applied
-  /// to that one, sent, and written instead.
+  /// to that one, sent, and written instead; unless that list is exactly this write's, or a
+  /// failed earlier one's (stored after all, its answer lost): that write counts as stored.
   private func write(bookID: String) {
     let newest: (items: String, version: UInt64, over: String)? = channels.withLock { channels in
       guard let channel = channels[bookID], channel.list != nil else { return nil }
@@ -268,9 +285,19 @@ final class ShoppingHub: Sendable {
     guard let (items, version, over) = newest else { return }
     var failure: (any Error)?
     var now: String?? = nil
+    // NB: a write that threw may have been stored; a read that threw after a refused write
+    // leaves nothing uncertain.
+    var mayHaveLanded = false
     do {
-      if let store, try !store.setShoppingList(bookID: bookID, items: items, ifStored: over) {
-        now = .some(try store.shoppingList(bookID: bookID))
+      if let store {
+        let replaced: Bool
+        do {
+          replaced = try store.setShoppingList(bookID: bookID, items: items, ifStored: over)
+        } catch {
+          mayHaveLanded = true
+          throw error
+        }
+        if !replaced { now = .some(try store.shoppingList(bookID: bookID)) }
       }
     } catch {
       failure = error
@@ -280,17 +307,26 @@ final class ShoppingHub: Sendable {
       defer { channels[bookID] = channel.canGo ? nil : channel }
       switch (failure, now) {
       case (.some, _):
-        break
+        if mayHaveLanded { channel.uncertain.append((version, items)) }
       case (nil, .none):
-        channel.storedVersion = version
-        channel.stored = items
-        channel.unstored.removeAll { $0.version <= version }
+        channel.noteStored(items, version: version)
       case (nil, .some(.none)):
         // NB: the book is gone: nothing of it can be stored any more.
         channel.storedVersion = channel.version
         channel.unstored = []
+        channel.uncertain = []
       case (nil, .some(.some(let theirs))):
-        rebase(&channel, on: theirs)
+        // NB: the newest of this channel's writes the store may hold; another process that
+        // stored the very same list leaves nothing to apply again either.
+        let landed =
+          theirs == items
+          ? version : channel.uncertain.last(where: { $0.items == theirs })?.version
+        if let landed {
+          channel.noteStored(theirs, version: landed)
+        } else {
+          channel.uncertain = []
+          rebase(&channel, on: theirs)
+        }
       }
       channel.writing = channel.storedVersion != channel.version
       return channel.writing
