@@ -44,7 +44,9 @@ final class PostgresLink: @unchecked Sendable {
   /// A connection that broke while idle (the server restarted since the last use) is found
   /// broken only by the statement that uses it: that statement is tried once more on a new
   /// connection at once. Every use is one statement or one transaction, which either did
-  /// nothing on a broken connection or is safe to repeat (the writer's batches store once).
+  /// nothing on a broken connection or is safe to repeat (the writer's batches store once), or
+  /// whose caller allows for its first try having been stored (a compare-and-set refused by its
+  /// own first write: `ShoppingHub.write`).
   func use<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
     let wasWorking = connection.isConnected && failures == 0
     let connection = try connected()
