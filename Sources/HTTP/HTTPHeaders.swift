@@ -189,8 +189,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
   func visitValues(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
     switch storage {
     case .listed(let listed):
-      for field in listed where Self.sameName(field.name, name) {
-        var value = field.value
+      // NB: by index, names first: a copy of each field (a retain and a release per string)
+      // cost more than the comparisons, and every response is asked for `Connection`.
+      for index in listed.indices where Self.sameName(listed[index].name, name) {
+        var value = listed[index].value
         guard value.withUTF8(body) else { return }
       }
     case .packed(let packed):
