@@ -192,7 +192,7 @@ public struct HTTPConnectionStateMachine: Sendable {
 
     let keepAlive =
       requestKeepAlive && !stopping && served < configuration.maxRequests
-      && !(peerFinished && buffer.isEmpty) && !response.headers.hasToken("Connection", "close")
+      && !(peerFinished && buffer.isEmpty) && !response.asksToClose
     let omitBody = method == .head || response.status.forbidsBody
     actions.append(.send(response, omitBody: omitBody, keepAlive: keepAlive))
     guard keepAlive else {

@@ -51,9 +51,11 @@ extension HTTPHeaders {
   private static let maxPackedWord = UInt64(maxPackedLength)
 
   /// The bit of the first word that stands for names `length` bytes long.
+  @inline(__always)
   static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(length & 63) }
 
   /// Whether some packed field's name may be `length` bytes long (false: none is).
+  @inline(__always)
   static func mayHaveName(_ packed: [UInt8], length: Int) -> Bool {
     packed.withUnsafeBytes { bytes in
       bytes.count >= 8 && bytes.loadUnaligned(as: UInt64.self) & lengthBit(length) != 0

@@ -186,15 +186,27 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
   /// Calls `body` with the bytes of each value of `name` (ASCII case-insensitive), in order,
   /// until it returns false.
+  // NB: most lookups are of fields a request lacks (a static file's request is asked for ten),
+  // so the length sieve is checked here, inlined in each lookup, before the walk (issue 31).
+  @inline(__always)
   func visitValues(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+    if case .packed(let packed) = storage, !Self.mayHaveName(packed, length: name.utf8.count) {
+      return
+    }
+    walkValues(name, body)
+  }
+
+  /// `visitValues` after the sieve.
+  private func walkValues(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
     switch storage {
     case .listed(let listed):
-      for field in listed where Self.sameName(field.name, name) {
-        var value = field.value
+      // NB: by index, names first: a copy of each field (a retain and a release per string)
+      // cost more than the comparisons, and every response is asked for `Connection`.
+      for index in listed.indices where Self.sameName(listed[index].name, name) {
+        var value = listed[index].value
         guard value.withUTF8(body) else { return }
       }
     case .packed(let packed):
-      guard Self.mayHaveName(packed, length: name.utf8.count) else { return }
       // NB: the name's bytes without a copy of the name (a retain and a release).
       let visit = { (wanted: UnsafeBufferPointer<UInt8>) in
         Self.forEachPacked(packed) { fieldName, value in

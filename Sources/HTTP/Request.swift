@@ -21,16 +21,20 @@ public struct Request: Sendable {
   /// The still percent-encoded path: the target up to `?` or `#`.
   public var path: Substring {
     let utf8 = target.utf8
-    let length = utf8.withContiguousStorageIfAvailable { bytes in
-      bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+    let end = utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
     }
-    guard let length else {
+    switch end {
+    case .some(nil):
+      // NB: most targets have no query: the whole target, without the index checks of
+      // `target[...]` (about 90 instructions, and a static file's path is asked for twice).
+      return Substring(target)
+    case .some(let length?):
+      return target[..<utf8.index(utf8.startIndex, offsetBy: length)]
+    case nil:
       let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
       return target[..<(end ?? utf8.endIndex)]
     }
-    // NB: most targets have no query; the whole target needs no index rounded to a character.
-    if length == utf8.count { return target[...] }
-    return target[..<utf8.index(utf8.startIndex, offsetBy: length)]
   }
 
   /// The raw query string after `?`, without a fragment, or nil when there is none.

@@ -1,19 +1,25 @@
 /// Byte classes from RFC 9110 §5.6.2 and RFC 3986, as lookup tables.
 enum Syntax {
   /// tchar: "!#$%&'*+-.^_`|~", digits and letters.
-  static let token: [Bool] = {
-    var table = [Bool](repeating: false, count: 256)
-    for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
-    for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = true }
-    for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = true }
-    for byte in "!#$%&'*+-.^_`|~".utf8 { table[Int(byte)] = true }
-    return table
-  }()
-
-  static func isTokenByte(_ byte: UInt8) -> Bool { token[Int(byte)] }
+  // NB: a switch, not a table in a `static let`: reading that checked its lazy initialization
+  // for every byte of every method and field name (issue 31).
+  static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+      UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+      UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+      UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+      true
+    default:
+      false
+    }
+  }
 
   static func isToken(_ bytes: some Collection<UInt8>) -> Bool {
-    !bytes.isEmpty && bytes.allSatisfy { token[Int($0)] }
+    !bytes.isEmpty && bytes.allSatisfy(isTokenByte)
   }
 
   /// A field-value byte (RFC 9110 §5.5): visible ASCII, space, tab, or obs-text.

@@ -66,8 +66,8 @@ final class EventLoop: @unchecked Sendable {
   static let taskNanoseconds: UInt64 = 2_000_000
 
   /// How often channels' timers are checked.
-  static let timerInterval: Duration = .milliseconds(100)
-  static let timerNanoseconds = MonotonicTime.nanoseconds(in: timerInterval)
+  static let timerMilliseconds: Int32 = 100
+  static let timerNanoseconds = UInt64(timerMilliseconds) * 1_000_000
 
   init(index: Int, readBudget: ReadBudget = HTTPServer.Configuration().readBudget) throws {
     self.index = index
@@ -200,8 +200,8 @@ final class EventLoop: @unchecked Sendable {
     var moreTasks = false
     while running {
       // Tasks or reads left from the last turn: look at the sockets without sleeping.
-      let timeout = moreTasks || !owed.isEmpty ? Duration.zero : EventLoop.timerInterval
-      let count = poller.wait(into: &fds, &events, timeout: timeout)
+      let timeout = moreTasks || !owed.isEmpty ? 0 : EventLoop.timerMilliseconds
+      let count = poller.wait(into: &fds, &events, milliseconds: timeout)
       startTurn()
       var tasksRan = MonotonicTime.now()
       for i in 0..<count {

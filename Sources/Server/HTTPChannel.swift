@@ -218,7 +218,9 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     } else {
       reply = server.handler.handle(request, context: context)
     }
-    switch reply {
+    // NB: consumed, so the response is moved out of the reply rather than copied out of it
+    // and both destroyed (about 200 instructions a request, issue 31).
+    switch consume reply {
     case .response(let response):
       respond(response)
     case .later(let pending):

@@ -139,6 +139,24 @@ private func get(_ path: String, _ extra: String = "") -> String {
     #expect(d.respond(closing) == ["send 200 close", "close-lingering"])
   }
 
+  @Test func aPreparedResponseMayEndTheConnectionToo() {
+    var prepared = Response(status: .ok, headers: ["Connection": "close"])
+    prepared.prepare()
+    var d = Driver()
+    _ = d.receive(get("/"))
+    #expect(d.respond(prepared) == ["send 200 close", "close-lingering"])
+
+    var keeping = Response(status: .ok, headers: ["ETag": "\"x\""])
+    keeping.prepare()
+    var e = Driver()
+    _ = e.receive(get("/"))
+    #expect(e.respond(keeping) == ["send 200 keep-alive"])
+    // A change after `prepare()` counts, as it does for the bytes sent.
+    keeping.headers.add("Connection", "close")
+    _ = e.receive(get("/"))
+    #expect(e.respond(keeping) == ["send 200 close", "close-lingering"])
+  }
+
   @Test func maxRequestsEndsTheConnection() {
     var d = Driver { $0.maxRequests = 2 }
     _ = d.receive(get("/1"))
