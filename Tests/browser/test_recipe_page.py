@@ -19,6 +19,18 @@ PAGE = """<!doctype html><html><head><title>Cake</title>
 </script></head><body></body></html>"""
 
 
+SECTIONS = """<!doctype html><html><head><title>Peppers</title>
+<script type="application/ld+json">{"@type": "Recipe", "name": "Stuffed peppers",
+ "recipeIngredient": ["4 peppers", "1 cup rice"],
+ "recipeInstructions": [
+  {"@type": "HowToSection", "name": "For the sauce", "itemListElement": [
+   {"@type": "HowToStep", "name": "Make tomato sauce", "text": "Scoop out the tomatoes."},
+   {"@type": "HowToStep", "text": "Season to taste."}]},
+  {"@type": "HowToSection", "name": "For the filling", "itemListElement": [
+   {"@type": "HowToStep", "text": "Mix the rice and beans."}]}]}
+</script></head><body></body></html>"""
+
+
 def open_book(watched, url, **kwargs):
     page = watched(**kwargs)
     page.page.goto(url + "/demos/recipes")
@@ -72,6 +84,24 @@ def test_paste_save_search_scale_convert_and_cook(playfield, watched):
     page.page.emulate_media(media="print")
     assert page.page.locator(".rb-layout").is_hidden() and page.page.locator(".rb-name").is_visible()
     page.page.emulate_media(media="screen")
+
+
+def test_each_section_heads_its_own_steps(playfield, watched):
+    """Each section's name stands over a list of its own steps, numbered on from the one
+    before (before, every name stood above one list of all the steps); a step with a title of
+    its own inside a section shows the title before its text."""
+    page = open_book(watched, playfield.url)
+    paste(page, SECTIONS)
+    parts = page.page.evaluate("""() => [...document.querySelectorAll('.rb-steps > *')].map((e) =>
+        e.tagName === 'OL' ? [e.start, [...e.children].map((li) => li.textContent)]
+                           : e.tagName + ' ' + e.textContent)""")
+    assert parts == [
+        "H4 For the sauce", [1, ["Make tomato sauce Scoop out the tomatoes.", "Season to taste."]],
+        "H4 For the filling", [3, ["Mix the rice and beans."]],
+    ]
+    assert page.page.locator(".rb-steps li strong").all_inner_texts() == ["Make tomato sauce"]
+    assert_accessible(page)
+    page.screenshot("recipes-sections")
 
 
 def test_300_percent_text_is_one_column_and_phone_width_fits(playfield, watched):

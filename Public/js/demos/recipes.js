@@ -157,16 +157,16 @@ function firstImage(image) {
   return image?.url ?? null;
 }
 
-/** Steps as [{section, text}] from strings, HowToSteps and HowToSections; a section within a
- * section (a titled step inside it) is labelled with both names. */
+/** Steps as [{section, title, text}] from strings, HowToSteps and HowToSections; a section
+ * within a section (a titled step inside it) gives its steps its name as their title. */
 function stepsOf(instructions, section = null) {
   if (typeof instructions === "string") return instructions.split(/\n+/).filter((s) => s.trim()).map((text) => ({ section, text }));
   if (!Array.isArray(instructions)) return [];
   return instructions.flatMap((step) => {
     if (typeof step === "string") return [{ section, text: step }];
     if (step?.["@type"] === "HowToSection") {
-      const name = step.name ?? null;
-      return stepsOf(step.itemListElement, section && name ? `${section} — ${name}` : name ?? section);
+      if (section === null) return stepsOf(step.itemListElement, step.name ?? null);
+      return stepsOf(step.itemListElement, section).map((inner) => ({ ...inner, title: inner.title ?? step.name }));
     }
     return step?.text ? [{ section, text: step.text }] : [];
   });
@@ -207,21 +207,34 @@ function render() {
       return item;
     }),
   );
-  const steps = document.createElement("ol");
-  let section = null;
+  // Each section's name over a list of its own steps, numbered on from the section before.
   const parts = [];
+  let list = null;
+  let section = null;
+  let count = 0;
   for (const step of stepsOf(shown.recipe.recipeInstructions)) {
-    if (step.section !== section) {
+    if (!list || step.section !== section) {
       section = step.section;
-      const heading = document.createElement("h4");
-      heading.textContent = section ?? "";
-      parts.push(heading);
+      if (section) {
+        const heading = document.createElement("h4");
+        heading.textContent = section;
+        parts.push(heading);
+      }
+      list = document.createElement("ol");
+      list.start = count + 1;
+      parts.push(list);
     }
     const item = document.createElement("li");
-    item.textContent = step.text;
-    steps.append(item);
+    if (step.title) {
+      const title = document.createElement("strong");
+      title.textContent = step.title;
+      item.append(title, " ");
+    }
+    item.append(step.text);
+    list.append(item);
+    count += 1;
   }
-  $(".rb-steps", view).replaceChildren(...parts, steps);
+  $(".rb-steps", view).replaceChildren(...parts);
 }
 $("#rb-servings", view).addEventListener("input", render);
 $("#rb-units", view).addEventListener("change", render);
