@@ -80,3 +80,22 @@ def test_a_return_the_cluster_refuses_parks_nobody(two_processes):
         status, _, body = request(f"{a.url}/api/sessions/{other}")
         assert status == 200, body
     assert parks(a) == 1, "asking for them parked nobody either"
+
+
+def test_a_create_the_cluster_refuses_parks_nobody(two_processes):
+    """The same for a new session: `a` is full of other clients' idle sessions and the owner
+    holds its whole quota on `b`. Before, `a` parked one of the others' sessions to make room,
+    and only then did the count across the processes refuse the create."""
+    postgres, a, b = two_processes
+    others = [create(a, client)["id"] for client in OTHERS]  # NB: `a` is full now
+    for _ in range(PER_CLIENT):
+        create(b, OWNER)
+
+    status, _, body = request(a.url + "/api/sessions", "POST", {"kind": "maze"}, headers=OWNER)
+    assert status == 429, body
+    assert "counted across every process" in body["error"], body
+    assert parks(a) == 0, a.server.read_log()
+    for other in others:
+        status, _, body = request(f"{a.url}/api/sessions/{other}")
+        assert status == 200, body
+    assert parks(a) == 0, "asking for them parked nobody either"

@@ -230,8 +230,21 @@ extension SessionRegistry {
   func clusterRefusal(
     _ stored: StoredSession, owner: ClientKey, journal: StorageJournal, parking: ClientCounts?
   ) -> (bound: SessionQuota.Bound, error: APIError)? {
+    clusterRefusal(
+      owner: owner, clock: SessionClock(stored: stored.clock), journal: journal,
+      parking: parking,
+      told: "session \(stored.id) cannot come back now (it counts for its owner): ")
+  }
+
+  /// Whether one more live session of `owner` on `clock` here would take it past its quota
+  /// across the processes sharing the store, counting a park that takes `parking` off its
+  /// counts here: the bound and what the client is told (`told` prefixed), or nil.
+  func clusterRefusal(
+    owner: ClientKey, clock: SessionClock, journal: StorageJournal, parking: ClientCounts?,
+    told: String
+  ) -> (bound: SessionQuota.Bound, error: APIError)? {
     guard let leases = journal.leases else { return nil }
-    let onDemand = SessionClock(stored: stored.clock) == .onDemand
+    let onDemand = clock == .onDemand
     var claim = quota.claim(for: owner, onDemand: onDemand)
     if let parking {
       claim.heldHere.client += 1 - parking.client
@@ -239,15 +252,14 @@ extension SessionRegistry {
       claim.heldHere.onDemand += (onDemand ? 1 : 0) - parking.onDemand
     }
     do {
-      try journal.store.checkClaim(claim, clock: stored.clock, holder: leases.terms)
+      try journal.store.checkClaim(claim, clock: clock.rawValue, holder: leases.terms)
     } catch StoreError.clientQuota(let passed) {
       let bound = SessionQuota.Bound(passed)
       return (
         bound,
         APIError(
           .tooManyRequests,
-          "session \(stored.id) cannot come back now (it counts for its owner): "
-            + quota.message(bound) + " (counted across every process of this service)")
+          told + quota.message(bound) + " (counted across every process of this service)")
       )
     } catch {
       logger.warning("cannot count the owner's sessions across the processes: \(error)")

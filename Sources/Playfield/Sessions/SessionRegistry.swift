@@ -166,7 +166,15 @@ final class SessionRegistry: Sendable {
     let id = routedIdentifier(random(16))
     let token = Self.identifier(random(16))
     let now = wallClock()
-    try admitLive(id, client: client, onDemand: clock == .onDemand, mayPark: true)
+    // NB: on a shared store the cluster is asked before a park makes a place here, as for a
+    // return (`unpark`): a create it refuses parks nothing. Before, a park here came first and
+    // the count across the processes (`record`) refused after it, the session parked for
+    // nothing.
+    try admitLive(id, client: client, onDemand: clock == .onDemand, mayPark: true) { parking in
+      guard let client, let journal = self.journal as? StorageJournal else { return nil }
+      return self.clusterRefusal(
+        owner: client, clock: clock, journal: journal, parking: parking, told: "")
+    }
     let warning: String?
     do {
       warning = try record(
