@@ -1,4 +1,4 @@
-/// Byte classes from RFC 9110 §5.6.2 and RFC 3986, as lookup tables.
+/// Byte classes from RFC 9110 §5.6.2 and RFC 3986.
 enum Syntax {
   /// tchar: "!#$%&'*+-.^_`|~", digits and letters.
   // NB: a switch, not a table in a `static let`: reading that checked its lazy initialization
