@@ -99,9 +99,11 @@ enum JSONLDReader {
   }
 
   /// Whether `value` is typed a Recipe: "Recipe", "schema:Recipe", its IRI, or in a list of
-  /// types; in any case ("recipe": pages write it so, and recipe-scrapers reads them).
+  /// types; in any case ("recipe": pages write it so, and recipe-scrapers reads them). The
+  /// type's last segment is the whole name: "NotRecipe" or "schema:MyRecipe" is not a Recipe
+  /// (before, any type ending in "recipe" was).
   static func isRecipe(_ value: JSONValue) -> Bool {
-    func named(_ type: String) -> Bool { type.lowercased().hasSuffix("recipe") }
+    func named(_ type: String) -> Bool { MarkupVocabulary.isRecipeType(type) }
     switch value["@type"] {
     case .string(let type): return named(type)
     case .array(let types): return types.contains { $0.stringValue.map(named) == true }

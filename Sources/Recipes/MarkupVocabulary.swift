@@ -23,17 +23,24 @@ struct MarkupVocabulary: Sendable {
     return String(name)
   }
 
+  /// Whether a type token names a schema.org Recipe: its last segment is "Recipe", in any case
+  /// ("http://schema.org/Recipe", "schema:recipe"); "NotRecipe" is not one (before, any type
+  /// ending in "Recipe" was).
+  static func isRecipeType(_ token: some StringProtocol) -> Bool {
+    localName(token).lowercased() == "recipe"
+  }
+
   /// schema.org microdata: `itemscope`, `itemtype`, `itemprop`.
   static let microdata = MarkupVocabulary(
     startsItem: { $0.attribute("itemscope") != nil },
-    isRecipe: { node in node.tokens("itemtype").contains { localName($0).hasSuffix("Recipe") } },
+    isRecipe: { node in node.tokens("itemtype").contains { isRecipeType($0) } },
     type: { node in node.tokens("itemtype").first.map { localName($0) } },
     properties: { node in node.tokens("itemprop").map { localName($0) } })
 
   /// RDFa (Lite and 1.1) with the schema.org vocabulary: `typeof`, `property`.
   static let rdfa = MarkupVocabulary(
     startsItem: { $0.attribute("typeof") != nil },
-    isRecipe: { node in node.tokens("typeof").contains { localName($0).hasSuffix("Recipe") } },
+    isRecipe: { node in node.tokens("typeof").contains { isRecipeType($0) } },
     type: { node in node.tokens("typeof").first.map { localName($0) } },
     properties: { node in
       node.tokens("property").filter { !$0.hasPrefix("og:") }.map { localName($0) }

@@ -55,13 +55,16 @@ struct JSONLDTests {
     #expect(recipe["totalTime"] == "PT24H15M")
   }
 
-  @Test("a type written in any case (\"recipe\", \"schema:RECIPE\") is a Recipe; others are not")
+  @Test(
+    "a type written in any case (\"recipe\", \"schema:RECIPE\") is a Recipe; others, ending in it or not, are not"
+  )
   func typeCase() throws {
     let html = RecipePages.page(
       head: RecipePages.ldJSON(
         #"[{"@type":"recipe","name":"Tagine","recipeIngredient":["1 cauliflower"]},"#
           + #"{"@type":["Thing","schema:RECIPE"],"name":"Stew","recipeIngredient":["2 carrots"]},"#
-          + #"{"@type":"HowTo","name":"Not one"}]"#))
+          + #"{"@type":"HowTo","name":"Not one"},{"@type":"NotRecipe","name":"Nor this"},"#
+          + #"{"@type":["schema:MyRecipe"],"name":"Nor that"}]"#))
     let names = try RecipePages.recipes(html).map { $0["name"]?.stringValue ?? "" }
     #expect(names == ["Tagine", "Stew"])
   }

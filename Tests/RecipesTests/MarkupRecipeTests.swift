@@ -68,6 +68,21 @@ struct MarkupRecipeTests {
     #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Assemble.", "Grill."])
   }
 
+  @Test("a microdata or RDFa type is a Recipe when its last segment is, in any case; not NotRecipe")
+  func recipeTypes() throws {
+    let html = RecipePages.page(
+      body: #"""
+        <div itemscope itemtype="http://schema.org/NotRecipe"><h1 itemprop="name">Fake</h1>
+          <span itemprop="recipeIngredient">1 lie</span></div>
+        <div itemscope itemtype="https://schema.org/recipe"><h1 itemprop="name">Real</h1>
+          <span itemprop="recipeIngredient">1 egg</span></div>
+        <div vocab="https://schema.org/" typeof="MyRecipe"><h1 property="name">Mine</h1>
+          <span property="recipeIngredient">1 pear</span></div>
+        """#)
+    let names = try RecipePages.recipes(html).map { $0["name"]?.stringValue ?? "" }
+    #expect(names == ["Real"])
+  }
+
   @Test("RDFa with the schema.org vocabulary")
   func rdfa() throws {
     let html = RecipePages.page(
