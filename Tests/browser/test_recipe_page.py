@@ -102,6 +102,24 @@ def test_each_section_heads_its_own_steps(playfield, watched):
     assert page.page.locator(".rb-steps li strong").all_inner_texts() == ["Make tomato sauce"]
     assert_accessible(page)
     page.screenshot("recipes-sections")
+    # Cook mode shows the same: the section's name over each step, the step's title in bold.
+    page.page.locator(".rb-cook").click()
+    seen = []
+    for _ in range(3):
+        seen.append(page.page.evaluate("""() => {
+            const section = document.querySelector('.rb-cook-section');
+            return [section.hidden ? null : section.textContent,
+                    document.querySelector('.rb-cook-step strong')?.textContent ?? null,
+                    document.querySelector('.rb-cook-step').textContent]; }"""))
+        if len(seen) < 3:
+            page.page.locator(".rb-cook-next").click()
+    assert seen == [
+        ["For the sauce", "Make tomato sauce", "Make tomato sauce Scoop out the tomatoes."],
+        ["For the sauce", None, "Season to taste."],
+        ["For the filling", None, "Mix the rice and beans."],
+    ]
+    assert_accessible(page)
+    page.screenshot("recipes-cook-sections")
 
 
 def test_300_percent_text_is_one_column_and_phone_width_fits(playfield, watched):

@@ -295,11 +295,23 @@ const cook = $(".rb-cook-mode", root);
 let cookSteps = [];
 let cookAt = 0;
 let wakeLock = null;
+// A step shows its section's name above it and its own title in bold before its text, as the
+// recipe view does (before, cook mode showed the text alone).
 function showStep() {
+  const step = cookSteps[cookAt] ?? { section: null, text: "" };
   $(".rb-cook-count", cook).textContent = `Step ${cookAt + 1} of ${cookSteps.length}`;
-  $(".rb-cook-step", cook).textContent = cookSteps[cookAt]?.text ?? "";
+  const section = $(".rb-cook-section", cook);
+  section.textContent = step.section ?? "";
+  section.hidden = !step.section;
+  const text = $(".rb-cook-step", cook);
+  text.replaceChildren(step.text);
+  if (step.title) {
+    const title = document.createElement("strong");
+    title.textContent = step.title;
+    text.prepend(title, " ");
+  }
   $(".rb-cook-timers", cook).replaceChildren(
-    ...timersIn(cookSteps[cookAt]?.text ?? "").map((minutes) => {
+    ...timersIn([step.title, step.text].filter(Boolean).join(" ")).map((minutes) => {
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = `Start a ${minutes} min timer`;
