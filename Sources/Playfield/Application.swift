@@ -59,6 +59,7 @@ public final class Application: HTTPHandler {
         storeLimits.maxMazesPerClient = limits[.mazesPerClient]
         storeLimits.maxMazesPerAddress = limits[.mazesPerClient] * limits[.familiesPerAddress]
         storeLimits.maxRecipesPerBook = limits[.recipesPerBook]
+        storeLimits.maxRecipeBytesPerClient = limits[.recipeBytesPerClient]
         let stored = StoredPlaces(limits)
         storeLimits.maxSessions = stored.total
         storeLimits.maxSessionsPerClient = stored.perClient

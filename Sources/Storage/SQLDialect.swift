@@ -41,6 +41,14 @@ public enum SQLDialect: String, Sendable {
     }
   }
 
+  /// The bytes of `column`'s text as stored (UTF-8), read without counting characters.
+  func byteLength(_ column: String) -> String {
+    switch self {
+    case .sqlite: "length(CAST(\(column) AS BLOB))"
+    case .postgresql: "octet_length(\(column))"
+    }
+  }
+
   /// The bytes the database takes on disk.
   var sizeQuery: String {
     switch self {

@@ -77,6 +77,8 @@ extension SQLSessionStore {
       throw StoreError.invalidValue(
         field: "recipe", reason: "\(recipe.name) is larger than \(maxBytes) bytes")
     }
+    let adding = recipes.reduce(0) { $0 + $1.recipe.utf8.count }
+    let perClient = limits.maxRecipeBytesPerClient
     return try withWriter { database in
       try database.transaction {
         try database.serialize(.recipes)
@@ -84,6 +86,17 @@ extension SQLSessionStore {
           "SELECT COUNT(*) FROM recipes WHERE book_id = ?", [.text(bookID)])
         guard count + recipes.count <= limit else {
           throw StoreError.tooManyRecipes(limit: limit)
+        }
+        // NB: charged to whoever made the book, whoever imports into it (a write link's
+        // holder too): the books one client made hold at most `perClient` bytes together.
+        let held = try database.count(
+          """
+          SELECT COALESCE(SUM(\(database.dialect.byteLength("recipe"))), 0) FROM recipes
+          WHERE book_id = ?1 OR book_id IN (SELECT id FROM recipe_books
+            WHERE client = (SELECT client FROM recipe_books WHERE id = ?1))
+          """, [.text(bookID)])
+        guard held + adding <= perClient else {
+          throw StoreError.tooManyRecipeBytes(limit: perClient)
         }
         return try recipes.map { recipe in
           try database.query(

@@ -30,6 +30,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case clientQuota(ClientClaim.Bound)
   /// The recipe book holds as many recipes as it may.
   case tooManyRecipes(limit: Int)
+  /// The books the recipe book's maker made would hold more bytes of recipes than one client
+  /// may (`StoreLimits.maxRecipeBytesPerClient`).
+  case tooManyRecipeBytes(limit: Int)
   /// The token may read the recipe book but not do this.
   case recipeBookAccess(needed: String)
 
@@ -62,6 +65,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
       "the \(bound.rawValue) quota of live sessions is reached across the processes sharing the store"
     case .tooManyRecipes(let limit):
       "the recipe book is full (\(limit) recipes); delete some first"
+    case .tooManyRecipeBytes(let limit):
+      "the recipe books of this book's maker would hold more than \(limit) bytes of recipes, "
+        + "the most one client may; delete some first"
     case .recipeBookAccess(let needed):
       "this link cannot do that: it needs \(needed)"
     }

@@ -25,6 +25,10 @@ public struct StoreLimits: Sendable, Equatable {
   public var maxRecipeBytes = 256 * 1024
   /// Recipe books one client may make (each with its owner token).
   public var maxRecipeBooksPerClient = 20
+  /// Bytes of recipes (their stored JSON) the books one client made may hold together; a book
+  /// made without a client counts alone. Before, only the count per book bounded them: 20 books
+  /// of 2,000 recipes of 256 KiB let one client fill 10 GB of disk.
+  public var maxRecipeBytesPerClient = 64 << 20
   /// Largest session config (UTF-8 bytes of JSON).
   public var maxConfigBytes = 65_536
 

@@ -100,6 +100,64 @@ struct RecipeBookTests {
   }
 }
 
+extension RecipeBookTests {
+  /// A recipe whose stored JSON is exactly `bytes` long (its name padded; "é" is two bytes).
+  func recipe(_ name: String, bytes: Int) -> NewRecipe {
+    let bare = #"{"@type":"Recipe","name":"\#(name)"}"#.utf8.count
+    let padding =
+      String(repeating: "é", count: (bytes - bare) / 2)
+      + String(repeating: "x", count: (bytes - bare) % 2)
+    let json = #"{"@type":"Recipe","name":"\#(name)\#(padding)"}"#
+    precondition(json.utf8.count == bytes)
+    return NewRecipe(name: name, recipe: json, tags: [], searchText: name)
+  }
+
+  @Test(
+    "the books one client made hold at most maxRecipeBytesPerClient together; others' are apart",
+    arguments: Backend.allCases)
+  func bytesPerClient(_ backend: Backend) throws {
+    var limits = StoreLimits()
+    limits.maxRecipeBytesPerClient = 10_000
+    let fixture = try StoreFixture(backend, limits: limits)
+    defer { fixture.remove() }
+    let store = fixture.store
+    try store.createRecipeBook(id: "a1", ownerToken: "t1", client: "ann", at: 1)
+    try store.createRecipeBook(id: "a2", ownerToken: "t2", client: "ann", at: 1)
+    try store.createRecipeBook(id: "b", ownerToken: "t3", client: "bob", at: 1)
+    try store.createRecipeBook(id: "n", ownerToken: "t4", client: nil, at: 1)
+    try store.addRecipes(
+      [recipe("one", bytes: 4_000), recipe("two", bytes: 3_000)], bookID: "a1", at: 1)
+    // Ann's second book counts with her first: 7,000 + 3,001 is past 10,000.
+    #expect(throws: StoreError.tooManyRecipeBytes(limit: 10_000)) {
+      try store.addRecipes([recipe("three", bytes: 3_001)], bookID: "a2", at: 2)
+    }
+    // A batch is all or nothing.
+    #expect(throws: StoreError.tooManyRecipeBytes(limit: 10_000)) {
+      try store.addRecipes(
+        [recipe("small", bytes: 1_000), recipe("big", bytes: 2_500)], bookID: "a2", at: 2)
+    }
+    #expect(try store.recipes(bookID: "a2", query: RecipeQuery()).isEmpty)
+    try store.addRecipes([recipe("three", bytes: 3_000)], bookID: "a2", at: 2)
+    // Exactly full: 10,000 bytes held.
+    #expect(throws: StoreError.tooManyRecipeBytes(limit: 10_000)) {
+      try store.addRecipes([recipe("four", bytes: 40)], bookID: "a1", at: 3)
+    }
+    // Bob and a book made without a client each have their own room.
+    try store.addRecipes([recipe("bob", bytes: 9_000)], bookID: "b", at: 3)
+    try store.addRecipes([recipe("none", bytes: 9_000)], bookID: "n", at: 3)
+    #expect(throws: StoreError.tooManyRecipeBytes(limit: 10_000)) {
+      try store.addRecipes([recipe("more", bytes: 1_001)], bookID: "n", at: 4)
+    }
+    // Deleting gives the room back.
+    let one = try #require(
+      try store.recipes(bookID: "a1", query: RecipeQuery()).first { $0.name == "one" })
+    #expect(try store.deleteRecipe(bookID: "a1", id: one.id))
+    try store.addRecipes([recipe("four", bytes: 4_000)], bookID: "a1", at: 5)
+    #expect(
+      try store.recipes(bookID: "a1", query: RecipeQuery()).map(\.name).sorted() == ["four", "two"])
+  }
+}
+
 @Suite("Shopping lists in the store: compare-and-set writes, and news of them on PostgreSQL")
 struct ShoppingListStoreTests {
   @Test(

@@ -154,6 +154,28 @@ def test_recipes_per_book_and_imports_per_minute(start_playfield):
     assert len(request(server.url + "/api/recipes")[2]["recipes"]) == 2
 
 
+def test_recipe_bytes_per_client_bound_the_disk_a_client_fills(start_playfield):
+    """The recipes in the books one client made take at most --recipe-bytes-per-client bytes
+    together: past it an import is refused and stores nothing; deleting makes room again.
+    (Before, 20 books of 2,000 recipes of 256 KiB each let one client fill 10 GB.)"""
+    server = start_playfield("--recipe-bytes-per-client", str(1 << 20),
+                             "--recipe-imports-per-minute", "100")
+    big = dict(SOUP, description="simmer " * 34_000)  # about 238 KB stored
+    ids = []
+    for n in range(4):
+        status, _, saved = ld(server, dict(big, name=f"Soup {n}"), "?save=1")
+        assert status == 201, saved
+        ids.append(saved["id"])
+    status, _, error = ld(server, dict(big, name="Soup 4"), "?save=1")
+    assert status == 429 and "bytes of recipes" in error["error"], error
+    # A small one still fits, and the refused one was not stored.
+    assert ld(server, SOUP, "?save=1")[0] == 201
+    names = sorted(r["name"] for r in request(server.url + "/api/recipes")[2]["recipes"])
+    assert names == ["Soup 0", "Soup 1", "Soup 2", "Soup 3", "Tomato soup"]
+    assert request(f"{server.url}/api/recipes/{ids[0]}", "DELETE")[0] == 204
+    assert ld(server, dict(big, name="Soup 4"), "?save=1")[0] == 201
+
+
 def test_dev_pages_import_when_present(start_playfield):
     cases = pathlib.Path(__file__).resolve().parents[3] / "shared/bench/recipes/cases"
     pages = sorted(cases.glob("*.html"))[:5] if cases.is_dir() else []

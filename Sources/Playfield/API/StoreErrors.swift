@@ -16,7 +16,8 @@ extension APIError {
         .tooManySessionsForAddress, .storeReserved:
         self.init(.tooManyRequests, store.description)
       case .notMazeOwner, .recipeBookAccess: self.init(.forbidden, store.description)
-      case .tooManyRecipes, .clientQuota: self.init(.tooManyRequests, store.description)
+      case .tooManyRecipes, .tooManyRecipeBytes, .clientQuota:
+        self.init(.tooManyRequests, store.description)
       }
     case let sqlite as SQLiteError:
       self.init(.serviceUnavailable, "the database cannot do this now: \(sqlite.message)")

@@ -30,6 +30,10 @@ extension Limit where Value == Int {
   public static let recipesPerBook = Limit(
     "recipes-per-book", 2_000, from: 1, to: 1_000_000,
     help: "Recipes one recipe book may hold; an import past it gets 429 and stores nothing.")
+  public static let recipeBytesPerClient = Limit(
+    "recipe-bytes-per-client", 64 << 20, from: 1 << 20, to: 1 << 40,
+    help: "Bytes of recipes (as stored, in JSON) the recipe books one client made may hold "
+      + "together, whoever imports into them; an import past it gets 429 and stores nothing.")
   public static let recipeImportBytes = Limit(
     "recipe-import-bytes", 1 << 20, from: 1024, to: 1 << 20,
     help: "Largest page, JSON-LD file or book export one recipe import may send (the server "
