@@ -89,14 +89,20 @@ extension SQLSessionStore {
         }
         // NB: charged to whoever made the book, whoever imports into it (a write link's
         // holder too): the books one client made hold at most `perClient` bytes together.
-        let held = try database.count(
-          """
-          SELECT COALESCE(SUM(\(database.dialect.byteLength("recipe"))), 0) FROM recipes
-          WHERE book_id = ?1 OR book_id IN (SELECT id FROM recipe_books
+        // Summing reads every recipe (20 ms for 64 MiB), so it is skipped while the count
+        // alone shows they fit, as they do for books of a few hundred recipes.
+        let makers = """
+          FROM recipes WHERE book_id = ?1 OR book_id IN (SELECT id FROM recipe_books
             WHERE client = (SELECT client FROM recipe_books WHERE id = ?1))
-          """, [.text(bookID)])
-        guard held + adding <= perClient else {
-          throw StoreError.tooManyRecipeBytes(limit: perClient)
+          """
+        let held = try database.count("SELECT COUNT(*) " + makers, [.text(bookID)])
+        if held * maxBytes + adding > perClient {
+          let bytes = database.dialect.byteLength("recipe")
+          let heldBytes = try database.count(
+            "SELECT COALESCE(SUM(\(bytes)), 0) " + makers, [.text(bookID)])
+          guard heldBytes + adding <= perClient else {
+            throw StoreError.tooManyRecipeBytes(limit: perClient)
+          }
         }
         return try recipes.map { recipe in
           try database.query(
