@@ -77,6 +77,7 @@ extension SQLSessionStore {
       throw StoreError.invalidValue(
         field: "recipe", reason: "\(recipe.name) is larger than \(maxBytes) bytes")
     }
+    let tags = try recipes.map { try storedTags($0.tags) }
     let adding = recipes.reduce(0) { $0 + $1.recipe.utf8.count }
     let perClient = limits.maxRecipeBytesPerClient
     return try withWriter { database in
@@ -104,7 +105,7 @@ extension SQLSessionStore {
             throw StoreError.tooManyRecipeBytes(limit: perClient)
           }
         }
-        return try recipes.map { recipe in
+        return try zip(recipes, tags).map { recipe, tags in
           try database.query(
             """
             INSERT INTO recipes (book_id, name, recipe, tags, search_text, created_at, updated_at)
@@ -112,7 +113,7 @@ extension SQLSessionStore {
             """,
             [
               .text(bookID), .text(recipe.name), .text(recipe.recipe),
-              .text(Self.storedTags(recipe.tags)), .text(recipe.searchText), .real(time),
+              .text(tags), .text(recipe.searchText), .real(time),
             ], row: Self.storedRecipe)[0]
         }
       }
@@ -162,12 +163,13 @@ extension SQLSessionStore {
   public func setRecipeTags(bookID: String, id: Int64, tags: [String], at time: Double) throws
     -> StoredRecipe?
   {
-    try withWriter { database in
+    let tags = try storedTags(tags)
+    return try withWriter { database in
       try database.query(
         """
         UPDATE recipes SET tags = ?1, updated_at = ?2 WHERE book_id = ?3 AND id = ?4
         RETURNING \(Self.recipeColumns)
-        """, [.text(Self.storedTags(tags)), .real(time), .text(bookID), .integer(id)],
+        """, [.text(tags), .real(time), .text(bookID), .integer(id)],
         row: Self.storedRecipe
       ).first
     }
@@ -207,8 +209,21 @@ extension SQLSessionStore {
   }
 
   /// Tags as the `tags` column holds them: ` a b c `, sorted, each once.
-  private static func storedTags(_ tags: [String]) -> String {
+  /// The tags as stored: normalised, without repeats, sorted, each between spaces. At most
+  /// `StoreLimits.maxTagsPerRecipe` of at most `maxTagCharacters` each; more throws (before,
+  /// a PATCH or a book export could store megabytes of tags with every recipe, counted by no
+  /// bound).
+  private func storedTags(_ tags: [String]) throws -> String {
     let tags = Set(tags.map(RecipeQuery.normalizedTag).filter { !$0.isEmpty }).sorted()
+    guard tags.count <= limits.maxTagsPerRecipe else {
+      throw StoreError.invalidValue(
+        field: "tags", reason: "are more than \(limits.maxTagsPerRecipe) for one recipe")
+    }
+    if let long = tags.first(where: { $0.count > limits.maxTagCharacters }) {
+      throw StoreError.invalidValue(
+        field: "tags",
+        reason: "hold \(long.prefix(20))..., longer than \(limits.maxTagCharacters) characters")
+    }
     return " " + tags.map { $0 + " " }.joined()
   }
 

@@ -23,6 +23,9 @@ public struct StoreLimits: Sendable, Equatable {
   public var maxRecipesPerBook = 2_000
   /// Largest stored recipe (UTF-8 bytes of its JSON).
   public var maxRecipeBytes = 256 * 1024
+  /// Tags one recipe may have, and the characters of each (normalised: `RecipeQuery`).
+  public var maxTagsPerRecipe = 32
+  public var maxTagCharacters = 64
   /// Recipe books one client may make (each with its owner token).
   public var maxRecipeBooksPerClient = 20
   /// Bytes of recipes (their stored JSON) the books one client made may hold together; a book

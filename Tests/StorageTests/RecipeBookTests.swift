@@ -158,6 +158,40 @@ extension RecipeBookTests {
   }
 }
 
+extension RecipeBookTests {
+  @Test(
+    "a recipe keeps at most maxTagsPerRecipe tags of at most maxTagCharacters; more stores nothing",
+    arguments: Backend.allCases)
+  func tagBounds(_ backend: Backend) throws {
+    let fixture = try StoreFixture(backend)
+    defer { fixture.remove() }
+    let store = fixture.store
+    let limits = StoreLimits()
+    try store.createRecipeBook(id: "a", ownerToken: "ta", client: nil, at: 1)
+    let many = (0...limits.maxTagsPerRecipe).map { "tag \($0)" }
+    let long = String(repeating: "x", count: limits.maxTagCharacters + 1)
+    for tags in [many, [long]] {
+      #expect(throws: StoreError.self) {
+        try store.addRecipes(
+          [NewRecipe(name: "Pie", recipe: "{}", tags: tags, searchText: "pie")], bookID: "a", at: 1)
+      }
+    }
+    #expect(try store.recipes(bookID: "a", query: RecipeQuery()).isEmpty)
+    // At the bounds, and repeats that normalise to one, are kept.
+    let fitting =
+      Array(many.prefix(limits.maxTagsPerRecipe - 1)) + ["Tag 0", String(long.dropLast())]
+    let pie = try #require(
+      try store.addRecipes(
+        [NewRecipe(name: "Pie", recipe: "{}", tags: fitting, searchText: "pie")], bookID: "a", at: 1
+      ).first)
+    #expect(pie.tags.count == limits.maxTagsPerRecipe)
+    #expect(throws: StoreError.self) {
+      try store.setRecipeTags(bookID: "a", id: pie.id, tags: many, at: 2)
+    }
+    #expect(try store.recipe(bookID: "a", id: pie.id)?.tags == pie.tags)
+  }
+}
+
 @Suite("Shopping lists in the store: compare-and-set writes, and news of them on PostgreSQL")
 struct ShoppingListStoreTests {
   @Test(

@@ -176,6 +176,25 @@ def test_recipe_bytes_per_client_bound_the_disk_a_client_fills(start_playfield):
     assert ld(server, dict(big, name="Soup 4"), "?save=1")[0] == 201
 
 
+def test_tags_are_bounded_by_patch_and_by_export(start_playfield):
+    """At most 32 tags of at most 64 characters per recipe, by PATCH or in a book export: more
+    gets 400 naming `tags`, and nothing changes. (Before, a PATCH of 1 MiB of tags was stored,
+    counted by no bound, as often as the client liked.)"""
+    server = start_playfield()
+    saved = ld(server, SOUP, "?save=1")[2]
+    url = f"{server.url}/api/recipes/{saved['id']}"
+    assert request(url, "PATCH", {"tags": ["soup", "Quick dinners"]})[0] == 200
+    for tags in ([f"t{n}" for n in range(33)], ["x" * 65]):
+        status, _, error = request(url, "PATCH", {"tags": tags})
+        assert status == 400 and error.get("field") == "tags", error
+    assert request(url)[2]["tags"] == ["quick-dinners", "soup"]
+    book = request(server.url + "/api/recipes/export")[2]
+    book["recipes"][0]["tags"] = [f"t{n}" for n in range(33)]
+    status, _, error = ld(server, book, "?save=1")
+    assert status == 400 and error.get("field") == "tags", error
+    assert len(request(server.url + "/api/recipes")[2]["recipes"]) == 1
+
+
 def test_dev_pages_import_when_present(start_playfield):
     cases = pathlib.Path(__file__).resolve().parents[3] / "shared/bench/recipes/cases"
     pages = sorted(cases.glob("*.html"))[:5] if cases.is_dir() else []
