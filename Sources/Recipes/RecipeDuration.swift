@@ -108,7 +108,8 @@ enum RecipeDuration {
   }
 
   /// Free text: sums "N unit" pairs (days, hours, minutes, seconds in several languages); a
-  /// bare number is minutes; "1h30" is 90; a range ("10-15 minutes") counts its upper end.
+  /// bare number is minutes; "1h30" is 90; a range ("10-15 minutes", "15 to 30 minutes")
+  /// counts its upper end.
   private static func free(_ text: String) -> Int? {
     let scalars = text.unicodeScalars.map { $0 == "," ? "." : $0 }
     var total = 0.0
@@ -145,11 +146,19 @@ enum RecipeDuration {
         value += fraction
         index += 1
       }
-      // A range: skip to its upper end.
+      // A range ("10-15", "15 to 30", "10 bis 15"): skip to its upper end.
       var look = index
       while look < scalars.count, scalars[look] == " " { look += 1 }
-      if look < scalars.count, scalars[look] == "-" || scalars[look] == "–" {
-        var after = look + 1
+      var between = ""
+      var after = look
+      while after < scalars.count, scalars[after].properties.isAlphabetic {
+        between.unicodeScalars.append(scalars[after])
+        after += 1
+      }
+      if between.isEmpty, look < scalars.count, scalars[look] == "-" || scalars[look] == "–" {
+        after = look + 1
+      }
+      if after > look, between.isEmpty || rangeWords.contains(between.lowercased()) {
         while after < scalars.count, scalars[after] == " " { after += 1 }
         if after < scalars.count, isDigit(scalars[after]) {
           index = after
@@ -176,6 +185,9 @@ enum RecipeDuration {
     }
     return seen ? Int(total.rounded()) : nil
   }
+
+  /// Words between the ends of a range, in the languages `unitMinutes` reads.
+  private static let rangeWords: Set<String> = ["to", "bis", "à", "a", "tot", "até", "al"]
 
   private static func unitMinutes(_ word: String) -> Double? {
     guard let first = word.first else { return nil }

@@ -10,6 +10,8 @@ struct NormalisationTests {
       ("PT1H30M", 90), ("P1DT0H15M", 1455), ("P0DT1H25M", 85), ("PT90M", 90), ("PT0.5H", 30),
       ("PT45S", 1), ("1 hour 30 minutes", 90), ("45 mins", 45), ("1h30", 90), ("2 hrs", 120),
       ("90", 90), ("10-15 minutes", 15), ("1 day", 1440), ("1 Stunde 20 Minuten", 80),
+      ("15 to 30 minutes", 30), ("10 bis 15 Minuten", 15), ("1 to 2 hours", 120),
+      ("15 minutes or less", 15), ("1 hour to cool", 60),
     ] as [(String, Int)])
   func durations(text: String, minutes: Int) {
     #expect(RecipeDuration.minutes(text) == minutes)
