@@ -183,22 +183,40 @@ extension SQLSessionStore {
     }
   }
 
-  public func shoppingList(bookID: String) throws -> String? {
+  public func shoppingList(bookID: String) throws -> StoredShoppingList? {
     try withReader { database in
-      try database.query("SELECT shopping FROM recipe_books WHERE id = ?", [.text(bookID)]) {
-        $0.string(0)
+      try database.query(
+        "SELECT shopping, shopping_writes FROM recipe_books WHERE id = ?", [.text(bookID)]
+      ) {
+        StoredShoppingList(
+          items: $0.string(0), writes: StoredShoppingList.writes(column: $0.string(1)))
       }.first
     }
   }
 
-  public func setShoppingList(bookID: String, items: String, ifStored stored: String) throws
-    -> Bool
-  {
-    try withWriter { database in
+  public func setShoppingList(
+    bookID: String, items: String, write id: String, over writes: [String]
+  ) throws -> Bool {
+    guard StoredShoppingList.isValidWriteID(id) else {
+      throw StoreError.invalidValue(
+        field: "write",
+        reason: "must be 1 to \(StoredShoppingList.maxWriteIDBytes) letters, "
+          + "digits, '-', '_' or '.'")
+    }
+    let written = StoredShoppingList(items: items, writes: writes).written(items, by: id)
+    return try withWriter { database in
+      // NB: the whole lineage read stands for its newest write (IDs are unique): one compare
+      // of a column, in both dialects, and no list compared or sent twice.
       let replaced =
         try database.execute(
-          "UPDATE recipe_books SET shopping = ? WHERE id = ? AND shopping = ?",
-          [.text(items), .text(bookID), .text(stored)]) > 0
+          """
+          UPDATE recipe_books SET shopping = ?, shopping_writes = ?
+          WHERE id = ? AND shopping_writes = ?
+          """,
+          [
+            .text(items), .text(StoredShoppingList.column(written.writes)), .text(bookID),
+            .text(StoredShoppingList.column(writes)),
+          ]) > 0
       // NB: after the write, so that a process told of it reads the new list; and never a
       // failure of the write, which has happened (the other processes also read every second).
       if replaced, let notify = database.dialect.notify(StoreWatch.shoppingLists, bookID) {

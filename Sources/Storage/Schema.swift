@@ -255,5 +255,12 @@ public enum Schema {
     Migration(
       name: "high-score-sessions",
       sql: "ALTER TABLE high_scores ADD COLUMN session_id TEXT;"),
+    // The IDs of the last writes that built each book's shopping list, space-separated, oldest
+    // first (`StoredShoppingList`): a write replaces the list only while they are what it read,
+    // and a writer whose answer was lost finds its write among them. '' for lists stored
+    // before: read as they are, and written over ''.
+    Migration(
+      name: "shopping-writes",
+      sql: "ALTER TABLE recipe_books ADD COLUMN shopping_writes TEXT NOT NULL DEFAULT '';"),
   ]
 }

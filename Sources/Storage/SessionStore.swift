@@ -113,11 +113,15 @@ public protocol SessionStore: Sendable {
   @discardableResult
   func deleteRecipe(bookID: String, id: Int64) throws -> Bool
 
-  /// The book's shopping list as stored (a JSON array, `[]` for none); nil for no such book.
-  func shoppingList(bookID: String) throws -> String?
-  /// Replaces the book's shopping list with `items` if the store still holds `stored` there;
-  /// false when it holds something else (another process wrote it) or there is no such book.
-  func setShoppingList(bookID: String, items: String, ifStored stored: String) throws -> Bool
+  /// The book's shopping list as stored (a JSON array, `[]` for none) with the IDs of the
+  /// writes that built it; nil for no such book.
+  func shoppingList(bookID: String) throws -> StoredShoppingList?
+  /// Replaces the book's shopping list with `items`, by the write `id` (unique to this write;
+  /// `StoredShoppingList.isValidWriteID`), if the list's writes are still `writes` (as read or
+  /// written last): the stored writes become those and `id`, the last `maxWrites`. False when
+  /// they are not (another process wrote the list) or there is no such book.
+  func setShoppingList(bookID: String, items: String, write id: String, over writes: [String])
+    throws -> Bool
   /// Tells `changed` the book's ID each time any process (this one included) stores a
   /// shopping list, from another thread, until the watch is cancelled; nil when no other
   /// process can write the store (SQLite). A break in the link loses what was stored

@@ -12,7 +12,7 @@ import Testing
 /// store's one reader connection, so the hub's reads wait, in order, behind it.
 @Suite struct ShoppingHubReadTests {
   private func storedNames(_ store: SQLiteSessionStore) throws -> [String] {
-    let stored = try JSONValue.parse(try store.shoppingList(bookID: "book") ?? "[]")
+    let stored = try JSONValue.parse(try store.shoppingList(bookID: "book")?.items ?? "[]")
     return (stored.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
   }
 

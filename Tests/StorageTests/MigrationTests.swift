@@ -101,6 +101,29 @@ import Testing
   }
 
   @Test(arguments: Backend.allCases)
+  func shoppingListsStoredBeforeWriteIDsLoadAndAreWritten(_ backend: Backend) throws {
+    let fixture = try Fixture(backend)
+    defer { fixture.remove() }
+    let before = Schema.migrations.prefix { $0.name != "shopping-writes" }
+    try fixture.connection.migrate(Array(before))
+    try fixture.connection.execute(
+      """
+      INSERT INTO recipe_books (id, owner_hash, created_at, shopping)
+      VALUES ('old', 'hash', 10, '[{"name":"milk"}]')
+      """, [])
+
+    let store = try fixture.store()
+    let old = try #require(try store.shoppingList(bookID: "old"))
+    #expect(old == StoredShoppingList(items: #"[{"name":"milk"}]"#, writes: []))
+    #expect(old.head == nil)
+    // A write over it as read: stored, with its ID; one over it as it was, no longer.
+    #expect(try store.setShoppingList(bookID: "old", items: "[]", write: "w1", over: old.writes))
+    #expect(
+      try store.shoppingList(bookID: "old") == StoredShoppingList(items: "[]", writes: ["w1"]))
+    #expect(try !store.setShoppingList(bookID: "old", items: "[1]", write: "w2", over: old.writes))
+  }
+
+  @Test(arguments: Backend.allCases)
   func migratingTwiceAppliesNothing(_ backend: Backend) throws {
     let fixture = try Fixture(backend)
     defer { fixture.remove() }

@@ -194,23 +194,98 @@ extension RecipeBookTests {
 
 @Suite("Shopping lists in the store: compare-and-set writes, and news of them on PostgreSQL")
 struct ShoppingListStoreTests {
+  /// A store of `backend` with one book, `b1`, whose list was never written.
+  private func storeWithABook(_ backend: Backend) throws -> StoreFixture {
+    let fixture = try StoreFixture(backend)
+    do {
+      try fixture.store.createRecipeBook(id: "b1", ownerToken: "own", client: nil, at: 1)
+    } catch {
+      fixture.remove()
+      throw error
+    }
+    return fixture
+  }
+
   @Test(
-    "a write replaces only the list it was read as, and never makes a book",
+    "a write replaces only the list whose writes it read, and never makes a book",
     arguments: Backend.allCases)
   func compareAndSet(_ backend: Backend) throws {
-    let fixture = try StoreFixture(backend)
+    let fixture = try storeWithABook(backend)
     defer { fixture.remove() }
     let store = fixture.store
-    try store.createRecipeBook(id: "b1", ownerToken: "own", client: nil, at: 1)
-    #expect(try store.shoppingList(bookID: "b1") == "[]")
-    #expect(try store.setShoppingList(bookID: "b1", items: #"["a"]"#, ifStored: "[]"))
+    #expect(try store.shoppingList(bookID: "b1") == StoredShoppingList(items: "[]"))
+    #expect(try store.setShoppingList(bookID: "b1", items: #"["a"]"#, write: "w1", over: []))
     // Another process's write came first: this one is refused and changes nothing.
-    #expect(try !store.setShoppingList(bookID: "b1", items: #"["b"]"#, ifStored: "[]"))
-    #expect(try store.shoppingList(bookID: "b1") == #"["a"]"#)
-    #expect(try store.setShoppingList(bookID: "b1", items: #"["a","b"]"#, ifStored: #"["a"]"#))
-    #expect(try store.shoppingList(bookID: "b1") == #"["a","b"]"#)
+    #expect(try !store.setShoppingList(bookID: "b1", items: #"["b"]"#, write: "w2", over: []))
+    #expect(
+      try store.shoppingList(bookID: "b1") == StoredShoppingList(items: #"["a"]"#, writes: ["w1"]))
+    #expect(
+      try store.setShoppingList(bookID: "b1", items: #"["a","b"]"#, write: "w3", over: ["w1"]))
+    #expect(
+      try store.shoppingList(bookID: "b1")
+        == StoredShoppingList(items: #"["a","b"]"#, writes: ["w1", "w3"]))
     #expect(try store.shoppingList(bookID: "gone") == nil)
-    #expect(try !store.setShoppingList(bookID: "gone", items: "[]", ifStored: "[]"))
+    #expect(try !store.setShoppingList(bookID: "gone", items: "[]", write: "w4", over: []))
+  }
+
+  @Test(
+    "a list that went A -> B -> A is not the A a write read: the write is refused (ABA)",
+    arguments: Backend.allCases)
+  func abaIsRefused(_ backend: Backend) throws {
+    let fixture = try storeWithABook(backend)
+    defer { fixture.remove() }
+    let store = fixture.store
+    let a = #"["a"]"#
+    #expect(try store.setShoppingList(bookID: "b1", items: a, write: "x1", over: []))
+    let read = try #require(try store.shoppingList(bookID: "b1"))
+    // Two writes of another process: A -> B -> A again.
+    #expect(try store.setShoppingList(bookID: "b1", items: "[]", write: "y1", over: ["x1"]))
+    #expect(try store.setShoppingList(bookID: "b1", items: a, write: "y2", over: ["x1", "y1"]))
+    // The list is A as read, but not the A read: a write over it would lose B's write.
+    #expect(try store.shoppingList(bookID: "b1")?.items == read.items)
+    #expect(
+      try !store.setShoppingList(bookID: "b1", items: #"["z"]"#, write: "x2", over: read.writes))
+    #expect(
+      try store.shoppingList(bookID: "b1")
+        == StoredShoppingList(items: a, writes: ["x1", "y1", "y2"]))
+  }
+
+  @Test(
+    "a list keeps the IDs of its last 64 writes; a writer finds its own among them",
+    arguments: Backend.allCases)
+  func writesAreTrimmed(_ backend: Backend) throws {
+    let fixture = try storeWithABook(backend)
+    defer { fixture.remove() }
+    let store = fixture.store
+    var writes: [String] = []
+    let count = StoredShoppingList.maxWrites + 6
+    for number in 0..<count {
+      let id = "w\(number)"
+      #expect(
+        try store.setShoppingList(bookID: "b1", items: "[\(number)]", write: id, over: writes))
+      writes = try #require(try store.shoppingList(bookID: "b1")).writes
+    }
+    #expect(StoredShoppingList.maxWrites == 64)
+    let stored = try #require(try store.shoppingList(bookID: "b1"))
+    #expect(stored.items == "[\(count - 1)]")
+    #expect(stored.writes == (6..<count).map { "w\($0)" })
+    #expect(stored.head == "w\(count - 1)")
+    #expect(stored.contains(write: "w6") && !stored.contains(write: "w5"))
+  }
+
+  @Test("a write's ID is one word of a few characters: anything else is refused, saying why")
+  func badWriteIDs() throws {
+    let fixture = try storeWithABook(.sqlite)
+    defer { fixture.remove() }
+    let store = fixture.store
+    for id in ["", "a b", String(repeating: "f", count: 33), "é"] {
+      #expect(throws: StoreError.self) {
+        try store.setShoppingList(bookID: "b1", items: "[1]", write: id, over: [])
+      }
+    }
+    #expect(try store.shoppingList(bookID: "b1") == StoredShoppingList(items: "[]"))
+    #expect(
+      try store.setShoppingList(bookID: "b1", items: "[1]", write: "0123456789abcdef", over: []))
   }
 
   @Test("SQLite has no other process to hear from")
@@ -232,22 +307,23 @@ struct ShoppingListStoreTests {
     let watch = try #require(other.watchShoppingLists { id in heard.withLock { $0.append(id) } })
     defer { watch.cancel() }
     // The watch's LISTEN may not have reached the server yet: write until it hears one.
-    var stored = "[]"
+    var stored: [String] = []
     var writes = 0
     let deadline = ContinuousClock.now + .seconds(20)
     while heard.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
       let items = #"["\#(writes)"]"#
-      #expect(try writer.setShoppingList(bookID: "b1", items: items, ifStored: stored))
-      stored = items
+      let id = "w\(writes)"
+      #expect(try writer.setShoppingList(bookID: "b1", items: items, write: id, over: stored))
+      stored = Array((stored + [id]).suffix(StoredShoppingList.maxWrites))
       writes += 1
       Thread.sleep(forTimeInterval: 0.05)
     }
     #expect(heard.withLock { $0.first } == "b1")
     // Once listening, every write is heard, in order, and a refused one is not.
     heard.withLock { $0 = [] }
-    #expect(try !writer.setShoppingList(bookID: "b2", items: "[1]", ifStored: "[9]"))
-    #expect(try writer.setShoppingList(bookID: "b2", items: "[1]", ifStored: "[]"))
-    #expect(try writer.setShoppingList(bookID: "b1", items: "[2]", ifStored: stored))
+    #expect(try !writer.setShoppingList(bookID: "b2", items: "[1]", write: "v1", over: ["v0"]))
+    #expect(try writer.setShoppingList(bookID: "b2", items: "[1]", write: "v2", over: []))
+    #expect(try writer.setShoppingList(bookID: "b1", items: "[2]", write: "last", over: stored))
     // NB: writes of the first loop may still be heard first; what follows them is exact.
     let afterLoop = { heard.withLock { Array($0.drop { $0 == "b1" }) } }
     let end = ContinuousClock.now + .seconds(20)

@@ -6,9 +6,12 @@ again nor deleted, and back at the next restart with none of its inputs.
 A shopping-list write whose UPDATE went through but whose answer was lost is counted as
 stored: its changes are never applied again. Before, the write was repeated over the list it
 had replaced, refused (the store holds the new list), and its changes applied again to the
-store's list: "add 1 apple" became 2 apples on every device and in the store.
+store's list: "add 1 apple" became 2 apples on every device and in the store. That is so even
+when another process has stored a change of its own over the lost write before the retry (the
+store then holds none of this process's lists, but its writes' IDs: `shopping_writes`); before,
+that case still made 2 apples.
 
-Starts PostgreSQL and one process itself (scripts/cluster.py), the process reaching PostgreSQL
+Starts PostgreSQL and one process (two for the shared-store case) itself (scripts/cluster.py), the process reaching PostgreSQL
 through a TCP proxy (test_partition's) that drops the answer to the COMMIT of the first
 transaction that inserts a session, or to the first UPDATE of a shopping list (a statement on
 its own: committed before its answer is sent); skipped, saying why, only when PostgreSQL's
@@ -108,6 +111,20 @@ def add(device, name):
         {"name": name, "amount": 1, "unit": "", "aisle": "other"}]}))
 
 
+def apple_lost(process, proxy, device):
+    """`device`, on `process`, adds 1 apple while the answer to the list's UPDATE is lost; with
+    `proxy.refuse`, until `process` has logged that write failed (to be tried again later)."""
+    with proxy.lock:
+        proxy.armed = True
+    add(device, "apple")
+    receive_until(device, lambda m: m["type"] == "list" and amounts(m) == {"apple": 1}, 10,
+                  "the apple acknowledged")
+    wait_until(lambda: proxy.lost == 1, 20, "the answer to the list's UPDATE dropped")
+    if proxy.refuse:
+        wait_until(lambda: "could not be stored; trying again" in process.server.read_log(),
+                   20, "the failed write logged")
+
+
 def added_once(process, proxy, refuse):
     """A device adds 1 apple while the answer to the list's UPDATE is lost (and, with `refuse`,
     the store unreachable for a while after), then 1 bread; once the store holds two changes
@@ -116,15 +133,8 @@ def added_once(process, proxy, refuse):
     token = saved_book(process)
     with connect(f"{process.ws_url}/ws/recipes/shopping?token={token}") as device:
         receive_until(device, lambda m: m["type"] == "list", 10, "the list")
-        with proxy.lock:
-            proxy.armed = True
-        add(device, "apple")
-        receive_until(device, lambda m: m["type"] == "list" and amounts(m) == {"apple": 1}, 10,
-                      "the apple acknowledged")
-        wait_until(lambda: proxy.lost == 1, 20, "the answer to the list's UPDATE dropped")
+        apple_lost(process, proxy, device)
         if refuse:
-            wait_until(lambda: "could not be stored; trying again" in process.server.read_log(),
-                       20, "the failed write logged")
             # A change while the write that landed is thought failed: the next write goes over
             # the list the failed one replaced, and is refused.
             add(device, "bread")
@@ -162,3 +172,46 @@ def test_a_shopping_write_whose_answer_was_lost_and_tried_again_later_applies_it
     meanwhile, and the next write (over the list the failed one replaced) is refused."""
     with behind_proxy(LostShoppingAnswer, direct=False) as (proxy, (process,)):
         added_once(process, proxy, refuse=True)
+
+
+def test_a_lost_shopping_write_that_another_process_built_on_applies_its_changes_once():
+    """Process `a` (behind the proxy) stores "add 1 apple"; the answer is lost and the store is
+    unreachable for `a` until the test heals the proxy. Meanwhile process `b` (direct), with a
+    device of the same book, reads the apple and stores "add 1 pear" over it. Then `a` tries
+    again: refused, it finds its lost write among the writes that built the store's list, and
+    applies nothing again. Before, the store's list was none of `a`'s, so `a` applied "add 1
+    apple" again: 2 apples on every device and in the store."""
+    with behind_proxy(LostShoppingAnswer, direct=True) as (proxy, (a, b)):
+        proxy.refuse = True
+        token = saved_book(a)
+        with connect(f"{a.ws_url}/ws/recipes/shopping?token={token}") as on_a:
+            receive_until(on_a, lambda m: m["type"] == "list", 10, "the list on a")
+            apple_lost(a, proxy, on_a)
+            # NB: `a` cannot reach the store until the heal below: b's change surely comes first.
+            with connect(f"{b.ws_url}/ws/recipes/shopping?token={token}") as on_b:
+                receive_until(on_b, lambda m: m["type"] == "list" and amounts(m) == {"apple": 1},
+                              10, "a's lost write read on b")
+                add(on_b, "pear")
+                deadline = Deadline(30, "b's pear stored")
+                while "pear" not in stored_amounts(proxy.postgres):
+                    time.sleep(min(0.1, deadline.left()))
+                assert stored_amounts(proxy.postgres) == {"apple": 1, "pear": 1}
+                proxy.heal()
+                # a's retry is refused; a takes the store's list (it has not seen the pear).
+                seen = receive_until(on_a, lambda m: m["type"] == "list" and "pear" in amounts(m),
+                                     30, "b's pear on a")
+                assert amounts(seen) == {"apple": 1, "pear": 1}, "the list a's devices get"
+                # A last change on a, once stored, follows everything a wrote before it.
+                add(on_a, "cheese")
+                deadline = Deadline(30, "a's cheese stored")
+                while "cheese" not in (stored := stored_amounts(proxy.postgres)):
+                    time.sleep(min(0.1, deadline.left()))
+                last_a = receive_until(on_a, lambda m: m["type"] == "list" and "cheese" in amounts(m),
+                                       20, "the cheese on a")
+                last_b = receive_until(on_b, lambda m: m["type"] == "list" and "cheese" in amounts(m),
+                                       20, "the cheese on b")
+    each_once = {"apple": 1, "pear": 1, "cheese": 1}
+    assert amounts(last_a) == each_once, "a's device"
+    assert amounts(last_b) == each_once, "b's device"
+    assert stored == each_once, "the store's list"
+    assert proxy.lost == 1

@@ -20,18 +20,24 @@ import WebSocket
 ///   they happened, and one device's flood waits on its own loop, not in a queue of the hub's.
 /// - The list is stored whole by one write at a time per book, each writing the newest list;
 ///   a write that fails is tried again a second later, and the channel stays until one works.
-///   A write that failed may have been stored all the same (the store's answer was lost after
-///   its commit, and the link to the store may even have repeated the statement on a new
-///   connection, to be refused): when a later write is refused and the store holds exactly the
-///   list of that write, or of a write that failed before, that write counts as stored, and
-///   its changes are never applied again (before, "add 1 apple" became 2 on every device).
-/// - A write replaces only the list the channel last read or wrote. On a shared store another
+/// - Each write has an ID of its own (random), and the store keeps, with the list, the IDs of
+///   the last writes that built it (`StoredShoppingList`, 64). A write replaces only the list
+///   the channel last read or wrote: the store compares the IDs, not the list, so a list that
+///   went A -> B -> A by other writes is not taken for the A read. On a shared store another
 ///   process may hold a channel of the book too (devices connected to it while this one was
 ///   away): then the write is refused, the changes not yet stored are applied again to the
 ///   list the store holds now, every device gets the result and it is written in turn. Such a
 ///   hub reads a channel's list again as soon as the store says another process stored it
 ///   (PostgreSQL's LISTEN/NOTIFY, `StoreWatch`), and every `watchInterval` in case a
 ///   notification was lost, so that each process's devices see the other's changes.
+/// - A write that failed may have been stored all the same (the store's answer was lost after
+///   its commit, and the link to the store may even have repeated the statement on a new
+///   connection, to be refused). When a later write is refused, the newest of this channel's
+///   writes whose ID the stored list's IDs hold (the refused one, or one that failed) counts as
+///   stored, and only the changes after it are applied again to the store's list: so a lost
+///   write's changes are applied once, even when another process has read it and stored a
+///   change of its own over it meanwhile (before, "add 1 apple" became 2 on every device and in
+///   the store). A lost write is so recognised while fewer than 64 writes came after it.
 final class ShoppingHub: Sendable {
   private struct Channel {
     /// `nil` until the store has been read.
@@ -48,21 +54,23 @@ final class ShoppingHub: Sendable {
     /// Changes applied, and how many of them the store holds.
     var version: UInt64 = 0
     var storedVersion: UInt64 = 0
-    /// The list the store held when last read or written here: a write replaces only that.
-    var stored = "[]"
+    /// The list the store held when last read or written here, with the IDs of the writes that
+    /// built it: a write replaces only that.
+    var stored = StoredShoppingList(items: "[]")
     /// The changes applied after `storedVersion`, with their versions: applied again to the
     /// store's list when another process wrote it first.
     var unstored: [(version: UInt64, change: JSONValue)] = []
     /// The writes that failed (the store threw) since the store's list was last known, oldest
-    /// first: each may have been stored all the same, its answer lost after the commit.
-    var uncertain: [(version: UInt64, items: String)] = []
+    /// first, with their IDs: each may have been stored all the same, its answer lost after the
+    /// commit.
+    var uncertain: [(version: UInt64, id: String)] = []
     /// A write of this book is queued or running.
     var writing = false
 
-    /// Notes that the store holds `items`, the list as of `version`.
-    mutating func noteStored(_ items: String, version: UInt64) {
+    /// Notes that the store holds `list`, or a list built on it, made here as of `version`.
+    mutating func noteStored(_ list: StoredShoppingList, version: UInt64) {
       storedVersion = version
-      stored = items
+      stored = list
       unstored.removeAll { $0.version <= version }
       uncertain = []
     }
@@ -132,6 +140,13 @@ final class ShoppingHub: Sendable {
 
   deinit {
     heard.withLock { $0?.cancel() }
+  }
+
+  /// A new write's ID, unique among every process's writes of a list: 64 random bits as 16
+  /// hex digits.
+  static func newWriteID() -> String {
+    let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
   }
 
   /// Counts one change by `client`; refuses it (counting nothing) past its share of the
@@ -235,9 +250,9 @@ final class ShoppingHub: Sendable {
   /// empty at the next change. A channel whose list is in already (read for an earlier channel
   /// of the book, which closed while this read waited) keeps it: it may hold newer changes.
   private func read(bookID: String) {
-    let stored: String
+    let stored: StoredShoppingList
     do {
-      stored = try store?.shoppingList(bookID: bookID) ?? "[]"
+      stored = try store?.shoppingList(bookID: bookID) ?? StoredShoppingList(items: "[]")
     } catch {
       log.error("the shopping list of a book could not be read: \(error)")
       channels.withLock { channels in
@@ -251,7 +266,7 @@ final class ShoppingHub: Sendable {
     channels.withLock { channels in
       guard var channel = channels[bookID], channel.list == nil else { return }
       defer { channels[bookID] = channel }
-      var list = ShoppingList(stored: stored)
+      var list = ShoppingList(stored: stored.items)
       var changes: [JSONValue] = []
       for (change, socket) in channel.early {
         do throws(ShoppingListError) {
@@ -275,16 +290,19 @@ final class ShoppingHub: Sendable {
   /// Stores the newest list of the book over the one last read or written here; writes again
   /// while changes keep coming, and tries again later if the store fails. When the store holds
   /// another list (another process's channel wrote it), the changes not yet stored are applied
-  /// to that one, sent, and written instead; unless that list is exactly this write's, or a
-  /// failed earlier one's (stored after all, its answer lost): that write counts as stored.
+  /// to that one, sent, and written instead; except those of this write, or of a failed earlier
+  /// one (stored after all, its answer lost), that the stored list was built on: the newest
+  /// such write counts as stored.
   private func write(bookID: String) {
-    let newest: (items: String, version: UInt64, over: String)? = channels.withLock { channels in
+    let newest: (items: String, version: UInt64, over: StoredShoppingList)? = channels.withLock {
+      channels in
       guard let channel = channels[bookID], channel.list != nil else { return nil }
       return (channel.items, channel.version, channel.stored)
     }
     guard let (items, version, over) = newest else { return }
+    let id = Self.newWriteID()
     var failure: (any Error)?
-    var now: String?? = nil
+    var now: StoredShoppingList?? = nil
     // NB: a write that threw may have been stored; a read that threw after a refused write
     // leaves nothing uncertain.
     var mayHaveLanded = false
@@ -292,7 +310,8 @@ final class ShoppingHub: Sendable {
       if let store {
         let replaced: Bool
         do {
-          replaced = try store.setShoppingList(bookID: bookID, items: items, ifStored: over)
+          replaced = try store.setShoppingList(
+            bookID: bookID, items: items, write: id, over: over.writes)
         } catch {
           mayHaveLanded = true
           throw error
@@ -307,22 +326,23 @@ final class ShoppingHub: Sendable {
       defer { channels[bookID] = channel.canGo ? nil : channel }
       switch (failure, now) {
       case (.some, _):
-        if mayHaveLanded { channel.uncertain.append((version, items)) }
+        if mayHaveLanded { channel.uncertain.append((version, id)) }
       case (nil, .none):
-        channel.noteStored(items, version: version)
+        channel.noteStored(over.written(items, by: id), version: version)
       case (nil, .some(.none)):
         // NB: the book is gone: nothing of it can be stored any more.
         channel.storedVersion = channel.version
         channel.unstored = []
         channel.uncertain = []
       case (nil, .some(.some(let theirs))):
-        // NB: the newest of this channel's writes the store may hold; another process that
-        // stored the very same list leaves nothing to apply again either.
-        let landed =
-          theirs == items
-          ? version : channel.uncertain.last(where: { $0.items == theirs })?.version
-        if let landed {
-          channel.noteStored(theirs, version: landed)
+        // NB: the newest of this channel's writes the store's list was built on: its changes
+        // and those before it are in that list. Only the changes after it (all, when there is
+        // none) are applied again, unless the list is that write's own (nothing of another
+        // process's over it).
+        let ours = channel.uncertain + [(version: version, id: id)]
+        if let landed = ours.last(where: { theirs.contains(write: $0.id) }) {
+          channel.noteStored(theirs, version: landed.version)
+          if theirs.head != landed.id { rebase(&channel, on: theirs) }
         } else {
           channel.uncertain = []
           rebase(&channel, on: theirs)
@@ -341,8 +361,8 @@ final class ShoppingHub: Sendable {
 
   /// The store's list `theirs` with this channel's changes not yet stored applied again (those
   /// that no longer apply are dropped), sent to the channel's devices; it is to be stored next.
-  private func rebase(_ channel: inout Channel, on theirs: String) {
-    var list = ShoppingList(stored: theirs)
+  private func rebase(_ channel: inout Channel, on theirs: StoredShoppingList) {
+    var list = ShoppingList(stored: theirs.items)
     for (_, change) in channel.unstored { try? list.apply(change) }
     channel.stored = theirs
     channel.set(list, encode: encode)
@@ -372,7 +392,7 @@ final class ShoppingHub: Sendable {
         channel.stored != theirs
       else { return }
       channel.stored = theirs
-      channel.set(ShoppingList(stored: theirs), encode: encode)
+      channel.set(ShoppingList(stored: theirs.items), encode: encode)
       send(channel.message, to: Array(channel.sockets.values))
       channels[bookID] = channel
     }
