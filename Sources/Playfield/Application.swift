@@ -101,7 +101,8 @@ public final class Application: HTTPHandler {
     let registry = SessionRegistry(
       journal: journal, limits: SessionLimits(limits), random: environment.random,
       wallClock: environment.wallClock, monotonicClock: environment.monotonicClock, logger: logger,
-      wake: { wake.signal() }, scheduler: scheduler, shard: environment.shard)
+      wake: { wake.signal() }, scheduler: scheduler, shard: environment.shard,
+      betweenClusterChecks: environment.betweenClusterChecks)
     self.registry = registry
     journal?.lostSessions.on { registry.dropLost($0) }
     journal?.storedInputs.on { registry.stored($0) }

@@ -48,6 +48,10 @@ public struct Environment: Sendable {
   public var gameLoop: GameLoopMode = .thread
   /// Every limit an operator may set (`Limit`), as the command line set them.
   public var limits = Limits()
+  /// Test-only (`--test-hold-admission`, `holdingAdmissions(at:)`): called on a shared store
+  /// after a session was parked for an admission (a create, a return from storage) and before
+  /// the exact count of the owner's sessions across the processes. Nil in normal use.
+  public var betweenClusterChecks: (@Sendable () -> Void)?
 
   public init(
     publicDirectory: String, templatesDirectory: String, databasePath: String?, logger: Logger
@@ -56,5 +60,29 @@ public struct Environment: Sendable {
     self.templatesDirectory = templatesDirectory
     self.databasePath = databasePath
     self.logger = logger
+  }
+}
+
+extension Environment {
+  /// Seconds a held admission waits for its file to go at most (`holdingAdmissions(at:)`).
+  public static let admissionHold = 30.0
+
+  /// A `betweenClusterChecks` for tests (`--test-hold-admission PATH`): while the file `path`
+  /// exists (the test arms it), an admission there writes `path.held` and waits until the
+  /// test removes `path` (at most `admissionHold` seconds), so that another process can admit
+  /// a session of the same owner between the two counts, deterministically. Unarmed, it
+  /// returns at once.
+  public static func holdingAdmissions(at path: String) -> @Sendable () -> Void {
+    {
+      let files = FileManager.default
+      guard files.fileExists(atPath: path),
+        files.createFile(atPath: path + ".held", contents: Data("held\n".utf8))
+      else { return }
+      let deadline = Date(timeIntervalSinceNow: admissionHold)
+      while files.fileExists(atPath: path), Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.02)
+      }
+      try? files.removeItem(atPath: path + ".held")
+    }
   }
 }

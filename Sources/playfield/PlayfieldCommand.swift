@@ -89,6 +89,11 @@ struct Serve: ParsableCommand {
   )
   var trustedProxies: [String] = []
 
+  @Option(
+    name: .customLong("test-hold-admission"),
+    help: .hidden)
+  var testHoldAdmission: String?
+
   @Flag(
     help:
       "Count every loopback address (127.0.0.0/8 and ::1) as one client; by default each 127.x.y.z is its own (::1 counts as 127.0.0.1)."
@@ -135,6 +140,14 @@ struct Serve: ParsableCommand {
           "--shard needs a database shared by the processes: --database postgresql://USER@HOST/DB")
       }
     }
+    // NB: test-only (integration tests of the cluster's quotas), hidden from --help.
+    if testHoldAdmission != nil,
+      !(database.hasPrefix("postgresql://") || database.hasPrefix("postgres://"))
+    {
+      throw ValidationError(
+        "--test-hold-admission is for tests only, and needs a database shared by the processes: --database postgresql://USER@HOST/DB"
+      )
+    }
     for proxy in trustedProxies where !Service.Options.isAddress(proxy) {
       throw ValidationError(
         "--trusted-proxy must be an IP address such as 127.0.0.1 or ::1, not \(proxy)")
@@ -179,6 +192,7 @@ struct Serve: ParsableCommand {
     environment.allowedHosts = allowedHosts
     environment.recipeFetchAllowedHosts = recipeFetchAllowedHosts.map { $0.lowercased() }
     environment.shard = shard ?? ""
+    environment.betweenClusterChecks = testHoldAdmission.map(Environment.holdingAdmissions(at:))
     // NB: validate() has read them already.
     environment.limits = (try? Limits.parse(limitArguments)) ?? Limits()
     var options = Service.Options()

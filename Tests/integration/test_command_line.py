@@ -17,6 +17,8 @@ def test_a_bad_limit_is_one_line_and_exit_code_64(playfield_binary):
         (["--sphere-queue=0"], "--sphere-queue must be a whole number from 1 to 10000000, not 0"),
         (["serve", "--no-such-limit", "1"], "unknown option --no-such-limit"),
         (["serve", "--port", "http"], "'--port <port>'"),
+        # NB: test-only (test_cluster_parking_race), and only on a shared store.
+        (["serve", "--test-hold-admission", "hold"], "--test-hold-admission is for tests only"),
     ]
     for arguments, message in cases:
         result = run(playfield_binary, *arguments)
@@ -34,6 +36,7 @@ def test_help_lists_every_limit_with_its_default(playfield_binary):
                  "--header-timeout (default 10 seconds)", "--families-per-address (default 4)",
                  "--input-log-bytes-per-client (default "]:
         assert line in result.stdout, line
+    assert "--test-hold-admission" not in result.stdout, "a test-only option is not offered"
 
 
 def test_demos_prints_what_the_server_lists(playfield_binary, playfield):

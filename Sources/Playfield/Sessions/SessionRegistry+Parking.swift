@@ -7,15 +7,17 @@ extension SessionRegistry {
   /// the moment they join (`LiveSession.isWatched`), not from the next tick's summary.
   /// An on-demand session is not parked before the game loop has shown (and stored) its last
   /// steps (`LiveSession.waitsToShow`). A session the store could not keep (`memoryOnly`) is
-  /// never parked: that would lose it. False when every candidate has someone connected.
-  func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> Bool {
+  /// never parked: that would lose it. The id of the session parked; nil when every candidate
+  /// has someone connected.
+  @discardableResult
+  func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> String? {
     let candidates = parkCandidates(of: client, at: bound)
     // NB: a message to the session, refused when a batch attached it since the check above
     // (then the next oldest); a join that raced the check is told to reconnect, and nothing
     // is applied or logged here once its lease is given up below.
     let longestIdle = candidates.map { ($0, $0.summary) }
       .sorted(by: { Self.idleLonger($0.1, than: $1.1) }).map(\.0)
-    guard let oldest = longestIdle.first(where: { $0.tryPark() }) else { return false }
+    guard let oldest = longestIdle.first(where: { $0.tryPark() }) else { return nil }
     // NB: no snapshot here (the game loop owns the model); the periodic snapshots and the
     // input log bring it back, as after a crash.
     parked.withLock { _ = $0.insert(oldest.id) }
@@ -25,7 +27,7 @@ extension SessionRegistry {
     quota.release(oldest.id)
     (journal as? StorageJournal)?.release(sessionID: oldest.id)
     logger.info("session \(oldest.id) parked: idle and unwatched, to make room")
-    return true
+    return oldest.id
   }
 
   /// The sessions `parkIdle` may park for `client` at `bound` (see there), in no order; none
@@ -83,7 +85,27 @@ extension SessionRegistry {
   /// Seconds a parked session's return waits for its queued writes to be stored.
   static let unparkFlushWait = 2.0
 
-  private func bringBack(_ id: String, journal: StorageJournal) -> LiveSession? {
+  /// Brings back session `parked`, parked for an admission that the exact count across the
+  /// cluster then refused (whose place is free again), as an ordinary return does, except that
+  /// it parks nothing: past its owner's places here or across the cluster (another process
+  /// admitted one of the owner's sessions meanwhile) it stays parked. Under `adopting` when
+  /// `locked` is false; the caller holds it otherwise.
+  func unparkRefused(_ parked: String?, locked: Bool = false) {
+    guard let parked, let journal = journal as? StorageJournal else { return }
+    func back() {
+      guard live.withLock({ $0[parked] }) == nil else { return }
+      if bringBack(parked, journal: journal, mayPark: false) != nil {
+        logger.info("session \(parked) back: the admission it was parked for was refused")
+      }
+    }
+    if locked { back() } else { adopting.withLock { _ in back() } }
+  }
+
+  /// `unpark` under `adopting`; with `mayPark` false, a return that needs a place made here
+  /// stays parked.
+  private func bringBack(_ id: String, journal: StorageJournal, mayPark: Bool = true)
+    -> LiveSession?
+  {
     let wasParked = parked.withLock { $0.remove(id) } != nil
     guard wasParked || journal.leases != nil else { return nil }
     // The session's last inputs and progress may still be queued: it comes back only once
@@ -140,15 +162,24 @@ extension SessionRegistry {
       // one is known to load (its snapshot read and decoded): a return that fails evicts
       // nobody. Before, the other was parked first, for nothing.
       var prepared: SessionCatchUp?
+      var parkedFor: String?
       do {
         try admitLive(id, client: owner, onDemand: onDemand, mayPark: false, told: told)
       } catch {
+        guard mayPark else {
+          journal.release(sessionID: id)
+          stayParked()
+          noteNotBack(id, error)
+          return nil
+        }
         prepared = try SessionCatchUp(stored, from: journal.store)
         do {
           // NB: the cluster is asked before the park, allowing for what it takes off the
           // owner's counts: a return it refuses parks nothing. Before, it was asked only once
           // another of the owner's sessions had been parked here, for nothing.
-          try admitLive(id, client: owner, onDemand: onDemand, mayPark: true, told: told) {
+          parkedFor = try admitLive(
+            id, client: owner, onDemand: onDemand, mayPark: true, told: told
+          ) {
             self.clusterRefusal(stored, owner: owner, journal: journal, parking: $0)
           }
         } catch {
@@ -158,13 +189,17 @@ extension SessionRegistry {
           return nil
         }
       }
+      if parkedFor != nil { betweenClusterChecks?() }
       // On a shared store, the owner's sessions other processes hold count too, as for a
-      // create: an adoption never takes a client past its quota across the cluster.
+      // create: an adoption never takes a client past its quota across the cluster. Another
+      // process may have admitted one of the owner's sessions since the count before the park:
+      // the session parked for this return comes back (before, it stayed parked for nothing).
       if let refusal = clusterRefusal(stored, owner: owner, journal: journal) {
         quota.release(id)
         journal.release(sessionID: id)
         stayParked()
         noteNotBack(id, refusal)
+        unparkRefused(parkedFor, locked: true)
         return nil
       }
       noteNotBack(id, nil)

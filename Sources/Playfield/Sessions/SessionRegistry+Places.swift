@@ -21,15 +21,20 @@ extension SessionRegistry {
   /// address): a refusal it returns (the cluster's, on a shared store) is thrown, nothing
   /// parked; when it names a bound narrower than the park's set, the park is looked for there
   /// instead.
+  ///
+  /// Returns the id of the session parked for it, if any: a caller whose exact check across
+  /// the cluster then refuses the admission brings that one back (`unparkRefused`).
+  @discardableResult
   func admitLive(
     _ id: String, client: ClientKey?, onDemand: Bool, mayPark: Bool, told: String = "",
     beforePark: ((ClientCounts) -> (bound: SessionQuota.Bound, error: APIError)?)? = nil
-  ) throws(APIError) {
+  ) throws(APIError) -> String? {
     func refuse(_ passed: PassedBound) -> APIError {
       if mayPark { refusals.note(passed.limit) }
       return passed.error
     }
     let passed = passedBounds(client: client, onDemand: onDemand, told: told)
+    var parkedFor: String?
     if let first = passed.first {
       guard mayPark, var scope = passed.map(\.scope).min(by: { $0.breadth < $1.breadth }) else {
         throw refuse(first)
@@ -47,7 +52,8 @@ extension SessionRegistry {
         }
         (scope, candidates) = (narrower, there)
       }
-      guard parkIdle(of: scope.client, at: scope.bound) else { throw refuse(first) }
+      guard let parked = parkIdle(of: scope.client, at: scope.bound) else { throw refuse(first) }
+      parkedFor = parked
       if let still = passedBounds(client: client, onDemand: onDemand, told: told).first {
         throw refuse(still)
       }
@@ -56,6 +62,7 @@ extension SessionRegistry {
     if let client, let bound = quota.admit(id, client: client, free: free, onDemand: onDemand) {
       throw refuse(PassedBound(client: client, bound: bound, told: told, quota: quota))
     }
+    return parkedFor
   }
 
   /// Where one park makes a place (`parkIdle`): among `client`'s sessions at `bound` (its

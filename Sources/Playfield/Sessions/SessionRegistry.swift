@@ -72,14 +72,19 @@ final class SessionRegistry: Sendable {
   /// This process's shard (`--shard`), which begins every session id it makes (`a.ID`), so
   /// that nginx sends the session's requests here; empty for a lone process.
   let shard: String
+  /// Test-only (`--test-hold-admission`): called on a shared store after a session was parked
+  /// for an admission and before the exact count across the cluster, so that a test can have
+  /// another process admit one of the same owner's sessions in between. Nil in normal use.
+  let betweenClusterChecks: (@Sendable () -> Void)?
 
   init(
     journal: SessionJournal?, limits: SessionLimits, random: @escaping @Sendable (Int) -> [UInt8],
     wallClock: @escaping @Sendable () -> Double,
     monotonicClock: @escaping @Sendable () -> MonotonicTime, logger: Logger,
     wake: @escaping @Sendable () -> Void = {}, scheduler: StepScheduler = StepScheduler(),
-    shard: String = ""
+    shard: String = "", betweenClusterChecks: (@Sendable () -> Void)? = nil
   ) {
+    self.betweenClusterChecks = betweenClusterChecks
     self.wake = wake
     self.shard = shard
     self.scheduler = scheduler
@@ -170,17 +175,27 @@ final class SessionRegistry: Sendable {
     // return (`unpark`): a create it refuses parks nothing. Before, a park here came first and
     // the count across the processes (`record`) refused after it, the session parked for
     // nothing.
-    try admitLive(id, client: client, onDemand: clock == .onDemand, mayPark: true) { parking in
+    let isOnDemand = clock == .onDemand
+    let parkedFor = try admitLive(id, client: client, onDemand: isOnDemand, mayPark: true) {
+      parking in
       guard let client, let journal = self.journal as? StorageJournal else { return nil }
       return self.clusterRefusal(
         owner: client, clock: clock, journal: journal, parking: parking, told: "")
     }
+    if parkedFor != nil, journal is StorageJournal { betweenClusterChecks?() }
     let warning: String?
+    var parkedHere = parkedFor.map { [$0] } ?? []
     do {
       warning = try record(
-        id: id, model: model, seed: seed, token: token, now: now, clock: clock, owner: client)
+        id: id, model: model, seed: seed, token: token, now: now, clock: clock, owner: client,
+        parked: &parkedHere)
     } catch {
       quota.release(id)
+      // NB: a refused create leaves no park behind. Mostly another process admitted one of
+      // the client's (or its address's) sessions since the count before the park, and
+      // `record`'s exact count refused: what was parked for this create comes back, into the
+      // place it leaves free (before, it stayed parked for nothing).
+      for parked in parkedHere { unparkRefused(parked) }
       throw error
     }
     if warning != nil, journal != nil { memoryOnly.withLock { _ = $0.insert(id) } }
@@ -199,10 +214,11 @@ final class SessionRegistry: Sendable {
   /// oldest parked sessions are deleted to make room, one at a time; with none left, throws:
   /// a session that could not be stored for lack of a place is refused, not run in memory only.
   /// When the processes sharing the store hold as many of the owner's live sessions as its
-  /// quota allows, parks one of the owner's idle sessions here and tries once more, or refuses.
+  /// quota allows, parks one of the owner's idle sessions here (added to `parked`) and tries
+  /// once more, or refuses.
   private func record(
     id: String, model: any Simulation, seed: UInt64, token: String, now: Double,
-    clock: SessionClock, owner: ClientKey?
+    clock: SessionClock, owner: ClientKey?, parked: inout [String]
   ) throws(APIError) -> String? {
     guard let journal else {
       return "the database is not open, so this session will not survive a restart"
@@ -218,8 +234,9 @@ final class SessionRegistry: Sendable {
         return nil
       } catch StoreError.clientQuota(let stored) {
         let bound = SessionQuota.Bound(stored)
-        if !parkedForClaim, let owner, parkIdle(of: owner, at: bound) {
+        if !parkedForClaim, let owner, let made = parkIdle(of: owner, at: bound) {
           parkedForClaim = true
+          parked.append(made)
           continue
         }
         refusals.note(bound.limitName)
