@@ -203,9 +203,13 @@ def test_shopping_list_is_shared_live_between_two_browsers(playfield, watched):
     first.page.locator("#rb-servings").fill("8")
     first.page.get_by_role("button", name="Add to shopping list").click()
     first.page.get_by_role("button", name="Add to shopping list").click()
-    # Merged: twice 8 servings' 400 g of flour is 800 g, in the pantry aisle.
-    second.page.wait_for_function("() => document.querySelectorAll('.rb-shopping input').length === 4")
+    # Merged: twice 8 servings' 400 g of flour is 800 g, in the pantry aisle. The other device
+    # is sent the list after each add: wait for the second's (before, the wait ended at the
+    # first's four lines, and on a busy machine the list read was still that one).
+    second.page.wait_for_function("""() => [...document.querySelectorAll('.rb-shopping label')]
+        .some((label) => label.textContent.includes('800 g flour'))""")
     texts = second.page.locator(".rb-shopping label").all_inner_texts()
+    assert len(texts) == 4, texts
     assert "800 g flour" in texts and "8 eggs" in texts, texts
     assert [t.lower() for t in second.page.locator(".rb-shopping legend").all_inner_texts()[:2]] == [
         "dairy and eggs", "pantry"]
