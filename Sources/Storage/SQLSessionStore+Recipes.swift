@@ -226,11 +226,10 @@ extension SQLSessionStore {
     }
   }
 
-  /// Tags as the `tags` column holds them: ` a b c `, sorted, each once.
-  /// The tags as stored: normalised, without repeats, sorted, each between spaces. At most
-  /// `StoreLimits.maxTagsPerRecipe` of at most `maxTagCharacters` each; more throws (before,
-  /// a PATCH or a book export could store megabytes of tags with every recipe, counted by no
-  /// bound).
+  /// The tags as the `tags` column holds them (` a b c `): normalised, without repeats,
+  /// sorted, each between spaces. At most `StoreLimits.maxTagsPerRecipe` of at most
+  /// `maxTagCharacters` each; more throws (before, a PATCH or a book export could store
+  /// megabytes of tags with every recipe, counted by no bound).
   private func storedTags(_ tags: [String]) throws -> String {
     let tags = Set(tags.map(RecipeQuery.normalizedTag).filter { !$0.isEmpty }).sorted()
     guard tags.count <= limits.maxTagsPerRecipe else {
