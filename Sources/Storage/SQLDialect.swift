@@ -41,7 +41,8 @@ public enum SQLDialect: String, Sendable {
     }
   }
 
-  /// The bytes of `column`'s text as stored (UTF-8), read without counting characters.
+  /// The UTF-8 bytes of `column`'s text, not its characters (SQLite's `length` of text counts
+  /// characters; both still read the whole value).
   func byteLength(_ column: String) -> String {
     switch self {
     case .sqlite: "length(CAST(\(column) AS BLOB))"
