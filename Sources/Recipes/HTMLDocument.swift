@@ -109,8 +109,7 @@ struct HTMLDocument: Sendable {
     func breakLine() {
       // NB: markup often leaves a line break between an inline element and the comma after
       // it ("<span>Garlic</span>\n, minced"): no space before punctuation that follows.
-      var line = HTMLText.collapse(current)
-      if line.contains(" ,") { line = line.replacing(" ,", with: ",") }
+      let line = HTMLText.withoutSpaceBeforeComma(HTMLText.collapse(current))
       if !line.isEmpty { lines.append(line) }
       current = ""
     }

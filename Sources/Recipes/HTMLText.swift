@@ -20,25 +20,46 @@ enum HTMLText {
   /// that space's UTF-8 bytes once read as Latin-1 (a page's own mojibake: "2/3 cupÂ juice"),
   /// so it is a space too.
   static func collapse(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
+    // NB: this runs over every string of every import, so it works on scalars and bytes: a
+    // megabyte of text costs milliseconds here, where Characters cost a large part of a second.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
     var space = false
     var scalars = text.unicodeScalars.makeIterator()
     var next = scalars.next()
     while let scalar = next {
       next = scalars.next()
       if scalar == "\u{00AD}" { continue }
-      if scalar.properties.isWhitespace || scalar == "\u{200B}" || scalar == "\u{FEFF}"
-        || (scalar == "\u{00C2}" && next == "\u{00A0}")
-      {
-        space = !result.isEmpty
+      if isSpace(scalar) || (scalar == "\u{00C2}" && next == "\u{00A0}") {
+        space = !bytes.isEmpty
       } else {
-        if space { result.unicodeScalars.append(" ") }
+        if space { bytes.append(UInt8(ascii: " ")) }
         space = false
-        result.unicodeScalars.append(scalar)
+        UTF8.encode(scalar) { bytes.append($0) }
       }
     }
-    return result
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Whitespace as `collapse` counts it: Unicode's White_Space, and the zero-width space and
+  /// byte-order mark pages put between words.
+  private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII { return scalar == " " || (0x09...0x0D).contains(scalar.value) }
+    return scalar.properties.isWhitespace || scalar == "\u{200B}" || scalar == "\u{FEFF}"
+  }
+
+  /// The scalars that end a line, as `Character.isNewline` has them (a "\r\n" pair is two
+  /// here, with nothing between them).
+  private static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+    default: false
+    }
+  }
+
+  /// Whether `text` holds the byte `a` or the byte `b`.
+  private static func holds(_ text: some StringProtocol, _ a: UInt8, or b: UInt8) -> Bool {
+    text.utf8.contains { $0 == a || $0 == b }
   }
 
   /// A metadata string as lines of plain text: entities decoded, tags stripped (scripts and
@@ -48,19 +69,23 @@ enum HTMLText {
   }
 
   private static func lines(_ text: String, again: Bool) -> [String] {
-    guard text.contains(where: { $0 == "<" || $0 == "&" }) else {
-      return text.split(whereSeparator: \.isNewline).map { collapse(String($0)) }.filter {
-        !$0.isEmpty
-      }
+    guard holds(text, UInt8(ascii: "<"), or: UInt8(ascii: "&")) else {
+      return text.unicodeScalars.split(whereSeparator: isNewline).map { collapse(String($0)) }
+        .filter { !$0.isEmpty }
     }
     // NB: newlines in the string are content line breaks; HTML would fold them, so they
     // become <br> first.
-    var markup = "<html><body><div>"
-    for character in text {
-      if character.isNewline { markup += "<br>" } else { markup.append(character) }
+    var markup = Array("<html><body><div>".utf8)
+    markup.reserveCapacity(text.utf8.count + 64)
+    for scalar in text.unicodeScalars {
+      if isNewline(scalar) {
+        markup += "<br>".utf8
+      } else {
+        UTF8.encode(scalar) { markup.append($0) }
+      }
     }
-    markup += "</div></body></html>"
-    let document = HTMLDocument(bytes: Array(markup.utf8))
+    markup += "</div></body></html>".utf8
+    let document = HTMLDocument(bytes: markup)
     guard let body = document.descendants().first(where: { document.nodes[$0].name == "body" })
     else { return [] }
     var result = document.lines(of: body)
@@ -76,6 +101,7 @@ enum HTMLText {
 
   /// Whether a decoded line still holds an entity or something like a tag.
   private static func looksEncoded(_ line: String) -> Bool {
+    guard holds(line, UInt8(ascii: "<"), or: UInt8(ascii: "&")) else { return false }
     var previous: Character = " "
     for character in line {
       if previous == "<", character.isLetter || character == "/" || character == "!" {
@@ -100,7 +126,22 @@ enum HTMLText {
     if result.contains("((") && result.contains("))") {
       result = result.replacing("((", with: "(").replacing("))", with: ")")
     }
-    return dashAfterAmount(result.replacing(" ,", with: ","))
+    return dashAfterAmount(withoutSpaceBeforeComma(result))
+  }
+
+  /// `line` without the space before each comma ("sprouts , halved").
+  static func withoutSpaceBeforeComma(_ line: String) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(line.utf8.count)
+    var changed = false
+    for byte in line.utf8 {
+      if byte == UInt8(ascii: ","), bytes.last == UInt8(ascii: " ") {
+        bytes.removeLast()
+        changed = true
+      }
+      bytes.append(byte)
+    }
+    return changed ? String(decoding: bytes, as: UTF8.self) : line
   }
 
   /// "300g - dried chickpeas", "3 tbsp - olive oil": a dash a page draws between the amount

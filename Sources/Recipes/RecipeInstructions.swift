@@ -50,7 +50,7 @@ enum RecipeInstructions {
   /// A step that is only its own number's label ("Step 2", "Stap 3:"): a heading the page
   /// draws above each step, not a step.
   private static func isStepLabel(_ value: JSONValue) -> Bool {
-    guard let text = value["text"]?.stringValue, text.count <= 12 else { return false }
+    guard let text = value["text"]?.stringValue, text.dropFirst(12).isEmpty else { return false }
     var rest = Substring(HTMLText.collapse(text).lowercased())
     guard let word = HeadingRecipeReader.stepWords.first(where: { rest.hasPrefix($0) }) else {
       return false
@@ -148,26 +148,26 @@ enum RecipeInstructions {
   /// at the glued sentence ends; sentences a space apart stay one step. Any other line is
   /// one step.
   static func sentences(_ line: String) -> [String] {
-    let characters = Array(line)
+    let units = TextUnits(line)
     func ends(_ index: Int) -> Bool {
-      ".!?".contains(characters[index])
-        || (characters[index] == ")" && index > 0 && ".!?".contains(characters[index - 1]))
+      units.isOne(of: ".!?", at: index)
+        || (units.isOne(of: ")", at: index) && index > 0 && units.isOne(of: ".!?", at: index - 1))
     }
-    let glued = characters.indices.dropFirst().dropLast().contains { index in
-      characters[index] == "." && characters[index - 1].isLowercase
-        && characters[index + 1].isUppercase
+    let glued = units.indices.dropFirst().dropLast().contains { index in
+      units.isOne(of: ".", at: index) && units[index - 1].isLowercaseLetter
+        && units[index + 1].isUppercaseLetter
     }
     guard glued else { return [line] }
     var result: [String] = []
     var start = 0
-    for index in characters.indices.dropLast() where ends(index) {
+    for index in units.indices.dropLast() where ends(index) {
       let next = index + 1
-      if characters[next] == ")" { continue }
-      guard characters[next].isUppercase else { continue }
-      result.append(HTMLText.collapse(String(characters[start...index])))
+      if units.isOne(of: ")", at: next) { continue }
+      guard units[next].isUppercaseLetter else { continue }
+      result.append(HTMLText.collapse(units.string(start..<next)))
       start = next
     }
-    result.append(HTMLText.collapse(String(characters[start...])))
+    result.append(HTMLText.collapse(units.string(start..<units.count)))
     return result.filter { !$0.isEmpty }
   }
 
@@ -176,23 +176,27 @@ enum RecipeInstructions {
   /// The numbers must count up from 1 at the line's start, at least to 3, each after a space
   /// or a sentence's end and before no digit ("2.5 cups" is no step); else nil.
   static func numberedRun(_ line: String) -> [String]? {
-    let characters = Array(line)
+    // The run starts the line: a line that does not start with "1." is none.
+    guard let dot = line.utf8.firstIndex(where: { !(0x30...0x39).contains($0) }),
+      line.utf8[dot] == UInt8(ascii: "."), Int(line[..<dot]) == 1
+    else { return nil }
+    let units = TextUnits(line)
+    func isDigit(_ index: Int) -> Bool { units.isASCII(index) && units[index].isDigit }
     var markers: [(start: Int, end: Int)] = []
     var index = 0
-    while index < characters.count {
+    while index < units.count {
       let startsRun =
-        index == 0 || characters[index - 1].isWhitespace
-        || ".!?)".contains(characters[index - 1])
-        || (!characters[index - 1].isASCII && characters[index - 1].isLetter)
-      guard characters[index].isASCII, characters[index].isNumber, startsRun else {
+        index == 0 || units[index - 1].isSpace || units.isOne(of: ".!?)", at: index - 1)
+        || (!units.isASCII(index - 1) && units[index - 1].isLetter)
+      guard isDigit(index), startsRun else {
         index += 1
         continue
       }
       var end = index
-      while end < characters.count, characters[end].isASCII, characters[end].isNumber { end += 1 }
-      let number = Int(String(characters[index..<end])) ?? 0
-      if number == markers.count + 1, end < characters.count, characters[end] == ".",
-        end + 1 == characters.count || !characters[end + 1].isNumber
+      while end < units.count, isDigit(end) { end += 1 }
+      let number = Int(units.string(index..<end)) ?? 0
+      if number == markers.count + 1, end < units.count, units.isOne(of: ".", at: end),
+        end + 1 == units.count || !units[end + 1].isNumeral
       {
         markers.append((index, end + 1))
       }
@@ -200,8 +204,8 @@ enum RecipeInstructions {
     }
     guard markers.count >= 3, markers[0].start == 0 else { return nil }
     return markers.indices.map { position in
-      let stop = position + 1 < markers.count ? markers[position + 1].start : characters.count
-      return HTMLText.collapse(String(characters[markers[position].end..<stop]))
+      let stop = position + 1 < markers.count ? markers[position + 1].start : units.count
+      return HTMLText.collapse(units.string(markers[position].end..<stop))
     }.filter { !$0.isEmpty }
   }
 

@@ -7,17 +7,13 @@ enum RecipeNormalizer {
     var recipe: [String: JSONValue] = [:]
     let members = raw.objectValue ?? [:]
     // Everything else found, strings cleaned, passed through first; the known fields below
-    // replace theirs.
-    for (key, value) in members where key != "@context" {
+    // replace theirs. Names that are no schema.org terms but another recipe vocabulary's
+    // ("instructions", "yields", "title", ...) are not passed through: a reader of either
+    // vocabulary would take a page's stray `"instructions": []` for the recipe's steps.
+    for (key, value) in members where key != "@context" && !notPassedThrough.contains(key) {
       recipe[key] = clean(value, depth: 0)
     }
     recipe["@type"] = "Recipe"
-    // Names that are no schema.org terms but another recipe vocabulary's ("instructions",
-    // "yields", "title", ...) are not passed through: a reader of either vocabulary would
-    // take a page's stray `"instructions": []` for the recipe's steps.
-    for key in otherVocabulary { recipe.removeValue(forKey: key) }
-    recipe.removeValue(forKey: "recipeIngredient")
-    recipe.removeValue(forKey: "recipeInstructions")
     if let name = members["name"].flatMap(text) ?? members["headline"].flatMap(text) {
       recipe["name"] = .string(withoutNamespace(name))
     }
@@ -72,7 +68,9 @@ enum RecipeNormalizer {
   }
 
   /// Recipe field names of recipe-scrapers' vocabulary that schema.org does not define.
-  private static let otherVocabulary = [
+  /// Members read below rather than passed through: the lists, and another vocabulary's names.
+  private static let notPassedThrough: Set<String> = [
+    "recipeIngredient", "recipeInstructions",
     "ingredients", "instructions", "instructions_list", "title", "yields", "total_time",
   ]
 

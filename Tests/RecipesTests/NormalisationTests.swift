@@ -225,6 +225,32 @@ struct NormalisationTests {
     }
   }
 
+  @Test("the rules that read a line letter by letter read a letter and its accents as one")
+  func combiningMarks() {
+    // "é" written as "e" and U+0301 (as macOS often stores it) is a lower-case letter before
+    // the glued full stop, as "é" in one scalar is.
+    for accent in ["\u{00E9}", "e\u{0301}"] {
+      #expect(
+        RecipeInstructions.sentences("Make the pur\(accent)e.Add the caf\(accent).Serve.") == [
+          "Make the pur\(accent)e.", "Add the caf\(accent).", "Serve.",
+        ])
+    }
+    // A digit with a mark on it ("1" and U+0301) is no step number.
+    #expect(RecipeInstructions.numberedRun("1\u{0301}. Mix. 2. Bake. 3. Cool.") == nil)
+    #expect(RecipeInstructions.numberedRun("1. Mix. 2\u{0301}. Bake. 3. Cool.") == nil)
+    #expect(
+      RecipeInstructions.numberedRun("1. Hache\u{0301}. 2. Saute\u{0301}. 3. Servi.") == [
+        "Hache\u{0301}.", "Saute\u{0301}.", "Servi.",
+      ])
+    // A line of thousands of glued sentences or numbered steps is read in one pass.
+    let long = String(repeating: "stir.Then ", count: 20_000)
+    #expect(RecipeInstructions.sentences(long).count == 20_001)
+    let numbered = (1...5_000).map { "\($0). Stir." }.joined(separator: " ")
+    #expect(RecipeInstructions.numberedRun(numbered)?.count == 5_000)
+    let spaced = " a\u{00A0}\u{2003}b\u{00AD}c\u{200B}\r\n\u{00C2}\u{00A0}d\u{0301} "
+    #expect(HTMLText.collapse(spaced) == "a bc d\u{0301}")
+  }
+
   @Test("a step that is only its number's label (\"Step 2\") is no step")
   func stepLabels() throws {
     let html = RecipePages.page(
