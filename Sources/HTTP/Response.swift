@@ -7,6 +7,10 @@ public struct Response: Sendable {
     didSet { preparedFields = nil }
   }
   public var body: [UInt8]
+  /// Held while the body waits to be written, and let go once it is written or the connection
+  /// closes: a handler that bounds how many big answers wait at once (a book export) hands
+  /// its place here, and the place comes back when its object is freed.
+  public var heldUntilWritten: (any AnyObject & Sendable)?
   /// The header fields already serialized by `prepare()`, for a response sent many times (a
   /// cached file); cleared whenever `headers` changes, so it never goes stale.
   public private(set) var preparedFields: [UInt8]?

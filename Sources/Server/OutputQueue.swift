@@ -22,12 +22,13 @@ struct OutputQueue {
   private enum Chunk {
     /// A range of `staged`.
     case staged(Range<Int>)
-    case bytes([UInt8])
+    /// Bytes as they came, and what their response holds until they are written.
+    case bytes([UInt8], held: (any AnyObject & Sendable)?)
 
     var count: Int {
       switch self {
       case .staged(let range): range.count
-      case .bytes(let bytes): bytes.count
+      case .bytes(let bytes, _): bytes.count
       }
     }
   }
@@ -59,10 +60,11 @@ struct OutputQueue {
     byteCount += staged.count - start
   }
 
-  /// Appends bytes as they are, without copying them.
-  mutating func append(_ bytes: [UInt8]) {
+  /// Appends bytes as they are, without copying them; `held` is let go once they are written
+  /// (or dropped).
+  mutating func append(_ bytes: [UInt8], holding held: (any AnyObject & Sendable)? = nil) {
     guard !bytes.isEmpty else { return }
-    chunks.append(.bytes(bytes))
+    chunks.append(.bytes(bytes, held: held))
     byteCount += bytes.count
   }
 
@@ -130,7 +132,7 @@ struct OutputQueue {
           mutating: staging.baseAddress! + range.lowerBound + start),
         iov_len: range.count - start)
       return gather(index + 1, staging: staging, into: vectors, filled: filled + 1, body)
-    case .bytes(let bytes):
+    case .bytes(let bytes, _):
       return bytes.withUnsafeBytes { pinned in
         vectors[filled] = iovec(
           iov_base: UnsafeMutableRawPointer(mutating: pinned.baseAddress! + start),

@@ -52,7 +52,7 @@ import Testing
 
   @Test func helpListsEveryLimitWithItsDefaultAndFitsEightyColumns() {
     let help = Limits.helpText
-    #expect(Limits.all.count == 72)
+    #expect(Limits.all.count == 73)
     #expect(Set(Limits.all.map(\.name)).count == Limits.all.count)
     for option in Limits.all {
       #expect(help.contains("--\(option.name) (default \(option.shownDefault))"), "\(option.name)")

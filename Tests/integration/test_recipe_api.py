@@ -2,6 +2,8 @@
 save, list, search, tag, export and re-import unchanged; bad input stores nothing."""
 import json
 import pathlib
+import socket
+import time
 
 from helpers import request
 
@@ -239,3 +241,81 @@ def test_the_list_comes_in_pages(start_playfield):
     # The export holds every recipe, past the list's 1,000 (it stopped there before).
     exported = request(server.url + "/api/recipes/export", headers=bearer(token))[2]
     assert len(exported["recipes"]) == 1050
+
+
+def test_book_exports_wait_for_a_place_until_their_answers_are_written(start_playfield):
+    """An export holds its whole book in memory until its peer has read it: one per address
+    and --recipe-exports across the server, each place given back once its answer is written
+    or its connection closes. (Before, one client asking again and again on connections it
+    never read held 28 exports of 64 MiB, 2 GB, at once.)"""
+    server = start_playfield("--recipe-exports", "1", "--recipe-imports-per-minute", "1000")
+    big = dict(SOUP, description="simmer " * 34_000)  # about 238 KB stored
+    for batch in range(8):  # 32 recipes, about 7.6 MB: more than the sockets' buffers take
+        book = {"playfield": "recipe-book", "version": 1, "recipes": [
+            {"recipe": dict(big, name=f"Soup {batch * 4 + n}"), "tags": []} for n in range(4)]}
+        assert ld(server, book, "?save=1")[0] == 201
+
+    def ask(address="127.0.0.1"):
+        """A connection that asked for the export and has read its head: (status, head, it)."""
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.bind((address, 0))
+        sock.settimeout(20)
+        sock.connect((server.host, server.port))
+        sock.sendall(f"GET /api/recipes/export HTTP/1.1\r\nHost: {server.host}:{server.port}"
+                     "\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            assert chunk, head
+            head += chunk
+        return int(head.split(b" ")[1]), head, sock
+
+    def first_refusal(address="127.0.0.1", seconds=10):
+        """Asks until an export is refused: its status and head (None if none within)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            status, head, sock = ask(address)
+            sock.close()
+            if status != 200:
+                return status, head
+            time.sleep(0.05)
+        return None
+
+    def first_answer(seconds=10):
+        """Asks until an export is answered: its status and body (the last refusal if none)."""
+        end = time.monotonic() + seconds
+        status, _, body = request(server.url + "/api/recipes/export")
+        while status != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+            status, _, body = request(server.url + "/api/recipes/export")
+        return status, body
+
+    # A peer that does not read holds the one place: its head arrives, its body waits.
+    status, head, stalled = ask()
+    assert status == 200, head
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:")))
+    assert length > 7_000_000
+    refused = first_refusal()
+    assert refused is not None and refused[0] == 429 and b"Retry-After: 5" in refused[1], refused
+    status, _, body = request(server.url + "/api/recipes/export")
+    assert status == 429 and "--recipe-exports" in body["error"], body
+    # Another address finds the server's places taken.
+    other = first_refusal("127.0.0.2")
+    assert other is not None and other[0] == 503 and b"Retry-After: 5" in other[1], other
+    # Read to the end, the answer is whole, and the place comes back.
+    received = bytearray(head[head.index(b"\r\n\r\n") + 4:])
+    while len(received) < length:
+        chunk = stalled.recv(1 << 20)
+        assert chunk, len(received)
+        received += chunk
+    stalled.close()
+    assert len(json.loads(received)["recipes"]) == 32
+    status, body = first_answer()
+    assert status == 200 and len(body["recipes"]) == 32, status
+    # A peer that hangs up without reading its answer gives its place back too.
+    status, _, hung_up = ask()
+    assert status == 200
+    hung_up.close()
+    assert first_answer()[0] == 200

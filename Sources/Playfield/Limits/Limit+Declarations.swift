@@ -53,6 +53,11 @@ extension Limit where Value == Int {
     "recipe-fetches-per-client", 2, from: 1, to: 10_000,
     help: "Recipe imports by URL one client may have fetching or waiting; past it, 429 with "
       + "Retry-After.")
+  public static let recipeExports = Limit(
+    "recipe-exports", 2, from: 1, to: 256,
+    help: "Book exports being built or written at once, across all clients, and at most one "
+      + "per address (an export holds its whole book in memory until it is written); past it, "
+      + "429 (the address's) or 503, with Retry-After.")
   public static let recipeFetchQueue = Limit(
     "recipe-fetch-queue", 32, from: 1, to: 100_000,
     help: "Recipe imports by URL waiting for a fetch across all clients; past it, 503 with "

@@ -36,6 +36,7 @@ extension Limits {
     Option(.recipeImportBytes),
     Option(.recipeImportsPerMinute), Option(.recipeFetches), Option(.recipeFetchesPerClient),
     Option(.recipeFetchQueue), Option(.recipeFetchBytes), Option(.recipeFetchTimeout),
+    Option(.recipeExports),
     Option(.shoppingChangesPerMinute), Option(.shoppingMessageBytes),
     Option(.familiesPerAddress), Option(.idlePause),
     Option(.sessionMaxAge), Option(.replayChunkInputs), Option(.tileRendersPerClient),

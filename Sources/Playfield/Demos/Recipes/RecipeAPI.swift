@@ -28,6 +28,8 @@ final class RecipeAPI: Sendable {
   /// Where imports by URL run, a few at a time, each charged to its client
   /// (`--recipe-fetches`, `--recipe-fetches-per-client`, `--recipe-fetch-queue`).
   let fetches: StoreCalls
+  /// Book exports being built or written (`--recipe-exports`).
+  let exports: ExportPlaces
 
   init(
     store: (any SessionStore)?, wallClock: @escaping @Sendable () -> Double,
@@ -45,6 +47,7 @@ final class RecipeAPI: Sendable {
     self.shopping = ShoppingHub(
       store: store, changesPerMinute: limits[.shoppingChangesPerMinute], wallClock: wallClock,
       watchInterval: sharedStore ? .seconds(1) : nil)
+    self.exports = ExportPlaces(capacity: limits[.recipeExports])
     self.fetcher = RecipeFetcher(
       allowedHosts: Set(fetchAllowedHosts.map { $0.lowercased() }),
       maxBytes: limits[.recipeFetchBytes], timeout: limits[.recipeFetchTimeout])
@@ -253,6 +256,7 @@ final class RecipeAPI: Sendable {
 
   func export(_ request: Request, client: ClientKey) -> Response {
     answer(request, client: client, need: .read) { store, book in
+      let place = try exportPlace(for: client)
       let recipes =
         try book.map {
           // NB: every recipe, however many the book may hold (--recipes-per-book).
@@ -262,7 +266,24 @@ final class RecipeAPI: Sendable {
       var response = Response.json(Self.exported(entries))
       response.headers.set(
         "Content-Disposition", "attachment; filename=\"recipe-book.json\"")
+      response.heldUntilWritten = place
       return response
+    }
+  }
+
+  /// A place for an export to `client`'s address, or the answer that says none is free.
+  private func exportPlace(for client: ClientKey) throws(APIError) -> ExportPlaces.Place {
+    do {
+      return try exports.take(for: client.address)
+    } catch {
+      var refusal =
+        error == .address
+        ? APIError(
+          .tooManyRequests,
+          "an export to this address is still being built or written (--recipe-exports)")
+        : APIError(.serviceUnavailable, "too many book exports at once (--recipe-exports)")
+      refusal.headers.set("Retry-After", "5")
+      throw refusal
     }
   }
 
