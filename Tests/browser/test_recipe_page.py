@@ -157,6 +157,33 @@ def test_file_import_and_keyboard_only(playfield, watched, tmp_path):
     assert focused == "rb-sort"
 
 
+def test_a_book_file_larger_than_one_import_goes_in_parts(playfield, watched, tmp_path):
+    """A book export of 1.4 MB (six recipes of 238 KB), more than one import may send (1 MiB):
+    the page sends it in parts, in order, and the book holds all six. (Before, the server
+    answered 413 and the page said so: a book over 1 MiB could not come back from its own
+    export.)"""
+    page = open_book(watched, playfield.url)
+    book = {"playfield": "recipe-book", "version": 1, "recipes": [
+        {"recipe": {"@context": "https://schema.org", "@type": "Recipe", "name": f"Big soup {n}",
+                    "recipeIngredient": ["1 onion"], "description": "simmer " * 34_000},
+         "tags": []} for n in range(6)]}
+    path = tmp_path / "book.json"
+    path.write_text(json.dumps(book))
+    assert path.stat().st_size > 1 << 20
+    page.page.locator("#rb-file").set_input_files(str(path))
+    page.page.wait_for_function(
+        "() => document.querySelector('.rb-message').textContent.startsWith('Imported')")
+    assert page.page.locator(".rb-message").inner_text() == "Imported 6 recipes into your book."
+    page.page.wait_for_function(
+        "() => [...document.querySelectorAll('.rb-entry')].filter(e => e.textContent.startsWith('Big soup')).length === 6")
+    exported = json.loads(page.page.evaluate(
+        "async () => (await fetch('/api/recipes/export', {headers: {Authorization: "
+        "'Bearer ' + localStorage.getItem('playfield.recipes.token')}})).text()"))
+    names = [entry["recipe"]["name"] for entry in exported["recipes"]]
+    assert names[-6:] == [f"Big soup {n}" for n in range(6)]
+    assert_accessible(page)
+
+
 class _Other(http.server.BaseHTTPRequestHandler):
     body = PAGE.encode()
 

@@ -30,7 +30,12 @@ function headers(extra = {}) {
 async function call(path, init = {}) {
   const response = await fetch(path, { ...init, headers: headers(init.headers), cache: "no-store" });
   const body = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) throw new Error(body?.error ?? `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(body?.error ?? `the server answered ${response.status}`);
+    error.status = response.status;
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw error;
+  }
   return body;
 }
 
@@ -38,8 +43,74 @@ function say(text) {
   message.textContent = text;
 }
 
+/** Most bytes of one import's body: the server takes 1 MiB (`--recipe-import-bytes`). */
+const importBytes = 1_000_000;
+
+/** A book export cut into book exports of at most `limit` bytes of JSON each, in order. */
+function bookParts(book, limit = importBytes) {
+  const size = (value) => new TextEncoder().encode(JSON.stringify(value)).length;
+  const { recipes, ...envelope } = book;
+  const empty = size({ ...envelope, recipes: [] });
+  const parts = [];
+  let current = [];
+  let bytes = empty;
+  for (const entry of recipes) {
+    const grows = size(entry) + 1; // and "," before the next
+    if (current.length && bytes + grows > limit) {
+      parts.push({ ...envelope, recipes: current });
+      [current, bytes] = [[], empty];
+    }
+    current.push(entry);
+    bytes += grows;
+  }
+  parts.push({ ...envelope, recipes: current });
+  return parts;
+}
+
+/** Stores a book export larger than one import may send, part by part, in order; a part
+ * refused for the imports a minute allows goes again after the wait the server names. */
+async function importBook(book) {
+  const parts = bookParts(book);
+  let imported = 0;
+  try {
+    for (const [index, part] of parts.entries()) {
+      say(`Importing part ${index + 1} of ${parts.length}…`);
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const init = { method: "POST", body: JSON.stringify(part), headers: { "Content-Type": "application/ld+json" } };
+          const saved = await call("/api/recipes/import?save=1", init);
+          if (saved.book?.token) localStorage.setItem(tokenKey, saved.book.token);
+          imported += saved.imported;
+          break;
+        } catch (error) {
+          if (error.status !== 429 || !error.retryAfter || attempt === 5) throw error;
+          say(`Imported ${imported} recipes; waiting ${error.retryAfter} s for the server to take more…`);
+          await new Promise((resolve) => setTimeout(resolve, error.retryAfter * 1000));
+        }
+      }
+    }
+    say(`Imported ${imported} recipes into your book.`);
+  } catch (error) {
+    say(`Imported ${imported} of ${book.recipes.length} recipes, then stopped: ${error.message}`);
+  }
+  await refresh();
+}
+
+/** The book export `text` holds when it is one too large for one import, else null. */
+function largeBook(text) {
+  if (new TextEncoder().encode(text).length <= importBytes) return null;
+  try {
+    const value = JSON.parse(text);
+    return value?.playfield === "recipe-book" && Array.isArray(value.recipes) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Imports `text` (a page or JSON) and shows it, unsaved; `save` stores it at once. */
 async function importText(text, url = "", save = false) {
+  const book = largeBook(text);
+  if (book) return importBook(book);
   const trimmed = text.trimStart();
   const type = trimmed.startsWith("{") || trimmed.startsWith("[") ? "application/ld+json" : "text/html";
   const query = new URLSearchParams();

@@ -1,4 +1,6 @@
 """Client: the recipe book (import a page or JSON-LD, list, get, export and import back)."""
+import json
+
 import pytest
 
 from playfield_client import Client, HTTPError
@@ -29,6 +31,36 @@ def test_import_list_get_export_and_import_back(start_server):
     answer = other.import_recipes(exported)
     assert answer["imported"] == 2
     assert other.export_recipes() == exported
+
+
+@pytest.mark.slow
+def test_a_book_larger_than_one_import_goes_back_in_parts_unchanged(start_server):
+    """A book's export may pass the 1 MiB one import may send (six recipes of about 238 KB
+    here); `import_recipes` sends it in parts, in order, and waits out the imports a minute
+    allows (3 here, so the last part waits for its minute). (Before, the server answered 413
+    and a book over 1 MiB could not be brought back from its own export.)"""
+    args = ("--recipe-imports-per-minute", "3")
+    owner = Client(start_server(args=args).url)
+    book = {"playfield": "recipe-book", "version": 1, "recipes": [
+        {"recipe": {"@context": "https://schema.org", "@type": "Recipe", "name": f"Soup {n}",
+                    "recipeIngredient": ["1 onion"], "description": f"{n} " + "simmer " * 34_000},
+         "tags": [f"t{n}"]} for n in range(6)]}
+    parts = owner._book_parts(book, 1_000_000)
+    assert [len(part["recipes"]) for part in parts] == [4, 2]
+    assert owner.import_recipes(book)["imported"] == 6
+    exported = owner.export_recipes()
+    assert len(json.dumps(exported).encode()) > 1 << 20
+    with pytest.raises(HTTPError) as whole:
+        owner._request("POST", "/api/recipes/import", data=json.dumps(exported).encode(),
+                       content_type="application/json")
+    assert whole.value.status == 413
+    other = Client(start_server(args=args).url)
+    parts = other._book_parts(exported, 300_000)
+    assert len(parts) == 6  # more parts than the minute allows: one waits for its Retry-After
+    answer = other.import_recipes(exported, part_bytes=300_000)
+    assert answer["imported"] == 6 and len(answer["ids"]) == 6
+    assert other.export_recipes() == exported
+    assert [r["name"] for r in other.recipes()] == [f"Soup {n}" for n in range(6)]
 
 
 def test_a_page_without_a_recipe_says_what_was_looked_for(client):

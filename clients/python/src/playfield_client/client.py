@@ -5,6 +5,7 @@ in a worker thread, so both have one implementation.
 """
 import asyncio
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -64,7 +65,9 @@ class Client:
                 message, field = problem.get("error", ""), problem.get("field")
             except ValueError:
                 message, field = payload.decode(errors="replace").strip() or error.reason, None
-            raise HTTPError(error.code, message, field, method, path) from None
+            wait = error.headers.get("Retry-After", "")
+            retry_after = float(wait) if wait.isdigit() else None
+            raise HTTPError(error.code, message, field, method, path, retry_after) from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
             raise PlayfieldError(f"cannot reach {self.base_url}: {reason}") from None
@@ -247,13 +250,62 @@ class Client:
         export: JSONObject = self._request("GET", "/api/recipes/export", token=token)
         return export
 
-    def import_recipes(self, export: JSONObject, token: str | None = None) -> JSONObject:
-        """Stores every recipe of a book export; returns `{"imported", "ids"}` (and `book`
-        when this made the book)."""
-        result: JSONObject = self._request(
-            "POST", "/api/recipes/import?save=1", token=token, data=json.dumps(export).encode(),
-            content_type="application/json")
+    def import_recipes(self, export: JSONObject, token: str | None = None,
+                       part_bytes: int = 1_000_000) -> JSONObject:
+        """Stores every recipe of a book export, in order; returns `{"imported", "ids"}` (and
+        `book` when this made the book).
+
+        An export larger than one import may send (1 MiB) goes in parts of at most
+        `part_bytes`, each a book export of its own, stored in one transaction; a part refused
+        for the imports a minute allows is sent again after the wait the server names. If a
+        part fails, `HTTPError` is raised and the parts before it stay stored."""
+        result: JSONObject = {"imported": 0, "ids": []}
+        for part in self._book_parts(export, part_bytes):
+            answer = self._import_part(part, token)
+            result["imported"] += answer["imported"]
+            result["ids"] += answer["ids"]
+            if "book" in answer:
+                result["book"] = answer["book"]
         return result
+
+    @staticmethod
+    def _book_parts(export: JSONObject, part_bytes: int) -> "list[JSONObject]":
+        """`export` cut into book exports of at most `part_bytes` of JSON each (a recipe larger
+        than that alone goes alone); anything but a book export, whole, for the server to
+        judge."""
+        entries = export.get("recipes") if isinstance(export, dict) else None
+        if not isinstance(entries, list) or len(json.dumps(export).encode()) <= part_bytes:
+            return [export]
+        envelope = {key: value for key, value in export.items() if key != "recipes"}
+        empty = len(json.dumps(dict(envelope, recipes=[])).encode())
+        parts: list[JSONObject] = []
+        current: list[Any] = []
+        size = empty
+        for entry in entries:
+            grows = len(json.dumps(entry).encode()) + 2  # and ", " before the next
+            if current and size + grows > part_bytes:
+                parts.append(dict(envelope, recipes=current))
+                current, size = [], empty
+            current.append(entry)
+            size += grows
+        parts.append(dict(envelope, recipes=current))
+        return parts
+
+    def _import_part(self, part: JSONObject, token: str | None, attempts: int = 5) -> JSONObject:
+        """One part of a book export stored, waiting out (up to `attempts` times) the imports a
+        minute allows."""
+        attempt = 1
+        while True:
+            try:
+                answer: JSONObject = self._request(
+                    "POST", "/api/recipes/import?save=1", token=token,
+                    data=json.dumps(part).encode(), content_type="application/json")
+                return answer
+            except HTTPError as error:
+                if error.status != 429 or error.retry_after is None or attempt == attempts:
+                    raise
+                attempt += 1
+                time.sleep(error.retry_after)
 
     # Tiles
 

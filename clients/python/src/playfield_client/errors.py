@@ -6,16 +6,18 @@ class PlayfieldError(Exception):
 
 
 class HTTPError(PlayfieldError):
-    """The HTTP API refused a request: `status`, the server's `message`, and the `field` to
-    blame when it named one (e.g. `config.balls`)."""
+    """The HTTP API refused a request: `status`, the server's `message`, the `field` to
+    blame when it named one (e.g. `config.balls`), and the seconds its `Retry-After` asked to
+    wait (`retry_after`, None without one)."""
 
     def __init__(self, status: int, message: str, field: str | None = None, method: str = "GET",
-                 path: str = "") -> None:
+                 path: str = "", retry_after: float | None = None) -> None:
         self.status = status
         self.message = message
         self.field = field
         self.method = method
         self.path = path
+        self.retry_after = retry_after
         where = f" (field {field})" if field else ""
         super().__init__(f"{method} {path}: {status} {message}{where}")
 
