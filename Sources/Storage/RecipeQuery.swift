@@ -10,6 +10,9 @@ public struct RecipeQuery: Sendable, Equatable {
     case oldest
   }
 
+  /// Most words one search may have (`searchWords`): each is a prefix search of its own.
+  public static let maxWords = 32
+
   /// Words every listed recipe contains (full text: name, ingredients, steps, keywords).
   public var text: String?
   /// A tag every listed recipe has.
@@ -47,7 +50,7 @@ public struct RecipeQuery: Sendable, Equatable {
   }
 
   /// Letters and digits of `text`, lowercased, split at everything else.
-  var searchWords: [String] {
+  public var searchWords: [String] {
     guard let text else { return [] }
     return text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
   }

@@ -82,6 +82,11 @@ def test_save_list_get_search_tag_and_delete(start_playfield):
     newest = request(server.url + "/api/recipes?sort=newest")[2]["recipes"]
     assert [r["id"] for r in newest] == [soup["id"], plum]
     assert request(server.url + "/api/recipes?sort=sideways")[0] == 400
+    # Each word is a prefix search of its own: at most 32 (punctuation between them is no word).
+    words = "%20".join(["tomat"] * 32)
+    assert [r["id"] for r in request(server.url + f"/api/recipes?q={words},,,")[2]["recipes"]] == [soup["id"]]
+    status, _, error = request(server.url + f"/api/recipes?q={words}%20soup")
+    assert status == 400 and error["field"] == "q" and "32 words" in error["error"], error
     status, _, one = request(server.url + f"/api/recipes/{plum}")
     assert status == 200 and one == {k: v for k, v in saved.items() if k != "book"}
     status, _, tagged = request(server.url + f"/api/recipes/{plum}", "PATCH", {"tags": ["cake", "Sweet things"]})
