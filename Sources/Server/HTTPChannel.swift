@@ -189,7 +189,8 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
         output.stage {
           ResponseSerializer.appendHead(response, date: loop.date, keepAlive: keepAlive, to: &$0)
         }
-        if !omitBody { output.append(response.body, holding: response.heldUntilWritten) }
+        if !omitBody { output.append(response.body) }
+        if let held = response.heldUntilWritten { output.hold(held) }
         // A long pipeline: write now, so that a peer that does not read is noticed (and its
         // later requests held back) before much is queued.
         if output.byteCount > Self.flushThreshold { flush() }

@@ -22,19 +22,21 @@ struct OutputQueue {
   private enum Chunk {
     /// A range of `staged`.
     case staged(Range<Int>)
-    /// Bytes as they came, and what their response holds until they are written.
-    case bytes([UInt8], held: (any AnyObject & Sendable)?)
+    case bytes([UInt8])
 
     var count: Int {
       switch self {
       case .staged(let range): range.count
-      case .bytes(let bytes, _): bytes.count
+      case .bytes(let bytes): bytes.count
       }
     }
   }
 
   private var staged: [UInt8] = []
   private var chunks: [Chunk] = []
+  /// What the queued responses hold until they are written (`Response.heldUntilWritten`): let
+  /// go once everything queued is written, or dropped.
+  private var held: [any AnyObject & Sendable] = []
   /// Index of the first chunk not completely written.
   private var first = 0
   /// How much of `chunks[first]` is already written.
@@ -60,18 +62,23 @@ struct OutputQueue {
     byteCount += staged.count - start
   }
 
-  /// Appends bytes as they are, without copying them; `held` is let go once they are written
-  /// (or dropped).
-  mutating func append(_ bytes: [UInt8], holding held: (any AnyObject & Sendable)? = nil) {
+  /// Appends bytes as they are, without copying them.
+  mutating func append(_ bytes: [UInt8]) {
     guard !bytes.isEmpty else { return }
-    chunks.append(.bytes(bytes, held: held))
+    chunks.append(.bytes(bytes))
     byteCount += bytes.count
+  }
+
+  /// Keeps `object` until everything queued so far (and after) is written, or dropped.
+  mutating func hold(_ object: any AnyObject & Sendable) {
+    held.append(object)
   }
 
   /// Drops everything not yet written.
   mutating func removeAll() {
     staged = []
     chunks = []
+    held = []
     first = 0
     offset = 0
     byteCount = 0
@@ -96,6 +103,7 @@ struct OutputQueue {
     // Everything is out: keep the buffers' capacity for the next response.
     staged.removeAll(keepingCapacity: true)
     chunks.removeAll(keepingCapacity: true)
+    if !held.isEmpty { held.removeAll() }
     first = 0
     offset = 0
     return .done
@@ -132,7 +140,7 @@ struct OutputQueue {
           mutating: staging.baseAddress! + range.lowerBound + start),
         iov_len: range.count - start)
       return gather(index + 1, staging: staging, into: vectors, filled: filled + 1, body)
-    case .bytes(let bytes, _):
+    case .bytes(let bytes):
       return bytes.withUnsafeBytes { pinned in
         vectors[filled] = iovec(
           iov_base: UnsafeMutableRawPointer(mutating: pinned.baseAddress! + start),
