@@ -181,6 +181,14 @@ def test_a_book_file_larger_than_one_import_goes_in_parts(playfield, watched, tm
         "'Bearer ' + localStorage.getItem('playfield.recipes.token')}})).text()"))
     names = [entry["recipe"]["name"] for entry in exported["recipes"]]
     assert names[-6:] == [f"Big soup {n}" for n in range(6)]
+    # A search of more words than the server takes says so, as a search, not as a broken book.
+    page.page.locator("#rb-q").fill(" ".join(["soup"] * 33))
+    page.page.locator("#rb-q").press("Enter")
+    page.page.wait_for_function(
+        "() => document.querySelector('.rb-message').textContent.startsWith('Not searched')")
+    assert page.page.locator(".rb-message").inner_text() == (
+        "Not searched: the search has 33 words, more than the 32 one search may have")
+    page.allow(lambda problem: "400" in problem)
     assert_accessible(page)
 
 

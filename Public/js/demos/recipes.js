@@ -193,6 +193,7 @@ async function refresh(append = false) {
       say("That book's link no longer works (revoked?): this is your own book.");
       return refresh();
     }
+    if (error.status === 400 && q) return say(`Not searched: ${error.message}`);
     return say(`The book cannot be read: ${error.message}`);
   }
   // Only the owner's token may hand out and revoke links: a link's reader never sees them.

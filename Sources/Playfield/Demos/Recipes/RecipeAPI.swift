@@ -231,9 +231,11 @@ final class RecipeAPI: Sendable {
         text: query["q"], tag: query["tag"], sort: sort, limit: limit + 1, offset: offset)
       // NB: each word is a prefix search of its own: 2,000 one-letter words in a URL held a
       // store worker for 0.7 s over a book of 2,000 recipes.
-      guard listed.searchWords.count <= RecipeQuery.maxWords else {
+      let words = listed.searchWords.count
+      guard words <= RecipeQuery.maxWords else {
         throw APIError(
-          .badRequest, "q has more than \(RecipeQuery.maxWords) words; search with fewer",
+          .badRequest,
+          "the search has \(words) words, more than the \(RecipeQuery.maxWords) one search may have",
           field: "q")
       }
       let recipes = try book.map { try store.recipes(bookID: $0.id, query: listed) } ?? []
