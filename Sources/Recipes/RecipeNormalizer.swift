@@ -67,8 +67,8 @@ enum RecipeNormalizer {
     return String(rest)
   }
 
-  /// Recipe field names of recipe-scrapers' vocabulary that schema.org does not define.
-  /// Members read below rather than passed through: the lists, and another vocabulary's names.
+  /// Members read below rather than passed through: the lists, and the field names of
+  /// recipe-scrapers' vocabulary that schema.org does not define.
   private static let notPassedThrough: Set<String> = [
     "recipeIngredient", "recipeInstructions",
     "ingredients", "instructions", "instructions_list", "title", "yields", "total_time",
