@@ -491,8 +491,9 @@ class AsyncClient:
     async def export_recipes(self, token: str | None = None) -> JSONObject:
         return await asyncio.to_thread(self._client.export_recipes, token)
 
-    async def import_recipes(self, export: JSONObject, token: str | None = None) -> JSONObject:
-        return await asyncio.to_thread(self._client.import_recipes, export, token)
+    async def import_recipes(self, export: JSONObject, token: str | None = None,
+                             part_bytes: int = 1_000_000) -> JSONObject:
+        return await asyncio.to_thread(self._client.import_recipes, export, token, part_bytes)
 
     async def tile(self, zoom: int, x: int, y: int, iterations: int | None = None,
                    palette: str | None = None,
