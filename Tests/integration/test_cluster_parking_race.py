@@ -21,7 +21,7 @@ import pytest
 from deadline import wait_until
 from helpers import request
 from test_cluster_parking import OTHERS, OWNER, PER_CLIENT, create, leased
-from test_partition import Partition, behind_proxy
+from test_partition import Partition, behind_proxy, query
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
 
@@ -112,8 +112,24 @@ def test_a_return_refused_by_the_exact_count_leaves_no_park(two_processes):
         return request(f"{a.url}/api/sessions/{parked}", headers=OWNER, timeout=40)
 
     answer = held_while(gate, owner_asks_on_a, lambda: create(b, OWNER))
-    # Before, the session parked for the return stayed parked too (parkedSessions 2).
-    assert_brought_back(postgres, a, answer, others, parks=parks_before + 1, parked=1)
+    status, _, body = answer
+    if status == 429:
+        # Before, the session parked for the return stayed parked too (parkedSessions 2).
+        assert_brought_back(postgres, a, answer, others, parks=parks_before + 1, parked=1)
+        return
+    # NB: `a` holds the returning session's lease from before its first count, so `b` counts it
+    # and makes room by parking the owner's own idle session there; whether `a`'s exact count
+    # still sees that one live depends on when `b`'s release lands (a wait of the store, not of
+    # this test): then no admission was too many, and the return is let in. It took the place
+    # made for it (that park stays), and the owner holds no more live sessions than it may.
+    assert status == 200, body
+    assert a.server.read_log().count("parked: idle and unwatched") == parks_before + 1
+    assert parked_sessions(a) == 1
+    assert "to make room" in b.server.read_log()
+    owner_live = ("SELECT count(*) FROM sessions WHERE lease_owner IS NOT NULL "
+                  f"AND owner_client LIKE '{OWNER['X-Forwarded-For']}%'")
+    wait_until(lambda: int(query(postgres, owner_live)) <= PER_CLIENT, 20,
+               "the owner back within its live sessions across the cluster")
 
 
 def test_an_address_bound_refused_by_the_exact_count_leaves_no_park(two_processes):
