@@ -62,6 +62,11 @@ function piecesBySquare(board) {
   return found;
 }
 
+/** A square's name alone: "column 3, row 2", or "goal, row 4" in a goal. */
+function squareName(x, y, columns) {
+  return x < 0 || x === columns ? `goal, row ${y + 1}` : `column ${x + 1}, row ${y + 1}`;
+}
+
 /** The pitch as buttons: columns + 2 wide (the goals), rows high. */
 function buildPitch(demo) {
   const stage = $(".stage", demo.root);
@@ -80,9 +85,11 @@ function buildPitch(demo) {
         continue;
       }
       const inArea = !isGoal && y >= areaRows[0] && y <= areaRows[1] && (x < areaDepth || x >= columns - areaDepth);
+      // NB: named from the start; the first redraw adds who stands there (a check run
+      // between the build and that redraw found nameless buttons).
       const cell = el("button", {
         type: "button", class: `square${isGoal ? " goal" : ""}${inArea ? " area" : ""}`,
-        tabindex: "-1", dataset: { x, y },
+        tabindex: "-1", dataset: { x, y }, "aria-label": squareName(x, y, columns),
       });
       cell.addEventListener("click", () => pick(x, y, demo));
       cell.addEventListener("focus", () => (game.focus = [x, y]));
@@ -197,7 +204,7 @@ function render(demo) {
     cell.classList.toggle("selected", Boolean(mine && piece.number === game.selected));
     cell.classList.toggle("movable", Boolean(mine && movable.has(piece.number)));
     cell.classList.toggle("target", lit.has(k));
-    let label = x < 0 || x === game.hello.pitch.columns ? `goal, row ${y + 1}` : `column ${x + 1}, row ${y + 1}`;
+    let label = squareName(x, y, game.hello.pitch.columns);
     if (piece) label += `: ${piece.side} ${piece.number}${piece.number === 1 ? " (goalkeeper)" : ""}`;
     if (hasBall) label += piece ? " with the ball" : ": the ball";
     if (lit.has(k)) label += `; ${lit.get(k).map((m) => m.move).join(" or ")} here`;
