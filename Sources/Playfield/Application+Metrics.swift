@@ -19,8 +19,16 @@ extension Application {
       "refusals_total", .counter,
       "Requests refused since start, by the option that sets the limit (README \"Limits\").",
       label: "limit", refusals)
-    if let connections = meters.connections {
-      out.single("connections", .gauge, "Open HTTP and WebSocket connections.", Double(connections))
+    if let server = meters.server {
+      out.single(
+        "connections", .gauge, "Open HTTP and WebSocket connections.", Double(server.connections))
+      out.single(
+        "queued_bytes", .gauge, "Bytes queued for peers (HTTP and WebSocket) that do not read.",
+        Double(server.queuedBytes))
+      out.single(
+        "requests_waiting_for_readers", .gauge,
+        "HTTP requests waiting until their address's peers read what is queued for them "
+          + "(--queued-bytes-per-address).", Double(server.requestsWaitingForReaders))
     }
     let services = meters.coldServices
     out.family("cold_cached_entries", .gauge, "Bodies held in a service's memory cache.")

@@ -62,7 +62,11 @@ public enum Service {
     configuration.http.bodyTimeout = .seconds(limits[.bodyTimeout])
     configuration.http.idleTimeout = .seconds(limits[.idleTimeout])
     let server = try HTTPServer(configuration: configuration, handler: application, logger: logger)
-    application.meters.countConnections { server.connectionCount }
+    application.meters.readServer {
+      Meters.ServerFigures(
+        connections: server.connectionCount, queuedBytes: server.queuedBytes,
+        requestsWaitingForReaders: server.requestsWaitingForReaders)
+    }
 
     let stop = DispatchSemaphore(value: 0)
     var sources: [DispatchSourceSignal] = []

@@ -7,7 +7,7 @@ final class ConnectionSlot: @unchecked Sendable {
   let id: Int
   let group: String
   let loop: EventLoop
-  /// Bytes the WebSocket connections of its group have queued, this one's included.
+  /// Bytes the connections of its group have queued, this one's included.
   let queued: QueuedBytes
   /// The channel holding the socket. NB: touched only on `loop`'s thread.
   weak var channel: (any EvictableChannel)?

@@ -20,6 +20,13 @@ import WebSocket
 /// reads and the requests it hands to the handler count against the group's `ReadBudget` for
 /// the loop's turn; past it, the next request (pipelined, or read with a big body) waits for
 /// the next turn, and nothing more is read meanwhile.
+///
+/// What it has queued for a peer that does not read counts in its group's queued bytes, with
+/// its WebSocket connections' (`--queued-bytes-per-address`): while the group is past that
+/// bound, its next request waits before it is handed over (and nothing more is read), until
+/// the peers take what waits for them. So a client cannot pile up answers it does not read on
+/// many connections; it is held back, not refused. A trusted proxy reads its answers at once
+/// and carries many clients: its connections are not counted.
 final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable {
   let fd: Int32
   /// The connection's place in the server's connection table.
@@ -54,6 +61,11 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
   @exclusivity(unchecked) private var held: Request?
   /// Waiting for the loop's next turn (`EventLoop.owe`).
   @exclusivity(unchecked) private var owing = false
+  /// `held` waits for its group's queued bytes to fall under the bound: tried again at the
+  /// timer checks and when this connection's own output is written.
+  @exclusivity(unchecked) private var waitsForReaders = false
+  /// Of `output`, the bytes counted in the group's `slot.queued`.
+  @exclusivity(unchecked) private var reportedQueued = 0
 
   enum CloseMode {
     case plain
@@ -65,7 +77,11 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
   static let flushThreshold = 256 * 1024
 
   /// Whether to read: while lingering (to drain), or when the machine wants input.
-  private var wantsToRead: Bool { lingering || (closeAfterWrite != .plain && machine.wantsInput) }
+  /// NB: not while a request waits for its group's readers: the peer may send more, and a
+  /// readable socket that is not read would wake the loop at once, again and again.
+  private var wantsToRead: Bool {
+    lingering || (!waitsForReaders && closeAfterWrite != .plain && machine.wantsInput)
+  }
 
   init(
     fd: Int32, peer: String, slot: ConnectionSlot, loop: EventLoop, server: ServerCore,
@@ -103,6 +119,11 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
   }
 
   func checkTimers(now: MonotonicTime) {
+    guard !closed else { return }
+    if waitsForReaders, !groupPastQueuedBound {
+      runActions()
+      settle()
+    }
     guard !closed, let deadline = machine.nextDeadline, now >= deadline else { return }
     machine.timerFired(now: now)
     runActions()
@@ -171,8 +192,10 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     runningActions = true
     defer { runningActions = false }
     if let request = held {
+      guard !waitsForReaders || !groupPastQueuedBound else { return }
       guard loop.chargeMessage(account) else { return owe() }
       held = nil
+      if waitsForReaders { stopWaitingForReaders() }
       dispatch(request)
     }
     while !closed, !upgraded, held == nil, let action = machine.nextAction() {
@@ -208,7 +231,38 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     }
   }
 
+  /// Whether the group has more queued than its bound (a trusted proxy's connection: never).
+  private var groupPastQueuedBound: Bool {
+    !fromTrustedProxy && slot.queued.total > server.configuration.maxQueuedBytesPerAddress
+  }
+
+  /// Holds `request` until the group's peers read (nothing more is read meanwhile); counted
+  /// in the server's figures while it waits.
+  @inline(never)
+  private func waitForReaders(_ request: Request) {
+    held = request
+    guard !waitsForReaders else { return }
+    waitsForReaders = true
+    server.requestsWaitingForReaders.add(1, ordering: .relaxed)
+  }
+
+  private func stopWaitingForReaders() {
+    waitsForReaders = false
+    server.requestsWaitingForReaders.subtract(1, ordering: .relaxed)
+  }
+
+  /// Counts what `output` holds now in the group's queued bytes (nothing once closed).
+  private func reportQueued() {
+    let delta = (closed || fromTrustedProxy ? 0 : output.byteCount) - reportedQueued
+    guard delta != 0 else { return }
+    slot.queued.add(delta)
+    reportedQueued += delta
+  }
+
   private func dispatch(_ request: Request) {
+    // NB: checked here rather than where the request is taken from the machine, where it made
+    // the action be copied (about 400 instructions a request more).
+    if groupPastQueuedBound { return waitForReaders(request) }
     slot.active(server, now: MonotonicTime.now())
     let reply: Reply
     if fromTrustedProxy {
@@ -258,6 +312,9 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
       return
     }
     pendingUpgrade = nil
+    // NB: the WebSocket channel counts what it takes over as its own.
+    slot.queued.add(-reportedQueued)
+    reportedQueued = 0
     let channel = WebSocketChannel(
       from: self, accepted: accepted, handler: handler, request: request, output: output,
       now: MonotonicTime.now())
@@ -274,6 +331,10 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
   private func settle() {
     while !closed, !upgraded {
       flush()
+      if waitsForReaders, !groupPastQueuedBound {
+        runActions()
+        continue
+      }
       guard !closed, held == nil, machine.hasActions else { break }
       runActions()
     }
@@ -291,9 +352,11 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     }
     switch output.write(to: fd) {
     case .done:
+      if reportedQueued != 0 { reportQueued() }
       if machine.writeDeadline != nil { machine.outputDrained(now: MonotonicTime.now()) }
       if let mode = closeAfterWrite { finish(mode) }
     case .wouldBlock:
+      reportQueued()
       machine.outputBlocked(now: MonotonicTime.now())
     case .failed:
       close()
@@ -321,10 +384,12 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     guard !closed else { return }
     closed = true
     held = nil
+    if waitsForReaders { stopWaitingForReaders() }
     // NB: whatever computes the answer (a tile render) may stop: nobody will read it.
     waiting?.abandon()
     waiting = nil
     output.removeAll()
+    reportQueued()
     loop.deregister(self)
     closeDescriptor(fd)
     server.connectionClosed(slot)

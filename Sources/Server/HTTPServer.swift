@@ -27,10 +27,11 @@ public final class HTTPServer: Sendable {
     /// Most of them one client family of an address may hold once its requests name it
     /// (`RequestContext.claimConnection`); nil: the address's whole share.
     public var maxConnectionsPerFamily: Int?
-    /// Bytes the WebSocket connections of one address group may have queued for their peers
-    /// together: past it, each of them with a backlog its peer does not take is no longer read
-    /// (as one is past its own 256 KiB), so that many connections that never read cannot pile
-    /// up answers in memory, charged to nobody.
+    /// Bytes the connections (HTTP and WebSocket) of one address group may have queued for
+    /// their peers together: past it, each WebSocket with a backlog its peer does not take is
+    /// no longer read (as one is past its own 256 KiB), and the group's next HTTP requests wait
+    /// before they are handed over, so that many connections that never read cannot pile up
+    /// answers in memory, charged to nobody.
     public var maxQueuedBytesPerAddress = 16 << 20
     /// What the connections (HTTP and WebSocket) of one address group may read on one event
     /// loop in one of its turns (`ReadBudget`): past it, they are read no further until the
@@ -89,6 +90,15 @@ public final class HTTPServer: Sendable {
   /// Open connections right now.
   public var connectionCount: Int { core.connections.load(ordering: .relaxed) }
 
+  /// Bytes queued for peers that do not read, all address groups together.
+  public var queuedBytes: Int { core.queuedBytes }
+
+  /// HTTP requests waiting for their address group's peers to read
+  /// (`Configuration.maxQueuedBytesPerAddress`).
+  public var requestsWaitingForReaders: Int {
+    core.requestsWaitingForReaders.load(ordering: .relaxed)
+  }
+
   /// Open connections on each event loop, in loop order.
   var loopConnectionCounts: [Int] { loops.map { $0.connectionCount.load(ordering: .relaxed) } }
 
@@ -129,6 +139,8 @@ final class ServerCore: Sendable {
   /// `host:port`, for request contexts.
   let address: String
   let connections = Atomic<Int>(0)
+  /// Requests waiting for their group's peers to read (`maxQueuedBytesPerAddress`).
+  let requestsWaitingForReaders = Atomic<Int>(0)
   /// Open connections by address group, and their slots by id.
   private let table:
     Mutex<(table: ConnectionTable, slots: [Int: ConnectionSlot], queued: [String: QueuedBytes])>
@@ -208,6 +220,9 @@ final class ServerCore: Sendable {
   func connectionActive(_ id: Int, now: MonotonicTime) {
     table.withLock { $0.table.touch(id, now: now.nanoseconds) }
   }
+
+  /// Bytes queued for peers that do not read, all groups together.
+  var queuedBytes: Int { table.withLock { $0.queued.values.reduce(0) { $0 + $1.total } } }
 
   /// Counts a closed connection; called on the thread of the loop that had it.
   func connectionClosed(_ slot: ConnectionSlot) {

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Bytes that the WebSocket connections of one address group have queued for their peers
-/// together (`WebSocketChannel` adds and takes back its own), shared by their slots: what
+/// Bytes that the connections of one address group have queued for their peers together
+/// (`WebSocketChannel` and `HTTPChannel` add and take back their own), shared by their slots: what
 /// `HTTPServer.Configuration.maxQueuedBytesPerAddress` bounds.
 final class QueuedBytes: Sendable {
   private let bytes = Atomic<Int>(0)

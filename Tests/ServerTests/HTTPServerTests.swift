@@ -277,6 +277,28 @@ private func get(_ path: String, _ extra: String = "") -> String {
     }
   }
 
+  /// What an address's connections queue for peers that do not read counts together, HTTP as
+  /// well as WebSocket: past the bound, its next request waits before the handler sees it,
+  /// until the peers read or go. Another address is not held back.
+  @Test func anAddressWhosePeersDoNotReadWaitsBeforeItsNextRequest() throws {
+    try withServer(testConfiguration { $0.maxQueuedBytesPerAddress = 1 << 20 }) { server in
+      let stalled = try TestClient(port: server.port, receiveBuffer: 4096)
+      try stalled.send(get("/big/16000000"))
+      #expect(waitUntil(seconds: 20) { server.queuedBytes > 1 << 20 })
+      let waiting = try TestClient(port: server.port)
+      try waiting.send(get("/echo/waits"))
+      #expect(waitUntil(seconds: 20) { server.requestsWaitingForReaders == 1 })
+      let other = try TestClient(port: server.port, source: "127.0.0.2")
+      try other.send(get("/echo/other"))
+      #expect(try other.read(seconds: 20).text == "/echo/other ")
+      #expect(server.requestsWaitingForReaders == 1, "still waiting: nothing was read")
+      stalled.reset()
+      #expect(try waiting.read(seconds: 20).text == "/echo/waits ")
+      #expect(waitUntil(seconds: 20) { server.queuedBytes == 0 })
+      #expect(server.requestsWaitingForReaders == 0)
+    }
+  }
+
   @Test func aResetWhileReadingIsPausedClosesAtOnce() throws {
     try withServer(testConfiguration { $0.http.maxBuffered = 1024 }) { server in
       let client = try TestClient(port: server.port)

@@ -24,6 +24,7 @@ FAMILIES = {
     "playfield_writer_written_bytes": "counter", "playfield_writer_failures": "gauge",
     "playfield_writer_refused_inputs": "counter", "playfield_input_commit_seconds": "summary",
     "playfield_refusals": "counter", "playfield_connections": "gauge",
+    "playfield_queued_bytes": "gauge", "playfield_requests_waiting_for_readers": "gauge",
     "playfield_cold_cached_entries": "gauge", "playfield_cold_cached_bytes": "gauge",
     "playfield_cold_cache_hits": "counter", "playfield_cold_computed": "counter",
     "playfield_cold_jobs": "gauge",

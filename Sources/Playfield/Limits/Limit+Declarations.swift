@@ -105,8 +105,9 @@ extension Limit where Value == Int {
       + "requests name it; past it, 503 and the connection closes.")
   public static let queuedBytesPerAddress = Limit(
     "queued-bytes-per-address", 16 << 20, from: 1 << 16, to: 1 << 34,
-    help: "Bytes the WebSocket connections of one address may have queued for peers that do not "
-      + "read; past it, those connections are no longer read until their peers catch up.")
+    help: "Bytes the connections (HTTP and WebSocket) of one address may have queued for peers "
+      + "that do not read; past it, its WebSockets with a backlog are no longer read and its "
+      + "next HTTP requests wait, until the peers catch up.")
   public static let readBytesPerTurn = Limit(
     "read-bytes-per-turn", HTTPServer.Configuration().readBudget.bytes, from: 1024, to: 1 << 30,
     help: "Bytes the connections (HTTP and WebSocket) of one address may read on one event loop "

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// What `/metrics` reads that the app does not hold itself: the cold-resource services the
-/// demos make (tiles, sphere packings), and the server's count of open connections (set once
-/// the server is made).
+/// demos make (tiles, sphere packings), and the server's figures: its open connections and
+/// what waits for peers that do not read (set once the server is made).
 final class Meters: Sendable {
   /// One service's figures: its cache (`ResultCache.Statistics`) and its queue.
   struct ColdFigures: Sendable {
@@ -26,7 +26,17 @@ final class Meters: Sendable {
   }
 
   private let services = Mutex<[Service]>([])
-  private let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
+  /// The server's own figures now.
+  struct ServerFigures: Sendable {
+    /// Open HTTP and WebSocket connections.
+    var connections: Int
+    /// Bytes queued for peers that do not read.
+    var queuedBytes: Int
+    /// HTTP requests waiting for their address's peers to read (`--queued-bytes-per-address`).
+    var requestsWaitingForReaders: Int
+  }
+
+  private let serverFigures = Mutex<(@Sendable () -> ServerFigures)?>(nil)
   /// Refusals by limit, of the whole app.
   let refusals: RefusalCounts
 
@@ -64,11 +74,11 @@ final class Meters: Sendable {
     return all
   }
 
-  /// Tells where the count of open connections comes from.
-  func countConnections(_ count: @escaping @Sendable () -> Int) {
-    connectionCount.withLock { $0 = count }
+  /// Tells where the server's figures come from.
+  func readServer(_ figures: @escaping @Sendable () -> ServerFigures) {
+    serverFigures.withLock { $0 = figures }
   }
 
-  /// Open connections now (nil before the server is made).
-  var connections: Int? { connectionCount.withLock { $0 }?() }
+  /// The server's figures now (nil before the server is made).
+  var server: ServerFigures? { serverFigures.withLock { $0 }?() }
 }
