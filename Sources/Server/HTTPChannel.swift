@@ -192,10 +192,14 @@ final class HTTPChannel: EvictableChannel, BudgetedChannel, @unchecked Sendable 
     runningActions = true
     defer { runningActions = false }
     if let request = held {
-      guard !waitsForReaders || !groupPastQueuedBound else { return }
+      if waitsForReaders {
+        guard !groupPastQueuedBound else { return }
+        // NB: before the budget's check, so that a request that now waits for the next turn
+        // instead is not taken for one still waiting for readers (`settle` would loop).
+        stopWaitingForReaders()
+      }
       guard loop.chargeMessage(account) else { return owe() }
       held = nil
-      if waitsForReaders { stopWaitingForReaders() }
       dispatch(request)
     }
     while !closed, !upgraded, held == nil, let action = machine.nextAction() {
