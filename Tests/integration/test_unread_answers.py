@@ -2,8 +2,9 @@
 HTTP as well as WebSocket): past the bound, a request waits before it is handed over until the
 peers read or go, so one client cannot pile up answers in the server's memory on many
 connections it never reads. Other addresses are not held back. (Before, 250 connections of one
-address each asking for a 238 KB recipe and reading none kept 58 MiB in the server once the
-kernel's send buffers were full; a 1 MiB input-log page each, 250 MiB.)"""
+address each asking for a 238 KB recipe and reading none kept about 57 MiB in the server
+once the kernel's send buffers were full; with a 1 MiB input-log page each it would be about
+250 MiB, by reasoning.)"""
 import http.client
 import json
 import socket
