@@ -342,11 +342,10 @@ def test_a_long_book_lists_a_page_and_shows_more(playfield, watched):
     assert_accessible(page)
 
 
-def test_import_by_address_alone(watched):
+def test_import_by_address_alone(watched, server_module):
     """An address with nothing pasted: the server fetches the page (here from a test host it is
     told to allow), and refuses a loopback name it was not told about."""
-    import conftest
-    server = conftest._server_module().Playfield("--recipe-fetch-allow-host", "127.0.0.1")
+    server = server_module.Playfield("--recipe-fetch-allow-host", "127.0.0.1")
     other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Other)
     thread = threading.Thread(target=other.serve_forever, daemon=True)
     thread.start()
