@@ -52,7 +52,9 @@ struct PageLabels {
     var servings: Int?
     for index in document.nodes.indices where document.nodes[index].isText && looked < 256 {
       // Long text (a script's, a paragraph's) is no label: skipped before any work on it.
-      guard document.nodes[index].text.utf8.count <= 200 else { continue }
+      guard document.nodes[index].text.utf8.count <= 200,
+        Self.mayStartALabel(document.nodes[index].text)
+      else { continue }
       let line = HTMLText.collapse(document.nodes[index].text)
       var segments = [Substring(line)]
       if line.contains("|") {
@@ -78,7 +80,9 @@ struct PageLabels {
         servings = index
         continue
       }
-      guard let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
+      // Only labels with the text's first word are tried (most texts start with none).
+      guard Self.firstWords.contains(String(text.prefix(while: \.isLetter))),
+        let (label, key) = Self.labels.first(where: { Self.starts(text, with: $0.label) }),
         values[key] == nil, !Self.inSkipped(index, document: document)
       else { continue }
       looked += 1
@@ -231,6 +235,23 @@ struct PageLabels {
     return words.dropLast().allSatisfy { word in
       word.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "-" || $0 == "–" }
     } && words[0].first?.isNumber == true
+  }
+
+  /// The first word of each label ("prep" of "prep & cook time").
+  private static let firstWords = Set(labels.map { String($0.label.prefix(while: \.isLetter)) })
+
+  /// Whether a text node may be read below: false only for plain ASCII text whose first word
+  /// starts no label and that is no count of servings (no digit first) and no line of parts
+  /// (no "|"), answered from its bytes. Every page's text nodes pass here; most are "Stir the
+  /// onions", which the reading below would collapse and lowercase only to find no label.
+  private static func mayStartALabel(_ text: String) -> Bool {
+    let bytes = text.utf8
+    guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "|") }) else { return true }
+    let start = bytes.drop { $0 == UInt8(ascii: " ") || (0x09...0x0D).contains($0) }
+    guard let first = start.first else { return false }
+    if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) { return true }
+    let word = start.prefix { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) }
+    return firstWords.contains(String(decoding: word.map { $0 | 0x20 }, as: UTF8.self))
   }
 
   /// Whether `text` starts with the word or words `label` ("time", not "timer").

@@ -69,6 +69,26 @@ struct LabelledPageTests {
     #expect(stew["totalTime"] == "PT20M")
   }
 
+  @Test("labels are read whatever their text's first bytes: case, spaces, accents, bars, digits")
+  func labelFirstWords() throws {
+    // Text nodes that start no label are passed over from their bytes alone; these pin
+    // what must still be read (and what must not) on either side of that shortcut.
+    func read(_ body: String) throws -> JSONValue {
+      let html = RecipePages.page(
+        body: #"<div class="hrecipe"><h1 class="fn">Soup</h1><span class="ingredient">leek</span>"#
+          + body + "</div>")
+      return try #require(try RecipePages.recipes(html).first)
+    }
+    #expect(try read("<p>\n\t SERVES 6</p>")["recipeYield"] == "6 servings")
+    #expect(try read("<p>PREP: 10 mins</p>")["prepTime"] == "PT10M")
+    #expect(try read("<p>\u{00A0}Préparation : 15 min</p>")["prepTime"] == "PT15M")
+    #expect(try read("<p>Zubereitungszeit: 20 Minuten</p>")["prepTime"] == "PT20M")
+    #expect(try read("<p>4 porce</p>")["recipeYield"] == "4 servings")
+    #expect(try read("<p>Vegan | Serves 2 | Total time: 15 minutes</p>")["totalTime"] == "PT15M")
+    #expect(try read("<p>Timer 5 minutes</p><p>Stir 3 servings</p>")["totalTime"] == nil)
+    #expect(try read("<p>Servesx 4</p>")["recipeYield"] == nil)
+  }
+
   @Test("the markup's own yield and times are kept over the page's labels")
   func markupWins() throws {
     let html = RecipePages.page(
