@@ -22,6 +22,7 @@ above on the server); `compare` makes the 4 compare groups a client may have, ea
 NB: every connection binds its source address. On Linux a connection to 127.0.0.2 still comes
 from 127.0.0.1 unless it does, and the server would see one client. Needs `websockets`.
 """
+import argparse
 import asyncio
 import http.client
 import json
@@ -136,7 +137,7 @@ async def main(base, seconds, identical, flood):
     worker = thread = None
     if flood == "vector":
         worker = subprocess.Popen(
-            [sys.executable, __file__, "--vector-worker", base, FLOOD, str(seconds + 3)],
+            [sys.executable, __file__, base, "--vector-worker", FLOOD, str(seconds + 3)],
             stdout=subprocess.PIPE, text=True)
     elif flood == "compare":
         thread = threading.Thread(
@@ -178,14 +179,15 @@ async def main(base, seconds, identical, flood):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if args[:1] == ["--vector-worker"]:
-        vector_worker(args[1], args[2], float(args[3]))
-        sys.exit(0)
-    flood = args[args.index("--flood") + 1] if "--flood" in args else None
-    if flood not in (None, "vector", "compare"):
-        sys.exit("--flood takes vector or compare")
-    plain = [a for i, a in enumerate(args)
-             if a != "--flood" and (i == 0 or args[i - 1] != "--flood")]
-    asyncio.run(main(plain[0].rstrip("/"), float(plain[1]) if len(plain) > 1 else 10,
-                     "identical" in plain[2:], flood))
+    parser = argparse.ArgumentParser(description="A compare group beside other clients.")
+    parser.add_argument("base", help="the server, e.g. http://127.0.0.1:8100")
+    parser.add_argument("seconds", nargs="?", type=float, default=10)
+    parser.add_argument("identical", nargs="?", choices=["identical"])
+    parser.add_argument("--flood", choices=["vector", "compare"])
+    parser.add_argument("--vector-worker", nargs=2, metavar=("SOURCE", "SECONDS"),
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.vector_worker:
+        vector_worker(args.base, args.vector_worker[0], float(args.vector_worker[1]))
+    else:
+        asyncio.run(main(args.base.rstrip("/"), args.seconds, bool(args.identical), args.flood))
