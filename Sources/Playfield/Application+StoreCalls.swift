@@ -13,15 +13,29 @@ extension Application {
     return registry.mayBringBack(id)
   }
 
-  /// Answers `call` on a store worker, charged to its client: with what `handler` replies
-  /// there (a session another process holds: 503, `sessionNotHere`), made final by
-  /// `finish`; a WebSocket upgrade too (the worker's `.webSocket` reply goes back to the event
-  /// loop, which sends the 101).
+  /// The bounds of `storeCalls`: two workers for any call and a third for cheap ones (at most
+  /// 50 ms, a request body under about 160 KB), one address's expensive calls on at most one
+  /// of the two (`StoreCalls`).
+  static func storeCallLimits(_ limits: Limits) -> FairQueue<StoreCalls.Job>.Limits {
+    var queue: FairQueue<StoreCalls.Job>.Limits = limits.queue(
+      running: 2, waiting: .storeCallQueue, perClient: .storeCallsPerClient,
+      deadline: .storeCallWait)
+    queue.cheapRunning = 1
+    queue.cheapSeconds = 0.05
+    queue.expensivePerAddress = 1
+    return queue
+  }
+
+  /// Answers `call` on a store worker, charged to its client and estimated by its body's
+  /// size: with what `handler` replies there (a session another process holds: 503,
+  /// `sessionNotHere`), made final by `finish`; a WebSocket upgrade too (the worker's
+  /// `.webSocket` reply goes back to the event loop, which sends the 101).
   func answerOffEventLoop(
     _ call: RouteCall, segments: [String], style: ErrorStyle,
     finish: @escaping @Sendable (Response) -> Response, handler: @escaping Route.Handler
   ) -> Reply {
-    storeCalls.answer(client: call.client, style: style) { [self] () -> Reply in
+    let cost = StoreCalls.estimate(bodyBytes: call.request.body.count)
+    return storeCalls.answer(client: call.client, cost: cost, style: style) { [self] () -> Reply in
       // NB: a session parked here is deleted where it is stored (`SessionRegistry.delete`),
       // never brought back first: that would need a live place of its owner.
       let deletesParked =

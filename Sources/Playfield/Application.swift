@@ -83,10 +83,7 @@ public final class Application: HTTPHandler {
     }
     self.journal = journal
     self.families = Mutex(ClientFamilies(perAddress: limits[.familiesPerAddress]))
-    self.storeCalls = StoreCalls(
-      limits: limits.queue(
-        running: 2, waiting: .storeCallQueue, perClient: .storeCallsPerClient,
-        deadline: .storeCallWait))
+    self.storeCalls = StoreCalls(limits: Self.storeCallLimits(limits))
     var pageQueue: ColdResourceService<InputPageResource>.Limits = limits.queue(
       running: 1, waiting: .inputPageQueue, perClient: .inputPagesPerClient,
       deadline: .inputPageWait)

@@ -106,6 +106,36 @@ struct FairQueueTests {
     #expect(queue.expensiveRunning == 2 && queue.waitingCount == 0)
   }
 
+  @Test("one address's expensive jobs hold at most its share of slots; others find one free")
+  func expensiveShareOfAnAddress() {
+    var queue = Queue(
+      limits: .init(
+        running: 2, waiting: 10, perClient: 8, perAddress: 16, deadline: 10, cheapSeconds: 0.05,
+        cheapRunning: 1, expensivePerAddress: 1))
+    let flood = ClientKey(address: "10.0.0.9")
+    let floodFamily = ClientKey(address: "10.0.0.9", family: "f")
+    #expect(started(queue.submit("big1", client: flood, cost: 0.3, now: 0)) == "big1")
+    // Its second big page waits with a slot free, from any of its address's clients.
+    if case .wait = queue.submit("big2", client: flood, cost: 0.3, now: 0) {
+    } else {
+      Issue.record("an address's second expensive job should wait")
+    }
+    if case .wait = queue.submit("big3", client: floodFamily, cost: 0.3, now: 0) {
+    } else {
+      Issue.record("another family of the address should wait too")
+    }
+    // Another address's big page takes the free slot at once, and small calls the cheap one.
+    #expect(started(queue.submit("page", client: "10.0.0.1", cost: 0.1, now: 0)) == "page")
+    #expect(started(queue.submit("get", client: "10.0.0.1", cost: 0.001, now: 0)) == "get")
+    #expect(queue.runningCount == 3 && queue.expensiveRunning == 2)
+    // The other address finishing frees a slot its share does not let the flood take.
+    #expect(queue.finish(client: "10.0.0.1", cost: 0.1, now: 1).start.isEmpty)
+    // Its own finishing lets the next of its waiting jobs go.
+    #expect(queue.finish(client: flood, cost: 0.3, now: 1).start == ["big2"])
+    #expect(queue.finish(client: flood, cost: 0.3, now: 2).start == ["big3"])
+    #expect(queue.waitingCount == 0 && queue.expensiveRunning == 1)
+  }
+
   @Test("a client's estimated seconds are bounded: past them 429, but one job always goes")
   func chargedByCost() {
     var queue = Queue(

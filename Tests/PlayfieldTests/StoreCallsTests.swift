@@ -71,6 +71,31 @@ import Testing
     #expect(stuck.eventually().status == .ok)
   }
 
+  @Test func anAddressSendingBigPagesHoldsOneWorkerAndOthersAreAnsweredBesideIt() throws {
+    let calls = StoreCalls(limits: Application.storeCallLimits(Limits()))
+    let big = StoreCalls.estimate(bodyBytes: 1 << 20)
+    let gate = DispatchSemaphore(value: 0)
+    let flood = (0..<3).map { index in
+      calls.answer(client: alice, cost: big) {
+        gate.wait()
+        return .response(Response(status: .ok, body: Array("page \(index)".utf8)))
+      }
+    }
+    #expect(flood.allSatisfy { $0.now == nil })
+    // Bob's big page and his short calls are answered while Alice's first page is still read
+    // and her others wait for her own worker.
+    let page = calls.answer(client: bob, cost: big) { .response(Response(status: .created)) }
+    #expect(page.eventually(within: 30).status == .created)
+    for _ in 0..<3 {
+      let listed = calls.answer(client: bob) { .response(Response(status: .ok)) }
+      #expect(listed.eventually(within: 30).status == .ok)
+    }
+    #expect(calls.count == 3, "Alice's three calls, one running and two waiting")
+    for _ in flood { gate.signal() }
+    let bodies = flood.map { String(decoding: $0.eventually(within: 30).body, as: UTF8.self) }
+    #expect(bodies == ["page 0", "page 1", "page 2"])
+  }
+
   @Test func clientsAreToldTheHoldersShardOnly() {
     let owner = LeaseOwner.unique(shard: "b", serving: "http://10.0.0.5:9001")
     #expect(owner.hasPrefix("b@"))

@@ -15,12 +15,21 @@ import Synchronization
 /// clients in turn. A call past a bound is refused at once (429 for a client over its share,
 /// 503 for a full queue), and one that waited `--store-call-wait` seconds without a worker
 /// gets 503; both say when to come back (`Retry-After`). A call already running cannot be
-/// stopped (it is inside the database's client library) and holds its worker until the
-/// database answers.
+/// stopped (it is inside the database's client library, or reading a page) and holds its
+/// worker until it ends.
+///
+/// Each call comes with an estimate of its seconds (`estimate(bodyBytes:)`: a request's body
+/// is what can make a call long: a 1 MB recipe page is read for up to a third of a second). The
+/// application's calls (`Application.storeCallLimits`) have a worker beyond `running` for
+/// cheap calls only, and one address's expensive calls hold at most one worker: an address
+/// that sends big pages waits for its own, and everyone else's short calls and big pages find
+/// a worker free.
 final class StoreCalls: Sendable {
   /// One call waiting for (or on) a worker.
   struct Job: Sendable {
     let client: ClientKey
+    /// Estimated seconds (`FairQueue` tells cheap calls from expensive ones by it).
+    let cost: Double
     let work: @Sendable () -> Void
     /// Told instead of running, when the call waited past the deadline: the seconds after
     /// which to come back.
@@ -37,12 +46,11 @@ final class StoreCalls: Sendable {
   /// Monotonic seconds, for the deadline.
   private let clock: @Sendable () -> Double
 
+  /// Runs calls within `limits`; with its `cheapRunning` 0, no worker is kept for cheap calls.
   init(
     limits: FairQueue<Job>.Limits,
     clock: @escaping @Sendable () -> Double = { Double(MonotonicTime.now().nanoseconds) / 1e9 }
   ) {
-    var limits = limits
-    limits.cheapRunning = 0
     self.limits = limits
     self.queue = Mutex(FairQueue(limits: limits))
     self.clock = clock
@@ -53,7 +61,14 @@ final class StoreCalls: Sendable {
     self.init(
       limits: FairQueue<Job>.Limits(
         running: workers, waiting: capacity, perClient: perClient, perAddress: perClient * 4,
-        deadline: wait))
+        deadline: wait, cheapRunning: 0))
+  }
+
+  /// Estimated seconds of a call whose request has a body of `bodyBytes`: a short database
+  /// call, and the body read at the slowest rate measured for recipe pages (0.3 s a MB, a
+  /// page of 150,000 lines; real pages read at 30 to 230 ms a MB; docs/benchmarks.md).
+  static func estimate(bodyBytes: Int) -> Double {
+    0.001 + Double(bodyBytes) * 0.3e-6
   }
 
   /// Most calls waiting (`--store-call-queue`).
@@ -66,11 +81,12 @@ final class StoreCalls: Sendable {
   /// once past a bound, and 503 when it waited too long. A request whose connection closed
   /// while it waited is not worked out.
   func answer(
-    client: ClientKey, style: ErrorStyle = .json, _ work: @escaping @Sendable () -> Reply
+    client: ClientKey, cost: Double = estimate(bodyBytes: 0), style: ErrorStyle = .json,
+    _ work: @escaping @Sendable () -> Reply
   ) -> Reply {
     let pending = PendingResponse()
     let refusal = run(
-      client: client,
+      client: client, cost: cost,
       {
         guard !pending.isAbandoned else { return }
         Self.finish(pending, with: work())
@@ -80,15 +96,17 @@ final class StoreCalls: Sendable {
     return .later(pending)
   }
 
-  /// Runs `work` on a store worker for `client`, now or in its turn; the refusal, running
-  /// nothing, when a bound is reached. `expired` is told instead if it waits too long.
+  /// Runs `work` on a store worker for `client`, estimated at `cost` seconds, now or in its
+  /// turn; the refusal, running nothing, when a bound is reached. `expired` is told instead if
+  /// it waits too long.
   @discardableResult
   func run(
-    client: ClientKey, _ work: @escaping @Sendable () -> Void,
+    client: ClientKey, cost: Double = estimate(bodyBytes: 0),
+    _ work: @escaping @Sendable () -> Void,
     expired: @escaping @Sendable (_ retryAfter: Int) -> Void = { _ in }
   ) -> Refusal? {
-    let job = Job(client: client, work: work, expired: expired)
-    switch queue.withLock({ $0.submit(job, client: client, now: clock()) }) {
+    let job = Job(client: client, cost: cost, work: work, expired: expired)
+    switch queue.withLock({ $0.submit(job, client: client, cost: cost, now: clock()) }) {
     case .start(let job):
       start(job)
     case .wait:
@@ -107,7 +125,9 @@ final class StoreCalls: Sendable {
   private func start(_ job: Job) {
     workers.async { [self] in
       job.work()
-      let (next, expired) = queue.withLock { $0.finish(client: job.client, now: clock()) }
+      let (next, expired) = queue.withLock {
+        $0.finish(client: job.client, cost: job.cost, now: clock())
+      }
       for (late, refusal) in expired { late.expired(refusal.retryAfter) }
       for job in next { start(job) }
     }

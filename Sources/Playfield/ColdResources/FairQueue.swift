@@ -7,7 +7,9 @@
 /// goes first when a slot frees, and `cheapRunning` more slots than `running` take only cheap
 /// work, so expensive jobs can fill `running` slots but never those. A client's running and
 /// waiting estimates together may not pass `perClientSeconds` (429), unless it has nothing
-/// else: one job within the deadline is always admitted.
+/// else: one job within the deadline is always admitted. With `expensivePerAddress`, one
+/// address's expensive jobs hold at most that many slots, so another address's expensive job
+/// finds one free instead of waiting out a job already running (none is stopped once begun).
 ///
 /// Pure: the caller passes `now` (monotonic seconds) and starts or refuses the jobs this
 /// returns. A client (an address, or a browser family of it) or an address over its share gets
@@ -34,6 +36,9 @@ struct FairQueue<Job> {
     /// Most estimated seconds one client may have running and waiting together; nil:
     /// `running` times the deadline, what every slot does in one deadline.
     var perClientSeconds: Double?
+    /// Most expensive jobs one address (all its clients) may have running at once; nil: as
+    /// many as `running`.
+    var expensivePerAddress: Int?
 
     /// Every slot, the cheap ones included.
     var slots: Int { running + cheapRunning }
@@ -80,6 +85,8 @@ struct FairQueue<Job> {
   private(set) var runningCount = 0
   /// Running jobs that are not cheap.
   private(set) var expensiveRunning = 0
+  /// Running jobs that are not cheap, per address.
+  private var expensiveByAddress: [String: Int] = [:]
   private(set) var waitingCount = 0
 
   init(limits: Limits = Limits()) {
@@ -100,7 +107,7 @@ struct FairQueue<Job> {
       let wait = mine < limits.perClient ? max(1, min(60, Int(spent.rounded(.up)))) : 1
       return .refuse(job, Refusal(tooManyFromClient: true, retryAfter: wait))
     }
-    if canStart(cheap: limits.isCheap(cost)) {
+    if canStart(cheap: limits.isCheap(cost), address: client.address) {
       charge(client, cost)
       begin(client, cost: cost)
       byAddress[client.address, default: 0] += 1
@@ -126,7 +133,11 @@ struct FairQueue<Job> {
     start: [Job], expired: [(Job, Refusal)]
   ) {
     runningCount -= 1
-    if !limits.isCheap(cost) { expensiveRunning -= 1 }
+    if !limits.isCheap(cost) {
+      expensiveRunning -= 1
+      let left = expensiveByAddress[client.address, default: 1] - 1
+      expensiveByAddress[client.address] = left > 0 ? left : nil
+    }
     running[client, default: 1] -= 1
     if running[client] == 0 { running[client] = nil }
     charge(client, cost.map { -$0 })
@@ -140,14 +151,23 @@ struct FairQueue<Job> {
     return (start, expired)
   }
 
-  /// Whether a new job, cheap or not, may take a free slot now.
-  private func canStart(cheap: Bool) -> Bool {
-    runningCount < limits.slots && (cheap || expensiveRunning < limits.running)
+  /// Whether a new job, cheap or not, from `address` may take a free slot now.
+  private func canStart(cheap: Bool, address: String) -> Bool {
+    runningCount < limits.slots && (cheap || mayStartExpensive(address))
+  }
+
+  /// Whether a slot for expensive work is free, and `address` is not at its share of them.
+  private func mayStartExpensive(_ address: String) -> Bool {
+    expensiveRunning < limits.running
+      && expensiveByAddress[address, default: 0] < (limits.expensivePerAddress ?? limits.running)
   }
 
   private mutating func begin(_ client: ClientKey, cost: Double?) {
     runningCount += 1
-    if !limits.isCheap(cost) { expensiveRunning += 1 }
+    if !limits.isCheap(cost) {
+      expensiveRunning += 1
+      expensiveByAddress[client.address, default: 0] += 1
+    }
     running[client, default: 0] += 1
   }
 
@@ -184,21 +204,24 @@ struct FairQueue<Job> {
 
   /// The next job to start, if a slot is free for it: cheap work first (the oldest cheap job
   /// of the first client in turn that has one), then, while an expensive slot is free, the
-  /// oldest job of the client whose turn it is within the address whose turn it is. The
-  /// client and its address go to the back of their rotations.
+  /// oldest job of the client whose turn it is within the first address in turn not at its
+  /// share of expensive slots. The client and its address go to the back of their rotations.
   private mutating func nextInTurn() -> (client: ClientKey, job: Job, cost: Double?)? {
     guard runningCount < limits.slots else { return nil }
     let limits = limits
     if let cheap = take(where: { limits.isCheap($0.cost) }) { return cheap }
-    guard canStart(cheap: false) else { return nil }
-    return take(where: { _ in true })
+    guard expensiveRunning < limits.running else { return nil }
+    let share = limits.expensivePerAddress ?? limits.running
+    let atShare = Set(expensiveByAddress.filter { $0.value >= share }.keys)
+    return take(where: { _ in true }, from: { !atShare.contains($0) })
   }
 
-  /// Removes and returns the first waiting job, in turn, that `matches`.
-  private mutating func take(where matches: (Waiting) -> Bool) -> (
-    client: ClientKey, job: Job, cost: Double?
-  )? {
-    for (place, address) in rotation.enumerated() {
+  /// Removes and returns the first waiting job, in turn, that `matches`, of an address that
+  /// `admits`.
+  private mutating func take(
+    where matches: (Waiting) -> Bool, from admits: (String) -> Bool = { _ in true }
+  ) -> (client: ClientKey, job: Job, cost: Double?)? {
+    for (place, address) in rotation.enumerated() where admits(address) {
       var clients = turns[address] ?? []
       for (turn, client) in clients.enumerated() {
         var queue = queues[client] ?? []

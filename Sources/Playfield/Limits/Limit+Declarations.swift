@@ -151,7 +151,8 @@ extension Limit where Value == Int {
     "store-call-queue", 64, from: 1, to: 100_000,
     help: "Requests that read or write the database (saves, scores, creates, deletes, "
       + "bringing a session back) waiting for a store worker across all clients (two run at "
-      + "once, off the event loops); past it, 503 with Retry-After.")
+      + "once, and a third takes small ones; off the event loops); past it, 503 with "
+      + "Retry-After.")
   public static let storeCallsPerClient = Limit(
     "store-calls-per-client", 8, from: 1, to: 100_000,
     help: "Requests that read or write the database one client may have waiting or running; "

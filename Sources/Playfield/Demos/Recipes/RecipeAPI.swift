@@ -53,10 +53,11 @@ final class RecipeAPI: Sendable {
       maxBytes: limits[.recipeFetchBytes], timeout: limits[.recipeFetchTimeout])
     // NB: the same fair queue and workers as store calls, with their own bounds: a fetch waits
     // for the network for seconds, and must hold neither an event loop nor a store worker.
-    self.fetches = StoreCalls(
-      limits: limits.queue(
-        running: limits[.recipeFetches], waiting: .recipeFetchQueue,
-        perClient: .recipeFetchesPerClient, deadline: .recipeFetchTimeout))
+    var fetchLimits: FairQueue<StoreCalls.Job>.Limits = limits.queue(
+      running: limits[.recipeFetches], waiting: .recipeFetchQueue,
+      perClient: .recipeFetchesPerClient, deadline: .recipeFetchTimeout)
+    fetchLimits.cheapRunning = 0
+    self.fetches = StoreCalls(limits: fetchLimits)
   }
 
   var routes: [Route] {
