@@ -2,12 +2,15 @@
 the page itself, refusing private, loopback and link-local addresses after DNS and on every
 redirect (only hosts named by --recipe-fetch-allow-host are exempt), with a size cap, a timeout
 and a per-client limit of fetches at once; every failure is a clear error and stores nothing."""
+import http.client
 import http.server
+import json
 import threading
 import urllib.parse
 
 import pytest
 
+from deadline import Deadline
 from helpers import request
 
 PAGE = b"""<!doctype html><html><head><title>Site</title>
@@ -25,6 +28,7 @@ class Site:
     def __init__(self):
         self.arrived = threading.Event()
         self.release = threading.Event()
+        self.slow_arrivals = 0
         site = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -64,8 +68,9 @@ class Site:
                 elif path == "/text":
                     self.send(200, b"just text", "text/plain")
                 elif path == "/slow":
+                    site.slow_arrivals += 1
                     site.arrived.set()
-                    site.release.wait(10)
+                    site.release.wait(60)
                     self.send(200, PAGE)
                 else:
                     self.send(404, b"not here")
@@ -95,6 +100,18 @@ def site():
 def by_url(server, url, query=""):
     target = server.url + "/api/recipes/import?url=" + urllib.parse.quote(url, safe="") + query
     return request(target, "POST", None, timeout=20)
+
+
+def by_url_from(server, source, url):
+    """`by_url` from the local address `source`: a client of its own."""
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=60,
+                                            source_address=(source, 0))
+    try:
+        connection.request("POST", "/api/recipes/import?url=" + urllib.parse.quote(url, safe=""))
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
 
 
 def stored(server):
@@ -167,6 +184,31 @@ def test_slow_pages_time_out_and_fetches_at_once_are_charged(start_playfield, si
     status, _, error = answers[0]
     assert status == 504 and "--recipe-fetch-timeout" in error["error"], error
     assert stored(server) == []
+
+
+def test_one_address_holds_at_most_half_of_the_fetches(start_playfield, site):
+    """A slow site holds a fetch until the timeout. An address whose imports all point at one
+    gets half of `--recipe-fetches`; its others wait for its own, and another client's import
+    is fetched at once beside them."""
+    server = start_playfield("--recipe-fetch-allow-host", "127.0.0.1", "--recipe-fetches", "2",
+                             "--recipe-fetch-timeout", "60")
+    held = []
+    slow = [threading.Thread(target=lambda: held.append(by_url_from(server, "127.0.0.2", site.url("/slow"))))
+            for _ in range(2)]
+    for thread in slow:
+        thread.start()
+    try:
+        assert site.arrived.wait(20), "the first slow fetch reaches the site"
+        status, recipe = by_url_from(server, "127.0.0.1", site.url("/recipe"))
+        assert status == 200 and recipe["name"] == "Fetched flapjacks", recipe
+        assert site.slow_arrivals == 1 and held == [], "the second slow fetch waits for the first"
+    finally:
+        site.release.set()
+    deadline = Deadline(60, "the slow fetches answered once the site lets them go")
+    for thread in slow:
+        thread.join(deadline.left())
+    assert sorted(status for status, _ in held) == [200, 200], held
+    assert site.slow_arrivals == 2
 
 
 def test_hostile_pages_by_url(start_playfield, site):

@@ -48,7 +48,7 @@ extension Limit where Value == Int {
   public static let recipeFetches = Limit(
     "recipe-fetches", 4, from: 1, to: 256,
     help: "Pages fetched at once for recipe imports by URL, across all clients (on their own "
-      + "threads, off the event loops).")
+      + "threads, off the event loops); one address's take at most half of them.")
   public static let recipeFetchesPerClient = Limit(
     "recipe-fetches-per-client", 2, from: 1, to: 10_000,
     help: "Recipe imports by URL one client may have fetching or waiting; past it, 429 with "

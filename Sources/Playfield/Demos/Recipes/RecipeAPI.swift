@@ -26,7 +26,8 @@ final class RecipeAPI: Sendable {
   /// Fetches the pages of imports by URL, guarded (`--recipe-fetch-*`).
   let fetcher: RecipeFetcher
   /// Where imports by URL run, a few at a time, each charged to its client
-  /// (`--recipe-fetches`, `--recipe-fetches-per-client`, `--recipe-fetch-queue`).
+  /// (`--recipe-fetches`, `--recipe-fetches-per-client`, `--recipe-fetch-queue`), one
+  /// address's on at most half of them.
   let fetches: StoreCalls
   /// Book exports being built or written (`--recipe-exports`).
   let exports: ExportPlaces
@@ -57,6 +58,9 @@ final class RecipeAPI: Sendable {
       running: limits[.recipeFetches], waiting: .recipeFetchQueue,
       perClient: .recipeFetchesPerClient, deadline: .recipeFetchTimeout)
     fetchLimits.cheapRunning = 0
+    // NB: a slow site holds a fetch until the timeout; one address pointing every fetch at
+    // one would leave none for anyone else.
+    fetchLimits.expensivePerAddress = max(1, limits[.recipeFetches] / 2)
     self.fetches = StoreCalls(limits: fetchLimits)
   }
 
@@ -117,7 +121,7 @@ final class RecipeAPI: Sendable {
   ) -> Reply {
     let pending = PendingResponse()
     let refusal = fetches.run(
-      client: client,
+      client: client, cost: Self.fetchCost,
       { [self] in
         guard !pending.isAbandoned else { return }
         do {
@@ -150,6 +154,10 @@ final class RecipeAPI: Sendable {
     }
     return .later(pending)
   }
+
+  /// The estimated seconds of a fetch: expensive (past `FairQueue.Limits.cheapSeconds`), so
+  /// that it counts in its address's share of the fetches.
+  private static let fetchCost = 1.0
 
   /// The answer to an import of `upload`: the recipe (or book) read, or, with `save=1`, stored.
   private func answer(
