@@ -195,6 +195,19 @@ def free_port():
         return probe.getsockname()[1]
 
 
+def port_taken(port, host="127.0.0.1"):
+    """Why nginx could not listen on `host`:`port` (another program does), or None. Bound as
+    nginx binds it (SO_REUSEADDR): a port left in TIME_WAIT is free."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return (f"port {port} on {host} is not free ({error.strerror}): stop what listens there, "
+                    f"or choose another port (`make cluster PORT=8081`)")
+    return None
+
+
 def get(url, timeout=2):
     """(status, body) of a GET, or (None, error) when nothing answers."""
     try:
@@ -411,6 +424,7 @@ class Nginx:
 
     def start(self):
         self.log = open(self.directory / "nginx.out", "ab")
+        self.log_start = self.log.tell()
         # NB: a process group of its own, so that Ctrl-C reaches the supervisor only.
         self.process = subprocess.Popen([self.binary, "-c", str(self.directory / "nginx.conf"),
                                          "-p", str(self.directory)], stdout=self.log, stderr=self.log,
@@ -421,6 +435,22 @@ class Nginx:
 
     def running(self):
         return self.process.poll() is None
+
+    def answering(self, url):
+        """Whether nginx answers `url`'s /healthz; RuntimeError, with the first error nginx
+        wrote, when it has exited instead (a port taken since it was checked, a bad config)."""
+        if not self.running():
+            raise RuntimeError(f"nginx exited at its start: {self.complaint() or 'it wrote nothing'}")
+        return get(url + "/healthz")[0] == 200
+
+    def complaint(self):
+        """The first error nginx wrote since its last start (its last line when none is marked
+        `[emerg]`), or None."""
+        self.log.flush()
+        with open(self.directory / "nginx.out", "rb") as written:
+            written.seek(self.log_start)
+            lines = written.read().decode(errors="replace").strip().splitlines()
+        return next((line for line in lines if "[emerg]" in line), lines[-1] if lines else None)
 
     def restart(self):
         self.log.close()
@@ -445,6 +475,8 @@ class Cluster:
         binary = pathlib.Path(binary or BINARY)
         if not binary.exists():
             raise FileNotFoundError(f"{binary} is missing: run `swift build -c release --product playfield`")
+        if port and (taken := port_taken(port)):
+            raise RuntimeError(taken)
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="playfield-cluster-"))
         os.chmod(self.directory, 0o755)
         self.postgres = None
@@ -459,7 +491,7 @@ class Cluster:
             self.port = port or free_port()
             self.nginx = Nginx({p.shard: p.address for p in self.processes}, self.port,
                                self.directory / "nginx")
-            wait_for(lambda: get(self.url + "/healthz")[0] == 200, 30, "nginx answering /healthz")
+            wait_for(lambda: self.nginx.answering(self.url), 30, "nginx answering /healthz")
         except BaseException:
             self.stop()
             raise
@@ -546,7 +578,9 @@ class Supervisor:
                 return f" (killed by {signal.Signals(-code).name})"
             except ValueError:
                 return f" (killed by signal {-code})"
-        return f" (status {code})"
+        # NB: nginx says why it stopped (a port taken since, a file it cannot write).
+        told = getattr(part, "complaint", lambda: None)()
+        return f" (status {code}: {told})" if told else f" (status {code})"
 
     @staticmethod
     def where(part):

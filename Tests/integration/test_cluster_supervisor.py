@@ -12,7 +12,9 @@ import pathlib
 import re
 import selectors
 import signal
+import socket
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -242,3 +244,38 @@ def test_the_supervisor_backs_off_a_process_that_keeps_dying():
     supervisor.check()
     assert out.lines[-1] == "cluster: nginx exited; starting it again in 0.5 s"
     assert part.starts == 8
+
+
+def test_make_cluster_says_at_once_when_its_port_is_taken():
+    """Another program listens on the port: `scripts/cluster.py run` (as `make cluster` starts
+    it) ends with status 1 and a line naming the port and what to do, before it starts anything
+    (no folder, no process). It waited 30 s and said only that nginx did not answer."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        before = set(pathlib.Path(tempfile.gettempdir()).glob("playfield-cluster-*"))
+        run = subprocess.run(["python3", "scripts/cluster.py", "run", "--port", str(port)], cwd=ROOT,
+                             capture_output=True, text=True, timeout=60, start_new_session=True)
+    assert run.returncode == 1, run
+    assert f"cluster: cannot start: port {port} on 127.0.0.1 is not free" in run.stderr, run.stderr
+    assert "PORT=" in run.stderr, "it says how to choose another"
+    assert set(pathlib.Path(tempfile.gettempdir()).glob("playfield-cluster-*")) == before
+
+
+def test_nginx_that_exits_at_its_start_is_told_with_its_own_words(tmp_path):
+    """The port taken between the check and nginx's start (or any other failure of nginx's): the
+    wait for /healthz ends at once with nginx's last line, not after 30 s of silence."""
+    if reason := clusters.missing_tools():
+        pytest.skip(reason)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        nginx = clusters.Nginx({"a": "127.0.0.1:9"}, port, tmp_path)
+        try:
+            nginx.process.wait(30)
+            with pytest.raises(RuntimeError, match="nginx exited at its start: .*Address already in use"):
+                nginx.answering(f"http://127.0.0.1:{port}")
+        finally:
+            nginx.stop()
