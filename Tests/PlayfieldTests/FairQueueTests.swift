@@ -82,7 +82,7 @@ struct FairQueueTests {
     #expect(started(queue.submit("a3", client: "a", now: 1)) == "a3")
   }
 
-  @Test("cheap work never waits behind another client's expensive work: it takes the cheap slot")
+  @Test("cheap work never waits for expensive work to end: it has a slot of its own")
   func cheapSlot() {
     var queue = Queue(limits: .init(running: 2, waiting: 10, perClient: 4, deadline: 10))
     #expect(started(queue.submit("deep1", client: "a", cost: 6, now: 0)) == "deep1")
@@ -94,16 +94,44 @@ struct FairQueueTests {
     }
     #expect(started(queue.submit("cheap", client: "d", cost: 0.01, now: 0)) == "cheap")
     #expect(queue.runningCount == 3 && queue.expensiveRunning == 2)
-    // A second cheap job waits for the cheap slot, and goes before the deep one that waited
-    // longer when any slot frees.
     if case .wait = queue.submit("cheap2", client: "e", cost: 0.01, now: 1) {
     } else {
       Issue.record("a second cheap job should wait")
     }
-    #expect(queue.finish(client: "a", cost: 6, now: 2).start == ["cheap2"])
-    // Only the deep job waits now; a slot for expensive work is free, and it starts.
-    #expect(queue.finish(client: "d", cost: 0.01, now: 2).start == ["deep3"])
+    // A freed shared slot goes by turns: c's deep job was first. The cheap slot, freed, takes
+    // the cheap job.
+    #expect(queue.finish(client: "a", cost: 6, now: 2).start == ["deep3"])
+    #expect(queue.finish(client: "d", cost: 0.01, now: 2).start == ["cheap2"])
     #expect(queue.expensiveRunning == 2 && queue.waitingCount == 0)
+  }
+
+  @Test("an address sending cheap work without pause does not keep another's expensive job waiting")
+  func cheapFloodKeepsTurns() {
+    var queue = Queue(
+      limits: .init(running: 2, waiting: 100, perClient: 50, perAddress: 50, deadline: 10))
+    let flood = ClientKey(address: "10.0.0.9")
+    for index in 0..<3 {
+      #expect(started(queue.submit("short\(index)", client: flood, cost: 0.01, now: 0)) != nil)
+    }
+    for index in 3..<20 { _ = queue.submit("short\(index)", client: flood, cost: 0.01, now: 0) }
+    _ = queue.submit("page", client: "10.0.0.1", cost: 1, now: 0.5)
+    // Turns alternate between the two addresses: the flood's (it waited first), then the page,
+    // not the flood's seventeen short jobs first.
+    #expect(queue.finish(client: flood, cost: 0.01, now: 1).start == ["short3"])
+    #expect(queue.finish(client: flood, cost: 0.01, now: 1).start == ["page"])
+    #expect(queue.finish(client: flood, cost: 0.01, now: 1).start == ["short4"])
+  }
+
+  @Test("in its turn, a client's cheap work goes before its own expensive work")
+  func cheapFirstWithinAClient() {
+    var queue = Queue(
+      limits: .init(running: 1, waiting: 10, perClient: 8, deadline: 10, cheapRunning: 0))
+    _ = queue.submit("busy", client: "b", cost: 5, now: 0)
+    _ = queue.submit("deep", client: "a", cost: 5, now: 0)
+    _ = queue.submit("quick", client: "a", cost: 0.01, now: 1)
+    #expect(queue.runningCount == 1 && queue.waitingCount == 2)
+    #expect(queue.finish(client: "b", cost: 5, now: 2).start == ["quick"])
+    #expect(queue.finish(client: "a", cost: 0.01, now: 2).start == ["deep"])
   }
 
   @Test("one address's expensive jobs hold at most its share of slots; others find one free")

@@ -75,8 +75,10 @@ import Testing
     let calls = StoreCalls(limits: Application.storeCallLimits(Limits()))
     let big = StoreCalls.estimate(bodyBytes: 1 << 20)
     let gate = DispatchSemaphore(value: 0)
+    let starts = DispatchSemaphore(value: 0)
     let flood = (0..<3).map { index in
       calls.answer(client: alice, cost: big) {
+        starts.signal()
         gate.wait()
         return .response(Response(status: .ok, body: Array("page \(index)".utf8)))
       }
@@ -90,7 +92,8 @@ import Testing
       let listed = calls.answer(client: bob) { .response(Response(status: .ok)) }
       #expect(listed.eventually(within: 30).status == .ok)
     }
-    #expect(calls.count == 3, "Alice's three calls, one running and two waiting")
+    #expect(starts.wait(timeout: .now() + 30) == .success, "Alice's first page is read")
+    #expect(starts.wait(timeout: .now()) == .timedOut, "her others wait for her own worker")
     for _ in flood { gate.signal() }
     let bodies = flood.map { String(decoding: $0.eventually(within: 30).body, as: UTF8.self) }
     #expect(bodies == ["page 0", "page 1", "page 2"])

@@ -5,7 +5,7 @@ import Synchronization
 import Tiles
 
 /// Serves one `ColdResource`: parse, preconditions and ETag, the cache, the fair queue by
-/// address then client (charged by estimated seconds, cheap work first), a worker, and
+/// address then client (charged by estimated seconds, with a slot for cheap work only), a worker, and
 /// `Retry-After` on refusals. Every expensive answer goes through one of these: tiles, sphere
 /// packings and input-log pages (uncached: `cacheBytes` 0, no ETag).
 ///

@@ -3,9 +3,11 @@
 /// each of its clients), and nobody waits past a deadline.
 ///
 /// Charged by estimated cost, not only by count: a job may come with an estimate of its
-/// seconds. Cheap work (at most `cheapSeconds`) never waits behind anyone's expensive work: it
-/// goes first when a slot frees, and `cheapRunning` more slots than `running` take only cheap
-/// work, so expensive jobs can fill `running` slots but never those. A client's running and
+/// seconds. Cheap work (at most `cheapSeconds`) never waits for anyone's expensive work to end:
+/// `cheapRunning` more slots than `running` take only cheap work, so expensive jobs can fill
+/// `running` slots but never those. A freed slot goes by turns, addresses first (cheap work
+/// does not pass another address's turn), and in its turn a client's cheap work goes before its
+/// expensive work. A client's running and
 /// waiting estimates together may not pass `perClientSeconds` (429), unless it has nothing
 /// else: one job within the deadline is always admitted. With `expensivePerAddress`, one
 /// address's expensive jobs hold at most that many slots, so another address's expensive job
@@ -202,30 +204,42 @@ struct FairQueue<Job> {
     return expired
   }
 
-  /// The next job to start, if a slot is free for it: cheap work first (the oldest cheap job
-  /// of the first client in turn that has one), then, while an expensive slot is free, the
-  /// oldest job of the client whose turn it is within the first address in turn not at its
-  /// share of expensive slots. The client and its address go to the back of their rotations.
+  /// The next job to start, if a slot is free for it. While a slot expensive work may take is
+  /// free, turns decide: the first address in turn with a job that may start (a cheap one, or
+  /// an expensive one while the address is below its share of expensive slots), its first
+  /// client in turn with one, and that client's oldest cheap job, else its oldest. Otherwise
+  /// only a slot kept for cheap work is free: the oldest cheap job of the first client in turn
+  /// that has one. The client and its address go to the back of their rotations.
+  ///
+  /// NB: cheap work does not pass other addresses' turns at the shared slots. It did, and an
+  /// address sending short calls without pause kept every other address's expensive job
+  /// waiting until its deadline.
   private mutating func nextInTurn() -> (client: ClientKey, job: Job, cost: Double?)? {
     guard runningCount < limits.slots else { return nil }
     let limits = limits
-    if let cheap = take(where: { limits.isCheap($0.cost) }) { return cheap }
-    guard expensiveRunning < limits.running else { return nil }
+    guard expensiveRunning < limits.running else {
+      return take(where: { waiting, _ in limits.isCheap(waiting.cost) })
+    }
     let share = limits.expensivePerAddress ?? limits.running
     let atShare = Set(expensiveByAddress.filter { $0.value >= share }.keys)
-    return take(where: { _ in true }, from: { !atShare.contains($0) })
+    return take(
+      where: { waiting, address in limits.isCheap(waiting.cost) || !atShare.contains(address) },
+      preferring: { limits.isCheap($0.cost) })
   }
 
-  /// Removes and returns the first waiting job, in turn, that `matches`, of an address that
-  /// `admits`.
+  /// Removes and returns the first waiting job, in turn, that `matches` (given its address):
+  /// of the first client in turn with one, the oldest that is also `preferred` if any, else its
+  /// oldest.
   private mutating func take(
-    where matches: (Waiting) -> Bool, from admits: (String) -> Bool = { _ in true }
+    where matches: (Waiting, String) -> Bool,
+    preferring preferred: (Waiting) -> Bool = { _ in true }
   ) -> (client: ClientKey, job: Job, cost: Double?)? {
-    for (place, address) in rotation.enumerated() where admits(address) {
+    for (place, address) in rotation.enumerated() {
       var clients = turns[address] ?? []
       for (turn, client) in clients.enumerated() {
         var queue = queues[client] ?? []
-        guard let index = queue.firstIndex(where: matches) else { continue }
+        guard let first = queue.firstIndex(where: { matches($0, address) }) else { continue }
+        let index = queue.firstIndex { matches($0, address) && preferred($0) } ?? first
         let next = queue.remove(at: index)
         waitingCount -= 1
         // The client, then its address, go to the back of their turns while they still wait.
