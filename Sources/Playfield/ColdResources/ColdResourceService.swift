@@ -5,9 +5,9 @@ import Synchronization
 import Tiles
 
 /// Serves one `ColdResource`: parse, preconditions and ETag, the cache, the fair queue by
-/// address then client (charged by estimated seconds, with a slot for cheap work only), a worker, and
-/// `Retry-After` on refusals. Every expensive answer goes through one of these: tiles, sphere
-/// packings and input-log pages (uncached: `cacheBytes` 0, no ETag).
+/// address then client (charged by estimated seconds, with a slot for cheap work only), a
+/// worker, and `Retry-After` on refusals. Every expensive answer goes through one of these:
+/// tiles, sphere packings and input-log pages (uncached: `cacheBytes` 0, no ETag).
 ///
 /// A cached body is answered at once and never waits; a cold one takes a place in a
 /// `FairQueue` (a few at a time, addresses and then their clients in turn, a bounded wait list,

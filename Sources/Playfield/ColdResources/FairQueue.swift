@@ -6,12 +6,12 @@
 /// seconds. Cheap work (at most `cheapSeconds`) never waits for anyone's expensive work to end:
 /// `cheapRunning` more slots than `running` take only cheap work, so expensive jobs can fill
 /// `running` slots but never those. A freed slot goes by turns, addresses first (cheap work
-/// does not pass another address's turn), and in its turn a client's cheap work goes before its
-/// expensive work. A client's running and
-/// waiting estimates together may not pass `perClientSeconds` (429), unless it has nothing
-/// else: one job within the deadline is always admitted. With `expensivePerAddress`, one
-/// address's expensive jobs hold at most that many slots, so another address's expensive job
-/// finds one free instead of waiting out a job already running (none is stopped once begun).
+/// does not pass another address's turn), and in its turn a client's cheap work goes before
+/// its expensive work. A client's running and waiting estimates together may not pass
+/// `perClientSeconds` (429), unless it has nothing else: one job within the deadline is always
+/// admitted. With `expensivePerAddress`, one address's expensive jobs hold at most that many
+/// slots, so another address's expensive job finds one free instead of waiting out a job
+/// already running (none is stopped once begun).
 ///
 /// Pure: the caller passes `now` (monotonic seconds) and starts or refuses the jobs this
 /// returns. A client (an address, or a browser family of it) or an address over its share gets
