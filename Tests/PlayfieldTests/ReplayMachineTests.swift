@@ -103,6 +103,42 @@ private struct ReplayDriver {
     #expect(ticks == [0, 0, 1, 1, 1, 1, 2, 2])
   }
 
+  @Test func aSliceCutBetweenSpeedStepsHoldsTheFrameAndStepsTheRestNextTick() throws {
+    var d = try ReplayDriver(end: 100)
+    _ = d.tick()
+    #expect(
+      d.tick(.speed(4)) == [
+        "event added 3", "event added 5", "frame 5 latest", "status 5 playing x4.0",
+      ])
+    d.stepsPerTick = 3
+    #expect(d.tick() == [], "8 is not a whole 4x step from 1, where 4x began")
+    #expect(d.machine.model.tick == 8)
+    d.stepsPerTick = .max
+    #expect(d.tick() == ["frame 13 latest"], "the tick after steps what was owed, and its own")
+    #expect(d.tick() == ["frame 17 latest"])
+    // A speed, or a seek, starts the steps again from where the replay is.
+    d.stepsPerTick = 1
+    #expect(d.tick(.speed(2)) == ["frame 18 latest", "status 18 playing x2.0"])
+    #expect(d.tick() == ["frame 19 latest"])
+    #expect(d.tick() == [])
+    #expect(d.tick() == ["frame 21 latest"])
+  }
+
+  @Test func aReplayThatStaysBehindSkipsWholeSpeedStepsAndStillShowsFrames() throws {
+    var d = try ReplayDriver(end: 10_000)
+    _ = d.tick(.speed(8))
+    d.stepsPerTick = 3
+    var frames: [UInt64] = []
+    for _ in 0..<200 {
+      for word in d.tick() where word.hasPrefix("frame") {
+        frames.append(UInt64(word.split(separator: " ")[1])!)
+      }
+    }
+    #expect(frames.count >= 24, "a frame every eight ticks at least: \(frames.count)")
+    #expect(frames.allSatisfy { $0 % 8 == 0 }, "\(frames)")
+    #expect(d.machine.model.tick == 8 + 200 * 3, "it steps as much as its slices let it")
+  }
+
   @Test func seekingBackRebuildsFromTheStartAndGreetsAgain() throws {
     var d = try ReplayDriver(end: 100)
     _ = d.tick(.seek(50))

@@ -37,6 +37,10 @@ struct ReplayMachine {
   private(set) var playing = true
   private(set) var speed = 1.0
   private var credit = 0.0
+  /// Whole ticks of play credit a cut slice left unstepped, stepped on the next game-loop ticks.
+  private var owed: UInt64 = 0
+  /// Where play at this speed began: frames are sent only whole speed steps from here.
+  private var anchor: UInt64 = 0
   /// The tick a seek is catching up to.
   private(set) var target: UInt64?
   private var greeted = false
@@ -49,6 +53,7 @@ struct ReplayMachine {
     self.id = id
     self.start = start
     self.model = start
+    self.anchor = start.tick
     self.log = log
     self.end = end
   }
@@ -64,6 +69,7 @@ struct ReplayMachine {
     }
     var changed = !greeted
     for command in commands {
+      owed = 0
       switch command {
       case .play:
         playing = true
@@ -77,6 +83,7 @@ struct ReplayMachine {
         seek(to: max(start.tick, min(tick, end)))
       }
       changed = true
+      anchor = model.tick
     }
     if !greeted {
       greeted = true
@@ -93,6 +100,7 @@ struct ReplayMachine {
         return
       }
       target = nil
+      anchor = model.tick
       changed = true
       // The events of the skipped steps were not sent: a fresh hello carries the whole state.
       greet(perform)
@@ -100,21 +108,33 @@ struct ReplayMachine {
       credit += speed
       let whole = UInt64(credit)
       credit -= Double(whole)
-      stepToward(
-        min(end, model.tick + whole), sendingEvents: true, mayStepAgain: mayStepAgain,
-        perform: perform)
+      // NB: a replay that keeps falling behind skips a tick's credit, whole, rather than owe
+      // without end; owing whole ticks keeps every frame a whole number of speed steps apart.
+      if owed + whole <= 4 * frameStep { owed += whole }
+      let goal = min(end, model.tick + owed)
+      stepToward(goal, sendingEvents: true, mayStepAgain: mayStepAgain, perform: perform)
+      owed = goal > model.tick ? goal - model.tick : 0
       if model.tick >= end {
         playing = false
         changed = true
       }
     }
-    if model.tick != before || changed { perform(.send(.frame(model), latestOnly: true)) }
+    // A slice cut between speed steps holds the frame: at 4x, the viewer sees 4-tick steps.
+    let onStep = (model.tick - min(anchor, model.tick)) % frameStep == 0
+    if (model.tick != before && onStep) || changed {
+      perform(.send(.frame(model), latestOnly: true))
+    }
     if changed { perform(.send(.replayStatus(status), latestOnly: false)) }
   }
 
   /// Whether a tick would do anything without a command: greet, catch up a seek, or play.
   var wantsTick: Bool {
     failure == nil && (!greeted || target != nil || (playing && model.tick < end))
+  }
+
+  /// Ticks between frames while playing: the speed at whole speeds, else every tick.
+  private var frameStep: UInt64 {
+    speed >= 1 && speed == speed.rounded() ? UInt64(speed) : 1
   }
 
   var status: ServerMessage.ReplayStatus {
