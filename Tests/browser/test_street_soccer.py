@@ -11,7 +11,7 @@ from deadline import Deadline
 PLANNING = """() => {
   const g = window.playfield?.soccer;
   return Boolean(g && g.frame && g.plan && g.frame.phase === 'turn' && g.frame.toMove === g.side
-    && g.renderedPlan === g.plan);
+    && g.renderedPlan === g.plan && !g.animation);
 }"""
 # The squares show the newest plan (they are drawn on the next animation frame).
 SHOWN = "() => window.playfield.soccer.renderedPlan === window.playfield.soccer.plan"
@@ -243,6 +243,36 @@ def test_the_phone_layout_fits(playfield, watched):
     assert box["width"] <= 390 and box["width"] > 300
     page.screenshot("street-soccer-phone")
     assert_accessible(p)
+
+
+# Once this side's plan is drawn: while the other side's turn is still animated, what is lit,
+# and what a click on the pitch does then (in one evaluation: the animation ends by itself);
+# `missed` when the animation was over first.
+CLICK_DURING_ANIMATION = """() => {
+  const g = window.playfield.soccer;
+  if (!(g.plan && g.renderedPlan === g.plan && g.frame.phase === 'turn' && g.frame.toMove === g.side)) return null;
+  if (!g.animation) return {missed: true};
+  const lit = document.querySelectorAll('.pitch .square.movable, .pitch .square.target').length;
+  document.querySelector('.pitch .square').click();
+  return {lit, animating: g.animation !== null, selected: g.selected,
+          movable: document.querySelectorAll('.pitch .square.movable').length};
+}"""
+
+
+def test_nothing_is_lit_while_the_other_sides_turn_is_animated_and_a_click_skips_it(playfield, watched):
+    # Its board is not the one to plan on (after a goal, the kick-off's is): a piece picked
+    # there would be another, or none.
+    page = open_soccer(watched, playfield.url + "/demos/street-soccer?new&away=novice&turnsPerSide=4&computerDelay=0")
+    p = page.page
+    deadline = Deadline(90, "a computer's turn animated while it is our turn")
+    seen = None
+    while seen is None or seen.get("missed"):
+        assert p.evaluate(PHASE) != "over", "every computer's turn had ended its animation first"
+        play_turn(page)
+        seen = p.wait_for_function(CLICK_DURING_ANIMATION, timeout=deadline.left() * 1000).json_value()
+    assert seen["lit"] == 0, f"squares lit on the animated board: {seen}"
+    assert not seen["animating"] and seen["selected"] is None, f"the click skips, picks nothing: {seen}"
+    assert seen["movable"] > 0, "then this side's pieces are lit to move"
 
 
 def test_rewatch_replays_the_match_with_animated_turns_and_ends_where_it_ended(playfield, watched):

@@ -181,13 +181,15 @@ function render(demo) {
   const board = shownBoard();
   // Frames stream at 60 Hz but the match changes a few times a turn: touch the squares (and
   // their labels, which screen readers and axe watch) only when what they show changed.
-  const key = JSON.stringify([board, game.frame.kits, game.selected, game.side, planning()]);
+  // While the other side's turn is animated, its squares are not the plan's: nothing is lit.
+  const choosing = planning() && Boolean(game.plan) && !game.animation;
+  const key = JSON.stringify([board, game.frame.kits, game.selected, game.side, choosing]);
   if (key === game.renderedKey && game.renderedPlan === game.plan) return;
   game.renderedKey = key;
   const pieces = piecesBySquare(board);
   const kits = game.frame.kits;
-  const lit = targets();
-  const movable = new Set((planning() && game.plan ? game.plan.legal : []).map((m) => m.piece));
+  const lit = choosing ? targets() : new Map();
+  const movable = new Set((choosing ? game.plan.legal : []).map((m) => m.piece));
   game.renderedPlan = game.plan; // what the squares show (for the browser tests)
   for (const [k, cell] of game.cells) {
     const [x, y] = k.split(",").map(Number);
@@ -215,7 +217,15 @@ function render(demo) {
 
 /** A click (or Enter) on a square: pick a piece of this side, or play a lit move there. */
 function pick(x, y, demo) {
-  if (!planning() || !game.plan) return;
+  if (!planning()) return;
+  if (game.animation) {
+    // The squares show the turn being animated (before a goal's kick-off, say), not the board
+    // to plan on: a click skips the rest of it and picks nothing.
+    game.animation = null;
+    render(demo);
+    return;
+  }
+  if (!game.plan) return;
   const lit = targets().get(key(x, y));
   if (lit) {
     if (lit.length === 1) addMove(lit[0], demo);
