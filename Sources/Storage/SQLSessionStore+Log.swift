@@ -78,24 +78,28 @@ extension SQLSessionStore {
       var found: [LoggedInput] = []
       var cursor = position
       // NB: a packed row holding `position` yields only its inputs after it: read on until
-      // `limit` inputs or the end, so a short answer always means the end of the log.
+      // `limit` inputs or the end, so a short answer always means the end of the log. A row
+      // may pack hundreds of inputs, so rows are read a few first, then four times as many
+      // each round: `limit` rows at once read (and unpacked) a whole log for a page of it.
+      var rows = min(limit, 16)
       while found.count < limit {
-        let rows = try database.query(
+        let read = try database.query(
           """
           SELECT session_id, tick, seq, input FROM inputs
           WHERE session_id = ? AND (tick, seq) > (?, ?) ORDER BY tick, seq LIMIT ?
           """,
           [
             .text(sessionID), .integer(cursor.tick), .integer(cursor.seq),
-            .integer(Int64(limit)),
+            .integer(Int64(rows)),
           ], row: LoggedInput.init(row:))
-        for row in rows {
+        for row in read where found.count < limit {
           found += row.unpacked.filter {
             $0.tick > position.tick || ($0.tick == position.tick && $0.seq > position.seq)
           }
         }
-        guard rows.count == limit, let last = rows.last else { break }
+        guard read.count == rows, let last = read.last else { break }
         cursor = LogPosition(tick: last.tick, seq: last.seq)
+        rows = min(limit, rows * 4)
       }
       return Array(found.prefix(limit))
     }

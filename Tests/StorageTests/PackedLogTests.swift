@@ -142,4 +142,18 @@ import Testing
     pending.discard(sessionID: "s")
     #expect(pending.inputCount == 0 && pending.inputBytes == 0 && pending.isEmpty)
   }
+
+  @Test func aPackedRowReadsBackTextInAnyScriptByteForByte() {
+    // Combining marks, emoji and CR-LF-free JSON of any script: split at newline bytes only.
+    let texts = [
+      #"{"name":"\#u{301}é after a combining mark"}"#, #"{"text":"🙂👍🏽 ok"}"#,
+      #"{"text":"日本語 テキスト"}"#, #"{"text":" leading space"}"#,
+    ]
+    let inputs = texts.enumerated().map { index, text in
+      LoggedInput(sessionID: "s", tick: Int64(1 + index / 2), seq: Int64(index % 2), input: text)
+    }
+    let row = LoggedInput.packed(sessionID: "s", inputs: inputs)
+    #expect(row.inputCount == 4)
+    #expect(row.unpacked == inputs)
+  }
 }
