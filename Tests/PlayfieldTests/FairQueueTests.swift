@@ -45,8 +45,9 @@ struct FairQueueTests {
       order += next
       client = next.first?.hasPrefix("flood") == true ? "flood" : "normal"
     }
-    // The normal client's first tile comes after one flood tile, not after nineteen.
-    #expect(order == ["flood1", "normal0", "flood2", "normal1", "flood3"])
+    // The normal client's first tile goes before the flood's next (the flood had one), not
+    // after nineteen; then they take turns.
+    #expect(order == ["normal0", "flood1", "normal1", "flood2", "flood3"])
   }
 
   @Test("the queue is bounded: past `waiting`, 503 with a Retry-After")
@@ -115,11 +116,86 @@ struct FairQueueTests {
     }
     for index in 3..<20 { _ = queue.submit("short\(index)", client: flood, cost: 0.01, now: 0) }
     _ = queue.submit("page", client: "10.0.0.1", cost: 1, now: 0.5)
-    // Turns alternate between the two addresses: the flood's (it waited first), then the page,
-    // not the flood's seventeen short jobs first.
-    #expect(queue.finish(client: flood, cost: 0.01, now: 1).start == ["short3"])
+    // The page goes first (its address has had nothing, the flood's three short jobs), not
+    // after the flood's seventeen; then the flood's, charged 0.01 s each, until they add up.
     #expect(queue.finish(client: flood, cost: 0.01, now: 1).start == ["page"])
+    #expect(queue.finish(client: flood, cost: 0.01, now: 1).start == ["short3"])
     #expect(queue.finish(client: flood, cost: 0.01, now: 1).start == ["short4"])
+  }
+
+  @Test("a client that comes now and then goes ahead of thirty addresses that keep work waiting")
+  func newcomerAmongMany() {
+    // Attack 8's shape: 30 addresses read input-log pages (unknown cost) on one slot, each
+    // sending its next as soon as one is answered. In rotation a newcomer waited for all 30.
+    var queue = Queue(
+      limits: .init(running: 1, waiting: 256, perClient: 4, deadline: 100, cheapRunning: 0))
+    let busy = (0..<30).map { ClientKey(address: "10.0.0.\($0)") }
+    for client in busy {
+      _ = queue.submit("\(client.address) a", client: client, now: 0)
+      _ = queue.submit("\(client.address) b", client: client, now: 0)
+    }
+    var now = 0.0
+    var runningFor = busy[0]
+    func finishOne() -> String {
+      now += 0.5
+      let started = queue.finish(client: runningFor, now: now).start
+      _ = queue.submit("\(runningFor.address) again", client: runningFor, now: now)
+      let job = started.first ?? ""
+      runningFor = ClientKey(address: String(job.split(separator: " ")[0]))
+      return job
+    }
+    var served: [String: Int] = [:]
+    for _ in 0..<75 { served[String(finishOne().split(separator: " ")[0]), default: 0] += 1 }
+    #expect(served.count == 30 && served.values.allSatisfy { (2...3).contains($0) }, "\(served)")
+    _ = queue.submit("good", client: "10.0.1.1", now: now)
+    #expect(finishOne() == "good", "the next freed slot is the newcomer's")
+  }
+
+  @Test("coming back after each job earns an address nothing over one that keeps work waiting")
+  func comingBackEarnsNothing() {
+    var queue = Queue(
+      limits: .init(running: 1, waiting: 64, perClient: 16, deadline: 100, cheapRunning: 0))
+    _ = queue.submit("back", client: "a", now: 0)
+    for index in 0..<12 { _ = queue.submit("wait\(index)", client: "b", now: 0) }
+    var counts: [String: Int] = [:]
+    var runningFor: ClientKey = "a"
+    for step in 1...12 {
+      let job = queue.finish(client: runningFor, now: Double(step)).start.first ?? ""
+      if runningFor == "a" { _ = queue.submit("back", client: "a", now: Double(step)) }
+      runningFor = job == "back" ? "a" : "b"
+      counts[runningFor.address, default: 0] += 1
+    }
+    #expect(counts == ["a": 6, "b": 6], "they take turns")
+  }
+
+  @Test("what an address was charged halves every `usageHalfLife`: lately counts more")
+  func usageFades() {
+    var queue = Queue(
+      limits: .init(running: 1, waiting: 10, perClient: 4, deadline: 100, cheapRunning: 0))
+    // a's 8 s at 0 count 1 s at 90; b's 2 s at 89 count about 2 s.
+    _ = queue.submit("a deep", client: "a", cost: 8, now: 0)
+    _ = queue.finish(client: "a", cost: 8, now: 8)
+    _ = queue.submit("b deep", client: "b", cost: 2, now: 89)
+    _ = queue.submit("b next", client: "b", cost: 2, now: 90)
+    _ = queue.submit("a next", client: "a", cost: 2, now: 90)
+    #expect(queue.finish(client: "b", cost: 2, now: 91).start == ["a next"])
+    // Only what has not faded to nothing is kept: thousands of addresses, each once a
+    // second, leave a few hundred (about 10 half-lives of them).
+    #expect(queue.finish(client: "a", cost: 2, now: 100).start == ["b next"])
+    _ = queue.finish(client: "b", cost: 2, now: 100)
+    var previous: ClientKey?
+    var startedAtOnce = 0
+    for index in 0..<5_000 {
+      let now = 100 + Double(index)
+      if let previous { _ = queue.finish(client: previous, cost: 1, now: now) }
+      let client = ClientKey(address: "10.1.\(index / 256).\(index % 256)")
+      if started(queue.submit("once", client: client, cost: 1, now: now)) != nil {
+        startedAtOnce += 1
+      }
+      previous = client
+    }
+    #expect(startedAtOnce == 5_000)
+    #expect(queue.addressesCharged < 1_000, "\(queue.addressesCharged)")
   }
 
   @Test("in its turn, a client's cheap work goes before its own expensive work")

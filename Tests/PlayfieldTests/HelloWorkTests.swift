@@ -43,7 +43,8 @@ import Testing
       ])
     while runner.runOne() {}
     #expect(
-      log.withLock { Array($0.dropFirst()) } == ["a1", "a2", "b1", "a3"], "in turn across clients")
+      log.withLock { Array($0.dropFirst()) } == ["a1", "b1", "a2", "a3"],
+      "the other client, which has had none, goes before the greedy one's second")
     #expect(work.statistics == HelloWork.Statistics(encoded: 4, refused: 1))
   }
 

@@ -1,13 +1,23 @@
+import Foundation
+
 /// Admission for expensive work (tile renders, sphere packings, input-log pages): a few jobs
-/// run at once, a bounded number wait, each address gets its turn in rotation (and within it
-/// each of its clients), and nobody waits past a deadline.
+/// run at once, a bounded number wait, the waiting address that has had the least work of
+/// late gets the next turn (and within it each of its clients in rotation), and nobody waits
+/// past a deadline.
+///
+/// An address is charged the estimated seconds of each job it starts (an unknown cost counts
+/// as `unknownSeconds`), and what it was charged halves every `usageHalfLife` seconds. So a
+/// client that comes now and then goes ahead of addresses that keep work waiting, however
+/// many they are (in rotation it waited for every one of them, past the deadline when they
+/// were 30); addresses that keep work waiting share what is left evenly; and coming back
+/// after each job earns a busy address nothing.
 ///
 /// Charged by estimated cost, not only by count: a job may come with an estimate of its
 /// seconds. Cheap work (at most `cheapSeconds`) never waits for anyone's expensive work to end:
 /// `cheapRunning` more slots than `running` take only cheap work, so expensive jobs can fill
 /// `running` slots but never those. A freed slot goes by turns, addresses first (cheap work
-/// does not pass another address's turn), and in its turn a client's cheap work goes before
-/// its expensive work. A client's running and waiting estimates together may not pass
+/// does not pass an address that has had less), and in its turn a client's cheap work goes
+/// before its expensive work. A client's running and waiting estimates together may not pass
 /// `perClientSeconds` (429), unless it has nothing else: one job within the deadline is always
 /// admitted. With `expensivePerAddress`, one address's expensive jobs hold at most that many
 /// slots, so another address's expensive job finds one free instead of waiting out a job
@@ -33,6 +43,10 @@ struct FairQueue<Job> {
     var deadline = 10.0
     /// Estimated seconds at or below which a job is cheap.
     var cheapSeconds = 0.25
+    /// What a job of unknown cost is charged to its address's turns.
+    var unknownSeconds = 1.0
+    /// Seconds in which what an address was charged for its turns halves.
+    var usageHalfLife = 30.0
     /// Slots beyond `running` that only cheap jobs may take.
     var cheapRunning = 1
     /// Most estimated seconds one client may have running and waiting together; nil:
@@ -78,8 +92,13 @@ struct FairQueue<Job> {
   private var queues: [ClientKey: [Waiting]] = [:]
   /// Jobs running or waiting per address, all its clients together.
   private var byAddress: [String: Int] = [:]
-  /// Addresses with waiting jobs, in the order they get their next turn.
+  /// Addresses with waiting jobs, in the order they came (`usage` ties go by it).
   private var rotation: [String] = []
+  /// Per address, the estimated seconds of the jobs it started, halved every
+  /// `usageHalfLife`, as of a moment: the waiting address with the least has the next turn.
+  private var usage: [String: (seconds: Double, at: Double)] = [:]
+  /// `usage`'s size when it was last pruned of what has faded.
+  private var usagePruned = 0
   /// Per address, its clients with waiting jobs, in the order they get the address's next turn.
   private var turns: [String: [ClientKey]] = [:]
   /// Estimated seconds of each client's running and waiting jobs.
@@ -90,6 +109,8 @@ struct FairQueue<Job> {
   /// Running jobs that are not cheap, per address.
   private var expensiveByAddress: [String: Int] = [:]
   private(set) var waitingCount = 0
+  /// Addresses whose charge for turns is still kept.
+  var addressesCharged: Int { usage.count }
 
   init(limits: Limits = Limits()) {
     self.limits = limits
@@ -111,6 +132,7 @@ struct FairQueue<Job> {
     }
     if canStart(cheap: limits.isCheap(cost), address: client.address) {
       charge(client, cost)
+      use(client.address, cost: cost, now: now)
       begin(client, cost: cost)
       byAddress[client.address, default: 0] += 1
       return .start(job)
@@ -146,7 +168,7 @@ struct FairQueue<Job> {
     release(client.address, count: 1)
     let expired = expire(now: now)
     var start: [Job] = []
-    while let next = nextInTurn() {
+    while let next = nextInTurn(now: now) {
       begin(next.client, cost: next.cost)
       start.append(next.job)
     }
@@ -171,6 +193,21 @@ struct FairQueue<Job> {
       expensiveByAddress[client.address, default: 0] += 1
     }
     running[client, default: 0] += 1
+  }
+
+  /// What `address` was charged for its turns, as of `now`.
+  private func used(_ address: String, now: Double) -> Double {
+    guard let (seconds, at) = usage[address] else { return 0 }
+    return seconds * exp2(-max(0, now - at) / limits.usageHalfLife)
+  }
+
+  /// Charges `address`'s turns for a job it starts; forgets the addresses whose charge has
+  /// faded to nothing once `usage` has doubled since it was last pruned.
+  private mutating func use(_ address: String, cost: Double?, now: Double) {
+    usage[address] = (used(address, now: now) + (cost ?? limits.unknownSeconds), now)
+    guard usage.count > max(64, 2 * usagePruned) else { return }
+    usage = usage.filter { address, _ in used(address, now: now) > 1e-3 }
+    usagePruned = usage.count
   }
 
   private mutating func charge(_ client: ClientKey, _ seconds: Double?) {
@@ -205,36 +242,40 @@ struct FairQueue<Job> {
   }
 
   /// The next job to start, if a slot is free for it. While a slot expensive work may take is
-  /// free, turns decide: the first address in turn with a job that may start (a cheap one, or
-  /// an expensive one while the address is below its share of expensive slots), its first
-  /// client in turn with one, and that client's oldest cheap job, else its oldest. Otherwise
-  /// only a slot kept for cheap work is free: the oldest cheap job of the first client in turn
-  /// that has one. The client and its address go to the back of their rotations.
+  /// free, turns decide: the least used address with a job that may start (a cheap one, or an
+  /// expensive one while the address is below its share of expensive slots), its first client
+  /// in turn with one, and that client's oldest cheap job, else its oldest. Otherwise only a
+  /// slot kept for cheap work is free: the oldest cheap job of the least used address that has
+  /// one. The client goes to the back of its address's rotation, and the address is charged.
   ///
   /// NB: cheap work does not pass other addresses' turns at the shared slots. It did, and an
   /// address sending short calls without pause kept every other address's expensive job
   /// waiting until its deadline.
-  private mutating func nextInTurn() -> (client: ClientKey, job: Job, cost: Double?)? {
+  private mutating func nextInTurn(now: Double) -> (client: ClientKey, job: Job, cost: Double?)? {
     guard runningCount < limits.slots else { return nil }
     let limits = limits
     guard expensiveRunning < limits.running else {
-      return take(where: { waiting, _ in limits.isCheap(waiting.cost) })
+      return take(now: now, where: { waiting, _ in limits.isCheap(waiting.cost) })
     }
     let share = limits.expensivePerAddress ?? limits.running
     let atShare = Set(expensiveByAddress.filter { $0.value >= share }.keys)
     return take(
+      now: now,
       where: { waiting, address in limits.isCheap(waiting.cost) || !atShare.contains(address) },
       preferring: { limits.isCheap($0.cost) })
   }
 
   /// Removes and returns the first waiting job, in turn, that `matches` (given its address):
-  /// of the first client in turn with one, the oldest that is also `preferred` if any, else its
-  /// oldest.
+  /// of the least used address with one (the first to come among equals), of its first client
+  /// in turn with one, the oldest that is also `preferred` if any, else its oldest.
   private mutating func take(
+    now: Double,
     where matches: (Waiting, String) -> Bool,
     preferring preferred: (Waiting) -> Bool = { _ in true }
   ) -> (client: ClientKey, job: Job, cost: Double?)? {
-    for (place, address) in rotation.enumerated() {
+    let spent = rotation.map { used($0, now: now) }
+    for place in rotation.indices.sorted(by: { (spent[$0], $0) < (spent[$1], $1) }) {
+      let address = rotation[place]
       var clients = turns[address] ?? []
       for (turn, client) in clients.enumerated() {
         var queue = queues[client] ?? []
@@ -242,13 +283,15 @@ struct FairQueue<Job> {
         let index = queue.firstIndex { matches($0, address) && preferred($0) } ?? first
         let next = queue.remove(at: index)
         waitingCount -= 1
-        // The client, then its address, go to the back of their turns while they still wait.
+        // The client goes to the back of its address's turns while it still waits; the
+        // address is charged (and so goes after the others that have had less).
         clients.remove(at: turn)
         queues[client] = queue.isEmpty ? nil : queue
         if !queue.isEmpty { clients.append(client) }
-        rotation.remove(at: place)
         turns[address] = clients.isEmpty ? nil : clients
+        rotation.remove(at: place)
         if !clients.isEmpty { rotation.append(address) }
+        use(address, cost: next.cost, now: now)
         return (client, next.job, next.cost)
       }
     }
