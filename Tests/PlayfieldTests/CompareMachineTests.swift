@@ -207,6 +207,25 @@ private func frame(_ model: any Simulation) throws -> JSONValue {
     #expect(d.machine.tick == 1 && d.machine.playing)
   }
 
+  @Test func playThatACutSliceLeftShortIsSteppedOnTheNextTicks() throws {
+    var d = try CompareDriver(base: Self.base, variants: [[:], [:]], end: 600)
+    d.tick(.join(d.viewer), .speed(4), .play)
+    #expect(d.machine.tick == 4)
+    d.tick(steps: 1)
+    #expect(d.machine.tick == 5, "a busy machine's slice: one group tick of four")
+    d.tick()
+    #expect(d.machine.tick == 12, "the three owed and this tick's four")
+    // A group that keeps falling behind owes at most 4 ticks' credit: 16 at 4x.
+    for _ in 0..<20 { d.tick(steps: 1) }
+    d.tick()
+    #expect(d.machine.tick == 12 + 20 + 16)
+    // Pausing forgives what was owed.
+    for _ in 0..<3 { d.tick(steps: 1) }
+    d.tick(.pause)
+    d.tick(.play)
+    #expect(d.machine.tick == 48 + 3 + 4)
+  }
+
   @Test func aSeekCatchesUpWithinTheSliceAndSendsNoFramesOnTheWay() throws {
     var d = try CompareDriver(base: Self.base, variants: [[:], [:]], end: 600)
     d.tick(.join(d.viewer))

@@ -58,6 +58,8 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
   private(set) var speed = 1.0
   private(set) var loop: ClosedRange<UInt64>?
   private var credit = 0.0
+  /// Whole group ticks of play credit a cut slice left unstepped, stepped on the next ticks.
+  private var owed: UInt64 = 0
   /// Asked-for steps still to run.
   private(set) var waitingSteps: UInt64 = 0
   /// The tick a seek is catching up to.
@@ -157,11 +159,13 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       case .pause:
         playing = false
         waitingSteps = 0
+        owed = 0
       case .step(let count):
         playing = false
         waitingSteps = min(end - min(end, target ?? tick), waitingSteps + UInt64(max(0, count)))
       case .speed(let value):
         speed = min(Self.speeds.upperBound, max(Self.speeds.lowerBound, value))
+        owed = 0
       case .seek(let goal):
         waitingSteps = 0
         seek(to: min(goal, end))
@@ -205,9 +209,12 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
         credit += speed
         let whole = UInt64(credit)
         credit -= Double(whole)
-        step(
-          toward: min(loop?.upperBound ?? end, end, tick + whole), mayStepAgain: mayStepAgain,
-          perform: perform)
+        // NB: what a cut slice left is owed (as a replay's is), so a busy machine plays at the
+        // speed asked; a group that keeps falling behind skips a tick's credit past 4 ticks'.
+        if owed + whole <= 4 * UInt64(speed.rounded(.up)) { owed += whole }
+        let goal = min(loop?.upperBound ?? end, end, tick + owed)
+        step(toward: goal, mayStepAgain: mayStepAgain, perform: perform)
+        owed = goal > tick ? goal - tick : 0
       }
     } else if !isSynced {
       step(toward: tick, mayStepAgain: mayStepAgain, perform: perform)
@@ -282,6 +289,7 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     for index in panes.indices { panes[index].restart() }
     tick = 0
     credit = 0
+    owed = 0
     target = goal
   }
 
@@ -291,6 +299,7 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       tick = 0
       credit = 0
     }
+    owed = 0
     target = goal == tick && isSynced ? nil : goal
   }
 
