@@ -179,10 +179,10 @@ struct FairQueueTests {
     _ = queue.submit("b next", client: "b", cost: 2, now: 90)
     _ = queue.submit("a next", client: "a", cost: 2, now: 90)
     #expect(queue.finish(client: "b", cost: 2, now: 91).start == ["a next"])
-    // Only what has not faded to nothing is kept: thousands of addresses, each once a
-    // second, leave a few hundred (about 10 half-lives of them).
     #expect(queue.finish(client: "a", cost: 2, now: 100).start == ["b next"])
     _ = queue.finish(client: "b", cost: 2, now: 100)
+    // Only what has not faded to nothing is kept: thousands of addresses, each once a
+    // second, leave a few hundred (about 10 half-lives of them).
     var previous: ClientKey?
     var startedAtOnce = 0
     for index in 0..<5_000 {
