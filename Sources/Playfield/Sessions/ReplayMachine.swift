@@ -36,9 +36,7 @@ struct ReplayMachine {
   private(set) var model: any Simulation
   private(set) var playing = true
   private(set) var speed = 1.0
-  private var credit = 0.0
-  /// Whole ticks of play credit a cut slice left unstepped, stepped on the next game-loop ticks.
-  private var owed: UInt64 = 0
+  private var credit = PlayCredit()
   /// Where play at this speed began: frames are sent only whole speed steps from here.
   private var anchor: UInt64 = 0
   /// The tick a seek is catching up to.
@@ -69,7 +67,7 @@ struct ReplayMachine {
     }
     var changed = !greeted
     for command in commands {
-      owed = 0
+      credit.forgetOwed()
       switch command {
       case .play:
         playing = true
@@ -105,15 +103,11 @@ struct ReplayMachine {
       // The events of the skipped steps were not sent: a fresh hello carries the whole state.
       greet(perform)
     } else if playing {
-      credit += speed
-      let whole = UInt64(credit)
-      credit -= Double(whole)
-      // NB: a replay that keeps falling behind skips a tick's credit, whole, rather than owe
-      // without end; owing whole ticks keeps every frame a whole number of speed steps apart.
-      if owed + whole <= 4 * frameStep { owed += whole }
-      let goal = min(end, model.tick + owed)
+      // NB: owing whole ticks, and skipping a tick's credit whole past 4 frames' worth, keeps
+      // every frame a whole number of speed steps apart.
+      let goal = min(end, model.tick + credit.earn(at: speed, cap: 4 * frameStep))
       stepToward(goal, sendingEvents: true, mayStepAgain: mayStepAgain, perform: perform)
-      owed = goal > model.tick ? goal - model.tick : 0
+      credit.leave(goal - min(goal, model.tick))
       if model.tick >= end {
         playing = false
         changed = true

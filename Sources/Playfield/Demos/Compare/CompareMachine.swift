@@ -57,9 +57,7 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
   private(set) var playing = false
   private(set) var speed = 1.0
   private(set) var loop: ClosedRange<UInt64>?
-  private var credit = 0.0
-  /// Whole group ticks of play credit a cut slice left unstepped, stepped on the next ticks.
-  private var owed: UInt64 = 0
+  private var credit = PlayCredit()
   /// Asked-for steps still to run.
   private(set) var waitingSteps: UInt64 = 0
   /// The tick a seek is catching up to.
@@ -159,13 +157,13 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
       case .pause:
         playing = false
         waitingSteps = 0
-        owed = 0
+        credit.forgetOwed()
       case .step(let count):
         playing = false
         waitingSteps = min(end - min(end, target ?? tick), waitingSteps + UInt64(max(0, count)))
       case .speed(let value):
         speed = min(Self.speeds.upperBound, max(Self.speeds.lowerBound, value))
-        owed = 0
+        credit.forgetOwed()
       case .seek(let goal):
         waitingSteps = 0
         seek(to: min(goal, end))
@@ -206,15 +204,10 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
         step(toward: loop.lowerBound, mayStepAgain: mayStepAgain, perform: perform)
         if tick == loop.lowerBound && isSynced { target = nil }
       } else {
-        credit += speed
-        let whole = UInt64(credit)
-        credit -= Double(whole)
-        // NB: what a cut slice left is owed (as a replay's is), so a busy machine plays at the
-        // speed asked; a group that keeps falling behind skips a tick's credit past 4 ticks'.
-        if owed + whole <= 4 * UInt64(speed.rounded(.up)) { owed += whole }
-        let goal = min(loop?.upperBound ?? end, end, tick + owed)
+        let due = credit.earn(at: speed, cap: 4 * UInt64(speed.rounded(.up)))
+        let goal = min(loop?.upperBound ?? end, end, tick + due)
         step(toward: goal, mayStepAgain: mayStepAgain, perform: perform)
-        owed = goal > tick ? goal - tick : 0
+        credit.leave(goal - min(goal, tick))
       }
     } else if !isSynced {
       step(toward: tick, mayStepAgain: mayStepAgain, perform: perform)
@@ -288,8 +281,7 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     comparedUpTo = nil
     for index in panes.indices { panes[index].restart() }
     tick = 0
-    credit = 0
-    owed = 0
+    credit.reset()
     target = goal
   }
 
@@ -297,9 +289,9 @@ struct CompareMachine<Viewer: AnyObject & Sendable> {
     if goal < tick {
       for index in panes.indices { panes[index].restart() }
       tick = 0
-      credit = 0
+      credit.reset()
     }
-    owed = 0
+    credit.forgetOwed()
     target = goal == tick && isSynced ? nil : goal
   }
 
