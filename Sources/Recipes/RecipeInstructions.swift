@@ -47,8 +47,8 @@ enum RecipeInstructions {
     return !text.contains { $0.isLetter || $0.isNumber }
   }
 
-  /// A step that is only its own number's label ("Step 2", "Stap 3:"): a heading the page
-  /// draws above each step, not a step.
+  /// A step that is only its own number's label ("Step 2", "Stap 3:", "1:", "4."): a heading
+  /// the page draws above each step, not a step.
   private static func isStepLabel(_ value: JSONValue) -> Bool {
     guard let text = value["text"]?.stringValue, text.dropFirst(12).isEmpty,
       text.utf8.contains(where: { $0 >= 0x80 || (0x30...0x39).contains($0) })
@@ -58,13 +58,12 @@ enum RecipeInstructions {
       return false
     }
     var rest = Substring(HTMLText.collapse(text).lowercased())
-    guard let word = HeadingRecipeReader.stepWords.first(where: { rest.hasPrefix($0) }) else {
-      return false
+    if let word = HeadingRecipeReader.stepWords.first(where: { rest.hasPrefix($0) }) {
+      rest = rest.dropFirst(word.count).drop { $0 == " " }
     }
-    rest = rest.dropFirst(word.count).drop { $0 == " " }
     guard rest.first?.isNumber == true else { return false }
     rest = rest.drop(while: \.isNumber)
-    return rest.isEmpty || rest == ":" || rest == "."
+    return rest.isEmpty || rest == ":" || rest == "." || rest == ")"
   }
 
   /// A step with a title of its own ("Parboil the fries": "Once the water has boiled, ..."),

@@ -251,7 +251,7 @@ struct NormalisationTests {
     #expect(HTMLText.collapse(spaced) == "a bc d\u{0301}")
   }
 
-  @Test("a step that is only its number's label (\"Step 2\") is no step")
+  @Test("a step that is only its number's label (\"Step 2\", \"1:\") is no step")
   func stepLabels() throws {
     let html = RecipePages.page(
       head: RecipePages.ldJSON(
@@ -259,6 +259,16 @@ struct NormalisationTests {
       ))
     let recipe = try #require(try RecipePages.recipes(html).first)
     #expect(RecipePages.lines(recipe["recipeInstructions"]) == ["Mix.", "Bake.", "Step 3 Cool."])
+    // One HTML text with each paragraph's number before it, as a page's template writes it.
+    let numbered = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Dumplings","recipeInstructions":" 1: <p>Knead the dough.</p> 2: <p>Cut it.</p> 3) <p>Boil 5 min.</p> 4."}"#
+      ))
+    let dumplings = try #require(try RecipePages.recipes(numbered).first)
+    #expect(
+      RecipePages.lines(dumplings["recipeInstructions"]) == [
+        "Knead the dough.", "Cut it.", "Boil 5 min.",
+      ])
   }
 
   @Test("a step of punctuation only (steps joined with \", \" in one text) is no step")
