@@ -111,6 +111,30 @@ enum JSONLDReader {
     }
   }
 
+  /// The properties the importer reads, by their names in lowercase.
+  private static let propertyNames: [String: String] = Dictionary(
+    uniqueKeysWithValues: [
+      "name", "headline", "description", "image", "url", "contentUrl", "thumbnailUrl",
+      "recipeIngredient", "ingredients", "recipeInstructions", "itemListElement", "text",
+      "totalTime", "prepTime", "cookTime", "performTime", "recipeYield", "yield",
+      "recipeCategory", "recipeCuisine", "keywords", "author", "nutrition",
+    ].map { ($0.lowercased(), $0) })
+
+  /// `members` with a property some page spells in another case ("ItemListElement",
+  /// "RecipeIngredient") under its schema.org name, unless that name is there too: schema.org
+  /// names are case-sensitive, but a page that writes one otherwise still means it.
+  private static func properlyNamed(_ members: [String: JSONValue]) -> [String: JSONValue] {
+    var result = members
+    for (key, value) in members where key.first != "@" {
+      guard let name = propertyNames[key.lowercased()], name != key, members[name] == nil else {
+        continue
+      }
+      result[name] = value
+      result[key] = nil
+    }
+    return result
+  }
+
   /// Replaces `{"@id": X}` stubs by the node with that id found elsewhere in the page.
   private static func resolve(
     _ value: JSONValue, in identified: [String: JSONValue], depth: Int
@@ -125,7 +149,8 @@ enum JSONLDReader {
       {
         return resolve(target, in: identified, depth: depth + 1)
       }
-      return .object(members.mapValues { resolve($0, in: identified, depth: depth + 1) })
+      return .object(
+        properlyNamed(members).mapValues { resolve($0, in: identified, depth: depth + 1) })
     default:
       return value
     }

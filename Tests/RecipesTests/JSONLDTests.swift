@@ -69,6 +69,28 @@ struct JSONLDTests {
     #expect(names == ["Tagine", "Stew"])
   }
 
+  @Test("a property written in another case (\"ItemListElement\") is read under its name")
+  func propertyCase() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"""
+        {"@type":"Recipe","Name":"Tikka","RecipeIngredient":["1 chicken"],"recipeInstructions":[
+          {"@type":"HowToSection","name":"Rice","ItemListElement":[
+            {"@type":"HowToStep","Text":"Boil the rice."}]},
+          {"@type":"HowToSection","name":"Curry","ItemListElement":[
+            {"@type":"HowToStep","text":"Brown the chicken."}],
+            "itemListElement":[{"@type":"HowToStep","text":"Simmer."}]}]}
+        """#))
+    let recipe = try #require(try RecipePages.recipes(html).first)
+    #expect(recipe["name"] == "Tikka")
+    #expect(RecipePages.strings(recipe["recipeIngredient"]) == ["1 chicken"])
+    // Where the page also has the name as schema.org spells it, that one is read.
+    #expect(
+      RecipePages.lines(recipe["recipeInstructions"]) == [
+        "Rice", "Boil the rice.", "Curry", "Simmer.",
+      ])
+  }
+
   @Test("mainEntity, arrays and several recipes on one page, in page order")
   func several() throws {
     let html = RecipePages.page(
