@@ -52,7 +52,7 @@ public enum RecipeExtractor {
   private static func rawRecipes(in document: HTMLDocument) -> [JSONValue] {
     var found = JSONLDReader.recipes(in: document)
     if found.isEmpty { found = markupRecipes(in: document) }
-    found = found.filter(hasContent)
+    found = sameRecipesMerged(found.filter(hasContent))
     if found.isEmpty, let recipe = HeadingRecipeReader.recipe(in: document) { found = [recipe] }
     // A page whose recipe is only in its scripts' state: no markup, no text to read.
     if found.isEmpty, let recipe = AppStateReader.recipe(in: document) { found = [recipe] }
@@ -110,6 +110,33 @@ public enum RecipeExtractor {
       current = document.nodes[current].parent
     }
     return false
+  }
+
+  /// `recipes` with each one that lacks its lists merged into a recipe of the same name that
+  /// has them, where the first of the two stood: one recipe described twice (a page's SEO
+  /// plugin writes a summary, its recipe plugin the whole). The whole one's fields win; the
+  /// summary fills those it lacks.
+  private static func sameRecipesMerged(_ recipes: [JSONValue]) -> [JSONValue] {
+    guard recipes.count > 1 else { return recipes }
+    func key(_ recipe: JSONValue) -> String? {
+      guard let name = recipe["name"]?.stringValue else { return nil }
+      let key = HTMLText.collapse(HTMLText.clean(name)).lowercased()
+      return key.isEmpty ? nil : key
+    }
+    var merged = recipes.map(Optional.some)
+    for (index, recipe) in recipes.enumerated() {
+      guard let summary = recipe.objectValue, lacksListsOfItsOwn(summary), let name = key(recipe),
+        let whole = recipes.indices.first(where: { other in
+          other != index && merged[other] != nil && key(recipes[other]) == name
+            && recipes[other].objectValue.map(lacksListsOfItsOwn) == false
+        }),
+        var members = merged[whole]?.objectValue
+      else { continue }
+      for (field, value) in summary where !hasText(members[field]) { members[field] = value }
+      merged[min(index, whole)] = .object(members)
+      merged[max(index, whole)] = nil
+    }
+    return merged.compactMap { $0 }
   }
 
   /// Whether a recipe lacks its ingredients or its steps (an empty list, `[null]` or `[""]`

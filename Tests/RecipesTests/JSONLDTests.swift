@@ -104,6 +104,25 @@ struct JSONLDTests {
     #expect(names == ["One", "Two", "Three"])
   }
 
+  @Test("a recipe described twice (a summary without lists, then the whole) is one recipe")
+  func describedTwice() throws {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@graph":[{"@type":"Recipe","name":"Malva pudding ","recipeYield":"6 servings","#
+          + #""image":"https://example.com/a.jpg","recipeIngredient":[]}]}"#)
+        + RecipePages.ldJSON(
+          #"{"@type":"Recipe","name":"Malva  Pudding","image":"https://example.com/b.jpg","#
+            + #""recipeIngredient":["1 egg"],"recipeInstructions":["Bake."]}"#)
+        + RecipePages.ldJSON(
+          #"{"@type":"Recipe","name":"Custard","recipeYield":"4 servings"}"#))
+    let recipes = try RecipePages.recipes(html)
+    #expect(recipes.map { $0["name"]?.stringValue ?? "" } == ["Malva Pudding", "Custard"])
+    #expect(RecipePages.strings(recipes[0]["recipeIngredient"]) == ["1 egg"])
+    #expect(RecipePages.lines(recipes[0]["recipeInstructions"]) == ["Bake."])
+    #expect(recipes[0]["recipeYield"] == "6 servings")
+    #expect(recipes[0]["image"]?.stringValue == "https://example.com/b.jpg")
+  }
+
   @Test("malformed JSON-LD read where safe: comments, raw newlines, trailing commas, repeats")
   func lenient() throws {
     let json =
