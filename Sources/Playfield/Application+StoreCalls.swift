@@ -26,15 +26,23 @@ extension Application {
     return queue
   }
 
-  /// Answers `call` on a store worker, charged to its client and estimated by its body's
-  /// size: with what `handler` replies there (a session another process holds: 503,
+  /// The estimated seconds of a store call to a route with `traits` whose request has a body
+  /// of `bodyBytes`: by the body's size, or `StoreCalls.costlyEstimate` for a `costly` route.
+  static func storeCallCost(_ traits: RouteTraits, bodyBytes: Int) -> Double {
+    traits.contains(.costly)
+      ? StoreCalls.costlyEstimate : StoreCalls.estimate(bodyBytes: bodyBytes)
+  }
+
+  /// Answers `call` on a store worker, charged to its client and estimated by
+  /// `storeCallCost`: with what `handler` replies there (a session another process holds: 503,
   /// `sessionNotHere`), made final by `finish`; a WebSocket upgrade too (the worker's
   /// `.webSocket` reply goes back to the event loop, which sends the 101).
   func answerOffEventLoop(
-    _ call: RouteCall, segments: [String], style: ErrorStyle,
+    _ call: RouteCall, segments: [String], traits: RouteTraits,
     finish: @escaping @Sendable (Response) -> Response, handler: @escaping Route.Handler
   ) -> Reply {
-    let cost = StoreCalls.estimate(bodyBytes: call.request.body.count)
+    let cost = Self.storeCallCost(traits, bodyBytes: call.request.body.count)
+    let style = traits.errorStyle
     return storeCalls.answer(client: call.client, cost: cost, style: style) { [self] () -> Reply in
       // NB: a session parked here is deleted where it is stored (`SessionRegistry.delete`),
       // never brought back first: that would need a live place of its owner.

@@ -200,7 +200,7 @@ public final class Application: HTTPHandler {
       if touchesStore(traits, segments: segments) {
         let asked = call
         return answerOffEventLoop(
-          call, segments: segments, style: traits.errorStyle,
+          call, segments: segments, traits: traits,
           finish: { [self] in traits.decorate(traits.contains(.page) ? page($0, asked) : $0) },
           handler: handler)
       }

@@ -112,4 +112,24 @@ import Testing
     }
     #expect(creates?.traits.contains(.store) == true)
   }
+
+  /// A store call whose answer grows with what is stored, not with what was sent (a whole
+  /// book's export; a comparison waiting for its recordings' rows), is charged as expensive
+  /// even without a body, so it never takes the worker kept for cheap calls.
+  @Test func storeCallsLongWhateverTheyAreSentAreNotCheap() throws {
+    let app = try TestApplication()
+    defer { app.shutdown() }
+    let limits = Application.storeCallLimits(Limits())
+    let long: Set = ["/api/recipes/export", "/api/compare"]
+    var seen: Set<String> = []
+    for route in app.application.routes.routes where route.traits.contains(.store) {
+      let path = route.pattern.description
+      let cost = Application.storeCallCost(route.traits, bodyBytes: 0)
+      #expect(limits.isCheap(cost) == !long.contains(path), "\(path)")
+      if long.contains(path) { seen.insert(path) }
+    }
+    #expect(seen == long)
+    // A body still makes any call expensive: a 1 MB page.
+    #expect(!limits.isCheap(Application.storeCallCost([.store], bodyBytes: 1 << 20)))
+  }
 }

@@ -19,7 +19,8 @@ import Synchronization
 /// worker until it ends.
 ///
 /// Each call comes with an estimate of its seconds (`estimate(bodyBytes:)`: a request's body
-/// is what can make a call long: a 1 MB recipe page is read for up to a third of a second). The
+/// is what can make a call long: a 1 MB recipe page is read for up to a third of a second; a
+/// route whose answer is long whatever it is sent is `costlyEstimate`). The
 /// application's calls (`Application.storeCallLimits`) have a worker beyond `running` for
 /// cheap calls only, and one address's expensive calls hold at most one worker: an address
 /// that sends big pages waits for its own, and everyone else's short calls and big pages find
@@ -70,6 +71,11 @@ final class StoreCalls: Sendable {
   static func estimate(bodyBytes: Int) -> Double {
     0.001 + Double(bodyBytes) * 0.3e-6
   }
+
+  /// Estimated seconds of a call whose answer may take long whatever its body (a route marked
+  /// `RouteTraits.costly`): a full book of 2,000 recipes (59 MB) exports in 0.6 s of a worker
+  /// (docs/benchmarks.md), so what `FairQueue` charges a job of unknown cost.
+  static let costlyEstimate = 1.0
 
   /// Most calls waiting (`--store-call-queue`).
   var capacity: Int { limits.waiting }

@@ -72,7 +72,7 @@ final class RecipeAPI: Sendable {
       Route([.get], "/api/recipes", [.api, .guardsState, .store]) { call in
         .response(self.list(call.request, client: call.client))
       },
-      Route([.get], "/api/recipes/export", [.api, .guardsState, .store]) { call in
+      Route([.get], "/api/recipes/export", [.api, .guardsState, .store, .costly]) { call in
         .response(self.export(call.request, client: call.client))
       },
       Route([.get], "/api/recipes/book", [.api, .guardsState, .store]) { call in
