@@ -1,13 +1,13 @@
 """Three addresses export full recipe books (2,000 recipes, about 59 MB each) without pause while
 another reads its mazes: how long that cheap store call waits (docs/benchmarks.md, "Book
-exports beside a cheap store call").
+exports and long lists beside a cheap store call").
 
     .venv/bin/python Benchmarks/abuse/big_exports.py [PLAYFIELD_BIN ...]
 
 An export's request has no body, so it was estimated as a cheap call (1 ms) and could take the
-store worker kept for cheap calls; its route is now marked `costly`. Each binary given is run in
-turn on the same books (made once per run by imports of book exports, 1 MB each). Uses the
-release binary when none is given (or PLAYFIELD_BIN)."""
+store worker kept for cheap calls; its route now says 1 s (`Route.storeCost`). Each binary
+given is run in turn, with books made afresh (by imports of book exports, 1 MB each). Uses
+the release binary when none is given (or PLAYFIELD_BIN)."""
 import http.client, json, os, statistics, sys, threading, time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests"))
 from launcher import Playfield  # noqa: E402

@@ -26,11 +26,10 @@ extension Application {
     return queue
   }
 
-  /// The estimated seconds of a store call to a route with `traits` whose request has a body
-  /// of `bodyBytes`: by the body's size, or `StoreCalls.costlyEstimate` for a `costly` route.
-  static func storeCallCost(_ traits: RouteTraits, bodyBytes: Int) -> Double {
-    traits.contains(.costly)
-      ? StoreCalls.costlyEstimate : StoreCalls.estimate(bodyBytes: bodyBytes)
+  /// The estimated seconds of a store call of `route` for `request`: what the route says of
+  /// it (`Route.storeCost`), else by the request's body.
+  static func storeCallCost(_ route: Route, _ request: Request) -> Double {
+    route.storeCost?(request) ?? StoreCalls.estimate(bodyBytes: request.body.count)
   }
 
   /// Answers `call` on a store worker, charged to its client and estimated by
@@ -38,11 +37,11 @@ extension Application {
   /// `sessionNotHere`), made final by `finish`; a WebSocket upgrade too (the worker's
   /// `.webSocket` reply goes back to the event loop, which sends the 101).
   func answerOffEventLoop(
-    _ call: RouteCall, segments: [String], traits: RouteTraits,
+    _ call: RouteCall, segments: [String], route: Route,
     finish: @escaping @Sendable (Response) -> Response, handler: @escaping Route.Handler
   ) -> Reply {
-    let cost = Self.storeCallCost(traits, bodyBytes: call.request.body.count)
-    let style = traits.errorStyle
+    let cost = Self.storeCallCost(route, call.request)
+    let style = route.traits.errorStyle
     return storeCalls.answer(client: call.client, cost: cost, style: style) { [self] () -> Reply in
       // NB: a session parked here is deleted where it is stored (`SessionRegistry.delete`),
       // never brought back first: that would need a live place of its owner.

@@ -183,7 +183,8 @@ public final class Application: HTTPHandler {
       return .response(Self.options(request, allow: allow, crossOrigin: crossOrigin))
     case .answered(let traits, let response):
       return .response(traits.decorate(response))
-    case .handle(let traits, let handler):
+    case .handle(let route, let handler):
+      let traits = route.traits
       if traits.contains(.guardsState), let refusal = hosts.refusal(request) {
         // NB: in the route's style, so that a page's `fetch` reads the reason and shows it.
         return .response(traits.errorStyle.response(.misdirectedRequest, refusal))
@@ -200,7 +201,7 @@ public final class Application: HTTPHandler {
       if touchesStore(traits, segments: segments) {
         let asked = call
         return answerOffEventLoop(
-          call, segments: segments, traits: traits,
+          call, segments: segments, route: route,
           finish: { [self] in traits.decorate(traits.contains(.page) ? page($0, asked) : $0) },
           handler: handler)
       }

@@ -198,6 +198,21 @@ struct FairQueueTests {
     #expect(queue.addressesCharged < 1_000, "\(queue.addressesCharged)")
   }
 
+  @Test("a job that held its slot longer than estimated charges its address what it took")
+  func chargedWhatItTook() {
+    var queue = Queue(
+      limits: .init(running: 1, waiting: 10, perClient: 4, deadline: 100, cheapRunning: 0))
+    // a's call was estimated at 1 ms and held the slot 3 s; b's was estimated at 1 s, true.
+    _ = queue.submit("a list", client: "a", cost: 0.001, now: 0)
+    _ = queue.finish(client: "a", cost: 0.001, took: 3, now: 3)
+    _ = queue.submit("b page", client: "b", cost: 1, now: 3)
+    _ = queue.submit("a next", client: "a", cost: 0.001, now: 4)
+    _ = queue.submit("b next", client: "b", cost: 0.001, now: 4)
+    #expect(queue.finish(client: "b", cost: 1, took: 1, now: 4).start == ["b next"])
+    // Shorter than estimated earns nothing back: the estimate was charged at the start.
+    #expect(queue.finish(client: "b", cost: 0.001, took: 0, now: 4).start == ["a next"])
+  }
+
   @Test("in its turn, a client's cheap work goes before its own expensive work")
   func cheapFirstWithinAClient() {
     var queue = Queue(

@@ -113,10 +113,10 @@ import Testing
     #expect(creates?.traits.contains(.store) == true)
   }
 
-  /// A store call whose answer grows with what is stored, not with what was sent (a whole
-  /// book's export; a comparison waiting for its recordings' rows), is charged as expensive
-  /// even without a body, so it never takes the worker kept for cheap calls.
-  @Test func storeCallsLongWhateverTheyAreSentAreNotCheap() throws {
+  /// A store call whose answer grows with what is stored, not with its body (a whole book's
+  /// export; a comparison waiting for its recordings' rows; a list of 1,000 recipes), is
+  /// charged as expensive, so it never takes the worker kept for cheap calls.
+  @Test func storeCallsLongWhateverTheirBodyAreNotCheap() throws {
     let app = try TestApplication()
     defer { app.shutdown() }
     let limits = Application.storeCallLimits(Limits())
@@ -124,12 +124,25 @@ import Testing
     var seen: Set<String> = []
     for route in app.application.routes.routes where route.traits.contains(.store) {
       let path = route.pattern.description
-      let cost = Application.storeCallCost(route.traits, bodyBytes: 0)
+      let cost = Application.storeCallCost(route, Request(method: .get, target: path))
       #expect(limits.isCheap(cost) == !long.contains(path), "\(path)")
       if long.contains(path) { seen.insert(path) }
     }
     #expect(seen == long)
-    // A body still makes any call expensive: a 1 MB page.
-    #expect(!limits.isCheap(Application.storeCallCost([.store], bodyBytes: 1 << 20)))
+    let list = try #require(
+      app.application.routes.routes.first { $0.pattern.description == "/api/recipes" })
+    for (target, cheap) in [
+      ("/api/recipes?limit=100", true), ("/api/recipes?limit=1000", false),
+      ("/api/recipes?q=soup&limit=200", false), ("/api/recipes?limit=-5", true),
+    ] {
+      let cost = Application.storeCallCost(list, Request(method: .get, target: target))
+      #expect(limits.isCheap(cost) == cheap, "\(target)")
+    }
+    // A body makes any other call expensive: a 1 MB page.
+    let imports = try #require(
+      app.application.routes.routes.first { $0.pattern.description == "/api/recipes/import" })
+    var page = Request(method: .post, target: "/api/recipes/import")
+    page.body = Array(repeating: 0x20, count: 1 << 20)
+    #expect(!limits.isCheap(Application.storeCallCost(imports, page)))
   }
 }

@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// Each call comes with an estimate of its seconds (`estimate(bodyBytes:)`: a request's body
 /// is what can make a call long: a 1 MB recipe page is read for up to a third of a second; a
-/// route whose answer is long whatever it is sent is `costlyEstimate`). The
+/// route whose answer may be long whatever it is sent says so, `Route.storeCost`). The
 /// application's calls (`Application.storeCallLimits`) have a worker beyond `running` for
 /// cheap calls only, and one address's expensive calls hold at most one worker: an address
 /// that sends big pages waits for its own, and everyone else's short calls and big pages find
@@ -72,10 +72,14 @@ final class StoreCalls: Sendable {
     0.001 + Double(bodyBytes) * 0.3e-6
   }
 
-  /// Estimated seconds of a call whose answer may take long whatever its body (a route marked
-  /// `RouteTraits.costly`): a full book of 2,000 recipes (59 MB) exports in 0.6 s of a worker
-  /// (docs/benchmarks.md), so what `FairQueue` charges a job of unknown cost.
+  /// Estimated seconds of a call that may take long whatever its body (a book's export: a full
+  /// book of 2,000 recipes, 59 MB, takes 0.6 s of a worker, docs/benchmarks.md; a comparison,
+  /// which waits up to 5 s for each recording's queued rows): what `FairQueue` charges a job
+  /// of unknown cost.
   static let costlyEstimate = 1.0
+
+  /// `costlyEstimate`, whatever the request: a `Route.storeCost` for such calls.
+  @Sendable static func costly(_ request: Request) -> Double { costlyEstimate }
 
   /// Most calls waiting (`--store-call-queue`).
   var capacity: Int { limits.waiting }
@@ -130,9 +134,11 @@ final class StoreCalls: Sendable {
 
   private func start(_ job: Job) {
     workers.async { [self] in
+      let began = clock()
       job.work()
       let (next, expired) = queue.withLock {
-        $0.finish(client: job.client, cost: job.cost, now: clock())
+        let now = clock()
+        return $0.finish(client: job.client, cost: job.cost, took: now - began, now: now)
       }
       for (late, refusal) in expired { late.expired(refusal.retryAfter) }
       for job in next { start(job) }

@@ -13,7 +13,8 @@ import Foundation
 /// after each job earns a busy address nothing.
 ///
 /// Charged by estimated cost, not only by count: a job may come with an estimate of its
-/// seconds. Cheap work (at most `cheapSeconds`) never waits for anyone's expensive work to end:
+/// seconds (and a job that took longer than its estimate charges its address the rest when it
+/// ends). Cheap work (at most `cheapSeconds`) never waits for anyone's expensive work to end:
 /// `cheapRunning` more slots than `running` take only cheap work, so expensive jobs can fill
 /// `running` slots but never those. A freed slot goes by turns, addresses first (cheap work
 /// does not pass an address that has had less), and in its turn a client's cheap work goes
@@ -153,9 +154,15 @@ struct FairQueue<Job> {
 
   /// Marks one of `client`'s jobs, estimated at `cost` when it was submitted, done; returns
   /// the jobs to start in the freed slot and the waiting ones past their deadline, to refuse.
-  mutating func finish(client: ClientKey, cost: Double? = nil, now: Double) -> (
-    start: [Job], expired: [(Job, Refusal)]
-  ) {
+  /// `took`, the seconds the job held its slot, charges its address's turns what the job took
+  /// beyond what it was charged at its start: work estimated too low (a body-less call that
+  /// read a whole book) costs the address that caused it.
+  mutating func finish(client: ClientKey, cost: Double? = nil, took: Double? = nil, now: Double)
+    -> (start: [Job], expired: [(Job, Refusal)])
+  {
+    if let took, took > cost ?? limits.unknownSeconds {
+      use(client.address, cost: took - (cost ?? limits.unknownSeconds), now: now)
+    }
     runningCount -= 1
     if !limits.isCheap(cost) {
       expensiveRunning -= 1

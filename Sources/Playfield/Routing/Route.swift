@@ -17,6 +17,10 @@ final class Route: Sendable {
   let traits: RouteTraits
   /// Captured segments that parse, for tests that walk the table.
   let example: [String]
+  /// The estimated seconds of a call to a `store` route, from its request, where its body does
+  /// not tell: a book's export, a list of as many recipes as `limit` asks (`StoreCalls`); nil:
+  /// by the body's size.
+  let storeCost: (@Sendable (Request) -> Double)?
   /// Parses the captured segments; nil when the path is not this route's after all.
   let match: @Sendable (ArraySlice<String>, Request) -> Handler?
   /// For a route that answers from the request and its parsed captures alone (the static
@@ -36,6 +40,7 @@ final class Route: Sendable {
     self.pattern = PathPattern(pattern)
     self.traits = traits
     self.example = example
+    self.storeCost = nil
     self.match = { segments, request in
       guard let value = parse(segments, request) else { return nil }
       return { handle($0, value) }
@@ -58,6 +63,7 @@ final class Route: Sendable {
     self.pattern = PathPattern(pattern)
     self.traits = traits
     self.example = example
+    self.storeCost = nil
     self.match = { segments, request in
       guard let value = parse(segments, request) else { return nil }
       return { .response(respond(value, $0.request)) }
@@ -78,15 +84,17 @@ final class Route: Sendable {
       handle: handle)
   }
 
-  /// A route without captures.
+  /// A route without captures; `storeCost` estimates a call to it, as the property says.
   init(
     _ methods: [HTTPMethod], _ pattern: String, _ traits: RouteTraits = [],
+    storeCost: (@Sendable (Request) -> Double)? = nil,
     handle: @escaping @Sendable (RouteCall) -> Reply
   ) {
     self.methods = methods
     self.pattern = PathPattern(pattern)
     self.traits = traits
     self.example = []
+    self.storeCost = storeCost
     self.match = { _, _ in handle }
     self.answer = nil
   }

@@ -43,8 +43,8 @@ struct RouteTable: Sendable {
 
   /// What the table says of one request.
   enum Resolution {
-    /// Run the handler of the route with these traits (for HEAD, its GET handler).
-    case handle(RouteTraits, Route.Handler)
+    /// Run the handler of this route (for HEAD, its GET handler).
+    case handle(Route, Route.Handler)
     /// The route answered at once (`Route.answer`); the traits are its own.
     case answered(RouteTraits, Response)
     /// No route has this path.
@@ -68,7 +68,7 @@ struct RouteTable: Sendable {
         return .answered(route.traits, response)
       }
       guard let handler = route.match(captured, request) else { continue }
-      if route.methods.contains(method) { return .handle(route.traits, handler) }
+      if route.methods.contains(method) { return .handle(route, handler) }
       allow.formUnion(route.allowed)
       traits.formUnion(route.traits)
     }

@@ -26,11 +26,6 @@ struct RouteTraits: OptionSet, Sendable {
   /// handler runs on a store worker as for `store`, and a session another process holds is
   /// answered 503 with `Playfield-Held-By` (`Application.sessionNotHere`).
   static let adopts = RouteTraits(rawValue: 1 << 5)
-  /// Its answer may take long however small its request (a whole book's export; a comparison,
-  /// which waits up to 5 s for each recorded session's queued rows to be stored): as a store
-  /// call it is estimated at `StoreCalls.costlyEstimate`, so it runs on the workers for
-  /// expensive calls, one of its address's at a time, never on the worker kept for cheap ones.
-  static let costly = RouteTraits(rawValue: 1 << 6)
 
   /// How the route's errors are written.
   var errorStyle: ErrorStyle { contains(.api) ? .json : .text }

@@ -26,7 +26,8 @@ struct CompareAPI: Sendable {
         .response(call.app.demoPage(.compare, embedded: false, request: call.request))
       },
       // NB: on a store worker (with a database), where recordings are read.
-      Route([.post], "/api/compare", [.api, .guardsState, .store, .costly]) { call in
+      Route([.post], "/api/compare", [.api, .guardsState, .store], storeCost: StoreCalls.costly) {
+        call in
         .response(create(call.request, client: call.client))
       },
       Route([.get], "/ws/compare/{group}", [.guardsState]) { (call, id: SessionID) in
