@@ -192,6 +192,35 @@ def test_a_book_file_larger_than_one_import_goes_in_parts(playfield, watched, tm
     assert_accessible(page)
 
 
+def test_a_book_file_whose_later_part_fails_leaves_the_book_as_it_was(playfield, watched, tmp_path):
+    """A 1.2 MB book file goes in two parts; the second holds an entry that is no recipe, so
+    the server refuses it (400). The first part's four recipes are deleted again and the page
+    says so: the book holds what it held. (Before, they stayed, and the page said "Imported 4
+    of 6 recipes, then stopped".)"""
+    page = open_book(watched, playfield.url)
+    before = page.page.locator(".rb-entry").count()
+    book = {"playfield": "recipe-book", "version": 1, "recipes": [
+        {"recipe": {"@context": "https://schema.org", "@type": "Recipe", "name": f"Lost soup {n}",
+                    "recipeIngredient": ["1 onion"], "description": "simmer " * 34_000},
+         "tags": []} for n in range(5)] + [{"recipe": "not a recipe", "tags": []}]}
+    path = tmp_path / "book.json"
+    path.write_text(json.dumps(book))
+    assert path.stat().st_size > 1 << 20
+    page.page.locator("#rb-file").set_input_files(str(path))
+    page.page.wait_for_function(
+        "() => / as it was\\.$| taken back\\.$/.test(document.querySelector('.rb-message').textContent)")
+    assert page.page.locator(".rb-message").inner_text() == (
+        "Not imported: recipes[1].recipe is not a schema.org Recipe with a name. The 4 recipes "
+        "stored before it were taken back: your book is as it was.")
+    exported = json.loads(page.page.evaluate(
+        "async () => (await fetch('/api/recipes/export', {headers: {Authorization: "
+        "'Bearer ' + localStorage.getItem('playfield.recipes.token')}})).text()"))
+    assert not [e for e in exported["recipes"] if e["recipe"]["name"].startswith("Lost soup")]
+    page.page.wait_for_function(f"() => document.querySelectorAll('.rb-entry').length === {before}")
+    page.allow(lambda problem: "400" in problem)
+    assert_accessible(page)
+
+
 class _Other(http.server.BaseHTTPRequestHandler):
     body = PAGE.encode()
 

@@ -67,11 +67,27 @@ function bookParts(book, limit = importBytes) {
   return parts;
 }
 
+/** Deletes the recipes `ids` again; gives how many could not be. */
+async function takeBack(ids) {
+  let left = 0;
+  for (const id of ids) {
+    try {
+      await call(`/api/recipes/${id}`, { method: "DELETE" });
+    } catch (error) {
+      if (error.status !== 404) left += 1;
+    }
+  }
+  return left;
+}
+
 /** Stores a book export larger than one import may send, part by part, in order; a part
- * refused for the imports a minute allows goes again after the wait the server names. */
+ * refused for the imports a minute allows goes again after the wait the server names. When a
+ * part fails, the recipes the parts before it stored are deleted again: the book is left as
+ * it was. */
 async function importBook(book) {
   const parts = bookParts(book);
   let imported = 0;
+  const ids = [];
   try {
     for (const [index, part] of parts.entries()) {
       say(`Importing part ${index + 1} of ${parts.length}…`);
@@ -81,6 +97,7 @@ async function importBook(book) {
           const saved = await call("/api/recipes/import?save=1", init);
           if (saved.book?.token) localStorage.setItem(tokenKey, saved.book.token);
           imported += saved.imported;
+          ids.push(...saved.ids);
           break;
         } catch (error) {
           if (error.status !== 429 || !error.retryAfter || attempt === 5) throw error;
@@ -91,7 +108,16 @@ async function importBook(book) {
     }
     say(`Imported ${imported} recipes into your book.`);
   } catch (error) {
-    say(`Imported ${imported} of ${book.recipes.length} recipes, then stopped: ${error.message}`);
+    const stopped = `Not imported: ${error.message}`;
+    if (!ids.length) {
+      say(stopped);
+    } else {
+      say(`${stopped}. Taking back the ${ids.length} recipes stored before it…`);
+      const left = await takeBack(ids);
+      say(left
+        ? `${stopped}. ${left} of the ${ids.length} recipes stored before it could not be taken back.`
+        : `${stopped}. The ${ids.length} recipes stored before it were taken back: your book is as it was.`);
+    }
   }
   await refresh();
 }

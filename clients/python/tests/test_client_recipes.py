@@ -63,6 +63,26 @@ def test_a_book_larger_than_one_import_goes_back_in_parts_unchanged(start_server
     assert [r["name"] for r in other.recipes()] == [f"Soup {n}" for n in range(6)]
 
 
+def test_a_book_import_whose_later_part_fails_leaves_the_book_as_it_was(start_server):
+    """Parts are stored one transaction each: when one fails, the recipes of the parts before
+    it are deleted again, and the error says so (before, they stayed, and the book held part
+    of the file)."""
+    client = Client(start_server().url)
+    kept = client.import_recipe(PAGE, save=True)
+    before = client.export_recipes()
+    book = {"playfield": "recipe-book", "version": 1, "recipes": [
+        {"recipe": {"@context": "https://schema.org", "@type": "Recipe", "name": f"Soup {n}",
+                    "recipeIngredient": ["1 onion"]}, "tags": []} for n in range(3)]}
+    book["recipes"].append({"recipe": "not a recipe", "tags": []})
+    assert [len(part["recipes"]) for part in client._book_parts(book, 200)] == [1, 1, 1, 1]
+    with pytest.raises(HTTPError) as failed:
+        client.import_recipes(book, part_bytes=200)
+    assert failed.value.status == 400
+    assert "the 3 recipes stored before it were deleted again" in str(failed.value)
+    assert client.export_recipes() == before
+    assert [r["id"] for r in client.recipes()] == [kept["id"]]
+
+
 def test_a_page_without_a_recipe_says_what_was_looked_for(client):
     with pytest.raises(HTTPError) as refused:
         client.import_recipe("<html><body>nothing here</body></html>", save=True)

@@ -258,15 +258,39 @@ class Client:
         An export larger than one import may send (1 MiB) goes in parts of at most
         `part_bytes`, each a book export of its own, stored in one transaction; a part refused
         for the imports a minute allows is sent again after the wait the server names. If a
-        part fails, `HTTPError` is raised and the parts before it stay stored."""
+        part fails, the recipes the parts before it stored are deleted again, so that the book
+        holds what it held before, and the part's error is raised (an `HTTPError` says how the
+        deleting went, and names any recipe it could not delete)."""
         result: JSONObject = {"imported": 0, "ids": []}
         for part in self._book_parts(export, part_bytes):
-            answer = self._import_part(part, token)
+            try:
+                answer = self._import_part(part, token)
+            except PlayfieldError as error:
+                left = self._take_back(result["ids"], token)
+                if isinstance(error, HTTPError) and result["ids"]:
+                    error.message += (f"; the {len(result['ids'])} recipes stored before it were "
+                                      + (f"deleted again but for {left}" if left else
+                                         "deleted again"))
+                    error.args = (f"{error.method} {error.path}: {error.status} {error.message}",)
+                raise
             result["imported"] += answer["imported"]
             result["ids"] += answer["ids"]
             if "book" in answer:
                 result["book"] = answer["book"]
         return result
+
+    def _take_back(self, ids: "list[int]", token: str | None) -> "list[int]":
+        """Deletes the recipes `ids` from the book; returns those it could not delete."""
+        left = []
+        for recipe_id in ids:
+            try:
+                self._request("DELETE", f"/api/recipes/{int(recipe_id)}", token=token)
+            except HTTPError as error:
+                if error.status != 404:
+                    left.append(recipe_id)
+            except PlayfieldError:
+                left.append(recipe_id)
+        return left
 
     @staticmethod
     def _book_parts(export: JSONObject, part_bytes: int) -> "list[JSONObject]":
