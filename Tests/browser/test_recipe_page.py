@@ -210,7 +210,7 @@ def test_a_book_file_whose_later_part_fails_leaves_the_book_as_it_was(playfield,
     page.page.wait_for_function(
         "() => / as it was\\.$| taken back\\.$/.test(document.querySelector('.rb-message').textContent)")
     assert page.page.locator(".rb-message").inner_text() == (
-        "Not imported: recipes[1].recipe is not a schema.org Recipe with a name. The 4 recipes "
+        "Not imported: recipes[5].recipe is not a schema.org Recipe with a name. The 4 recipes "
         "stored before it were taken back: your book is as it was.")
     exported = json.loads(page.page.evaluate(
         "async () => (await fetch('/api/recipes/export', {headers: {Authorization: "

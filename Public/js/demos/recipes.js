@@ -88,6 +88,7 @@ async function importBook(book) {
   const parts = bookParts(book);
   let imported = 0;
   const ids = [];
+  let first = 0; // the file's index of the part's first recipe
   try {
     for (const [index, part] of parts.entries()) {
       say(`Importing part ${index + 1} of ${parts.length}…`);
@@ -98,6 +99,7 @@ async function importBook(book) {
           if (saved.book?.token) localStorage.setItem(tokenKey, saved.book.token);
           imported += saved.imported;
           ids.push(...saved.ids);
+          first += part.recipes.length;
           break;
         } catch (error) {
           if (error.status !== 429 || !error.retryAfter || attempt === 5) throw error;
@@ -108,7 +110,9 @@ async function importBook(book) {
     }
     say(`Imported ${imported} recipes into your book.`);
   } catch (error) {
-    const stopped = `Not imported: ${error.message}`;
+    // The server names a recipe by its place in the part; the person knows the file.
+    const where = error.message.replace(/^recipes\[(\d+)\]/, (_, n) => `recipes[${first + Number(n)}]`);
+    const stopped = `Not imported: ${where}`;
     if (!ids.length) {
       say(stopped);
     } else {

@@ -78,7 +78,8 @@ def test_a_book_import_whose_later_part_fails_leaves_the_book_as_it_was(start_se
     with pytest.raises(HTTPError) as failed:
         client.import_recipes(book, part_bytes=200)
     assert failed.value.status == 400
-    assert "the 3 recipes stored before it were deleted again" in str(failed.value)
+    assert failed.value.message == ("recipes[3].recipe is not a schema.org Recipe with a name; "
+                                    "the 3 recipes stored before it were deleted again")
     assert client.export_recipes() == before
     assert [r["id"] for r in client.recipes()] == [kept["id"]]
 

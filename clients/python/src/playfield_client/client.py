@@ -5,6 +5,7 @@ in a worker thread, so both have one implementation.
 """
 import asyncio
 import json
+import re
 import time
 import urllib.error
 import urllib.parse
@@ -262,17 +263,23 @@ class Client:
         holds what it held before, and the part's error is raised (an `HTTPError` says how the
         deleting went, and names any recipe it could not delete)."""
         result: JSONObject = {"imported": 0, "ids": []}
+        first = 0  # the export's index of the part's first recipe
         for part in self._book_parts(export, part_bytes):
             try:
                 answer = self._import_part(part, token)
             except PlayfieldError as error:
                 left = self._take_back(result["ids"], token)
-                if isinstance(error, HTTPError) and result["ids"]:
-                    error.message += (f"; the {len(result['ids'])} recipes stored before it were "
-                                      + (f"deleted again but for {left}" if left else
-                                         "deleted again"))
+                if isinstance(error, HTTPError):
+                    # The server names a recipe by its place in the part, not in the export.
+                    error.message = re.sub(r"^recipes\[(\d+)\]",
+                                           lambda m: f"recipes[{first + int(m[1])}]", error.message)
+                    if result["ids"]:
+                        error.message += (f"; the {len(result['ids'])} recipes stored before it "
+                                          + (f"were deleted again but for {left}" if left else
+                                             "were deleted again"))
                     error.args = (f"{error.method} {error.path}: {error.status} {error.message}",)
                 raise
+            first += len(part.get("recipes", [])) if isinstance(part, dict) else 0
             result["imported"] += answer["imported"]
             result["ids"] += answer["ids"]
             if "book" in answer:
