@@ -157,29 +157,43 @@ def test_file_import_and_keyboard_only(playfield, watched, tmp_path):
     assert focused == "rb-sort"
 
 
+def big_book(name, count, *extra):
+    """A book export of `count` recipes of 238 KB named `name N`, then `extra` entries."""
+    return {"playfield": "recipe-book", "version": 1, "recipes": [
+        {"recipe": {"@context": "https://schema.org", "@type": "Recipe", "name": f"{name} {n}",
+                    "recipeIngredient": ["1 onion"], "description": "simmer " * 34_000},
+         "tags": []} for n in range(count)] + list(extra)}
+
+
+def drop_book_file(page, tmp_path, book, done):
+    """Gives the page `book` as a file of more than 1 MiB; waits until the message matches the
+    JavaScript regular expression `done`."""
+    path = tmp_path / "book.json"
+    path.write_text(json.dumps(book))
+    assert path.stat().st_size > 1 << 20
+    page.page.locator("#rb-file").set_input_files(str(path))
+    page.page.wait_for_function(
+        f"() => /{done}/.test(document.querySelector('.rb-message').textContent)")
+
+
+def book_export(page):
+    """The page's book, as its export."""
+    return json.loads(page.page.evaluate(
+        "async () => (await fetch('/api/recipes/export', {headers: {Authorization: "
+        "'Bearer ' + localStorage.getItem('playfield.recipes.token')}})).text()"))
+
+
 def test_a_book_file_larger_than_one_import_goes_in_parts(playfield, watched, tmp_path):
     """A book export of 1.4 MB (six recipes of 238 KB), more than one import may send (1 MiB):
     the page sends it in parts, in order, and the book holds all six. (Before, the server
     answered 413 and the page said so: a book over 1 MiB could not come back from its own
     export.)"""
     page = open_book(watched, playfield.url)
-    book = {"playfield": "recipe-book", "version": 1, "recipes": [
-        {"recipe": {"@context": "https://schema.org", "@type": "Recipe", "name": f"Big soup {n}",
-                    "recipeIngredient": ["1 onion"], "description": "simmer " * 34_000},
-         "tags": []} for n in range(6)]}
-    path = tmp_path / "book.json"
-    path.write_text(json.dumps(book))
-    assert path.stat().st_size > 1 << 20
-    page.page.locator("#rb-file").set_input_files(str(path))
-    page.page.wait_for_function(
-        "() => document.querySelector('.rb-message').textContent.startsWith('Imported')")
+    drop_book_file(page, tmp_path, big_book("Big soup", 6), "^Imported")
     assert page.page.locator(".rb-message").inner_text() == "Imported 6 recipes into your book."
     page.page.wait_for_function(
         "() => [...document.querySelectorAll('.rb-entry')].filter(e => e.textContent.startsWith('Big soup')).length === 6")
-    exported = json.loads(page.page.evaluate(
-        "async () => (await fetch('/api/recipes/export', {headers: {Authorization: "
-        "'Bearer ' + localStorage.getItem('playfield.recipes.token')}})).text()"))
-    names = [entry["recipe"]["name"] for entry in exported["recipes"]]
+    names = [entry["recipe"]["name"] for entry in book_export(page)["recipes"]]
     assert names[-6:] == [f"Big soup {n}" for n in range(6)]
     # A search of more words than the server takes says so, as a search, not as a broken book.
     page.page.locator("#rb-q").fill(" ".join(["soup"] * 33))
@@ -199,22 +213,13 @@ def test_a_book_file_whose_later_part_fails_leaves_the_book_as_it_was(playfield,
     of 6 recipes, then stopped".)"""
     page = open_book(watched, playfield.url)
     before = page.page.locator(".rb-entry").count()
-    book = {"playfield": "recipe-book", "version": 1, "recipes": [
-        {"recipe": {"@context": "https://schema.org", "@type": "Recipe", "name": f"Lost soup {n}",
-                    "recipeIngredient": ["1 onion"], "description": "simmer " * 34_000},
-         "tags": []} for n in range(5)] + [{"recipe": "not a recipe", "tags": []}]}
-    path = tmp_path / "book.json"
-    path.write_text(json.dumps(book))
-    assert path.stat().st_size > 1 << 20
-    page.page.locator("#rb-file").set_input_files(str(path))
-    page.page.wait_for_function(
-        "() => / as it was\\.$| taken back\\.$/.test(document.querySelector('.rb-message').textContent)")
+    refused = {"recipe": "not a recipe", "tags": []}
+    drop_book_file(page, tmp_path, big_book("Lost soup", 5, refused),
+                   " as it was\\.$| taken back\\.$")
     assert page.page.locator(".rb-message").inner_text() == (
         "Not imported: recipes[5].recipe is not a schema.org Recipe with a name. The 4 recipes "
         "stored before it were taken back: your book is as it was.")
-    exported = json.loads(page.page.evaluate(
-        "async () => (await fetch('/api/recipes/export', {headers: {Authorization: "
-        "'Bearer ' + localStorage.getItem('playfield.recipes.token')}})).text()"))
+    exported = book_export(page)
     assert not [e for e in exported["recipes"] if e["recipe"]["name"].startswith("Lost soup")]
     page.page.wait_for_function(f"() => document.querySelectorAll('.rb-entry').length === {before}")
     page.allow(lambda problem: "400" in problem)
