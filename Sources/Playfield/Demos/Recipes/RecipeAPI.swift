@@ -225,12 +225,13 @@ final class RecipeAPI: Sendable {
 
   // MARK: Reading
 
-  /// Estimated seconds of a listing: each recipe listed is parsed for its summary (0.22 ms for
-  /// one of 30 KB), so `limit=1000` is not cheap (0.22 s over a book of such recipes).
+  /// Estimated seconds of a listing: each recipe listed is parsed whole for its summary, 2 ms
+  /// for one of the largest a book takes (a list of 100 such recipes took 0.21 s; of 100 of
+  /// 30 KB, 17.5 ms; docs/benchmarks.md), so only a short list is cheap.
   @Sendable static func listCost(_ request: Request) -> Double {
     let asked = try? query(request)
     let limit = asked.flatMap { try? whole($0, "limit", default: 100, in: 1...1000) } ?? 100
-    return 0.001 + Double(limit) * 0.25e-3
+    return 0.001 + Double(limit) * 2e-3
   }
 
   func list(_ request: Request, client: ClientKey) -> Response {
