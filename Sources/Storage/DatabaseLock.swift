@@ -19,6 +19,9 @@ final class DatabaseLock: Sendable {
   /// True when no other store of this process held the file when this one took the lock.
   let isFirstInProcess: Bool
 
+  /// Most 10 ms waits for a lock in this process's own name to be let go (2 s).
+  static let ownLockWait = 200
+
   /// Lock files held by this process: the open descriptor, and how many stores use it.
   private static let held = Mutex<[String: (descriptor: Int32, users: Int)]>([:])
 
@@ -36,9 +39,21 @@ final class DatabaseLock: Sendable {
       guard descriptor >= 0 else {
         throw .cannotLock(path: path, reason: String(cString: strerror(errno)))
       }
-      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      var waited = 0
+      while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
         let reason = errno
         let holder = Self.read(descriptor)
+        // NB: a child another thread of this process is spawning holds a copy of the last
+        // store's lock descriptor until it execs (O_CLOEXEC closes it only then), so the file
+        // may still be locked in our own name for a moment after that store closed: wait for
+        // it, briefly. A lock in anyone else's name is refused at once.
+        if reason == EWOULDBLOCK, waited < Self.ownLockWait,
+          holder.split(separator: ":", maxSplits: 1).first.map(String.init) == Self.line("")
+        {
+          usleep(10_000)
+          waited += 1
+          continue
+        }
         close(descriptor)
         guard reason == EWOULDBLOCK else {
           throw .cannotLock(path: path, reason: String(cString: strerror(reason)))

@@ -92,6 +92,42 @@ import Testing
     #expect(after.status == 0 && after.output == "opened\n")
   }
 
+  /// A child that another thread is spawning holds a copy of a closed store's lock descriptor
+  /// until it execs: the next store of this process on the file waits for it, where it was
+  /// refused as "in use by another Playfield process" naming this one (a CI run saw it). Here
+  /// a second descriptor of this process stands for the child's copy, let go after 300 ms.
+  @Test func aLockInThisProcesssOwnNameIsWaitedForBriefly() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.file("playfield.db")
+    do { _ = try SQLiteSessionStore(path: path, holder: "http://127.0.0.1:8080") }
+    let copy = open(path + ".lock", O_RDWR | O_CLOEXEC)
+    try #require(copy >= 0 && flock(copy, LOCK_EX | LOCK_NB) == 0)
+    let released = Thread {
+      Thread.sleep(forTimeInterval: 0.3)
+      close(copy)
+    }
+    released.start()
+    do {
+      let store = try SQLiteSessionStore(path: path)
+      #expect(try store.listSessions() == [])
+    }
+    // A lock in another name is refused, naming it, as before.
+    let other = open(path + ".lock", O_RDWR | O_CLOEXEC)
+    defer { close(other) }
+    try #require(other >= 0 && flock(other, LOCK_EX | LOCK_NB) == 0)
+    _ = ftruncate(other, 0)
+    _ = Array("pid 1 on host elsewhere\n".utf8).withUnsafeBytes {
+      pwrite(other, $0.baseAddress, $0.count, 0)
+    }
+    let refused = #expect(throws: DatabaseLockError.self) { try SQLiteSessionStore(path: path) }
+    guard case .inUse(_, let who)? = refused else {
+      Issue.record("expected inUse, got \(String(describing: refused))")
+      return
+    }
+    #expect(who == "pid 1 on host elsewhere")
+  }
+
   @Test func aNewProcessOnAFileHandsBackItsPredecessorsLeases() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
