@@ -118,23 +118,28 @@ public enum RecipeExtractor {
   /// summary fills those it lacks.
   private static func sameRecipesMerged(_ recipes: [JSONValue]) -> [JSONValue] {
     guard recipes.count > 1 else { return recipes }
-    func key(_ recipe: JSONValue) -> String? {
+    // NB: each name is read once, and the whole recipes are found by name: a page may hold
+    // thousands of recipes, and comparing each with every other was quadratic.
+    let names = recipes.map { recipe -> String? in
       guard let name = recipe["name"]?.stringValue else { return nil }
       let key = HTMLText.collapse(HTMLText.clean(name)).lowercased()
       return key.isEmpty ? nil : key
     }
+    let summaries = recipes.map { $0.objectValue.map(lacksListsOfItsOwn) ?? false }
+    var wholeByName: [String: Int] = [:]
+    for index in recipes.indices where !summaries[index] && recipes[index].objectValue != nil {
+      if let name = names[index], wholeByName[name] == nil { wholeByName[name] = index }
+    }
     var merged = recipes.map(Optional.some)
-    for (index, recipe) in recipes.enumerated() {
-      guard let summary = recipe.objectValue, lacksListsOfItsOwn(summary), let name = key(recipe),
-        let whole = recipes.indices.first(where: { other in
-          other != index && merged[other] != nil && key(recipes[other]) == name
-            && recipes[other].objectValue.map(lacksListsOfItsOwn) == false
-        }),
-        var members = merged[whole]?.objectValue
+    for index in recipes.indices where summaries[index] {
+      guard let name = names[index], let whole = wholeByName[name],
+        let summary = recipes[index].objectValue, var members = merged[whole]?.objectValue
       else { continue }
       for (field, value) in summary where !hasText(members[field]) { members[field] = value }
+      merged[whole] = nil
+      merged[index] = nil
       merged[min(index, whole)] = .object(members)
-      merged[max(index, whole)] = nil
+      wholeByName[name] = min(index, whole)
     }
     return merged.compactMap { $0 }
   }

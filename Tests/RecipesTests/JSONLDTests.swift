@@ -121,6 +121,18 @@ struct JSONLDTests {
     #expect(RecipePages.lines(recipes[0]["recipeInstructions"]) == ["Bake."])
     #expect(recipes[0]["recipeYield"] == "6 servings")
     #expect(recipes[0]["image"]?.stringValue == "https://example.com/b.jpg")
+    // Summaries before and after the whole, thousands of them (found by name, not each
+    // compared with every other: 5,000 took over two minutes of CPU that way), are one recipe.
+    let summary = #"{"@type":"Recipe","name":"Stew","description":"Slow."}"#
+    let many = RecipePages.page(
+      head: RecipePages.ldJSON(
+        "[" + Array(repeating: summary, count: 1_500).joined(separator: ",")
+          + #",{"@type":"Recipe","name":"stew","recipeIngredient":["1 beef"],"recipeInstructions":["Stew."]},"#
+          + Array(repeating: summary, count: 1_500).joined(separator: ",") + "]"))
+    let stew = try RecipePages.recipes(many)
+    #expect(stew.count == 1)
+    #expect(RecipePages.strings(stew.first?["recipeIngredient"]) == ["1 beef"])
+    #expect(stew.first?["description"] == "Slow.")
   }
 
   @Test("malformed JSON-LD read where safe: comments, raw newlines, trailing commas, repeats")
