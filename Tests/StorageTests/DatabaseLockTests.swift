@@ -92,6 +92,23 @@ import Testing
     #expect(after.status == 0 && after.output == "opened\n")
   }
 
+  /// A new descriptor of the lock file at `path`, locked. The lock may still be held for a
+  /// moment by a child another test is spawning (the very race the test below is about), so
+  /// it is asked for again for up to 10 s.
+  static func lockDescriptor(_ path: String) throws -> Int32 {
+    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    try #require(descriptor >= 0)
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      guard Date() < deadline else {
+        close(descriptor)
+        throw Command.Failure(description: "\(path) stayed locked for 10 s")
+      }
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    return descriptor
+  }
+
   /// A child that another thread is spawning holds a copy of a closed store's lock descriptor
   /// until it execs: the next store of this process on the file waits for it, where it was
   /// refused as "in use by another Playfield process" naming this one (a CI run saw it). Here
@@ -101,8 +118,7 @@ import Testing
     defer { directory.remove() }
     let path = directory.file("playfield.db")
     do { _ = try SQLiteSessionStore(path: path, holder: "http://127.0.0.1:8080") }
-    let copy = open(path + ".lock", O_RDWR | O_CLOEXEC)
-    try #require(copy >= 0 && flock(copy, LOCK_EX | LOCK_NB) == 0)
+    let copy = try Self.lockDescriptor(path + ".lock")
     let released = Thread {
       Thread.sleep(forTimeInterval: 0.3)
       close(copy)
@@ -113,9 +129,8 @@ import Testing
       #expect(try store.listSessions() == [])
     }
     // A lock in another name is refused, naming it, as before.
-    let other = open(path + ".lock", O_RDWR | O_CLOEXEC)
+    let other = try Self.lockDescriptor(path + ".lock")
     defer { close(other) }
-    try #require(other >= 0 && flock(other, LOCK_EX | LOCK_NB) == 0)
     _ = ftruncate(other, 0)
     _ = Array("pid 1 on host elsewhere\n".utf8).withUnsafeBytes {
       pwrite(other, $0.baseAddress, $0.count, 0)
