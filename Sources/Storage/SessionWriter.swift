@@ -34,6 +34,9 @@ public final class SessionWriter: @unchecked Sendable {
   private var inFlightInputs = 0
   private var inFlightBytes = 0
   private var inFlightSessionBytes: [String: Int] = [:]
+  /// Every session with a row in the flush under way: its inputs and snapshots, and also its
+  /// progress and lease release, which carry no bytes.
+  private var inFlightSessions: Set<String> = []
   /// Who pays for each session's queued bytes (`append(payer:)`), for back-pressure.
   private var payers: [String: String] = [:]
   /// Steps waiting for room in the queue (`admit`), oldest first.
@@ -286,9 +289,13 @@ public final class SessionWriter: @unchecked Sendable {
     // NB: its progress, snapshots and release replace older ones (they carry no count): they
     // are written by the next flush that commits, unless its inputs hold them back.
     let others = pending.hasOtherWrites(of: sessionID) ? flushesBegun : nil
+    // NB: the flush under way may hold any of its rows, its progress too (before, only rows
+    // with bytes were waited for: a parked session's last progress, in flight alone, was read
+    // back older than its clients had been told). Rows a failed flush puts back go in a later one.
+    let underWay = inFlightSessions.contains(sessionID) ? flushesBegun : nil
     let waiting = {
       (self.pending.oldestStamp(of: sessionID).map { $0 <= target } ?? false)
-        || self.inFlightSessionBytes[sessionID] != nil
+        || underWay.map { self.lastCommitted < $0 } ?? false
         || others.map { self.lastCommitted <= $0 } ?? false
     }
     guard waiting() else { return true }
@@ -410,6 +417,7 @@ public final class SessionWriter: @unchecked Sendable {
           inFlightSessionBytes[snapshot.sessionID, default: 0] += snapshot.state.count + 32
         }
         inFlightBytes = inFlightSessionBytes.values.reduce(0, +)
+        inFlightSessions = batch.sessions
         flushStartedAt = now()
         condition.unlock()
         let result = Result { try store.write(batch) }
@@ -421,6 +429,7 @@ public final class SessionWriter: @unchecked Sendable {
         inFlightInputs = 0
         inFlightBytes = 0
         inFlightSessionBytes = [:]
+        inFlightSessions = []
         switch result {
         case .success(let written):
           writtenRows += batch.inputs.count

@@ -35,11 +35,14 @@ public struct WriteBatch: Sendable, Equatable {
   }
 
   /// Every session the batch touches, in id order (the order rows are locked in).
-  var sessionIDs: [String] {
+  var sessionIDs: [String] { sessions.sorted() }
+
+  /// Every session the batch touches.
+  var sessions: Set<String> {
     var ids = Set(progress.map(\.sessionID))
     ids.formUnion(inputs.map(\.sessionID))
     ids.formUnion(snapshots.map(\.sessionID))
     ids.formUnion(releases.map(\.sessionID))
-    return ids.sorted()
+    return ids
   }
 }

@@ -139,6 +139,34 @@ import Testing
     #expect(!writer.append(LoggedInput(sessionID: "s", tick: 5, seq: 0, input: "{}")))
   }
 
+  /// A session's flush waits for the transaction under way when that holds any of its rows,
+  /// its progress alone too: a parked session is read back only once its last tick is stored.
+  /// Before, only inputs and snapshots were waited for, and a loaded stress run brought a
+  /// session back three ticks older than its client had been told.
+  @Test func aSessionsProgressBeingWrittenIsWaitedFor() throws {
+    let fixture = try StoreFixture(busyTimeoutMilliseconds: 60_000)
+    defer { fixture.remove() }
+    try fixture.store.createSession(StoreFixture.session("s"))
+    let writer = SessionWriter(store: fixture.store, configuration: configuration(interval: 3600))
+    defer { writer.close() }
+    // Another connection holds the write lock: the flush waits inside its transaction.
+    let other = try Database(path: fixture.path)
+    try other.execute("BEGIN EXCLUSIVE")
+    writer.update(SessionProgress(sessionID: "s", status: .running, tick: 375, updatedAt: 101))
+    #expect(!writer.flush(sessionID: "s", timeout: 0.1))
+    let deadline = Date(timeIntervalSinceNow: 30)
+    while writer.writing.flushingSince == nil, Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    #expect(writer.writing.flushingSince != nil, "the flush took the progress")
+
+    #expect(!writer.flush(sessionID: "s", timeout: 0.2), "its progress is not stored yet")
+    #expect(try fixture.store.session(id: "s")?.tick == 0)
+    try other.execute("COMMIT")
+    #expect(writer.flush(sessionID: "s", timeout: 30))
+    #expect(try fixture.store.session(id: "s")?.tick == 375)
+  }
+
   private func configuration(interval: Double) -> WriterConfiguration {
     var configuration = WriterConfiguration()
     configuration.flushInterval = interval
