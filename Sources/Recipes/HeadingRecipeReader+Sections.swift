@@ -8,7 +8,7 @@ extension HeadingRecipeReader {
     "ainekset", "malzemeler", "ингредиенты", "材料", "用料", "things you'll need",
     "things you’ll need",
   ]
-  private static let methodTitles: Set<String> = [
+  static let methodTitles: Set<String> = [
     "method", "methods", "instructions", "directions", "preparation", "procedure", "steps",
     "zubereitung", "préparation", "preparación", "preparazione", "bereiding", "fremgangsmåde",
     "werkwijze", "elaboración", "tilberedning", "przygotowanie", "how to make it",
@@ -16,6 +16,15 @@ extension HeadingRecipeReader {
     "postup", "gör så här", "tillagning", "modo de preparo", "procedimento", "valmistus",
     "fremgangsmåte", "yapılışı", "приготовление", "作り方", "做法",
   ]
+  /// Whether `text` only names the method ("Zubereitung", "Modo de preparo:"), in any case,
+  /// a trailing colon aside.
+  static func isMethodTitle(_ text: String) -> Bool {
+    guard text.utf8.count < 64 else { return false }
+    var title = HTMLText.collapse(text).lowercased()
+    while title.hasSuffix(":") { title.removeLast() }
+    return methodTitles.contains(HTMLText.collapse(title))
+  }
+
   /// Elements whose text names a link, a tab or a control, never a section of the page.
   private static let controls: Set<String> = [
     "a", "li", "option", "label", "button", "nav", "summary", "title",

@@ -12,8 +12,13 @@ enum RecipeInstructions {
       pending.removeAll()
     }
     var elements = value.arrayValue ?? [value]
-    // One section around every step is no grouping ("Preparation": the steps).
-    if elements.count == 1, isSection(elements[0]), let inner = elements[0]["itemListElement"] {
+    // One section around every step that only names the method is no grouping
+    // ("Preparation": the steps). One with a name of its own ("For the filling") is kept, as
+    // the sites' own pages and recipe-scrapers' reading keep it.
+    if elements.count == 1, isSection(elements[0]), let inner = elements[0]["itemListElement"],
+      elements[0]["name"].flatMap(RecipeNormalizer.text).map(HeadingRecipeReader.isMethodTitle)
+        ?? true
+    {
       elements = inner.arrayValue ?? [inner]
     }
     for element in elements {

@@ -207,6 +207,27 @@ struct NormalisationTests {
     #expect(again["recipeInstructions"] == recipe["recipeInstructions"])
   }
 
+  @Test("one section around every step is unwrapped only when its name just says \"method\"")
+  func loneSections() throws {
+    func lines(_ name: String) throws -> [String] {
+      let html = RecipePages.page(
+        head: RecipePages.ldJSON(
+          #"{"@type":"Recipe","name":"Cake","recipeIngredient":["x"],"recipeInstructions":["#
+            + #"{"@type":"HowToSection","name":"\#(name)","itemListElement":["#
+            + #"{"@type":"HowToStep","text":"Blend the dates."},"#
+            + #"{"@type":"HowToStep","text":"Spread it on the cake."}]}]}"#))
+      return RecipePages.lines(
+        try #require(try RecipePages.recipes(html).first)["recipeInstructions"])
+    }
+    let steps = ["Blend the dates.", "Spread it on the cake."]
+    for name in ["Zubereitung", "Modo de Preparo", "INSTRUCTIONS:", "Method"] {
+      #expect(try lines(name) == steps, "\(name)")
+    }
+    for name in ["To make the frosting:", "For the filling"] {
+      #expect(try lines(name) == [name] + steps, "\(name)")
+    }
+  }
+
   @Test("numbered steps run together in one text are split, their numbers dropped")
   func numberedRun() throws {
     for (instructions, expected) in [
