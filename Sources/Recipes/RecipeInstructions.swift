@@ -37,6 +37,9 @@ enum RecipeInstructions {
         } else {
           output.append(contentsOf: steps)
         }
+      } else if elements.count > 1, let string = element.stringValue {
+        let line = HTMLText.clean(string)
+        if !line.isEmpty { pending.append(contentsOf: (numberedRun(line) ?? [line]).map(step)) }
       } else {
         pending.append(contentsOf: steps(element, depth: 0))
       }

@@ -228,6 +228,25 @@ struct NormalisationTests {
     }
   }
 
+  @Test("each text of a list of texts is one step, its line breaks soft; one text is split")
+  func listedTexts() throws {
+    func lines(_ instructions: String) throws -> [String] {
+      let html = RecipePages.page(
+        head: RecipePages.ldJSON(
+          #"{"@type":"Recipe","name":"Cups","recipeIngredient":["x"],"recipeInstructions":"#
+            + instructions + "}"))
+      return RecipePages.lines(
+        try #require(try RecipePages.recipes(html).first)["recipeInstructions"])
+    }
+    #expect(
+      try lines(#"["Heat the oven.","Make the crust:\nMix the oats in.\nPress it down.","Bake."]"#)
+        == ["Heat the oven.", "Make the crust: Mix the oats in. Press it down.", "Bake."])
+    // The whole method in one text, alone or alone in a list: a step per line.
+    for whole in [#""Mix.\nBake.""#, #"["Mix.\nBake."]"#] {
+      #expect(try lines(whole) == ["Mix.", "Bake."], "\(whole)")
+    }
+  }
+
   @Test("numbered steps run together in one text are split, their numbers dropped")
   func numberedRun() throws {
     for (instructions, expected) in [
