@@ -49,4 +49,30 @@ import Testing
     #expect(live.summary.tick == 17)
     #expect(!live.wantsTick && !live.waitsToShow, "shown: nothing left to show")
   }
+
+  /// A park queues the tick it parks at for the store, shown or not: the session comes back
+  /// from the store where its clients were told it is. Before, a park that met a show between
+  /// its check and its turn stored the tick of the show before (a loaded stress run's 372 for
+  /// 375).
+  @Test func aParkStoresTheTickItParksAtWithoutAShow() throws {
+    let journal = RecordingJournal()
+    let live = LiveSession(
+      id: "h1", model: try Holes(config: [:], seed: 1), seed: 1,
+      tokenHash: TokenHash.hash(token: "t"), createdAt: 0, running: false, journal: journal,
+      idlePause: 30, clock: { MonotonicTime(nanoseconds: 1_000_000_000) },
+      onDemand: OnDemandSteps(scheduler: StepScheduler(), wallClock: { 0 }, owner: { _ in nil }))
+    var values = BatchValues()
+    _ = live.stepBatch([], count: 2, mayStep: { true }, values: &values)
+    live.advance(now: 1, budget: SessionBudget())
+    _ = live.stepBatch([], count: 3, mayStep: { true }, values: &values)
+    #expect(journal.progressTicks == [2], "the second steps are not shown yet")
+
+    #expect(live.tryPark(now: 2))
+    #expect(journal.progressTicks == [2, 5])
+    #expect(live.summary.tick == 5)
+    // Parked: nothing more is stepped, shown or published.
+    #expect(live.stepBatch([], count: 1, mayStep: { true }, values: &values) == .deleted)
+    live.advance(now: 3, budget: SessionBudget())
+    #expect(journal.progressTicks == [2, 5])
+  }
 }

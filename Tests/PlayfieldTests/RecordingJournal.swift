@@ -16,6 +16,10 @@ final class RecordingJournal: SessionJournal {
     set { fenced.withLock { $0 = newValue } }
   }
 
+  /// The ticks of every progress published so far, in order.
+  var progressTicks: [UInt64] { published.withLock { $0 } }
+  private let published = Mutex<[UInt64]>([])
+
   /// Every input logged so far.
   var inputs: [JSONValue] { logged.withLock { $0 } }
 
@@ -26,7 +30,9 @@ final class RecordingJournal: SessionJournal {
   func inputs(sessionID: String, tick: UInt64, inputs: [CheckedInput]) {
     logged.withLock { $0 += inputs.map(\.json) }
   }
-  func progress(sessionID: String, running: Bool, tick: UInt64, now: Double) {}
+  func progress(sessionID: String, running: Bool, tick: UInt64, now: Double) {
+    published.withLock { $0.append(tick) }
+  }
   func snapshot(sessionID: String, tick: UInt64, state: [UInt8]) {}
   func deleted(sessionID: String) {}
   func mayApply(sessionID: String) -> Bool { !isFenced }

@@ -643,10 +643,11 @@ final class LiveSession: @unchecked Sendable {
 
   /// Parks the session (its registry let it go, to bring it back from storage later): closed
   /// as `disconnectAll`, and once the turn under way (a bounded slice) has ended, so that
-  /// nothing of it is applied or logged after its lease is given up.
+  /// nothing of it is applied or logged after its lease is given up. The tick it parks at is
+  /// queued for the store first (`now`, seconds since 1970, its time).
   /// False, and nothing done, when someone is connected or a batch attached it meanwhile
   /// (checked under the mailbox's lock, where `attached` counts).
-  func tryPark() -> Bool {
+  func tryPark(now: Double) -> Bool {
     let closing = mailbox.withLock { box in
       guard box.close == nil, connections.load(ordering: .relaxed) == 0 else { return false }
       box.close = (.tryAgainLater, "the session was parked to make room; reconnect")
@@ -654,7 +655,15 @@ final class LiveSession: @unchecked Sendable {
     }
     guard closing else { return false }
     afterTurn()
-    withTurn {}
+    withTurn {
+      // NB: an on-demand session's last steps reach the store with the game loop's next show,
+      // which the close stops: a show that had just found nothing to show (a park checks
+      // `waitsToShow`) but not yet taken its turn published nothing, and the session came
+      // back from the store older than its clients had been told. Its clients are gone here,
+      // so this only publishes.
+      guard onDemand != nil, !isRestoring else { return }
+      machine.show(now: now, perform: { perform($0) })
+    }
     return true
   }
 

@@ -17,7 +17,8 @@ extension SessionRegistry {
     // is applied or logged here once its lease is given up below.
     let longestIdle = candidates.map { ($0, $0.summary) }
       .sorted(by: { Self.idleLonger($0.1, than: $1.1) }).map(\.0)
-    guard let oldest = longestIdle.first(where: { $0.tryPark() }) else { return nil }
+    let now = wallClock()
+    guard let oldest = longestIdle.first(where: { $0.tryPark(now: now) }) else { return nil }
     // NB: no snapshot here (the game loop owns the model); the periodic snapshots and the
     // input log bring it back, as after a crash.
     parked.withLock { _ = $0.insert(oldest.id) }
