@@ -290,9 +290,9 @@ final class LiveSession: @unchecked Sendable {
   }
 
   /// An on-demand session whose steps are not shown yet (`wantsTick` may still say not now):
-  /// the game loop must not sleep. Nor is it parked meanwhile: its steps' tick is neither
-  /// listed nor stored until they are shown, and steps without inputs leave nothing in the
-  /// log, so parked now it would come back without them.
+  /// the game loop must not sleep. Their tick is neither listed nor stored until they are
+  /// shown (or the session parked: `tryPark(now:)` publishes it), and steps without inputs
+  /// leave nothing in the log.
   var waitsToShow: Bool { onDemand != nil && mailbox.withLock { $0.unshown && $0.close == nil } }
 
   /// How often an on-demand session nobody watches is shown at most (nanoseconds): its
@@ -657,10 +657,9 @@ final class LiveSession: @unchecked Sendable {
     afterTurn()
     withTurn {
       // NB: an on-demand session's last steps reach the store with the game loop's next show,
-      // which the close stops: a show that had just found nothing to show (a park checks
-      // `waitsToShow`) but not yet taken its turn published nothing, and the session came
-      // back from the store older than its clients had been told. Its clients are gone here,
-      // so this only publishes.
+      // which the close stops (a show that had cleared `unshown` but not yet taken its turn
+      // published nothing, and the session came back from the store older than its clients
+      // had been told). Its clients are gone here, so this only publishes.
       guard onDemand != nil, !isRestoring else { return }
       machine.show(now: now, perform: { perform($0) })
     }

@@ -5,9 +5,10 @@ extension SessionRegistry {
   /// the longest-idle session nobody is connected to (`idleLonger`), among the client's own (at the
   /// `.client` bound), its address's (at the `.address` bound) or all. Connections count from
   /// the moment they join (`LiveSession.isWatched`), not from the next tick's summary.
-  /// An on-demand session is not parked before the game loop has shown (and stored) its last
-  /// steps (`LiveSession.waitsToShow`). A session the store could not keep (`memoryOnly`) is
-  /// never parked: that would lose it. The id of the session parked; nil when every candidate
+  /// An on-demand session's last steps, not shown yet, are published by the park itself
+  /// (`LiveSession.tryPark(now:)`); before, it counted as in use until the game loop had shown
+  /// them (up to 250 ms of 429s for its owner), and a show under way could still miss them.
+  /// A session the store could not keep (`memoryOnly`) is never parked: that would lose it. The id of the session parked; nil when every candidate
   /// has someone connected.
   @discardableResult
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> String? {
@@ -39,7 +40,7 @@ extension SessionRegistry {
     return listed.filter { session in
       guard !unstored.contains(session.id) else { return false }
       let summary = session.summary
-      guard !session.isWatched, !session.isRestoring, !session.waitsToShow,
+      guard !session.isWatched, !session.isRestoring,
         summary.spectators + summary.controllers == 0
       else {
         return false
