@@ -207,17 +207,24 @@ struct NormalisationTests {
     #expect(again["recipeInstructions"] == recipe["recipeInstructions"])
   }
 
+  /// The instruction lines of a page whose one recipe's `recipeInstructions` is the JSON
+  /// `instructions`.
+  private func instructionLines(_ instructions: String) throws -> [String] {
+    let html = RecipePages.page(
+      head: RecipePages.ldJSON(
+        #"{"@type":"Recipe","name":"Cake","recipeIngredient":["x"],"recipeInstructions":"#
+          + instructions + "}"))
+    return RecipePages.lines(
+      try #require(try RecipePages.recipes(html).first)["recipeInstructions"])
+  }
+
   @Test("one section around every step is unwrapped only when its name just says \"method\"")
   func loneSections() throws {
     func lines(_ name: String) throws -> [String] {
-      let html = RecipePages.page(
-        head: RecipePages.ldJSON(
-          #"{"@type":"Recipe","name":"Cake","recipeIngredient":["x"],"recipeInstructions":["#
-            + #"{"@type":"HowToSection","name":"\#(name)","itemListElement":["#
-            + #"{"@type":"HowToStep","text":"Blend the dates."},"#
-            + #"{"@type":"HowToStep","text":"Spread it on the cake."}]}]}"#))
-      return RecipePages.lines(
-        try #require(try RecipePages.recipes(html).first)["recipeInstructions"])
+      try instructionLines(
+        #"[{"@type":"HowToSection","name":"\#(name)","itemListElement":["#
+          + #"{"@type":"HowToStep","text":"Blend the dates."},"#
+          + #"{"@type":"HowToStep","text":"Spread it on the cake."}]}]"#)
     }
     let steps = ["Blend the dates.", "Spread it on the cake."]
     for name in ["Zubereitung", "Modo de Preparo", "INSTRUCTIONS:", "Method"] {
@@ -230,14 +237,7 @@ struct NormalisationTests {
 
   @Test("each text of a list of texts is one step, its line breaks soft; one text is split")
   func listedTexts() throws {
-    func lines(_ instructions: String) throws -> [String] {
-      let html = RecipePages.page(
-        head: RecipePages.ldJSON(
-          #"{"@type":"Recipe","name":"Cups","recipeIngredient":["x"],"recipeInstructions":"#
-            + instructions + "}"))
-      return RecipePages.lines(
-        try #require(try RecipePages.recipes(html).first)["recipeInstructions"])
-    }
+    let lines = instructionLines
     #expect(
       try lines(#"["Heat the oven.","Make the crust:\nMix the oats in.\nPress it down.","Bake."]"#)
         == ["Heat the oven.", "Make the crust: Mix the oats in. Press it down.", "Bake."])
