@@ -108,12 +108,14 @@ extension SQLSessionStore {
         return try zip(recipes, tags).map { recipe, tags in
           try database.query(
             """
-            INSERT INTO recipes (book_id, name, recipe, tags, search_text, created_at, updated_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) RETURNING \(Self.recipeColumns)
+            INSERT INTO recipes
+              (book_id, name, recipe, tags, search_text, created_at, updated_at, summary)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) RETURNING \(Self.recipeColumns)
             """,
             [
               .text(bookID), .text(recipe.name), .text(recipe.recipe),
               .text(tags), .text(recipe.searchText), .real(time),
+              recipe.summary.map { .text($0) } ?? .null,
             ], row: Self.storedRecipe)[0]
         }
       }
@@ -121,6 +123,30 @@ extension SQLSessionStore {
   }
 
   public func recipes(bookID: String, query: RecipeQuery) throws -> [StoredRecipe] {
+    try matching(
+      bookID: bookID, query: query, columns: Self.recipeColumns("r."),
+      row: Self.storedRecipe)
+  }
+
+  public func listedRecipes(bookID: String, query: RecipeQuery) throws -> [ListedRecipe] {
+    // NB: the whole recipe only for one stored before its summary was.
+    try matching(
+      bookID: bookID, query: query,
+      columns: "r.id, r.name, r.tags, r.created_at, r.summary, "
+        + "CASE WHEN r.summary IS NULL THEN r.recipe END"
+    ) { row in
+      ListedRecipe(
+        id: row.int64(0), name: row.string(1),
+        tags: row.string(2).split(separator: " ").map(String.init), createdAt: row.double(3),
+        summary: row.optionalString(4), recipe: row.optionalString(5))
+    }
+  }
+
+  /// `columns` of the book's recipes that match `query`, in its order, each row made by `row`.
+  private func matching<T: Sendable>(
+    bookID: String, query: RecipeQuery, columns: String,
+    row: @escaping (Connection.Row) -> T
+  ) throws -> [T] {
     try withReader { database in
       var conditions = ["r.book_id = ?1"]
       var values: [SQLValue] = [.text(bookID)]
@@ -144,10 +170,10 @@ extension SQLSessionStore {
       values.append(.integer(Int64(max(0, query.offset))))
       return try database.query(
         """
-        SELECT \(Self.recipeColumns("r.")) FROM recipes AS r
+        SELECT \(columns) FROM recipes AS r
         WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)
         LIMIT ?\(values.count - 1) OFFSET ?\(values.count)
-        """, values, row: Self.storedRecipe)
+        """, values, row: row)
     }
   }
 

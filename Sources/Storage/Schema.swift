@@ -262,5 +262,11 @@ public enum Schema {
     Migration(
       name: "shopping-writes",
       sql: "ALTER TABLE recipe_books ADD COLUMN shopping_writes TEXT NOT NULL DEFAULT '';"),
+    // What a list shows of each recipe (`NewRecipe.summary`, JSON), so that a list reads a few
+    // hundred bytes a recipe rather than parsing each whole; NULL for recipes stored before,
+    // listed from their whole recipe as before.
+    Migration(
+      name: "recipe-summaries",
+      sql: "ALTER TABLE recipes ADD COLUMN summary TEXT;"),
   ]
 }

@@ -104,6 +104,8 @@ public protocol SessionStore: Sendable {
     -> [StoredRecipe]
   /// The book's recipes that match `query`.
   func recipes(bookID: String, query: RecipeQuery) throws -> [StoredRecipe]
+  /// The book's recipes that match `query`, as a list shows them (`ListedRecipe`).
+  func listedRecipes(bookID: String, query: RecipeQuery) throws -> [ListedRecipe]
   /// One recipe of the book, or nil.
   func recipe(bookID: String, id: Int64) throws -> StoredRecipe?
   /// Replaces a recipe's tags; nil when the book has no such recipe.

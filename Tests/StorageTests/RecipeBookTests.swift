@@ -81,6 +81,37 @@ struct RecipeBookTests {
   }
 
   @Test(
+    "a list reads each recipe's stored summary, and the whole recipe only when it has none",
+    arguments: Backend.allCases)
+  func listed(_ backend: Backend) throws {
+    do {
+      let fixture = try StoreFixture(backend)
+      defer { fixture.remove() }
+      let store = fixture.store
+      try store.createRecipeBook(id: "a", ownerToken: "ta", client: nil, at: 1)
+      var summarised = recipe("Banana bread", "flour bananas", tags: ["Baking"])
+      summarised.summary = #"{"totalTime":"PT1H"}"#
+      // As a recipe stored before summaries were: none.
+      let whole = recipe("Tomato soup", "tomatoes onion")
+      try store.addRecipes([summarised, whole], bookID: "a", at: 10)
+      let listed = try store.listedRecipes(bookID: "a", query: RecipeQuery())
+      #expect(listed.map(\.name) == ["Banana bread", "Tomato soup"])
+      #expect(listed[0].summary == #"{"totalTime":"PT1H"}"# && listed[0].recipe == nil)
+      #expect(listed[0].tags == ["baking"] && listed[0].createdAt == 10)
+      #expect(listed[1].summary == nil && listed[1].recipe == whole.recipe)
+      // The same query, order and page as `recipes`.
+      for query in [
+        RecipeQuery(sort: .newest, limit: 1), RecipeQuery(tag: "baking"),
+        RecipeQuery(text: "tomat"), RecipeQuery(limit: 5, offset: 1),
+      ] {
+        #expect(
+          try store.listedRecipes(bookID: "a", query: query).map(\.id)
+            == store.recipes(bookID: "a", query: query).map(\.id))
+      }
+    }
+  }
+
+  @Test(
     "a book holds at most maxRecipesPerBook; an import over it stores nothing",
     arguments: Backend.allCases)
   func limit(_ backend: Backend) throws {

@@ -217,7 +217,8 @@ final class RecipeAPI: Sendable {
     let new = recipes.map { recipe, tags in
       NewRecipe(
         name: recipe["name"]?.stringValue ?? "Untitled recipe", recipe: recipe.jsonString,
-        tags: tags, searchText: Self.searchText(recipe))
+        tags: tags, searchText: Self.searchText(recipe),
+        summary: JSONValue.object(Self.listedFields(of: recipe)).jsonString)
     }
     let stored = try store.addRecipes(new, bookID: book.id, at: wallClock())
     return make(made, stored)
@@ -225,13 +226,15 @@ final class RecipeAPI: Sendable {
 
   // MARK: Reading
 
-  /// Estimated seconds of a listing: each recipe listed is parsed whole for its summary, 2 ms
-  /// for one of the largest a book takes (a list of 100 such recipes took 0.21 s; of 100 of
-  /// 30 KB, 17.5 ms; docs/benchmarks.md), so only a short list is cheap.
+  /// Estimated seconds of a listing: each recipe listed is read from its stored summary, a few
+  /// KB at most (a list of 100 of the largest recipes a book takes, 2.2 ms; of 250, 4.6 ms;
+  /// docs/benchmarks.md). Recipes stored before summaries were are parsed whole (2 ms for the
+  /// largest): a list of those holds its worker longer than this says, and its address is
+  /// charged the rest when it ends (`FairQueue.finish`'s `took`).
   @Sendable static func listCost(_ request: Request) -> Double {
     let asked = try? query(request)
     let limit = asked.flatMap { try? whole($0, "limit", default: 100, in: 1...1000) } ?? 100
-    return 0.001 + Double(limit) * 2e-3
+    return 0.001 + Double(limit) * 5e-5
   }
 
   func list(_ request: Request, client: ClientKey) -> Response {
@@ -259,7 +262,7 @@ final class RecipeAPI: Sendable {
           "the search has \(words) words, more than the \(RecipeQuery.maxWords) one search may have",
           field: "q")
       }
-      let recipes = try book.map { try store.recipes(bookID: $0.id, query: listed) } ?? []
+      let recipes = try book.map { try store.listedRecipes(bookID: $0.id, query: listed) } ?? []
       return .json(
         .object([
           "book": Self.bookJSON(book),
@@ -468,18 +471,45 @@ final class RecipeAPI: Sendable {
   }
 
   /// A list entry: id, name, tags and what a card shows.
-  private static func summary(_ stored: StoredRecipe) -> JSONValue {
-    let recipe = (try? JSONValue.parse(stored.recipe)) ?? .object([:])
-    var fields: [String: JSONValue] = [
-      "id": .number(Double(stored.id)), "name": .string(stored.name),
-      "tags": .array(stored.tags.map(JSONValue.string)),
-      "createdAt": .number(stored.createdAt.rounded()),
-    ]
-    for key in ["image", "totalTime", "recipeYield", "description"] {
-      if let value = recipe[key] { fields[key] = value }
-    }
+  /// A recipe as a list shows it: its stored summary (`listedFields`, kept beside it since
+  /// it was saved), or for one saved before, the same fields of its whole recipe.
+  private static func summary(_ listed: ListedRecipe) -> JSONValue {
+    var fields: [String: JSONValue] =
+      if let summary = listed.summary, case .object(let stored)? = try? JSONValue.parse(summary) {
+        stored
+      } else {
+        listedFields(of: listed.recipe.flatMap { try? JSONValue.parse($0) } ?? .object([:]))
+      }
+    fields["id"] = .number(Double(listed.id))
+    fields["name"] = .string(listed.name)
+    fields["tags"] = .array(listed.tags.map(JSONValue.string))
+    fields["createdAt"] = .number(listed.createdAt.rounded())
     return .object(fields)
   }
+
+  /// What a list shows of `recipe` besides its id, name, tags and age, a few KB at most: its
+  /// description's first `listedDescription` characters (cut with "…"), its image, total time
+  /// and yield unless one takes more than `listedValueBytes` of JSON. The whole recipe says
+  /// the rest (`GET /api/recipes/ID`).
+  static func listedFields(of recipe: JSONValue) -> [String: JSONValue] {
+    var fields: [String: JSONValue] = [:]
+    for key in ["image", "totalTime", "recipeYield"] {
+      if let value = recipe[key], value.jsonString.utf8.count <= listedValueBytes {
+        fields[key] = value
+      }
+    }
+    if let description = recipe["description"]?.stringValue {
+      fields["description"] = .string(
+        description.count > listedDescription
+          ? description.prefix(listedDescription - 1) + "…" : description)
+    }
+    return fields
+  }
+
+  /// Characters of a description a list shows.
+  static let listedDescription = 300
+  /// Bytes of JSON of one other value a list shows at most.
+  static let listedValueBytes = 1024
 
   private static func adding(_ extra: [String: JSONValue], to value: JSONValue) -> JSONValue {
     guard case .object(var fields) = value else { return value }
