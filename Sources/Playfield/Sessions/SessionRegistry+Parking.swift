@@ -8,8 +8,8 @@ extension SessionRegistry {
   /// An on-demand session's last steps, not shown yet, are published by the park itself
   /// (`LiveSession.tryPark(now:)`); before, it counted as in use until the game loop had shown
   /// them (up to 250 ms of 429s for its owner), and a show under way could still miss them.
-  /// A session the store could not keep (`memoryOnly`) is never parked: that would lose it. The id of the session parked; nil when every candidate
-  /// has someone connected.
+  /// A session the store could not keep (`memoryOnly`) is never parked: that would lose it.
+  /// The id of the session parked; nil when every candidate has someone connected.
   @discardableResult
   func parkIdle(of client: ClientKey?, at bound: SessionQuota.Bound = .client) -> String? {
     let candidates = parkCandidates(of: client, at: bound)

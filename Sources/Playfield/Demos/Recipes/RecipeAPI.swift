@@ -470,7 +470,6 @@ final class RecipeAPI: Sendable {
       to: recipe)
   }
 
-  /// A list entry: id, name, tags and what a card shows.
   /// A recipe as a list shows it: its stored summary (`listedFields`, kept beside it since
   /// it was saved), or for one saved before, the same fields of its whole recipe.
   private static func summary(_ listed: ListedRecipe) -> JSONValue {
