@@ -137,7 +137,7 @@ extension SQLSessionStore {
     ) { row in
       ListedRecipe(
         id: row.int64(0), name: row.string(1),
-        tags: row.string(2).split(separator: " ").map(String.init), createdAt: row.double(3),
+        tags: Self.tags(row.string(2)), createdAt: row.double(3),
         summary: row.optionalString(4), recipe: row.optionalString(5))
     }
   }
@@ -285,10 +285,15 @@ extension SQLSessionStore {
       .map { prefix + $0 }.joined(separator: ", ")
   }
 
+  /// A recipe's tags from their column (' a b ').
+  private static func tags(_ column: String) -> [String] {
+    column.split(separator: " ").map(String.init)
+  }
+
   private static func storedRecipe(_ row: Connection.Row) -> StoredRecipe {
     StoredRecipe(
       id: row.int64(0), bookID: row.string(1), name: row.string(2), recipe: row.string(3),
-      tags: row.string(4).split(separator: " ").map(String.init), createdAt: row.double(5),
+      tags: tags(row.string(4)), createdAt: row.double(5),
       updatedAt: row.double(6))
   }
 }
